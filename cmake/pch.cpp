@@ -1,0 +1,1 @@
+// Compiled once to produce the precompiled header shared by every eddy target.
