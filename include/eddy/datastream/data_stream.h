@@ -1,0 +1,526 @@
+// DataStream<T> and KeyedStream<T, K>: Flink's DataStream API over C++ record types.
+//
+// A DataStream is a cheap handle (environment + transformation); each method adds a
+// transformation to the environment and returns a handle on it. Nothing runs until
+// env.execute(), executeAsync() or executeAndCollect(). Record types must be copyable and
+// movable; keys need a TypeSerializer (std::string, integers, tuples, Row, ... have one).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "eddy/datastream/execution_environment.h"
+#include "eddy/datastream/functions.h"
+#include "eddy/datastream/operators.h"
+#include "eddy/datastream/sinks.h"
+#include "eddy/types/type_information.h"
+
+namespace eddy {
+
+template <typename T, typename K>
+class KeyedStream;
+
+namespace datastream_detail {
+
+// The element type a flatMap callable collects: the T of its Collector<T>& parameter.
+template <typename F>
+struct CollectorTypeOf : CollectorTypeOf<decltype(&F::operator())> {};
+template <typename C, typename R, typename IN, typename OUT>
+struct CollectorTypeOf<R (C::*)(IN, Collector<OUT>&) const> {
+  using type = OUT;
+};
+template <typename C, typename R, typename IN, typename OUT>
+struct CollectorTypeOf<R (C::*)(IN, Collector<OUT>&)> {
+  using type = OUT;
+};
+template <typename R, typename IN, typename OUT>
+struct CollectorTypeOf<R (*)(IN, Collector<OUT>&)> {
+  using type = OUT;
+};
+
+template <typename Operator, typename... Args>
+std::shared_ptr<const runtime::OperatorFactory> factoryOf(Args... args) {
+  return std::make_shared<runtime::LambdaOperatorFactory>(
+      [args...]() -> std::unique_ptr<runtime::StreamOperator> {
+        return std::make_unique<Operator>(args...);
+      });
+}
+
+}  // namespace datastream_detail
+
+/// The handle returned by sinks (print, addSink), to name them or set their parallelism.
+class DataStreamSink {
+ public:
+  explicit DataStreamSink(runtime::Transformation* transformation)
+      : transformation_(transformation) {}
+  DataStreamSink& setParallelism(int parallelism);
+  DataStreamSink& name(std::string name) {
+    transformation_->name = std::move(name);
+    return *this;
+  }
+  DataStreamSink& uid(std::string uid) {
+    transformation_->uid = std::move(uid);
+    return *this;
+  }
+
+ private:
+  runtime::Transformation* transformation_;
+};
+
+/// Iterates over the records of a job started by DataStream::executeAndCollect. Destroying
+/// it before the end cancels the job.
+template <typename T>
+class CloseableIterator {
+ public:
+  CloseableIterator(JobClient client, std::shared_ptr<CollectQueue<T>> queue)
+      : client_(std::move(client)), queue_(std::move(queue)) {}
+  CloseableIterator(CloseableIterator&&) noexcept = default;
+  ~CloseableIterator() { close(); }
+
+  /// Waits for the next record or the end of the job; rethrows the job's failure.
+  bool hasNext() {
+    if (buffered_) return true;
+    while (true) {
+      auto next = queue_->poll(std::chrono::milliseconds(20));
+      if (next) {
+        buffered_ = std::move(next);
+        return true;
+      }
+      if (queue_->finished()) {
+        if (!done_) {
+          done_ = true;
+          client_.waitForCompletion();
+        }
+        return false;
+      }
+      if (client_.getJobStatus() != JobStatus::RUNNING) {
+        done_ = true;
+        client_.waitForCompletion();  // throws when the job failed
+        return false;
+      }
+    }
+  }
+  T next() {
+    if (!hasNext()) throw ValidationException("The iterator has no more elements.");
+    T record = std::move(*buffered_);
+    buffered_.reset();
+    return record;
+  }
+  /// Stops the job if it still runs.
+  void close() {
+    if (done_ || !queue_) return;
+    done_ = true;
+    queue_->abandon();
+    client_.cancel();
+    try {
+      client_.waitForCompletion();
+    } catch (const std::exception&) {
+      // The caller stopped reading; a failure after that point is not theirs to see.
+    }
+  }
+
+ private:
+  JobClient client_;
+  std::shared_ptr<CollectQueue<T>> queue_;
+  std::optional<T> buffered_;
+  bool done_ = false;
+};
+
+template <typename T>
+class DataStream {
+ public:
+  using RecordType = T;
+
+  DataStream(StreamExecutionEnvironment* environment, runtime::Transformation* transformation)
+      : environment_(environment), transformation_(transformation) {}
+
+  StreamExecutionEnvironment& getExecutionEnvironment() const { return *environment_; }
+  runtime::Transformation& getTransformation() const { return *transformation_; }
+  int getId() const { return transformation_->id; }
+  int getParallelism() const {
+    return transformation_->parallelism > 0 ? transformation_->parallelism
+                                            : environment_->defaultParallelism();
+  }
+
+  /// Sets the parallelism of the operator that produces this stream.
+  DataStream& setParallelism(int parallelism) {
+    if (parallelism < 1) {
+      throw ValidationException("The parallelism of an operator must be at least 1.");
+    }
+    if (transformation_->kind == runtime::Transformation::Kind::SOURCE &&
+        !transformation_->parallelSource && parallelism != 1) {
+      throw ValidationException("The parallelism of non parallel operator must be 1.");
+    }
+    transformation_->parallelism = parallelism;
+    return *this;
+  }
+  DataStream& name(std::string name) {
+    transformation_->name = std::move(name);
+    return *this;
+  }
+  DataStream& uid(std::string uid) {
+    transformation_->uid = std::move(uid);
+    return *this;
+  }
+  /// Declares the type information of the records (e.g. the field names of a Row stream).
+  DataStream& returns(const TypeInformation& typeInformation) {
+    transformation_->outputTypeInformation = std::make_shared<TypeInformation>(typeInformation);
+    return *this;
+  }
+  /// The declared type information, or the default for T.
+  TypeInformation getType() const {
+    if (transformation_->outputTypeInformation) return *transformation_->outputTypeInformation;
+    return TypeInfoOf<T>::get();
+  }
+
+  /// One output record per input record.
+  template <typename F>
+  auto map(F function) {
+    using OUT = std::decay_t<std::invoke_result_t<F&, const T&>>;
+    return oneInput<OUT>("Map",
+                         datastream_detail::factoryOf<operators::MapOperator<T, OUT, F>>(function));
+  }
+
+  /// Any number of output records per input record, through a Collector<OUT>&.
+  template <typename OUT, typename F>
+  DataStream<OUT> flatMap(F function) {
+    return oneInput<OUT>(
+        "Flat Map", datastream_detail::factoryOf<operators::FlatMapOperator<T, OUT, F>>(function));
+  }
+  template <typename F>
+  auto flatMap(F function) {
+    using OUT = typename datastream_detail::CollectorTypeOf<F>::type;
+    return flatMap<OUT, F>(std::move(function));
+  }
+
+  /// Keeps the records for which the predicate is true.
+  template <typename F>
+  DataStream<T> filter(F predicate) {
+    return oneInput<T>("Filter",
+                       datastream_detail::factoryOf<operators::FilterOperator<T, F>>(predicate));
+  }
+
+  /// Runs a ProcessFunction<T, OUT>; each subtask gets its own copy of `function`.
+  template <typename Function>
+  DataStream<typename Function::OutputType> process(const Function& function) {
+    static_assert(std::is_base_of_v<ProcessFunction<T, typename Function::OutputType>, Function>,
+                  "process() on a DataStream takes a ProcessFunction<IN, OUT>");
+    using OUT = typename Function::OutputType;
+    return oneInput<OUT>("Process",
+                         datastream_detail::factoryOf<operators::ProcessOperator<Function>>(function));
+  }
+
+  /// Partitions the stream by key: records with equal keys go to the same subtask.
+  template <typename F>
+  auto keyBy(F keySelector) {
+    using K = std::decay_t<std::invoke_result_t<F&, const T&>>;
+    return KeyedStream<T, K>(*this, std::function<K(const T&)>(std::move(keySelector)));
+  }
+
+  /// The records of this stream and the others, merged (all must have the same type).
+  template <typename... Others>
+  DataStream<T> union_(const Others&... others) {
+    auto transformation = std::make_unique<runtime::Transformation>();
+    transformation->kind = runtime::Transformation::Kind::UNION;
+    transformation->name = "Union";
+    transformation->outputType = transformation_->outputType;
+    transformation->inputs.push_back(transformation_);
+    (transformation->inputs.push_back(&others.getTransformation()), ...);
+    return DataStream<T>(environment_, environment_->addTransformation(std::move(transformation)));
+  }
+
+  DataStream<T> rebalance() const { return partition(runtime::PartitionKind::REBALANCE); }
+  DataStream<T> shuffle() const { return partition(runtime::PartitionKind::SHUFFLE); }
+  DataStream<T> broadcast() const { return partition(runtime::PartitionKind::BROADCAST); }
+  DataStream<T> forward() const { return partition(runtime::PartitionKind::FORWARD); }
+
+  /// Assigns event timestamps and generates watermarks, replacing upstream ones.
+  DataStream<T> assignTimestampsAndWatermarks(const WatermarkStrategy<T>& strategy) {
+    return oneInput<T>(
+        "Timestamps/Watermarks",
+        datastream_detail::factoryOf<operators::TimestampsAndWatermarksOperator<T>>(strategy));
+  }
+
+  /// Prints each record to stdout, prefixed by "N> " (the subtask) when the sink runs with
+  /// parallelism > 1, as Flink does.
+  DataStreamSink print() { return printWithIdentifier(""); }
+  /// As print(), with the prefix "identifier> " or "identifier:N> ".
+  DataStreamSink print(std::string sinkIdentifier) {
+    return printWithIdentifier(std::move(sinkIdentifier));
+  }
+
+  /// Calls `sink(record)` for every record.
+  template <typename F>
+  DataStreamSink addSink(F sink) {
+    return DataStreamSink(addSinkTransformation(
+        "Sink: Unnamed",
+        datastream_detail::factoryOf<operators::SinkFunctionOperator<T, F>>(sink)));
+  }
+
+  /// Runs the program and returns an iterator over this stream's records.
+  CloseableIterator<T> executeAndCollect(std::string jobName = "DataStream Collect") {
+    auto queue = std::make_shared<CollectQueue<T>>();
+    auto* sink = addSinkTransformation(
+        "Sink: Data stream collect sink",
+        datastream_detail::factoryOf<CollectSinkOperator<T>>(queue));
+    sink->parallelism = 1;
+    JobClient client = environment_->executeAsync(std::move(jobName));
+    return CloseableIterator<T>(std::move(client), std::move(queue));
+  }
+  /// Runs the program and returns at most `limit` records; the job is stopped after.
+  std::vector<T> executeAndCollect(int limit) {
+    return executeAndCollect("DataStream Collect", limit);
+  }
+  std::vector<T> executeAndCollect(std::string jobName, int limit) {
+    std::vector<T> records;
+    auto iterator = executeAndCollect(std::move(jobName));
+    while (static_cast<int>(records.size()) < limit && iterator.hasNext()) {
+      records.push_back(iterator.next());
+    }
+    return records;
+  }
+
+ protected:
+  template <typename OUT>
+  DataStream<OUT> oneInput(std::string name,
+                           std::shared_ptr<const runtime::OperatorFactory> factory,
+                           bool keyed = false) const {
+    auto transformation = std::make_unique<runtime::Transformation>();
+    transformation->kind = runtime::Transformation::Kind::ONE_INPUT;
+    transformation->name = std::move(name);
+    transformation->inputs.push_back(transformation_);
+    transformation->operatorFactory = std::move(factory);
+    transformation->outputType = std::make_shared<runtime::TypedRecordOps<OUT>>();
+    transformation->keyed = keyed;
+    return DataStream<OUT>(environment_, environment_->addTransformation(std::move(transformation)));
+  }
+
+  runtime::Transformation* addSinkTransformation(
+      std::string name, std::shared_ptr<const runtime::OperatorFactory> factory) const {
+    auto transformation = std::make_unique<runtime::Transformation>();
+    transformation->kind = runtime::Transformation::Kind::SINK;
+    transformation->name = std::move(name);
+    transformation->inputs.push_back(transformation_);
+    transformation->operatorFactory = std::move(factory);
+    transformation->outputType = std::make_shared<runtime::TypedRecordOps<T>>();
+    return environment_->addTransformation(std::move(transformation));
+  }
+
+  DataStream<T> partition(runtime::PartitionKind kind,
+                          runtime::HashPartitionerFactory hash = nullptr) const {
+    auto transformation = std::make_unique<runtime::Transformation>();
+    transformation->kind = runtime::Transformation::Kind::PARTITION;
+    transformation->name = "Partition";
+    transformation->partitionKind = kind;
+    transformation->hashPartitionerFactory = std::move(hash);
+    transformation->outputType = transformation_->outputType;
+    transformation->outputTypeInformation = transformation_->outputTypeInformation;
+    transformation->inputs.push_back(transformation_);
+    return DataStream<T>(environment_, environment_->addTransformation(std::move(transformation)));
+  }
+
+ private:
+  DataStreamSink printWithIdentifier(std::string sinkIdentifier) {
+    return DataStreamSink(addSinkTransformation(
+        "Sink: Print to Std. Out",
+        datastream_detail::factoryOf<PrintSinkOperator<T>>(std::move(sinkIdentifier))));
+  }
+
+  StreamExecutionEnvironment* environment_;
+  runtime::Transformation* transformation_;
+};
+
+namespace datastream_detail {
+
+// sum/min/max on field `position` of a record: the record itself for a number, the
+// position-th element of a std::pair/std::tuple.
+enum class FieldAggregation { SUM, MIN, MAX };
+
+template <typename V>
+V aggregateValue(const V& accumulated, const V& next, FieldAggregation aggregation) {
+  switch (aggregation) {
+    case FieldAggregation::SUM:
+      return static_cast<V>(accumulated + next);
+    case FieldAggregation::MIN:
+      return next < accumulated ? next : accumulated;
+    case FieldAggregation::MAX:
+      return accumulated < next ? next : accumulated;
+  }
+  return accumulated;
+}
+
+template <typename T>
+struct FieldAggregator {
+  static void check(int position) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      if (position != 0) {
+        throw ValidationException("Aggregation field position " + std::to_string(position) +
+                                  " is out of range: a stream of numbers has only position 0");
+      }
+    } else {
+      throw ValidationException(
+          "Field aggregations (sum/min/max) need a number, std::pair or std::tuple record");
+    }
+  }
+  static T apply(const T& accumulated, const T& next, int, FieldAggregation aggregation) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      return aggregateValue(accumulated, next, aggregation);
+    } else {
+      return accumulated;
+    }
+  }
+};
+
+template <typename... Fields>
+struct FieldAggregator<std::tuple<Fields...>> {
+  using T = std::tuple<Fields...>;
+  static void check(int position) {
+    if (position < 0 || position >= static_cast<int>(sizeof...(Fields))) {
+      throw ValidationException("Aggregation field position " + std::to_string(position) +
+                                " is out of range for a tuple of arity " +
+                                std::to_string(sizeof...(Fields)));
+    }
+    bool numeric = false;
+    forField(position, [&numeric](auto* field) {
+      numeric = std::is_arithmetic_v<std::remove_pointer_t<decltype(field)>>;
+    });
+    if (!numeric) {
+      throw ValidationException("Aggregation field position " + std::to_string(position) +
+                                " is not a number");
+    }
+  }
+  static T apply(const T& accumulated, const T& next, int position,
+                 FieldAggregation aggregation) {
+    T result = accumulated;
+    applyAt(result, next, position, aggregation, std::index_sequence_for<Fields...>{});
+    return result;
+  }
+
+ private:
+  template <typename F>
+  static void forField(int position, F&& visit) {
+    int index = 0;
+    ((index++ == position ? visit(static_cast<Fields*>(nullptr)) : void()), ...);
+  }
+  template <size_t... I>
+  static void applyAt(T& result, const T& next, int position, FieldAggregation aggregation,
+                      std::index_sequence<I...>) {
+    (applyOne<I>(result, next, position, aggregation), ...);
+  }
+  template <size_t I>
+  static void applyOne(T& result, const T& next, int position, FieldAggregation aggregation) {
+    using Field = std::tuple_element_t<I, T>;
+    if constexpr (std::is_arithmetic_v<Field>) {
+      if (static_cast<int>(I) == position) {
+        std::get<I>(result) = aggregateValue(std::get<I>(result), std::get<I>(next), aggregation);
+      }
+    }
+  }
+};
+
+template <typename A, typename B>
+struct FieldAggregator<std::pair<A, B>> {
+  using T = std::pair<A, B>;
+  static void check(int position) {
+    FieldAggregator<std::tuple<A, B>>::check(position);
+  }
+  static T apply(const T& accumulated, const T& next, int position,
+                 FieldAggregation aggregation) {
+    auto result = FieldAggregator<std::tuple<A, B>>::apply(
+        std::tuple<A, B>(accumulated.first, accumulated.second),
+        std::tuple<A, B>(next.first, next.second), position, aggregation);
+    return T(std::get<0>(result), std::get<1>(result));
+  }
+};
+
+}  // namespace datastream_detail
+
+/// A stream partitioned by key (keyBy). Keyed operators see each key on exactly one subtask
+/// and have keyed state and timers.
+template <typename T, typename K>
+class KeyedStream : public DataStream<T> {
+ public:
+  using KeySelector = std::function<K(const T&)>;
+
+  KeyedStream(const DataStream<T>& input, KeySelector keySelector)
+      : DataStream<T>(partitionByKey(input, keySelector)), keySelector_(std::move(keySelector)) {}
+
+  const KeySelector& getKeySelector() const { return keySelector_; }
+
+  /// Runs a KeyedProcessFunction<K, T, OUT>; each subtask gets its own copy of `function`.
+  template <typename Function>
+  DataStream<typename Function::OutputType> process(const Function& function) {
+    static_assert(std::is_base_of_v<KeyedProcessFunction<K, T, typename Function::OutputType>,
+                                    Function>,
+                  "process() on a KeyedStream takes a KeyedProcessFunction<K, IN, OUT>");
+    using OUT = typename Function::OutputType;
+    return this->template oneInput<OUT>(
+        "KeyedProcess",
+        datastream_detail::factoryOf<operators::KeyedProcessOperator<Function, KeySelector>>(
+            function, keySelector_),
+        true);
+  }
+
+  /// A rolling reduce per key: STREAMING emits every updated value, BATCH the final one.
+  template <typename F>
+  DataStream<T> reduce(F reduceFunction) {
+    return this->template oneInput<T>(
+        "Keyed Reduce",
+        datastream_detail::factoryOf<operators::ReduceOperator<T, K, KeySelector, F>>(
+            reduceFunction, keySelector_),
+        true);
+  }
+
+  /// Rolling sum/min/max of field `position` (0 for a stream of numbers); the other fields
+  /// keep the values of the key's first record, as in Flink.
+  DataStream<T> sum(int position) { return aggregate(position, Aggregation::SUM, "Keyed Sum"); }
+  DataStream<T> min(int position) { return aggregate(position, Aggregation::MIN, "Keyed Min"); }
+  DataStream<T> max(int position) { return aggregate(position, Aggregation::MAX, "Keyed Max"); }
+
+ private:
+  using Aggregation = datastream_detail::FieldAggregation;
+
+  DataStream<T> aggregate(int position, Aggregation aggregation, std::string name) {
+    datastream_detail::FieldAggregator<T>::check(position);
+    return reduce([position, aggregation](const T& accumulated, const T& next) {
+             return datastream_detail::FieldAggregator<T>::apply(accumulated, next, position,
+                                                                 aggregation);
+           })
+        .name(std::move(name));
+  }
+
+  static DataStream<T> partitionByKey(const DataStream<T>& input, const KeySelector& selector) {
+    auto keyBytesOf = [selector](const T& record, std::string& out) {
+      TypeSerializer<K>::serialize(selector(record), out);
+    };
+    runtime::HashPartitionerFactory factory = [keyBytesOf](int targets, int maxParallelism) {
+      return std::unique_ptr<runtime::Partitioner>(
+          new runtime::KeyGroupPartitioner<T, decltype(keyBytesOf)>(keyBytesOf, maxParallelism,
+                                                                    targets));
+    };
+    auto transformation = std::make_unique<runtime::Transformation>();
+    transformation->kind = runtime::Transformation::Kind::PARTITION;
+    transformation->name = "Partition";
+    transformation->partitionKind = runtime::PartitionKind::HASH;
+    transformation->hashPartitionerFactory = std::move(factory);
+    transformation->outputType = input.getTransformation().outputType;
+    transformation->outputTypeInformation = input.getTransformation().outputTypeInformation;
+    transformation->inputs.push_back(&input.getTransformation());
+    auto& environment = input.getExecutionEnvironment();
+    return DataStream<T>(&environment, environment.addTransformation(std::move(transformation)));
+  }
+
+  KeySelector keySelector_;
+};
+
+}  // namespace eddy

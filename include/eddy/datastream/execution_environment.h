@@ -1,0 +1,239 @@
+// StreamExecutionEnvironment: the context in which a DataStream program is built and run, as
+// Flink's. Sources create DataStreams; every DataStream method adds a Transformation to the
+// environment; execute() turns all transformations added since the last execute() into a
+// JobGraph and runs it on local threads (one per subtask), then clears the builder.
+//
+// An environment is used from one thread while a program is being built. The environment
+// must outlive the DataStreams created from it; it is returned as a unique_ptr so their
+// pointers to it stay valid.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "eddy/clock.h"
+#include "eddy/datastream/operators.h"
+#include "eddy/datastream/runtime_execution_mode.h"
+#include "eddy/datastream/source.h"
+#include "eddy/datastream/watermark_strategy.h"
+#include "eddy/runtime/transformation.h"
+
+namespace eddy {
+
+namespace runtime {
+class RunningJob;
+}
+
+template <typename T>
+class DataStream;
+
+/// Job-wide settings (Flink's ExecutionConfig).
+class ExecutionConfig {
+ public:
+  int getParallelism() const { return parallelism_; }
+  ExecutionConfig& setParallelism(int parallelism);
+  int getMaxParallelism() const { return maxParallelism_; }
+  ExecutionConfig& setMaxParallelism(int maxParallelism);
+  int64_t getAutoWatermarkInterval() const { return autoWatermarkIntervalMillis_; }
+  ExecutionConfig& setAutoWatermarkInterval(int64_t intervalMillis);
+
+ private:
+  int parallelism_ = -1;     // -1: the number of hardware threads
+  int maxParallelism_ = -1;  // -1: derived from the parallelism
+  int64_t autoWatermarkIntervalMillis_ = 200;
+};
+
+enum class CheckpointingMode { EXACTLY_ONCE, AT_LEAST_ONCE };
+
+enum class ExternalizedCheckpointRetention { DELETE_ON_CANCELLATION, RETAIN_ON_CANCELLATION };
+
+/// Checkpoint settings (Flink's CheckpointConfig). Held and validated now; checkpoints are
+/// taken once the checkpoint issue lands (execute() says so on stderr meanwhile).
+class CheckpointConfig {
+ public:
+  bool isCheckpointingEnabled() const { return intervalMillis_ > 0; }
+  int64_t getCheckpointInterval() const { return intervalMillis_; }
+  CheckpointConfig& setCheckpointInterval(int64_t intervalMillis);
+  CheckpointingMode getCheckpointingMode() const { return mode_; }
+  CheckpointConfig& setCheckpointingMode(CheckpointingMode mode);
+  int64_t getCheckpointTimeout() const { return timeoutMillis_; }
+  CheckpointConfig& setCheckpointTimeout(int64_t timeoutMillis);
+  int64_t getMinPauseBetweenCheckpoints() const { return minPauseMillis_; }
+  CheckpointConfig& setMinPauseBetweenCheckpoints(int64_t minPauseMillis);
+  int getMaxConcurrentCheckpoints() const { return maxConcurrentCheckpoints_; }
+  CheckpointConfig& setMaxConcurrentCheckpoints(int maxConcurrentCheckpoints);
+  ExternalizedCheckpointRetention getExternalizedCheckpointRetention() const { return retention_; }
+  CheckpointConfig& setExternalizedCheckpointRetention(ExternalizedCheckpointRetention retention);
+
+ private:
+  int64_t intervalMillis_ = -1;
+  CheckpointingMode mode_ = CheckpointingMode::EXACTLY_ONCE;
+  int64_t timeoutMillis_ = 10 * 60 * 1000;
+  int64_t minPauseMillis_ = 0;
+  int maxConcurrentCheckpoints_ = 1;
+  ExternalizedCheckpointRetention retention_ = ExternalizedCheckpointRetention::DELETE_ON_CANCELLATION;
+};
+
+/// The outcome of a finished job.
+class JobExecutionResult {
+ public:
+  JobExecutionResult(std::string jobName, int64_t netRuntimeMillis)
+      : jobName_(std::move(jobName)), netRuntimeMillis_(netRuntimeMillis) {}
+  const std::string& getJobName() const { return jobName_; }
+  /// Wall-clock milliseconds from start to end.
+  int64_t getNetRuntime() const { return netRuntimeMillis_; }
+
+ private:
+  std::string jobName_;
+  int64_t netRuntimeMillis_;
+};
+
+enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
+
+/// A handle on a job started with executeAsync(). Copies refer to the same job; the job
+/// keeps running when all handles are gone.
+class JobClient {
+ public:
+  explicit JobClient(std::shared_ptr<runtime::RunningJob> job);
+  const std::string& getJobName() const;
+  JobStatus getJobStatus() const;
+  /// Stops the job; waiting callers return without error.
+  void cancel();
+  /// Blocks until the job ends; throws JobExecutionException if it failed.
+  JobExecutionResult waitForCompletion();
+
+ private:
+  std::shared_ptr<runtime::RunningJob> job_;
+};
+
+namespace datastream_detail {
+// String literals given to fromElements become std::string elements.
+template <typename T>
+using ElementType = std::conditional_t<std::is_convertible_v<std::decay_t<T>, const char*>,
+                                       std::string, std::decay_t<T>>;
+}  // namespace datastream_detail
+
+class StreamExecutionEnvironment {
+ public:
+  /// A local environment; its default parallelism is the number of hardware threads.
+  static std::unique_ptr<StreamExecutionEnvironment> getExecutionEnvironment();
+
+  StreamExecutionEnvironment();
+  ~StreamExecutionEnvironment();
+  StreamExecutionEnvironment(const StreamExecutionEnvironment&) = delete;
+  StreamExecutionEnvironment& operator=(const StreamExecutionEnvironment&) = delete;
+
+  StreamExecutionEnvironment& setParallelism(int parallelism);
+  int getParallelism() const;
+  StreamExecutionEnvironment& setMaxParallelism(int maxParallelism);
+  int getMaxParallelism() const { return config_.getMaxParallelism(); }
+  StreamExecutionEnvironment& setRuntimeMode(RuntimeExecutionMode mode);
+  RuntimeExecutionMode getRuntimeMode() const { return runtimeMode_; }
+  ExecutionConfig& getConfig() { return config_; }
+  CheckpointConfig& getCheckpointConfig() { return checkpointConfig_; }
+  StreamExecutionEnvironment& enableCheckpointing(
+      int64_t intervalMillis, CheckpointingMode mode = CheckpointingMode::EXACTLY_ONCE);
+  StreamExecutionEnvironment& disableOperatorChaining();
+  bool isChainingEnabled() const { return chainingEnabled_; }
+  /// The clock processing time is read from (tests pass a ManualClock). Must outlive jobs.
+  StreamExecutionEnvironment& setClock(const Clock& clock);
+
+  /// A stream of the given elements, in order (a non-parallel source).
+  template <typename First, typename... Rest>
+  DataStream<datastream_detail::ElementType<First>> fromElements(First&& first, Rest&&... rest);
+  /// A stream of the vector's elements, in order (a non-parallel source).
+  template <typename T>
+  DataStream<T> fromCollection(std::vector<T> elements);
+  /// The numbers from..to inclusive (a parallel source).
+  DataStream<int64_t> fromSequence(int64_t from, int64_t to);
+  /// A stream read from `source`, with timestamps and watermarks by `watermarkStrategy`.
+  template <typename SourceType>
+  DataStream<typename SourceType::OutputType> fromSource(
+      std::shared_ptr<SourceType> source,
+      const WatermarkStrategy<typename SourceType::OutputType>& watermarkStrategy,
+      std::string sourceName);
+
+  /// Runs every transformation added since the last execute() and waits for the end.
+  /// Throws JobExecutionException when the job fails and ValidationException when the
+  /// program cannot run.
+  JobExecutionResult execute(std::string jobName = "Flink Streaming Job");
+  /// Starts the job and returns at once.
+  JobClient executeAsync(std::string jobName = "Flink Streaming Job");
+
+  /// Adds a transformation (used by DataStream; the environment owns it).
+  runtime::Transformation* addTransformation(std::unique_ptr<runtime::Transformation> t);
+  int defaultParallelism() const;
+
+ private:
+  template <typename T>
+  DataStream<T> addSource(std::shared_ptr<const Source<T>> source,
+                          const WatermarkStrategy<T>& strategy, std::string name, bool parallel);
+
+  ExecutionConfig config_;
+  CheckpointConfig checkpointConfig_;
+  RuntimeExecutionMode runtimeMode_ = RuntimeExecutionMode::STREAMING;
+  bool chainingEnabled_ = true;
+  const Clock* clock_;
+  int nextTransformationId_ = 1;
+  std::vector<std::unique_ptr<runtime::Transformation>> transformations_;
+  // Transformations of jobs already executed: kept so that old DataStream handles stay valid.
+  std::vector<std::unique_ptr<runtime::Transformation>> executed_;
+};
+
+}  // namespace eddy
+
+#include "eddy/datastream/data_stream.h"
+
+namespace eddy {
+
+template <typename T>
+DataStream<T> StreamExecutionEnvironment::addSource(std::shared_ptr<const Source<T>> source,
+                                                    const WatermarkStrategy<T>& strategy,
+                                                    std::string name, bool parallel) {
+  auto transformation = std::make_unique<runtime::Transformation>();
+  transformation->kind = runtime::Transformation::Kind::SOURCE;
+  transformation->name = "Source: " + name;
+  transformation->bounded = source->getBoundedness() == Boundedness::BOUNDED;
+  transformation->parallelSource = parallel;
+  transformation->outputType = std::make_shared<runtime::TypedRecordOps<T>>();
+  transformation->operatorFactory = std::make_shared<runtime::LambdaOperatorFactory>(
+      [source, strategy]() -> std::unique_ptr<runtime::StreamOperator> {
+        return std::make_unique<operators::SourceReaderOperator<T>>(source, strategy);
+      });
+  return DataStream<T>(this, addTransformation(std::move(transformation)));
+}
+
+template <typename First, typename... Rest>
+DataStream<datastream_detail::ElementType<First>> StreamExecutionEnvironment::fromElements(
+    First&& first, Rest&&... rest) {
+  using T = datastream_detail::ElementType<First>;
+  std::vector<T> elements;
+  elements.reserve(1 + sizeof...(Rest));
+  elements.emplace_back(std::forward<First>(first));
+  (elements.emplace_back(std::forward<Rest>(rest)), ...);
+  return addSource<T>(std::make_shared<CollectionSource<T>>(std::move(elements)),
+                      WatermarkStrategy<T>::noWatermarks(), "Collection Source", false);
+}
+
+template <typename T>
+DataStream<T> StreamExecutionEnvironment::fromCollection(std::vector<T> elements) {
+  return addSource<T>(std::make_shared<CollectionSource<T>>(std::move(elements)),
+                      WatermarkStrategy<T>::noWatermarks(), "Collection Source", false);
+}
+
+template <typename SourceType>
+DataStream<typename SourceType::OutputType> StreamExecutionEnvironment::fromSource(
+    std::shared_ptr<SourceType> source,
+    const WatermarkStrategy<typename SourceType::OutputType>& watermarkStrategy,
+    std::string sourceName) {
+  using T = typename SourceType::OutputType;
+  return addSource<T>(std::shared_ptr<const Source<T>>(std::move(source)), watermarkStrategy,
+                      std::move(sourceName), true);
+}
+
+}  // namespace eddy

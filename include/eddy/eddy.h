@@ -1,0 +1,21 @@
+// The umbrella header: everything of eddy's public C++ API.
+#pragma once
+
+#include "eddy/clock.h"
+#include "eddy/exceptions.h"
+#include "eddy/row.h"
+#include "eddy/row_kind.h"
+#include "eddy/types/data_types.h"
+#include "eddy/types/decimal.h"
+#include "eddy/types/logical_type.h"
+#include "eddy/types/record_format.h"
+#include "eddy/types/temporal.h"
+#include "eddy/types/type_information.h"
+#include "eddy/types/type_serializer.h"
+#include "eddy/types/value.h"
+#include "eddy/state/state.h"
+#include "eddy/datastream/data_stream.h"
+#include "eddy/datastream/execution_environment.h"
+#include "eddy/datastream/functions.h"
+#include "eddy/datastream/source.h"
+#include "eddy/datastream/watermark_strategy.h"

@@ -1,0 +1,114 @@
+// StreamOperator: the one interface every runtime operator implements (DataStream operators,
+// sources, sinks, and later the Table runtime's operators).
+//
+// An OperatorFactory is the operator's definition: immutable, shared by all subtasks, and
+// asked once per subtask for a fresh StreamOperator, which holds that subtask's mutable
+// state. All calls on a StreamOperator come from the single thread of the task that runs
+// its subtask, in this order: open, then any interleaving of processBatch /
+// processWatermark / processWatermarkStatus / timer callbacks, then finish (only when all
+// input ended normally), then close (always, also after a failure). Exceptions thrown by an
+// operator fail the job with their message and the operator's name.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "eddy/clock.h"
+#include "eddy/datastream/runtime_execution_mode.h"
+#include "eddy/runtime/stream_element.h"
+#include "eddy/state/key_group_range.h"
+
+namespace eddy::runtime {
+
+/// Where an operator emits. Implemented by the runtime: the next chained operator, a
+/// network writer that partitions batches to downstream subtasks, or several of these.
+class Output {
+ public:
+  virtual ~Output() = default;
+  /// Emits a batch of the operator's output type; empty batches are allowed and ignored.
+  virtual void emitBatch(BatchPtr batch) = 0;
+  virtual void emitWatermark(Watermark watermark) = 0;
+  virtual void emitWatermarkStatus(WatermarkStatus status) = 0;
+};
+
+/// Schedules callbacks on the task thread at a processing time (milliseconds since epoch).
+class ProcessingTimeService {
+ public:
+  virtual ~ProcessingTimeService() = default;
+  virtual int64_t currentProcessingTime() const = 0;
+  /// `callback(time)` runs on the task thread once the clock reaches `time`.
+  virtual void registerTimer(int64_t time, std::function<void(int64_t)> callback) = 0;
+};
+
+/// What a subtask's operator knows about where it runs. Owned by the task; valid from open()
+/// until close() returns.
+struct OperatorContext {
+  std::string operatorName;
+  int subtaskIndex = 0;
+  int parallelism = 1;
+  int maxParallelism = 128;
+  /// STREAMING or BATCH (AUTOMATIC is resolved before the job starts).
+  RuntimeExecutionMode executionMode = RuntimeExecutionMode::STREAMING;
+  KeyGroupRange keyGroupRange;
+  Output* output = nullptr;
+  ProcessingTimeService* processingTimeService = nullptr;
+  const Clock* clock = nullptr;
+};
+
+class StreamOperator {
+ public:
+  virtual ~StreamOperator() = default;
+
+  virtual void open(OperatorContext& context) { context_ = &context; }
+  /// Records arrived on input `inputIndex` (0 for one-input operators). The operator owns the
+  /// batch and may move records out of it.
+  virtual void processBatch(int inputIndex, BatchPtr batch) = 0;
+  /// The combined watermark of all inputs advanced. The default forwards it.
+  virtual void processWatermark(Watermark watermark) { output().emitWatermark(watermark); }
+  virtual void processWatermarkStatus(WatermarkStatus status) {
+    output().emitWatermarkStatus(status);
+  }
+  /// All input has ended; emit whatever is still pending.
+  virtual void finish() {}
+  virtual void close() {}
+
+ protected:
+  OperatorContext& context() const { return *context_; }
+  Output& output() const { return *context_->output; }
+
+ private:
+  OperatorContext* context_ = nullptr;
+};
+
+/// The result of one poll of a source.
+enum class SourceStatus { MORE_AVAILABLE, NOTHING_AVAILABLE, END_OF_INPUT };
+
+/// A source operator heads its chain: the task calls emitNext() in a loop instead of feeding
+/// it input.
+class SourceOperator : public StreamOperator {
+ public:
+  void processBatch(int, BatchPtr) final;
+  /// Reads what is available now and emits it (records, watermarks, status).
+  virtual SourceStatus emitNext() = 0;
+};
+
+class OperatorFactory {
+ public:
+  virtual ~OperatorFactory() = default;
+  virtual std::unique_ptr<StreamOperator> createOperator() const = 0;
+};
+
+/// An OperatorFactory from a lambda.
+class LambdaOperatorFactory final : public OperatorFactory {
+ public:
+  explicit LambdaOperatorFactory(std::function<std::unique_ptr<StreamOperator>()> create)
+      : create_(std::move(create)) {}
+  std::unique_ptr<StreamOperator> createOperator() const override { return create_(); }
+
+ private:
+  std::function<std::unique_ptr<StreamOperator>()> create_;
+};
+
+}  // namespace eddy::runtime

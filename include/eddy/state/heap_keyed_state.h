@@ -1,0 +1,699 @@
+// The heap backend's typed state objects. Each registered state is one object that is both
+// the user-facing interface (ValueState<V>, ListState<V>, ...) and a table of typed values:
+// one abseil hash map per key group of the backend's range, keyed by the serialized key bytes
+// the runtime passed to setCurrentKey. Reads and writes touch C++ objects only; serializers
+// run only when a key group is snapshotted or restored. Partitioning by key group lets a
+// snapshot write (and a rescale move) one key group's entries on their own.
+//
+// With TTL, every value (list element, map entry) is a TtlValue carrying the processing time
+// of its last access; without TTL the timestamp is never read or written. Expired values are
+// removed when the key that holds them is accessed and never written to snapshots.
+//
+// These classes are internal to eddy (namespace eddy::state) and live in a public header only
+// because the state templates are instantiated in user code. Ownership and threading: the
+// HeapKeyedStateBackend owns them, shares its HeapKeyContext with them by reference, and calls
+// them (as does the user function) from the one task thread of the subtask.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/hash/hash.h>
+
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "eddy/clock.h"
+#include "eddy/exceptions.h"
+#include "eddy/state/key_group_snapshot.h"
+#include "eddy/state/keyed_state.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/state/state_ttl_config.h"
+
+namespace eddy::state {
+
+/// What the heap state objects read from their backend: the current key and the clock. Owned
+/// by the backend, which outlives the states.
+struct HeapKeyContext {
+  /// Serialized bytes of the current key.
+  std::string currentKey;
+  /// currentKeyGroup - range.startKeyGroup; -1 until the first setCurrentKey.
+  int currentKeyGroupIndex = -1;
+  /// Number of key groups in the backend's range.
+  int keyGroupCount = 0;
+  const Clock* clock = nullptr;
+};
+
+/// Throws InternalError: state was accessed before the runtime set a current key.
+[[noreturn]] void throwNoCurrentKey();
+
+/// A value with the processing time of its last access (Flink's TtlValue).
+template <typename T>
+struct TtlValue {
+  T userValue;
+  int64_t lastAccessTimestamp = 0;
+};
+
+/// A descriptor's TTL config reduced to what the read and write paths test.
+class TtlPolicy {
+ public:
+  explicit TtlPolicy(const std::optional<StateTtlConfig>& config) {
+    if (config && config->isEnabled()) {
+      enabled_ = true;
+      ttlMillis_ = config->getTtl().count();
+      updateOnRead_ = config->getUpdateType() == StateTtlConfig::UpdateType::OnReadAndWrite;
+      returnExpired_ = config->getStateVisibility() ==
+                       StateTtlConfig::StateVisibility::ReturnExpiredIfNotCleanedUp;
+    }
+  }
+
+  bool enabled() const { return enabled_; }
+  bool updateOnRead() const { return updateOnRead_; }
+  bool returnExpired() const { return returnExpired_; }
+  /// Flink's rule: expired once lastAccess + ttl <= now.
+  bool isExpired(int64_t lastAccessTimestamp, int64_t now) const {
+    return enabled_ && now - lastAccessTimestamp >= ttlMillis_;
+  }
+
+ private:
+  bool enabled_ = false;
+  int64_t ttlMillis_ = 0;
+  bool updateOnRead_ = false;
+  bool returnExpired_ = false;
+};
+
+/// The type-erased face of a heap state, through which the backend registers, snapshots and
+/// restores it.
+class HeapRegisteredState {
+ public:
+  virtual ~HeapRegisteredState() = default;
+
+  /// The user-facing state object (this object seen through its State interface).
+  virtual State* userState() = 0;
+
+  /// Whether snapshotKeyGroup writes a TTL timestamp before every value.
+  virtual bool writesTimestamps() const = 0;
+
+  /// Appends the body of this state's block for one key group (see docs/state_format.md):
+  /// varint key count, then each key's entry, leaving out expired values. Returns the number
+  /// of keys written; appends nothing and returns 0 when no key has a live value.
+  virtual size_t snapshotKeyGroup(int keyGroupIndex, int64_t now, std::string& out) const = 0;
+
+  /// Reads a body written by snapshotKeyGroup, replacing the values of keys it contains.
+  /// `hasTimestamps` says whether the writer stored timestamps; values restored without one
+  /// into a state with TTL are stamped `now`.
+  virtual void restoreKeyGroup(int keyGroupIndex, std::string_view body, bool hasTimestamps,
+                               int64_t now) = 0;
+};
+
+/// The per-key-group tables of one state with entries of type Entry, and the loops that
+/// snapshot and restore them; the typed states below supply how one entry is encoded.
+template <typename Entry>
+class HeapStateTable : public HeapRegisteredState {
+ public:
+  using KeyMap = absl::flat_hash_map<std::string, Entry>;
+
+  bool writesTimestamps() const final { return ttl_.enabled(); }
+
+  size_t snapshotKeyGroup(int keyGroupIndex, int64_t now, std::string& out) const final {
+    std::string entries;
+    size_t count = 0;
+    for (const auto& [key, entry] : keyGroups_[keyGroupIndex]) {
+      size_t mark = entries.size();
+      writeLengthPrefixed(key, entries);
+      if (writeEntry(entry, now, entries)) {
+        ++count;
+      } else {
+        entries.resize(mark);  // every value of this key expired
+      }
+    }
+    if (count == 0) return 0;
+    serialization::writeVarint(count, out);
+    out.append(entries);
+    return count;
+  }
+
+  void restoreKeyGroup(int keyGroupIndex, std::string_view body, bool hasTimestamps,
+                       int64_t now) final {
+    KeyMap& keyGroup = keyGroups_[keyGroupIndex];
+    uint64_t count = serialization::readVarint(body);
+    for (uint64_t i = 0; i < count; ++i) {
+      std::string key(readLengthPrefixed(body));
+      keyGroup.insert_or_assign(std::move(key), readEntry(body, hasTimestamps, now));
+    }
+    if (!body.empty()) throw InternalError("trailing bytes after a state block in a snapshot");
+  }
+
+ protected:
+  HeapStateTable(const HeapKeyContext& context, const std::optional<StateTtlConfig>& ttlConfig)
+      : context_(context), ttl_(ttlConfig), keyGroups_(context.keyGroupCount) {}
+
+  /// Appends one key's entry without its expired values; false when none is live.
+  virtual bool writeEntry(const Entry& entry, int64_t now, std::string& out) const = 0;
+  /// Consumes one key's entry from the front of `in`.
+  virtual Entry readEntry(std::string_view& in, bool hasTimestamps, int64_t now) const = 0;
+
+  KeyMap& currentKeyGroupMap() {
+    int index = context_.currentKeyGroupIndex;
+    if (index < 0) [[unlikely]]
+      throwNoCurrentKey();
+    return keyGroups_[index];
+  }
+
+  /// The current key's entry, or nullptr.
+  Entry* findEntry() {
+    KeyMap& keyGroup = currentKeyGroupMap();
+    auto it = keyGroup.find(context_.currentKey);
+    return it == keyGroup.end() ? nullptr : &it->second;
+  }
+
+  /// The current key's entry, default-constructed when absent.
+  Entry& findOrCreateEntry() {
+    return currentKeyGroupMap().try_emplace(context_.currentKey).first->second;
+  }
+
+  void setEntry(Entry entry) {
+    currentKeyGroupMap().insert_or_assign(context_.currentKey, std::move(entry));
+  }
+
+  void eraseEntry() { currentKeyGroupMap().erase(context_.currentKey); }
+
+  /// The time to stamp on a write: the clock with TTL, 0 (never read) without.
+  int64_t stampForWrite() const { return ttl_.enabled() ? now() : 0; }
+  int64_t now() const { return context_.clock->currentTimeMillis(); }
+
+  /// Writes one value's TTL prefix when this state stores timestamps.
+  void writeValueTimestamp(int64_t timestamp, std::string& out) const {
+    if (ttl_.enabled()) state::writeTimestamp(timestamp, out);
+  }
+  /// Reads a value's TTL prefix when the writer stored one; `now` otherwise.
+  static int64_t readValueTimestamp(std::string_view& in, bool hasTimestamps, int64_t now) {
+    return hasTimestamps ? readTimestamp(in) : now;
+  }
+
+  const HeapKeyContext& context_;
+  const TtlPolicy ttl_;
+
+ private:
+  std::vector<KeyMap> keyGroups_;
+};
+
+/// A table of one value of type T per key: the storage of value, reducing and aggregating
+/// state.
+template <typename T, typename Serializer>
+class HeapSingleValueTable : public HeapStateTable<TtlValue<T>> {
+ protected:
+  using Base = HeapStateTable<TtlValue<T>>;
+  using Base::Base;
+
+  /// The current key's value under TTL rules: a live value (its timestamp refreshed when
+  /// reads refresh it); an expired one is removed and returned only when visibility allows.
+  std::optional<T> readCurrent() {
+    auto& keyGroup = this->currentKeyGroupMap();
+    auto it = keyGroup.find(this->context_.currentKey);
+    if (it == keyGroup.end()) return std::nullopt;
+    if (this->ttl_.enabled()) {
+      int64_t now = this->now();
+      if (this->ttl_.isExpired(it->second.lastAccessTimestamp, now)) {
+        std::optional<T> expired;
+        if (this->ttl_.returnExpired()) expired = std::move(it->second.userValue);
+        keyGroup.erase(it);
+        return expired;
+      }
+      if (this->ttl_.updateOnRead()) it->second.lastAccessTimestamp = now;
+    }
+    return it->second.userValue;
+  }
+
+  /// The current key's live value for an in-place update, or nullptr; an expired value is
+  /// removed whatever the visibility (Flink folds new input into live values only).
+  TtlValue<T>* findLive(int64_t now) {
+    auto& keyGroup = this->currentKeyGroupMap();
+    auto it = keyGroup.find(this->context_.currentKey);
+    if (it == keyGroup.end()) return nullptr;
+    if (this->ttl_.isExpired(it->second.lastAccessTimestamp, now)) {
+      keyGroup.erase(it);
+      return nullptr;
+    }
+    return &it->second;
+  }
+
+  bool writeEntry(const TtlValue<T>& entry, int64_t now, std::string& out) const final {
+    if (this->ttl_.isExpired(entry.lastAccessTimestamp, now)) return false;
+    this->writeValueTimestamp(entry.lastAccessTimestamp, out);
+    writeSerializedValue<T, Serializer>(entry.userValue, out);
+    return true;
+  }
+
+  TtlValue<T> readEntry(std::string_view& in, bool hasTimestamps, int64_t now) const final {
+    int64_t timestamp = Base::readValueTimestamp(in, hasTimestamps, now);
+    return TtlValue<T>{readSerializedValue<T, Serializer>(readLengthPrefixed(in)), timestamp};
+  }
+};
+
+/// ValueState on the heap.
+template <typename V, typename Serializer>
+class HeapValueState final : public ValueState<V>, public HeapSingleValueTable<V, Serializer> {
+ public:
+  HeapValueState(const HeapKeyContext& context, const std::optional<StateTtlConfig>& ttlConfig)
+      : HeapSingleValueTable<V, Serializer>(context, ttlConfig) {}
+
+  State* userState() override { return static_cast<ValueState<V>*>(this); }
+
+  std::optional<V> value() override { return this->readCurrent(); }
+  void update(V value) override {
+    this->setEntry(TtlValue<V>{std::move(value), this->stampForWrite()});
+  }
+  void clear() override { this->eraseEntry(); }
+};
+
+/// ReducingState on the heap.
+template <typename V, typename Serializer>
+class HeapReducingState final : public ReducingState<V>,
+                                public HeapSingleValueTable<V, Serializer> {
+ public:
+  using ReduceFunction = std::function<V(const V&, const V&)>;
+
+  HeapReducingState(const HeapKeyContext& context, const std::optional<StateTtlConfig>& ttlConfig,
+                    ReduceFunction reduceFunction)
+      : HeapSingleValueTable<V, Serializer>(context, ttlConfig),
+        reduceFunction_(std::move(reduceFunction)) {}
+
+  State* userState() override { return static_cast<ReducingState<V>*>(this); }
+
+  std::optional<V> get() override { return this->readCurrent(); }
+  void add(V value) override {
+    int64_t timestamp = this->stampForWrite();
+    if (TtlValue<V>* current = this->findLive(timestamp)) {
+      current->userValue = reduceFunction_(current->userValue, value);
+      current->lastAccessTimestamp = timestamp;
+    } else {
+      this->setEntry(TtlValue<V>{std::move(value), timestamp});
+    }
+  }
+  void clear() override { this->eraseEntry(); }
+
+ private:
+  ReduceFunction reduceFunction_;
+};
+
+/// AggregatingState on the heap; stores the accumulator.
+template <typename IN, typename ACC, typename OUT, typename AccumulatorSerializer>
+class HeapAggregatingState final : public AggregatingState<IN, OUT>,
+                                   public HeapSingleValueTable<ACC, AccumulatorSerializer> {
+ public:
+  HeapAggregatingState(const HeapKeyContext& context,
+                       const std::optional<StateTtlConfig>& ttlConfig,
+                       std::shared_ptr<AggregateFunction<IN, ACC, OUT>> aggregateFunction)
+      : HeapSingleValueTable<ACC, AccumulatorSerializer>(context, ttlConfig),
+        aggregateFunction_(std::move(aggregateFunction)) {}
+
+  State* userState() override { return static_cast<AggregatingState<IN, OUT>*>(this); }
+
+  std::optional<OUT> get() override {
+    std::optional<ACC> accumulator = this->readCurrent();
+    if (!accumulator) return std::nullopt;
+    return aggregateFunction_->getResult(*accumulator);
+  }
+  void add(IN value) override {
+    int64_t timestamp = this->stampForWrite();
+    if (TtlValue<ACC>* current = this->findLive(timestamp)) {
+      current->userValue = aggregateFunction_->add(value, std::move(current->userValue));
+      current->lastAccessTimestamp = timestamp;
+    } else {
+      this->setEntry(TtlValue<ACC>{
+          aggregateFunction_->add(value, aggregateFunction_->createAccumulator()), timestamp});
+    }
+  }
+  void clear() override { this->eraseEntry(); }
+
+ private:
+  std::shared_ptr<AggregateFunction<IN, ACC, OUT>> aggregateFunction_;
+};
+
+/// ListState on the heap: a vector of elements per key, each with its own timestamp.
+template <typename V, typename Serializer>
+class HeapListState final : public ListState<V>, public HeapStateTable<std::vector<TtlValue<V>>> {
+ public:
+  using Elements = std::vector<TtlValue<V>>;
+
+  HeapListState(const HeapKeyContext& context, const std::optional<StateTtlConfig>& ttlConfig)
+      : HeapStateTable<Elements>(context, ttlConfig) {}
+
+  State* userState() override { return static_cast<ListState<V>*>(this); }
+
+  std::vector<V> get() override {
+    Elements* elements = this->findEntry();
+    std::vector<V> result;
+    if (elements == nullptr) return result;
+    result.reserve(elements->size());
+    if (!this->ttl_.enabled()) {
+      for (const auto& element : *elements) result.push_back(element.userValue);
+      return result;
+    }
+    int64_t now = this->now();
+    size_t kept = 0;
+    for (auto& element : *elements) {
+      if (this->ttl_.isExpired(element.lastAccessTimestamp, now)) {
+        if (this->ttl_.returnExpired()) result.push_back(std::move(element.userValue));
+        continue;  // dropped from the list
+      }
+      if (this->ttl_.updateOnRead()) element.lastAccessTimestamp = now;
+      result.push_back(element.userValue);
+      if (&(*elements)[kept] != &element) (*elements)[kept] = std::move(element);
+      ++kept;
+    }
+    if (kept == 0) {
+      this->eraseEntry();
+    } else {
+      elements->resize(kept);
+    }
+    return result;
+  }
+
+  void add(V value) override {
+    this->findOrCreateEntry().push_back(TtlValue<V>{std::move(value), this->stampForWrite()});
+  }
+
+  void addAll(std::vector<V> values) override {
+    if (values.empty()) return;
+    int64_t timestamp = this->stampForWrite();
+    Elements& elements = this->findOrCreateEntry();
+    elements.reserve(elements.size() + values.size());
+    for (auto& value : values) elements.push_back(TtlValue<V>{std::move(value), timestamp});
+  }
+
+  void update(std::vector<V> values) override {
+    if (values.empty()) {
+      this->eraseEntry();
+      return;
+    }
+    int64_t timestamp = this->stampForWrite();
+    Elements elements;
+    elements.reserve(values.size());
+    for (auto& value : values) elements.push_back(TtlValue<V>{std::move(value), timestamp});
+    this->setEntry(std::move(elements));
+  }
+
+  void clear() override { this->eraseEntry(); }
+
+ protected:
+  bool writeEntry(const Elements& elements, int64_t now, std::string& out) const override {
+    size_t live = 0;
+    for (const auto& element : elements) {
+      if (!this->ttl_.isExpired(element.lastAccessTimestamp, now)) ++live;
+    }
+    if (live == 0) return false;
+    serialization::writeVarint(live, out);
+    for (const auto& element : elements) {
+      if (this->ttl_.isExpired(element.lastAccessTimestamp, now)) continue;
+      this->writeValueTimestamp(element.lastAccessTimestamp, out);
+      writeSerializedValue<V, Serializer>(element.userValue, out);
+    }
+    return true;
+  }
+
+  Elements readEntry(std::string_view& in, bool hasTimestamps, int64_t now) const override {
+    uint64_t count = serialization::readVarint(in);
+    Elements elements;
+    elements.reserve(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      int64_t timestamp = this->readValueTimestamp(in, hasTimestamps, now);
+      elements.push_back(
+          TtlValue<V>{readSerializedValue<V, Serializer>(readLengthPrefixed(in)), timestamp});
+    }
+    return elements;
+  }
+};
+
+/// How MapState stores user keys: as the K objects themselves when abseil can hash them
+/// (no serialization on access), otherwise as their serialized bytes.
+template <typename K, typename KeySerializer>
+struct MapUserKeyStorage {
+  static constexpr bool kStoresObjects =
+      std::is_default_constructible_v<absl::Hash<K>> && std::equality_comparable<K>;
+  using StoredKey = std::conditional_t<kStoresObjects, K, std::string>;
+
+  /// What to look a user key up with: the key itself, or its bytes.
+  static decltype(auto) lookupKey(const K& key) {
+    if constexpr (kStoresObjects) {
+      return (key);
+    } else {
+      std::string bytes;
+      KeySerializer::serialize(key, bytes);
+      return bytes;
+    }
+  }
+
+  static StoredKey toStored(K key) {
+    if constexpr (kStoresObjects) {
+      return key;
+    } else {
+      std::string bytes;
+      KeySerializer::serialize(key, bytes);
+      return bytes;
+    }
+  }
+
+  static K fromStored(const StoredKey& stored) {
+    if constexpr (kStoresObjects) {
+      return stored;
+    } else {
+      return readSerializedValue<K, KeySerializer>(stored);
+    }
+  }
+
+  /// Appends the length-prefixed serialized user key.
+  static void write(const StoredKey& stored, std::string& out) {
+    if constexpr (kStoresObjects) {
+      writeSerializedValue<K, KeySerializer>(stored, out);
+    } else {
+      writeLengthPrefixed(stored, out);
+    }
+  }
+
+  static StoredKey read(std::string_view& in) {
+    std::string_view bytes = readLengthPrefixed(in);
+    if constexpr (kStoresObjects) {
+      return readSerializedValue<K, KeySerializer>(bytes);
+    } else {
+      return std::string(bytes);
+    }
+  }
+};
+
+/// MapState on the heap: a hash map of user entries per key, each with its own timestamp.
+template <typename K, typename V, typename KeySerializer, typename ValueSerializer>
+class HeapMapState final
+    : public MapState<K, V>,
+      public HeapStateTable<absl::flat_hash_map<
+          typename MapUserKeyStorage<K, KeySerializer>::StoredKey, TtlValue<V>>> {
+ public:
+  using UserKeys = MapUserKeyStorage<K, KeySerializer>;
+  using UserMap = absl::flat_hash_map<typename UserKeys::StoredKey, TtlValue<V>>;
+
+  HeapMapState(const HeapKeyContext& context, const std::optional<StateTtlConfig>& ttlConfig)
+      : HeapStateTable<UserMap>(context, ttlConfig) {}
+
+  State* userState() override { return static_cast<MapState<K, V>*>(this); }
+
+  std::optional<V> get(const K& key) override {
+    UserMap* userMap = this->findEntry();
+    if (userMap == nullptr) return std::nullopt;
+    auto it = userMap->find(UserKeys::lookupKey(key));
+    if (it == userMap->end()) return std::nullopt;
+    if (this->ttl_.enabled()) {
+      int64_t now = this->now();
+      if (this->ttl_.isExpired(it->second.lastAccessTimestamp, now)) {
+        std::optional<V> expired;
+        if (this->ttl_.returnExpired()) expired = std::move(it->second.userValue);
+        eraseUserEntry(*userMap, it);
+        return expired;
+      }
+      if (this->ttl_.updateOnRead()) it->second.lastAccessTimestamp = now;
+    }
+    return it->second.userValue;
+  }
+
+  void put(K key, V value) override {
+    this->findOrCreateEntry().insert_or_assign(
+        UserKeys::toStored(std::move(key)), TtlValue<V>{std::move(value), this->stampForWrite()});
+  }
+
+  void putAll(std::vector<std::pair<K, V>> entries) override {
+    if (entries.empty()) return;
+    int64_t timestamp = this->stampForWrite();
+    UserMap& userMap = this->findOrCreateEntry();
+    for (auto& [key, value] : entries) {
+      userMap.insert_or_assign(UserKeys::toStored(std::move(key)),
+                               TtlValue<V>{std::move(value), timestamp});
+    }
+  }
+
+  void remove(const K& key) override {
+    UserMap* userMap = this->findEntry();
+    if (userMap == nullptr) return;
+    auto it = userMap->find(UserKeys::lookupKey(key));
+    if (it != userMap->end()) eraseUserEntry(*userMap, it);
+  }
+
+  bool contains(const K& key) override {
+    UserMap* userMap = this->findEntry();
+    if (userMap == nullptr) return false;
+    auto it = userMap->find(UserKeys::lookupKey(key));
+    if (it == userMap->end()) return false;
+    if (this->ttl_.enabled()) {
+      int64_t now = this->now();
+      if (this->ttl_.isExpired(it->second.lastAccessTimestamp, now)) {
+        eraseUserEntry(*userMap, it);
+        return this->ttl_.returnExpired();
+      }
+      if (this->ttl_.updateOnRead()) it->second.lastAccessTimestamp = now;
+    }
+    return true;
+  }
+
+  std::vector<std::pair<K, V>> entries() override {
+    std::vector<std::pair<K, V>> result;
+    forEachVisible([&result](const typename UserKeys::StoredKey& key, const V& value) {
+      result.emplace_back(UserKeys::fromStored(key), value);
+    });
+    return result;
+  }
+
+  std::vector<K> keys() override {
+    std::vector<K> result;
+    forEachVisible([&result](const typename UserKeys::StoredKey& key, const V&) {
+      result.push_back(UserKeys::fromStored(key));
+    });
+    return result;
+  }
+
+  std::vector<V> values() override {
+    std::vector<V> result;
+    forEachVisible([&result](const typename UserKeys::StoredKey&, const V& value) {
+      result.push_back(value);
+    });
+    return result;
+  }
+
+  bool isEmpty() override {
+    bool empty = true;
+    forEachVisible([&empty](const typename UserKeys::StoredKey&, const V&) { empty = false; });
+    return empty;
+  }
+
+  void clear() override { this->eraseEntry(); }
+
+ protected:
+  bool writeEntry(const UserMap& userMap, int64_t now, std::string& out) const override {
+    size_t live = 0;
+    for (const auto& [key, value] : userMap) {
+      if (!this->ttl_.isExpired(value.lastAccessTimestamp, now)) ++live;
+    }
+    if (live == 0) return false;
+    serialization::writeVarint(live, out);
+    for (const auto& [key, value] : userMap) {
+      if (this->ttl_.isExpired(value.lastAccessTimestamp, now)) continue;
+      UserKeys::write(key, out);
+      this->writeValueTimestamp(value.lastAccessTimestamp, out);
+      writeSerializedValue<V, ValueSerializer>(value.userValue, out);
+    }
+    return true;
+  }
+
+  UserMap readEntry(std::string_view& in, bool hasTimestamps, int64_t now) const override {
+    uint64_t count = serialization::readVarint(in);
+    UserMap userMap;
+    userMap.reserve(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      typename UserKeys::StoredKey key = UserKeys::read(in);
+      int64_t timestamp = this->readValueTimestamp(in, hasTimestamps, now);
+      userMap.insert_or_assign(
+          std::move(key),
+          TtlValue<V>{readSerializedValue<V, ValueSerializer>(readLengthPrefixed(in)), timestamp});
+    }
+    return userMap;
+  }
+
+ private:
+  /// Removes one user entry, and the key's map once it is empty.
+  void eraseUserEntry(UserMap& userMap, typename UserMap::iterator it) {
+    userMap.erase(it);
+    if (userMap.empty()) this->eraseEntry();
+  }
+
+  /// Calls visit(storedKey, value) for every entry a read may see, applying TTL: expired
+  /// entries are removed (after being visited when visibility returns them) and live ones are
+  /// refreshed when reads refresh them.
+  template <typename Visitor>
+  void forEachVisible(Visitor&& visit) {
+    UserMap* userMap = this->findEntry();
+    if (userMap == nullptr) return;
+    if (!this->ttl_.enabled()) {
+      for (const auto& [key, value] : *userMap) visit(key, value.userValue);
+      return;
+    }
+    int64_t now = this->now();
+    bool anyExpired = false;
+    for (auto& [key, value] : *userMap) {
+      if (this->ttl_.isExpired(value.lastAccessTimestamp, now)) {
+        anyExpired = true;
+        if (this->ttl_.returnExpired()) visit(key, value.userValue);
+        continue;
+      }
+      if (this->ttl_.updateOnRead()) value.lastAccessTimestamp = now;
+      visit(key, value.userValue);
+    }
+    if (!anyExpired) return;
+    absl::erase_if(*userMap, [this, now](const auto& entry) {
+      return this->ttl_.isExpired(entry.second.lastAccessTimestamp, now);
+    });
+    if (userMap->empty()) this->eraseEntry();
+  }
+};
+
+// The heap state for each descriptor; called through StateType::createHeapState.
+
+template <typename V, typename Serializer>
+std::unique_ptr<HeapRegisteredState> createHeapState(
+    const HeapKeyContext& context, const ValueStateDescriptor<V, Serializer>& descriptor) {
+  return std::make_unique<HeapValueState<V, Serializer>>(context, descriptor.getTtlConfig());
+}
+
+template <typename V, typename Serializer>
+std::unique_ptr<HeapRegisteredState> createHeapState(
+    const HeapKeyContext& context, const ListStateDescriptor<V, Serializer>& descriptor) {
+  return std::make_unique<HeapListState<V, Serializer>>(context, descriptor.getTtlConfig());
+}
+
+template <typename K, typename V, typename KeySerializer, typename ValueSerializer>
+std::unique_ptr<HeapRegisteredState> createHeapState(
+    const HeapKeyContext& context,
+    const MapStateDescriptor<K, V, KeySerializer, ValueSerializer>& descriptor) {
+  return std::make_unique<HeapMapState<K, V, KeySerializer, ValueSerializer>>(
+      context, descriptor.getTtlConfig());
+}
+
+template <typename V, typename Serializer>
+std::unique_ptr<HeapRegisteredState> createHeapState(
+    const HeapKeyContext& context, const ReducingStateDescriptor<V, Serializer>& descriptor) {
+  return std::make_unique<HeapReducingState<V, Serializer>>(context, descriptor.getTtlConfig(),
+                                                            descriptor.getReduceFunction());
+}
+
+template <typename IN, typename ACC, typename OUT, typename AccumulatorSerializer>
+std::unique_ptr<HeapRegisteredState> createHeapState(
+    const HeapKeyContext& context,
+    const AggregatingStateDescriptor<IN, ACC, OUT, AccumulatorSerializer>& descriptor) {
+  return std::make_unique<HeapAggregatingState<IN, ACC, OUT, AccumulatorSerializer>>(
+      context, descriptor.getTtlConfig(), descriptor.getAggregateFunction());
+}
+
+}  // namespace eddy::state

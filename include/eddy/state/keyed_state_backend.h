@@ -1,0 +1,113 @@
+// KeyedStateBackend: where a keyed operator subtask keeps its keyed state, as Flink's
+// KeyedStateBackend. The runtime owns one backend per keyed operator subtask; before it hands
+// a record or a timer to the user function it calls setCurrentKey(keyBytes, keyGroup), and
+// every state object of the backend then reads and writes that key's values.
+//
+// The backend owns a contiguous KeyGroupRange of the operator's maxParallelism key groups.
+// Snapshots are written one key group at a time, in the format of docs/state_format.md, so a
+// restore at another parallelism reads exactly the key groups each new subtask owns, into any
+// backend implementation.
+//
+// Threading: a backend and its state objects are single-threaded. Only the task thread that
+// owns the subtask calls them (records, timers and snapshots are serialized on that thread).
+//
+// Ownership: state objects returned by the accessors are owned by the backend and stay valid
+// until it is destroyed. Asking again with the same name returns the same object; asking with
+// the same name but another kind or value type throws ValidationException.
+//
+// Implementations: the accessors are templates over the value types, the implementations are
+// virtual; the bridge between them is StateType (state_type.h). An implementation overrides
+// createOrGetState plus the key and snapshot methods. HeapKeyedStateBackend keeps typed
+// objects in memory; a serialized-bytes backend (RocksDB) implements the same interface.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/state/state_type.h"
+
+namespace eddy {
+
+/// The keyed state of one keyed operator subtask (see the file comment).
+class KeyedStateBackend {
+ public:
+  virtual ~KeyedStateBackend() = default;
+
+  /// Makes `keyBytes` (the key's TypeSerializer bytes) the current key. `keyGroup` must be
+  /// assignToKeyGroup(keyBytes, maxParallelism()) and inside keyGroupRange(); a key group
+  /// outside the range throws InternalError.
+  virtual void setCurrentKey(std::string_view keyBytes, int keyGroup) = 0;
+
+  /// The current key's bytes (valid until the next setCurrentKey); empty before the first.
+  virtual std::string_view currentKey() const = 0;
+
+  /// The current key's key group; -1 before the first setCurrentKey.
+  virtual int currentKeyGroup() const = 0;
+
+  /// The key groups this backend owns.
+  virtual KeyGroupRange keyGroupRange() const = 0;
+
+  /// The operator's number of key groups.
+  virtual int maxParallelism() const = 0;
+
+  /// The ValueState named by `descriptor`, created on first request.
+  template <typename V, typename Serializer>
+  ValueState<V>* getValueState(const ValueStateDescriptor<V, Serializer>& descriptor) {
+    return static_cast<ValueState<V>*>(createOrGetState(
+        state::DescribedStateType<ValueStateDescriptor<V, Serializer>>(descriptor)));
+  }
+
+  /// The ListState named by `descriptor`, created on first request.
+  template <typename V, typename Serializer>
+  ListState<V>* getListState(const ListStateDescriptor<V, Serializer>& descriptor) {
+    return static_cast<ListState<V>*>(createOrGetState(
+        state::DescribedStateType<ListStateDescriptor<V, Serializer>>(descriptor)));
+  }
+
+  /// The MapState named by `descriptor`, created on first request.
+  template <typename K, typename V, typename KeySerializer, typename ValueSerializer>
+  MapState<K, V>* getMapState(
+      const MapStateDescriptor<K, V, KeySerializer, ValueSerializer>& descriptor) {
+    return static_cast<MapState<K, V>*>(createOrGetState(
+        state::DescribedStateType<MapStateDescriptor<K, V, KeySerializer, ValueSerializer>>(
+            descriptor)));
+  }
+
+  /// The ReducingState named by `descriptor`, created on first request.
+  template <typename V, typename Serializer>
+  ReducingState<V>* getReducingState(const ReducingStateDescriptor<V, Serializer>& descriptor) {
+    return static_cast<ReducingState<V>*>(createOrGetState(
+        state::DescribedStateType<ReducingStateDescriptor<V, Serializer>>(descriptor)));
+  }
+
+  /// The AggregatingState named by `descriptor`, created on first request.
+  template <typename IN, typename ACC, typename OUT, typename AccumulatorSerializer>
+  AggregatingState<IN, OUT>* getAggregatingState(
+      const AggregatingStateDescriptor<IN, ACC, OUT, AccumulatorSerializer>& descriptor) {
+    return static_cast<AggregatingState<IN, OUT>*>(createOrGetState(
+        state::DescribedStateType<AggregatingStateDescriptor<IN, ACC, OUT, AccumulatorSerializer>>(
+            descriptor)));
+  }
+
+  /// Appends the snapshot section of `keyGroup` (which this backend must own) to `out`: every
+  /// state's live entries of that key group, expired entries left out, in the format of
+  /// docs/state_format.md. States restored but not yet registered are written as restored.
+  virtual void snapshotKeyGroup(int keyGroup, std::string& out) const = 0;
+
+  /// Reads one section written by snapshotKeyGroup of any backend (at any parallelism) for
+  /// `keyGroup`, which this backend must own; the bytes must hold exactly that section. A
+  /// state that is not registered yet keeps its bytes until the user function registers it.
+  virtual void restoreKeyGroup(int keyGroup, std::string_view bytes) = 0;
+
+ protected:
+  /// The bridge from the typed accessors: returns the state registered under type.name(),
+  /// creating it when absent. The result must be the object of the kind and types `type`
+  /// describes, seen as a State (the accessors downcast it); a registered state of another
+  /// kind or descriptor type throws ValidationException (see state::checkStateTypeMatches).
+  virtual State* createOrGetState(const state::StateType& type) = 0;
+};
+
+}  // namespace eddy

@@ -1,0 +1,241 @@
+#include "eddy/datastream/execution_environment.h"
+
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "graph/job_graph.h"
+#include "runtime/running_job.h"
+
+namespace eddy {
+
+namespace {
+
+void requirePositive(int64_t value, const char* what) {
+  if (value <= 0) {
+    throw ValidationException(std::string(what) + " must be positive, got " +
+                              std::to_string(value));
+  }
+}
+
+}  // namespace
+
+// ---- ExecutionConfig -------------------------------------------------------------------
+
+ExecutionConfig& ExecutionConfig::setParallelism(int parallelism) {
+  if (parallelism < 1) {
+    throw ValidationException("The parallelism must be at least one, got " +
+                              std::to_string(parallelism));
+  }
+  parallelism_ = parallelism;
+  return *this;
+}
+
+ExecutionConfig& ExecutionConfig::setMaxParallelism(int maxParallelism) {
+  if (maxParallelism < 1 || maxParallelism > 32768) {
+    throw ValidationException("The maximum parallelism must be between 1 and 32768, got " +
+                              std::to_string(maxParallelism));
+  }
+  maxParallelism_ = maxParallelism;
+  return *this;
+}
+
+ExecutionConfig& ExecutionConfig::setAutoWatermarkInterval(int64_t intervalMillis) {
+  if (intervalMillis < 0) {
+    throw ValidationException("The auto watermark interval must not be negative, got " +
+                              std::to_string(intervalMillis));
+  }
+  autoWatermarkIntervalMillis_ = intervalMillis;
+  return *this;
+}
+
+// ---- CheckpointConfig ------------------------------------------------------------------
+
+CheckpointConfig& CheckpointConfig::setCheckpointInterval(int64_t intervalMillis) {
+  if (intervalMillis < 10) {
+    throw ValidationException("Checkpoint interval must be larger than or equal to 10 ms, got " +
+                              std::to_string(intervalMillis));
+  }
+  intervalMillis_ = intervalMillis;
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setCheckpointingMode(CheckpointingMode mode) {
+  mode_ = mode;
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setCheckpointTimeout(int64_t timeoutMillis) {
+  requirePositive(timeoutMillis, "Checkpoint timeout");
+  timeoutMillis_ = timeoutMillis;
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setMinPauseBetweenCheckpoints(int64_t minPauseMillis) {
+  if (minPauseMillis < 0) {
+    throw ValidationException("Pause value must not be negative, got " +
+                              std::to_string(minPauseMillis));
+  }
+  minPauseMillis_ = minPauseMillis;
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setMaxConcurrentCheckpoints(int maxConcurrentCheckpoints) {
+  requirePositive(maxConcurrentCheckpoints, "The maximum number of concurrent checkpoints");
+  maxConcurrentCheckpoints_ = maxConcurrentCheckpoints;
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setExternalizedCheckpointRetention(
+    ExternalizedCheckpointRetention retention) {
+  retention_ = retention;
+  return *this;
+}
+
+// ---- JobClient -------------------------------------------------------------------------
+
+JobClient::JobClient(std::shared_ptr<runtime::RunningJob> job) : job_(std::move(job)) {}
+
+const std::string& JobClient::getJobName() const { return job_->name(); }
+
+JobStatus JobClient::getJobStatus() const {
+  switch (job_->status()) {
+    case runtime::JobStatus::RUNNING:
+      return JobStatus::RUNNING;
+    case runtime::JobStatus::FINISHED:
+      return JobStatus::FINISHED;
+    case runtime::JobStatus::FAILED:
+      return JobStatus::FAILED;
+    case runtime::JobStatus::CANCELED:
+      return JobStatus::CANCELED;
+  }
+  return JobStatus::FAILED;
+}
+
+void JobClient::cancel() { job_->cancel(); }
+
+JobExecutionResult JobClient::waitForCompletion() {
+  job_->waitForCompletion();
+  return JobExecutionResult(job_->name(), job_->netRuntimeMillis());
+}
+
+// ---- StreamExecutionEnvironment ---------------------------------------------------------
+
+std::unique_ptr<StreamExecutionEnvironment> StreamExecutionEnvironment::getExecutionEnvironment() {
+  return std::make_unique<StreamExecutionEnvironment>();
+}
+
+StreamExecutionEnvironment::StreamExecutionEnvironment() : clock_(&SystemClock::instance()) {}
+
+StreamExecutionEnvironment::~StreamExecutionEnvironment() = default;
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setParallelism(int parallelism) {
+  config_.setParallelism(parallelism);
+  return *this;
+}
+
+int StreamExecutionEnvironment::getParallelism() const { return defaultParallelism(); }
+
+int StreamExecutionEnvironment::defaultParallelism() const {
+  if (config_.getParallelism() > 0) return config_.getParallelism();
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setMaxParallelism(int maxParallelism) {
+  config_.setMaxParallelism(maxParallelism);
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setRuntimeMode(RuntimeExecutionMode mode) {
+  runtimeMode_ = mode;
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::enableCheckpointing(
+    int64_t intervalMillis, CheckpointingMode mode) {
+  checkpointConfig_.setCheckpointInterval(intervalMillis);
+  checkpointConfig_.setCheckpointingMode(mode);
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::disableOperatorChaining() {
+  chainingEnabled_ = false;
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setClock(const Clock& clock) {
+  clock_ = &clock;
+  return *this;
+}
+
+DataStream<int64_t> StreamExecutionEnvironment::fromSequence(int64_t from, int64_t to) {
+  if (from > to) {
+    throw ValidationException("Start of sequence must not be greater than the end");
+  }
+  return addSource<int64_t>(std::make_shared<NumberSequenceSource>(from, to),
+                            WatermarkStrategy<int64_t>::noWatermarks(), "Sequence Source", true);
+}
+
+runtime::Transformation* StreamExecutionEnvironment::addTransformation(
+    std::unique_ptr<runtime::Transformation> transformation) {
+  transformation->id = nextTransformationId_++;
+  transformations_.push_back(std::move(transformation));
+  return transformations_.back().get();
+}
+
+JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
+  std::vector<const runtime::Transformation*> transformations;
+  bool allBounded = true;
+  for (const auto& transformation : transformations_) {
+    transformations.push_back(transformation.get());
+    if (transformation->kind == runtime::Transformation::Kind::SOURCE && !transformation->bounded) {
+      allBounded = false;
+    }
+  }
+  graph::JobGraphSettings settings;
+  settings.defaultParallelism = defaultParallelism();
+  settings.maxParallelism = config_.getMaxParallelism();
+  settings.chainingEnabled = chainingEnabled_;
+  settings.executionMode = runtimeMode_ == RuntimeExecutionMode::AUTOMATIC
+                               ? (allBounded ? RuntimeExecutionMode::BATCH
+                                             : RuntimeExecutionMode::STREAMING)
+                               : runtimeMode_;
+  graph::JobGraph jobGraph = graph::buildJobGraph(transformations, settings);
+
+  // execute() clears the builder; handles on old streams stay valid but belong to no job.
+  for (auto& transformation : transformations_) executed_.push_back(std::move(transformation));
+  transformations_.clear();
+
+  if (checkpointConfig_.isCheckpointingEnabled()) {
+    std::cerr << "eddy: checkpointing is configured (every "
+              << checkpointConfig_.getCheckpointInterval()
+              << " ms) but checkpoints are not taken yet in this version\n";
+  }
+  auto job = std::make_shared<runtime::RunningJob>(std::move(jobName), std::move(jobGraph), *clock_);
+  job->start();
+  return JobClient(std::move(job));
+}
+
+JobExecutionResult StreamExecutionEnvironment::execute(std::string jobName) {
+  return executeAsync(std::move(jobName)).waitForCompletion();
+}
+
+// ---- sinks ---------------------------------------------------------------------------
+
+void writeToStdout(std::string_view text) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+DataStreamSink& DataStreamSink::setParallelism(int parallelism) {
+  if (parallelism < 1) {
+    throw ValidationException("The parallelism of an operator must be at least 1.");
+  }
+  transformation_->parallelism = parallelism;
+  return *this;
+}
+
+}  // namespace eddy

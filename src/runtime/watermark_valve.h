@@ -1,0 +1,49 @@
+// WatermarkValve: combines the watermarks of a subtask's input channels into the subtask's
+// watermark, as Flink's StatusWatermarkValve. The combined watermark is the minimum over the
+// active channels; idle channels and ended channels do not hold it back. When every channel
+// that has not ended is idle, the subtask itself becomes idle. Used by one task thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "eddy/runtime/stream_element.h"
+
+namespace eddy::runtime {
+
+class WatermarkValve {
+ public:
+  explicit WatermarkValve(int channelCount);
+
+  /// What the subtask must forward after an input event: a status change first, then a
+  /// watermark, each only when present.
+  struct Forward {
+    std::optional<WatermarkStatus> status;
+    std::optional<Watermark> watermark;
+  };
+
+  Forward onWatermark(int channel, Watermark watermark);
+  Forward onWatermarkStatus(int channel, WatermarkStatus status);
+  /// An ended channel no longer holds the watermark back; when all ended, it is the end of time.
+  Forward onEndOfInput(int channel);
+
+  bool allEnded() const { return endedCount_ == static_cast<int>(channels_.size()); }
+  bool idle() const { return idle_; }
+  int64_t currentWatermark() const { return lastEmitted_; }
+
+ private:
+  struct Channel {
+    int64_t watermark = Watermark::kMin;
+    bool idle = false;
+    bool ended = false;
+  };
+  std::optional<Watermark> advance();
+
+  std::vector<Channel> channels_;
+  int endedCount_ = 0;
+  int64_t lastEmitted_ = Watermark::kMin;
+  bool idle_ = false;
+};
+
+}  // namespace eddy::runtime

@@ -1,0 +1,166 @@
+// HeapKeyedStateBackend: the state registry, the current key, and the key group sections of
+// snapshots (the framing of docs/state_format.md; the typed states write the entries).
+#include "eddy/state/heap_keyed_state_backend.h"
+
+#include <fmt/format.h>
+
+#include "common/check.h"
+#include "eddy/exceptions.h"
+#include "eddy/state/key_group_snapshot.h"
+
+namespace eddy {
+namespace state {
+
+void throwNoCurrentKey() {
+  throw InternalError("Keyed state was accessed before a current key was set");
+}
+
+namespace {
+
+bool isValidStateKind(uint8_t kind) {
+  return kind >= static_cast<uint8_t>(StateKind::kValue) &&
+         kind <= static_cast<uint8_t>(StateKind::kAggregating);
+}
+
+void checkRestoredKind(const std::string& name, StateKind restoredKind, StateKind registeredKind) {
+  if (restoredKind != registeredKind) {
+    throw ValidationException(
+        fmt::format("State '{}' was restored as a {} and cannot be accessed as a {}", name,
+                    stateKindName(restoredKind), stateKindName(registeredKind)));
+  }
+}
+
+}  // namespace
+}  // namespace state
+
+HeapKeyedStateBackend::HeapKeyedStateBackend(KeyGroupRange range, int maxParallelism,
+                                             const Clock& clock)
+    : range_(range), maxParallelism_(maxParallelism), clock_(clock) {
+  EDDY_CHECK_GT(maxParallelism, 0);
+  EDDY_CHECK_GT(range.size(), 0);
+  EDDY_CHECK_GE(range.startKeyGroup, 0);
+  EDDY_CHECK_LT(range.endKeyGroup, maxParallelism);
+  context_.keyGroupCount = range.size();
+  context_.clock = &clock_;
+}
+
+HeapKeyedStateBackend::~HeapKeyedStateBackend() = default;
+
+void HeapKeyedStateBackend::checkOwnsKeyGroup(int keyGroup, const char* operation) const {
+  if (!range_.contains(keyGroup)) [[unlikely]] {
+    throw InternalError(fmt::format("{}: key group {} is outside the backend's key groups [{}, {}]",
+                                    operation, keyGroup, range_.startKeyGroup, range_.endKeyGroup));
+  }
+}
+
+void HeapKeyedStateBackend::setCurrentKey(std::string_view keyBytes, int keyGroup) {
+  checkOwnsKeyGroup(keyGroup, "setCurrentKey");
+  context_.currentKey.assign(keyBytes);
+  context_.currentKeyGroupIndex = keyGroupIndex(keyGroup);
+}
+
+int HeapKeyedStateBackend::currentKeyGroup() const {
+  return context_.currentKeyGroupIndex < 0 ? -1
+                                           : context_.currentKeyGroupIndex + range_.startKeyGroup;
+}
+
+std::vector<std::string> HeapKeyedStateBackend::registeredStateNames() const {
+  std::vector<std::string> names;
+  names.reserve(states_.size());
+  for (const auto& [name, registered] : states_) names.push_back(name);
+  return names;
+}
+
+State* HeapKeyedStateBackend::createOrGetState(const state::StateType& type) {
+  if (auto it = states_.find(type.name()); it != states_.end()) {
+    state::checkStateTypeMatches(it->second.kind, *it->second.descriptorType, type);
+    return it->second.heapState->userState();
+  }
+  std::unique_ptr<state::HeapRegisteredState> heapState = type.createHeapState(context_);
+  if (auto restored = restoredBlocks_.find(type.name()); restored != restoredBlocks_.end()) {
+    int64_t now = clock_.currentTimeMillis();
+    for (const RestoredBlock& block : restored->second) {
+      state::checkRestoredKind(type.name(), block.kind, type.kind());
+      heapState->restoreKeyGroup(keyGroupIndex(block.keyGroup), block.body,
+                                 (block.flags & state::kEntriesHaveTimestamps) != 0, now);
+    }
+    restoredBlocks_.erase(restored);
+  }
+  State* userState = heapState->userState();
+  states_.emplace(type.name(),
+                  RegisteredState{type.kind(), &type.descriptorType(), std::move(heapState)});
+  return userState;
+}
+
+void HeapKeyedStateBackend::snapshotKeyGroup(int keyGroup, std::string& out) const {
+  checkOwnsKeyGroup(keyGroup, "snapshotKeyGroup");
+  int64_t now = clock_.currentTimeMillis();
+  std::string blocks;
+  std::string body;
+  uint64_t blockCount = 0;
+  auto writeBlock = [&](std::string_view name, state::StateKind kind, uint8_t flags,
+                        std::string_view blockBody) {
+    state::writeLengthPrefixed(name, blocks);
+    blocks.push_back(static_cast<char>(kind));
+    blocks.push_back(static_cast<char>(flags));
+    state::writeLengthPrefixed(blockBody, blocks);
+    ++blockCount;
+  };
+  for (const auto& [name, registered] : states_) {
+    body.clear();
+    if (registered.heapState->snapshotKeyGroup(keyGroupIndex(keyGroup), now, body) == 0) continue;
+    uint8_t flags = registered.heapState->writesTimestamps() ? state::kEntriesHaveTimestamps : 0;
+    writeBlock(name, registered.kind, flags, body);
+  }
+  for (const auto& [name, restored] : restoredBlocks_) {
+    for (const RestoredBlock& block : restored) {
+      if (block.keyGroup == keyGroup) writeBlock(name, block.kind, block.flags, block.body);
+    }
+  }
+  out.push_back(static_cast<char>(state::kKeyGroupSnapshotVersion));
+  serialization::writeVarint(static_cast<uint64_t>(keyGroup), out);
+  serialization::writeVarint(blockCount, out);
+  out.append(blocks);
+}
+
+void HeapKeyedStateBackend::restoreKeyGroup(int keyGroup, std::string_view bytes) {
+  checkOwnsKeyGroup(keyGroup, "restoreKeyGroup");
+  if (bytes.empty() || static_cast<uint8_t>(bytes.front()) != state::kKeyGroupSnapshotVersion) {
+    throw InternalError(
+        fmt::format("Key group {} snapshot has an unknown format version", keyGroup));
+  }
+  bytes.remove_prefix(1);
+  uint64_t writtenKeyGroup = serialization::readVarint(bytes);
+  if (writtenKeyGroup != static_cast<uint64_t>(keyGroup)) {
+    throw InternalError(fmt::format("Snapshot section of key group {} was restored as key group {}",
+                                    writtenKeyGroup, keyGroup));
+  }
+  int64_t now = clock_.currentTimeMillis();
+  uint64_t blockCount = serialization::readVarint(bytes);
+  for (uint64_t i = 0; i < blockCount; ++i) {
+    std::string_view name = state::readLengthPrefixed(bytes);
+    if (bytes.size() < 2) throw InternalError("truncated state block header in a snapshot");
+    auto kindByte = static_cast<uint8_t>(bytes[0]);
+    auto flags = static_cast<uint8_t>(bytes[1]);
+    bytes.remove_prefix(2);
+    if (!state::isValidStateKind(kindByte)) {
+      throw InternalError(fmt::format("State '{}' has unknown kind {} in a snapshot", name,
+                                      static_cast<int>(kindByte)));
+    }
+    auto kind = static_cast<state::StateKind>(kindByte);
+    std::string_view body = state::readLengthPrefixed(bytes);
+    if (auto it = states_.find(name); it != states_.end()) {
+      state::checkRestoredKind(it->first, kind, it->second.kind);
+      it->second.heapState->restoreKeyGroup(keyGroupIndex(keyGroup), body,
+                                            (flags & state::kEntriesHaveTimestamps) != 0, now);
+    } else {
+      restoredBlocks_[std::string(name)].push_back(
+          RestoredBlock{keyGroup, kind, flags, std::string(body)});
+    }
+  }
+  if (!bytes.empty()) {
+    throw InternalError(fmt::format("Trailing bytes after the snapshot of key group {}", keyGroup));
+  }
+}
+
+}  // namespace eddy

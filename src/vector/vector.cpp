@@ -1,0 +1,421 @@
+// Vector: buffers per physical layout, appends with conversion from Value, and reads back to
+// Value. The layouts and units are documented in vector.h.
+#include "vector/vector.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "eddy/row.h"
+
+namespace eddy::vector {
+namespace {
+
+static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= alignof(__int128),
+              "value buffers must be aligned for __int128");
+
+constexpr int64_t kNanosPerMilli = 1'000'000;
+
+int widthOf(PhysicalLayout layout) {
+  switch (layout) {
+    case PhysicalLayout::kBoolean:
+    case PhysicalLayout::kInt8:
+      return 1;
+    case PhysicalLayout::kInt16:
+      return 2;
+    case PhysicalLayout::kInt32:
+    case PhysicalLayout::kFloat:
+      return 4;
+    case PhysicalLayout::kInt64:
+    case PhysicalLayout::kDouble:
+    case PhysicalLayout::kTimestamp:
+      return 8;
+    case PhysicalLayout::kInt128:
+      return 16;
+    case PhysicalLayout::kVariableWidth:
+    case PhysicalLayout::kBoxed:
+      return 0;
+  }
+  return 0;
+}
+
+// The value of an integer Value, or false when it is no integer.
+bool integerOf(const Value& value, int64_t& result, int& width) {
+  switch (value.kind()) {
+    case ValueKind::TINYINT:
+      result = value.get<int8_t>();
+      width = 1;
+      return true;
+    case ValueKind::SMALLINT:
+      result = value.get<int16_t>();
+      width = 2;
+      return true;
+    case ValueKind::INT:
+      result = value.get<int32_t>();
+      width = 4;
+      return true;
+    case ValueKind::BIGINT:
+      result = value.get<int64_t>();
+      width = 8;
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+PhysicalLayout physicalLayoutOf(const LogicalType& type) {
+  switch (type.getTypeRoot()) {
+    case LogicalTypeRoot::BOOLEAN:
+      return PhysicalLayout::kBoolean;
+    case LogicalTypeRoot::TINYINT:
+      return PhysicalLayout::kInt8;
+    case LogicalTypeRoot::SMALLINT:
+      return PhysicalLayout::kInt16;
+    case LogicalTypeRoot::INTEGER:
+    case LogicalTypeRoot::DATE:
+    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
+      return PhysicalLayout::kInt32;
+    case LogicalTypeRoot::BIGINT:
+    case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
+      return PhysicalLayout::kInt64;
+    case LogicalTypeRoot::FLOAT:
+      return PhysicalLayout::kFloat;
+    case LogicalTypeRoot::DOUBLE:
+      return PhysicalLayout::kDouble;
+    case LogicalTypeRoot::DECIMAL:
+      return PhysicalLayout::kInt128;
+    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
+    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+    case LogicalTypeRoot::INTERVAL_DAY_TIME:
+      return PhysicalLayout::kTimestamp;
+    case LogicalTypeRoot::CHAR:
+    case LogicalTypeRoot::VARCHAR:
+    case LogicalTypeRoot::BINARY:
+    case LogicalTypeRoot::VARBINARY:
+      return PhysicalLayout::kVariableWidth;
+    case LogicalTypeRoot::ARRAY:
+    case LogicalTypeRoot::MULTISET:
+    case LogicalTypeRoot::MAP:
+    case LogicalTypeRoot::ROW:
+    case LogicalTypeRoot::STRUCTURED_TYPE:
+    case LogicalTypeRoot::RAW:
+    case LogicalTypeRoot::NULL_TYPE:
+      return PhysicalLayout::kBoxed;
+  }
+  throw InternalError("unknown logical type root");
+}
+
+Vector::Vector(LogicalTypePtr type)
+    : type_(std::move(type)), layout_(physicalLayoutOf(*type_)), valueWidth_(widthOf(layout_)) {}
+
+void Vector::reserve(int64_t capacity) {
+  validity_.reserve(static_cast<size_t>((capacity + 63) / 64));
+  values_.reserve(static_cast<size_t>(capacity * valueWidth_));
+  if (layout_ == PhysicalLayout::kTimestamp) nanos_.reserve(static_cast<size_t>(capacity));
+  if (layout_ == PhysicalLayout::kVariableWidth)
+    offsets_.reserve(static_cast<size_t>(capacity + 1));
+  if (layout_ == PhysicalLayout::kBoxed) boxed_.reserve(static_cast<size_t>(capacity));
+}
+
+void Vector::resize(int64_t size) {
+  EDDY_CHECK_GE(size, 0);
+  while (size_ < size) appendNull();
+  if (size == size_) return;
+  for (int64_t i = size; i < size_; ++i) {
+    if (isNull(i)) --nullCount_;
+  }
+  size_ = size;
+  validity_.resize(static_cast<size_t>((size + 63) / 64));
+  if (size % 64 != 0) validity_.back() &= (uint64_t{1} << (size % 64)) - 1;
+  values_.resize(static_cast<size_t>(size * valueWidth_));
+  if (layout_ == PhysicalLayout::kTimestamp) nanos_.resize(static_cast<size_t>(size));
+  if (layout_ == PhysicalLayout::kVariableWidth) {
+    offsets_.resize(static_cast<size_t>(size + 1));
+    bytes_.resize(static_cast<size_t>(offsets_.back()));
+  }
+  if (layout_ == PhysicalLayout::kBoxed) boxed_.resize(static_cast<size_t>(size));
+}
+
+const int32_t* Vector::nanosOfMillisecond() const {
+  EDDY_CHECK(layout_ == PhysicalLayout::kTimestamp);
+  return nanos_.data();
+}
+
+int32_t* Vector::mutableNanosOfMillisecond() {
+  EDDY_CHECK(layout_ == PhysicalLayout::kTimestamp);
+  return nanos_.data();
+}
+
+const int32_t* Vector::offsets() const {
+  EDDY_CHECK(layout_ == PhysicalLayout::kVariableWidth);
+  return offsets_.data();
+}
+
+std::string_view Vector::stringAt(int64_t index) const {
+  EDDY_CHECK(layout_ == PhysicalLayout::kVariableWidth);
+  EDDY_CHECK_LT(index, size_);
+  return std::string_view(bytes_.data() + offsets_[index], offsets_[index + 1] - offsets_[index]);
+}
+
+const Value& Vector::boxedAt(int64_t index) const {
+  EDDY_CHECK(layout_ == PhysicalLayout::kBoxed);
+  EDDY_CHECK_LT(index, size_);
+  return boxed_[index];
+}
+
+void Vector::setNull(int64_t index, bool isNullValue) {
+  EDDY_CHECK_LT(index, size_);
+  uint64_t bit = uint64_t{1} << (index & 63);
+  bool wasNull = (validity_[index >> 6] & bit) == 0;
+  if (isNullValue) {
+    validity_[index >> 6] &= ~bit;
+  } else {
+    validity_[index >> 6] |= bit;
+  }
+  nullCount_ += (isNullValue ? 1 : 0) - (wasNull ? 1 : 0);
+}
+
+void Vector::appendValidBit() {
+  if (size_ % 64 == 0) validity_.push_back(0);
+  validity_.back() |= uint64_t{1} << (size_ % 64);
+  ++size_;
+}
+
+void Vector::appendRaw(const void* value, size_t width) {
+  size_t offset = values_.size();
+  values_.resize(offset + width);
+  std::memcpy(values_.data() + offset, value, width);
+}
+
+void Vector::appendNull() {
+  if (size_ % 64 == 0) validity_.push_back(0);
+  ++size_;
+  ++nullCount_;
+  values_.resize(values_.size() + valueWidth_);
+  if (layout_ == PhysicalLayout::kTimestamp) nanos_.push_back(0);
+  if (layout_ == PhysicalLayout::kVariableWidth) offsets_.push_back(offsets_.back());
+  if (layout_ == PhysicalLayout::kBoxed) boxed_.emplace_back();
+}
+
+void Vector::appendTimestamp(int64_t millisecond, int32_t nanoOfMillisecond) {
+  EDDY_CHECK(layout_ == PhysicalLayout::kTimestamp);
+  appendValidBit();
+  appendRaw(&millisecond, sizeof(millisecond));
+  nanos_.push_back(nanoOfMillisecond);
+}
+
+void Vector::appendString(std::string_view value) {
+  EDDY_CHECK(layout_ == PhysicalLayout::kVariableWidth);
+  if (bytes_.size() + value.size() > static_cast<size_t>(INT32_MAX)) {
+    throw ValidationException("A string column of a chunk cannot hold more than 2147483647 bytes.");
+  }
+  appendValidBit();
+  bytes_.append(value);
+  offsets_.push_back(static_cast<int32_t>(bytes_.size()));
+}
+
+void Vector::appendBoxed(Value value) {
+  EDDY_CHECK(layout_ == PhysicalLayout::kBoxed);
+  if (value.isNull()) {
+    appendNull();
+    return;
+  }
+  appendValidBit();
+  boxed_.push_back(std::move(value));
+}
+
+void Vector::throwMismatch(const Value& value, std::string_view why) const {
+  std::string shown = value.toString();
+  if (shown.size() > 40) {
+    shown.resize(37);
+    shown.append("...");
+  }
+  if (value.isNull()) {
+    throw ValidationException(fmt::format("expects {} but got null", type_->asSummaryString()));
+  }
+  throw ValidationException(fmt::format("expects {} but got {} value '{}'{}",
+                                        type_->asSummaryString(), valueKindName(value.kind()),
+                                        shown, why));
+}
+
+void Vector::appendValue(const Value& value) {
+  if (value.isNull()) {
+    if (!type_->isNullable()) throwMismatch(value);
+    appendNull();
+    return;
+  }
+  int64_t integer = 0;
+  int integerWidth = 0;
+  switch (type_->getTypeRoot()) {
+    case LogicalTypeRoot::BOOLEAN:
+      if (!value.is<bool>()) throwMismatch(value);
+      append<bool>(value.get<bool>());
+      return;
+    case LogicalTypeRoot::TINYINT:
+      if (!integerOf(value, integer, integerWidth) || integerWidth > 1) throwMismatch(value);
+      append<int8_t>(static_cast<int8_t>(integer));
+      return;
+    case LogicalTypeRoot::SMALLINT:
+      if (!integerOf(value, integer, integerWidth) || integerWidth > 2) throwMismatch(value);
+      append<int16_t>(static_cast<int16_t>(integer));
+      return;
+    case LogicalTypeRoot::INTEGER:
+      if (!integerOf(value, integer, integerWidth) || integerWidth > 4) throwMismatch(value);
+      append<int32_t>(static_cast<int32_t>(integer));
+      return;
+    case LogicalTypeRoot::BIGINT:
+      if (!integerOf(value, integer, integerWidth)) throwMismatch(value);
+      append<int64_t>(integer);
+      return;
+    case LogicalTypeRoot::FLOAT:
+      if (!value.is<float>()) throwMismatch(value);
+      append<float>(value.get<float>());
+      return;
+    case LogicalTypeRoot::DOUBLE:
+      if (value.is<float>()) {
+        append<double>(value.get<float>());
+        return;
+      }
+      if (!value.is<double>()) throwMismatch(value);
+      append<double>(value.get<double>());
+      return;
+    case LogicalTypeRoot::DECIMAL: {
+      if (!value.is<Decimal>()) throwMismatch(value);
+      std::optional<Decimal> rescaled =
+          value.get<Decimal>().rescale(type_->getPrecision(), type_->getScale());
+      if (!rescaled) throwMismatch(value, " (out of range)");
+      append<__int128>(rescaled->unscaledValue());
+      return;
+    }
+    case LogicalTypeRoot::CHAR:
+    case LogicalTypeRoot::VARCHAR:
+      if (!value.is<std::string>()) throwMismatch(value);
+      appendString(value.get<std::string>());
+      return;
+    case LogicalTypeRoot::BINARY:
+    case LogicalTypeRoot::VARBINARY: {
+      if (!value.is<Bytes>()) throwMismatch(value);
+      const Bytes& bytes = value.get<Bytes>();
+      appendString(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      return;
+    }
+    case LogicalTypeRoot::DATE:
+      if (!value.is<LocalDate>()) throwMismatch(value);
+      append<int32_t>(static_cast<int32_t>(value.get<LocalDate>().toEpochDay()));
+      return;
+    case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
+      if (!value.is<LocalTime>()) throwMismatch(value);
+      append<int64_t>(value.get<LocalTime>().toNanoOfDay());
+      return;
+    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE: {
+      if (!value.is<LocalDateTime>()) throwMismatch(value);
+      const auto& timestamp = value.get<LocalDateTime>();
+      appendTimestamp(timestamp.getMillisecond(), timestamp.getNanoOfMillisecond());
+      return;
+    }
+    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+      if (!value.is<Instant>()) throwMismatch(value);
+      const auto& instant = value.get<Instant>();
+      appendTimestamp(instant.toEpochMilli(), instant.getNanoOfMillisecond());
+      return;
+    }
+    case LogicalTypeRoot::INTERVAL_YEAR_MONTH: {
+      if (!value.is<Period>()) throwMismatch(value);
+      const Period& period = value.get<Period>();
+      if (period.getDays() != 0) throwMismatch(value, " (a year-month interval has no days)");
+      append<int32_t>(static_cast<int32_t>(period.toTotalMonths()));
+      return;
+    }
+    case LogicalTypeRoot::INTERVAL_DAY_TIME: {
+      if (!value.is<Duration>()) throwMismatch(value);
+      const Duration& duration = value.get<Duration>();
+      appendTimestamp(duration.toMillis(), duration.getNano() % kNanosPerMilli);
+      return;
+    }
+    case LogicalTypeRoot::ARRAY:
+      if (!value.is<ValueArray>()) throwMismatch(value);
+      appendBoxed(value);
+      return;
+    case LogicalTypeRoot::MULTISET:
+    case LogicalTypeRoot::MAP:
+      if (!value.is<ValueMap>()) throwMismatch(value);
+      appendBoxed(value);
+      return;
+    case LogicalTypeRoot::ROW:
+    case LogicalTypeRoot::STRUCTURED_TYPE:
+      if (!value.is<Row>()) throwMismatch(value);
+      appendBoxed(value);
+      return;
+    case LogicalTypeRoot::RAW:
+      appendBoxed(value);
+      return;
+    case LogicalTypeRoot::NULL_TYPE:
+      throwMismatch(value);
+  }
+  throw InternalError("unknown logical type root");
+}
+
+Value Vector::valueAt(int64_t index) const {
+  if (isNull(index)) return Value();
+  const std::byte* slot = values_.data() + index * valueWidth_;
+  auto read = [slot](auto typed) {
+    std::memcpy(&typed, slot, sizeof(typed));
+    return typed;
+  };
+  switch (type_->getTypeRoot()) {
+    case LogicalTypeRoot::BOOLEAN:
+      return Value(read(bool{}));
+    case LogicalTypeRoot::TINYINT:
+      return Value(read(int8_t{}));
+    case LogicalTypeRoot::SMALLINT:
+      return Value(read(int16_t{}));
+    case LogicalTypeRoot::INTEGER:
+      return Value(read(int32_t{}));
+    case LogicalTypeRoot::BIGINT:
+      return Value(read(int64_t{}));
+    case LogicalTypeRoot::FLOAT:
+      return Value(read(float{}));
+    case LogicalTypeRoot::DOUBLE:
+      return Value(read(double{}));
+    case LogicalTypeRoot::DECIMAL:
+      return Value(
+          Decimal::fromUnscaled(read(__int128{}), type_->getPrecision(), type_->getScale()));
+    case LogicalTypeRoot::CHAR:
+    case LogicalTypeRoot::VARCHAR:
+      return Value(std::string(stringAt(index)));
+    case LogicalTypeRoot::BINARY:
+    case LogicalTypeRoot::VARBINARY: {
+      std::string_view bytes = stringAt(index);
+      return Value(Bytes(bytes.begin(), bytes.end()));
+    }
+    case LogicalTypeRoot::DATE:
+      return Value(LocalDate::ofEpochDay(read(int32_t{})));
+    case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
+      return Value(LocalTime::ofNanoOfDay(read(int64_t{})));
+    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
+      return Value(LocalDateTime::ofEpochMillis(read(int64_t{}), nanos_[index]));
+    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+      return Value(Instant::ofEpochMilli(read(int64_t{}), nanos_[index]));
+    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
+      return Value(Period::ofMonths(read(int32_t{})).normalized());
+    case LogicalTypeRoot::INTERVAL_DAY_TIME: {
+      int64_t millis = read(int64_t{});
+      return Value(
+          Duration::ofSeconds(types::floorDivide(millis, 1000),
+                              types::floorModulo(millis, 1000) * kNanosPerMilli + nanos_[index]));
+    }
+    case LogicalTypeRoot::ARRAY:
+    case LogicalTypeRoot::MULTISET:
+    case LogicalTypeRoot::MAP:
+    case LogicalTypeRoot::ROW:
+    case LogicalTypeRoot::STRUCTURED_TYPE:
+    case LogicalTypeRoot::RAW:
+    case LogicalTypeRoot::NULL_TYPE:
+      return boxed_[index];
+  }
+  throw InternalError("unknown logical type root");
+}
+
+}  // namespace eddy::vector

@@ -1,0 +1,15 @@
+// Uses the installed eddy: a small DataStream job through the umbrella header.
+#include <eddy/eddy.h>
+
+#include <iostream>
+
+int main() {
+  auto env = eddy::StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  env->fromElements("Alice", "Bob")
+      .map([](const std::string& name) { return eddy::Row::of(name, int32_t(name.size())); })
+      .print();
+  env->execute();
+  std::cout << eddy::parseLogicalType("DECIMAL(12, 2)")->asSummaryString() << "\n";
+  return 0;
+}
