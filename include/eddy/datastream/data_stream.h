@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "eddy/datastream/execution_environment.h"
+#include "eddy/datastream/field_aggregation.h"
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/operators.h"
 #include "eddy/datastream/sinks.h"
@@ -340,111 +341,6 @@ class DataStream {
   runtime::Transformation* transformation_;
 };
 
-namespace datastream_detail {
-
-// sum/min/max on field `position` of a record: the record itself for a number, the
-// position-th element of a std::pair/std::tuple.
-enum class FieldAggregation { SUM, MIN, MAX };
-
-template <typename V>
-V aggregateValue(const V& accumulated, const V& next, FieldAggregation aggregation) {
-  switch (aggregation) {
-    case FieldAggregation::SUM:
-      return static_cast<V>(accumulated + next);
-    case FieldAggregation::MIN:
-      return next < accumulated ? next : accumulated;
-    case FieldAggregation::MAX:
-      return accumulated < next ? next : accumulated;
-  }
-  return accumulated;
-}
-
-template <typename T>
-struct FieldAggregator {
-  static void check(int position) {
-    if constexpr (std::is_arithmetic_v<T>) {
-      if (position != 0) {
-        throw ValidationException("Aggregation field position " + std::to_string(position) +
-                                  " is out of range: a stream of numbers has only position 0");
-      }
-    } else {
-      throw ValidationException(
-          "Field aggregations (sum/min/max) need a number, std::pair or std::tuple record");
-    }
-  }
-  static T apply(const T& accumulated, const T& next, int, FieldAggregation aggregation) {
-    if constexpr (std::is_arithmetic_v<T>) {
-      return aggregateValue(accumulated, next, aggregation);
-    } else {
-      return accumulated;
-    }
-  }
-};
-
-template <typename... Fields>
-struct FieldAggregator<std::tuple<Fields...>> {
-  using T = std::tuple<Fields...>;
-  static void check(int position) {
-    if (position < 0 || position >= static_cast<int>(sizeof...(Fields))) {
-      throw ValidationException("Aggregation field position " + std::to_string(position) +
-                                " is out of range for a tuple of arity " +
-                                std::to_string(sizeof...(Fields)));
-    }
-    bool numeric = false;
-    forField(position, [&numeric](auto* field) {
-      numeric = std::is_arithmetic_v<std::remove_pointer_t<decltype(field)>>;
-    });
-    if (!numeric) {
-      throw ValidationException("Aggregation field position " + std::to_string(position) +
-                                " is not a number");
-    }
-  }
-  static T apply(const T& accumulated, const T& next, int position,
-                 FieldAggregation aggregation) {
-    T result = accumulated;
-    applyAt(result, next, position, aggregation, std::index_sequence_for<Fields...>{});
-    return result;
-  }
-
- private:
-  template <typename F>
-  static void forField(int position, F&& visit) {
-    int index = 0;
-    ((index++ == position ? visit(static_cast<Fields*>(nullptr)) : void()), ...);
-  }
-  template <size_t... I>
-  static void applyAt(T& result, const T& next, int position, FieldAggregation aggregation,
-                      std::index_sequence<I...>) {
-    (applyOne<I>(result, next, position, aggregation), ...);
-  }
-  template <size_t I>
-  static void applyOne(T& result, const T& next, int position, FieldAggregation aggregation) {
-    using Field = std::tuple_element_t<I, T>;
-    if constexpr (std::is_arithmetic_v<Field>) {
-      if (static_cast<int>(I) == position) {
-        std::get<I>(result) = aggregateValue(std::get<I>(result), std::get<I>(next), aggregation);
-      }
-    }
-  }
-};
-
-template <typename A, typename B>
-struct FieldAggregator<std::pair<A, B>> {
-  using T = std::pair<A, B>;
-  static void check(int position) {
-    FieldAggregator<std::tuple<A, B>>::check(position);
-  }
-  static T apply(const T& accumulated, const T& next, int position,
-                 FieldAggregation aggregation) {
-    auto result = FieldAggregator<std::tuple<A, B>>::apply(
-        std::tuple<A, B>(accumulated.first, accumulated.second),
-        std::tuple<A, B>(next.first, next.second), position, aggregation);
-    return T(std::get<0>(result), std::get<1>(result));
-  }
-};
-
-}  // namespace datastream_detail
-
 /// A stream partitioned by key (keyBy). Keyed operators see each key on exactly one subtask
 /// and have keyed state and timers.
 template <typename T, typename K>
@@ -483,17 +379,28 @@ class KeyedStream : public DataStream<T> {
 
   /// Rolling sum/min/max of field `position` (0 for a stream of numbers); the other fields
   /// keep the values of the key's first record, as in Flink.
-  DataStream<T> sum(int position) { return aggregate(position, Aggregation::SUM, "Keyed Sum"); }
-  DataStream<T> min(int position) { return aggregate(position, Aggregation::MIN, "Keyed Min"); }
-  DataStream<T> max(int position) { return aggregate(position, Aggregation::MAX, "Keyed Max"); }
+  DataStream<T> sum(int position) { return aggregate({position, {}}, Aggregation::SUM, "Keyed Sum"); }
+  DataStream<T> min(int position) { return aggregate({position, {}}, Aggregation::MIN, "Keyed Min"); }
+  DataStream<T> max(int position) { return aggregate({position, {}}, Aggregation::MAX, "Keyed Max"); }
+  /// The same, by field name (Row records with named fields).
+  DataStream<T> sum(std::string field) {
+    return aggregate({0, std::move(field)}, Aggregation::SUM, "Keyed Sum");
+  }
+  DataStream<T> min(std::string field) {
+    return aggregate({0, std::move(field)}, Aggregation::MIN, "Keyed Min");
+  }
+  DataStream<T> max(std::string field) {
+    return aggregate({0, std::move(field)}, Aggregation::MAX, "Keyed Max");
+  }
 
  private:
   using Aggregation = datastream_detail::FieldAggregation;
 
-  DataStream<T> aggregate(int position, Aggregation aggregation, std::string name) {
-    datastream_detail::FieldAggregator<T>::check(position);
-    return reduce([position, aggregation](const T& accumulated, const T& next) {
-             return datastream_detail::FieldAggregator<T>::apply(accumulated, next, position,
+  DataStream<T> aggregate(datastream_detail::FieldReference field, Aggregation aggregation,
+                          std::string name) {
+    datastream_detail::FieldAggregator<T>::check(field);
+    return reduce([field, aggregation](const T& accumulated, const T& next) {
+             return datastream_detail::FieldAggregator<T>::apply(accumulated, next, field,
                                                                  aggregation);
            })
         .name(std::move(name));

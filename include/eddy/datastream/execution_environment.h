@@ -95,8 +95,9 @@ class JobExecutionResult {
 
 enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
 
-/// A handle on a job started with executeAsync(). Copies refer to the same job; the job
-/// keeps running when all handles are gone.
+/// A handle on a job started with executeAsync(). Copies refer to the same job. When the
+/// last handle goes away the job is cancelled and its threads are joined (unlike Flink,
+/// whose cluster keeps a detached job running): keep a handle while the job should run.
 class JobClient {
  public:
   explicit JobClient(std::shared_ptr<runtime::RunningJob> job);
