@@ -20,7 +20,8 @@ struct KeyGroupRange {
   bool operator==(const KeyGroupRange&) const = default;
 };
 
-/// The key group of a serialized key: a 64-bit xxHash of the bytes modulo maxParallelism.
+/// The key group of a serialized key: the 64-bit XXH3 hash of the bytes, scaled to
+/// [0, maxParallelism) as (hash × maxParallelism) >> 64.
 int assignToKeyGroup(std::string_view keyBytes, int maxParallelism);
 
 /// The subtask that owns `keyGroup` when the operator runs at `parallelism` (Flink's formula

@@ -57,7 +57,10 @@ inline uint64_t readVarint(std::string_view& in) {
 }
 
 inline void writeBigEndian(uint64_t bits, int width, std::string& out) {
-  for (int i = width - 1; i >= 0; --i) out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  // One append of the whole word: keys are hashed right after being written, and a hash
+  // that reads a word stored byte by byte stalls on store-to-load forwarding.
+  uint64_t bigEndian = __builtin_bswap64(bits << (8 * (8 - width)));
+  out.append(reinterpret_cast<const char*>(&bigEndian), width);
 }
 
 inline uint64_t readBigEndian(int width, std::string_view& in) {
