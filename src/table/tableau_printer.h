@@ -1,0 +1,63 @@
+// TableauPrinter: prints query results as Flink's tableau form (TableResult.print(), the SQL
+// client's tableau mode):
+//
+//   +----+-------+-------------+
+//   | op |  name |       score |
+//   +----+-------+-------------+
+//   | +I | Alice |          12 |
+//   +----+-------+-------------+
+//   Received a total of 1 row
+//
+// BATCH results are printed once complete, with column widths from the content and a final
+// "N rows in set" (or "Empty set"). STREAMING results are printed row by row as they come,
+// with an `op` column and widths derived from the column types, ending with "Received a total
+// of N rows". Values print as Flink's PrintUtils prints them: NULL as (NULL), timestamps as
+// `2021-08-21 13:00:00.000` with exactly the type's fractional digits, right-aligned, cut
+// with "..." past 30 columns (display width counts East Asian wide characters twice).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "eddy/row.h"
+#include "eddy/types/logical_type.h"
+
+namespace eddy::table {
+
+struct TableauColumn {
+  std::string name;
+  LogicalTypePtr type;
+};
+
+class TableauPrinter {
+ public:
+  static constexpr int kMaxColumnWidth = 30;
+
+  /// The text of one field as the tableau shows it.
+  static std::string formatField(const Value& value, const LogicalType& type);
+  /// Terminal columns a string takes.
+  static int displayWidth(std::string_view text);
+
+  /// A complete (BATCH) result.
+  static void printBatch(const std::vector<TableauColumn>& columns, const std::vector<Row>& rows,
+                         std::ostream& out);
+
+  /// A STREAMING result, row by row: begin(), printRow() per change, end().
+  TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out);
+  void begin();
+  void printRow(const Row& row);
+  void end();
+
+ private:
+  static std::string borderLine(const std::vector<int>& widths);
+  static std::string line(const std::vector<int>& widths, const std::vector<std::string>& cells);
+  std::vector<std::string> cellsOf(const Row& row) const;
+
+  std::vector<TableauColumn> columns_;
+  std::ostream& out_;
+  std::vector<int> widths_;
+  int64_t rowCount_ = 0;
+};
+
+}  // namespace eddy::table
