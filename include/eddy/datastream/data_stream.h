@@ -221,6 +221,21 @@ class DataStream {
                          datastream_detail::factoryOf<operators::ProcessOperator<Function>>(function));
   }
 
+  /// Applies a runtime operator (Flink's DataStream#transform): the operator receives
+  /// batches of T and emits batches of OUT. `keyed` marks an operator whose input comes
+  /// through a HASH edge (see partitionCustom).
+  template <typename OUT>
+  DataStream<OUT> transform(std::string operatorName,
+                            std::shared_ptr<const runtime::OperatorFactory> factory,
+                            bool keyed = false) const {
+    return oneInput<OUT>(std::move(operatorName), std::move(factory), keyed);
+  }
+  /// Routes records by a caller-provided HASH partitioner (used by the Table runtime, whose
+  /// records are chunks partitioned row by row).
+  DataStream<T> partitionCustom(runtime::HashPartitionerFactory factory) const {
+    return partition(runtime::PartitionKind::HASH, std::move(factory));
+  }
+
   /// Partitions the stream by key: records with equal keys go to the same subtask.
   template <typename F>
   auto keyBy(F keySelector) {

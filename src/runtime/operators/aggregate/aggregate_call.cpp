@@ -1,0 +1,249 @@
+#include "runtime/operators/aggregate/aggregate_call.h"
+
+#include <algorithm>
+
+#include "common/check.h"
+#include "eddy/exceptions.h"
+
+namespace eddy::runtime::operators {
+
+namespace {
+
+bool isIntegerKind(ValueKind kind) {
+  return kind == ValueKind::TINYINT || kind == ValueKind::SMALLINT || kind == ValueKind::INT ||
+         kind == ValueKind::BIGINT;
+}
+
+int64_t integerOf(const Value& value) {
+  switch (value.kind()) {
+    case ValueKind::TINYINT:
+      return value.get<int8_t>();
+    case ValueKind::SMALLINT:
+      return value.get<int16_t>();
+    case ValueKind::INT:
+      return value.get<int32_t>();
+    case ValueKind::BIGINT:
+      return value.get<int64_t>();
+    default:
+      throw InternalError("not an integer value: " + value.toString());
+  }
+}
+
+double doubleOf(const Value& value) {
+  if (value.kind() == ValueKind::FLOAT) return value.get<float>();
+  if (value.kind() == ValueKind::DOUBLE) return value.get<double>();
+  if (value.kind() == ValueKind::DECIMAL) return value.get<Decimal>().toDouble();
+  return static_cast<double>(integerOf(value));
+}
+
+/// A sum kept wide: BIGINT for integers (wrapping as Java does), DOUBLE for floating point,
+/// DECIMAL(38, s) for decimals.
+Value addToSum(const Value& sum, const Value& input, bool subtract) {
+  if (isIntegerKind(input.kind())) {
+    auto current = static_cast<uint64_t>(sum.isNull() ? 0 : sum.get<int64_t>());
+    auto delta = static_cast<uint64_t>(integerOf(input));
+    return Value(static_cast<int64_t>(subtract ? current - delta : current + delta));
+  }
+  if (input.kind() == ValueKind::DECIMAL) {
+    const Decimal& decimal = input.get<Decimal>();
+    int scale = decimal.scale();
+    Decimal::Unscaled current = sum.isNull() ? 0 : sum.get<Decimal>().unscaledValue();
+    Decimal::Unscaled delta = decimal.unscaledValue();
+    return Value(Decimal::fromUnscaled(subtract ? current - delta : current + delta,
+                                       Decimal::kMaxPrecision, scale));
+  }
+  double current = sum.isNull() ? 0.0 : sum.get<double>();
+  double delta = doubleOf(input);
+  return Value(subtract ? current - delta : current + delta);
+}
+
+/// `wide` (BIGINT, DOUBLE or DECIMAL(38, s)) as a value of `type`.
+Value narrowTo(const Value& wide, const LogicalType& type) {
+  switch (type.getTypeRoot()) {
+    case LogicalTypeRoot::TINYINT:
+      return Value(static_cast<int8_t>(integerOf(wide)));
+    case LogicalTypeRoot::SMALLINT:
+      return Value(static_cast<int16_t>(integerOf(wide)));
+    case LogicalTypeRoot::INTEGER:
+      return Value(static_cast<int32_t>(integerOf(wide)));
+    case LogicalTypeRoot::BIGINT:
+      return Value(integerOf(wide));
+    case LogicalTypeRoot::FLOAT:
+      return Value(static_cast<float>(doubleOf(wide)));
+    case LogicalTypeRoot::DOUBLE:
+      return Value(doubleOf(wide));
+    case LogicalTypeRoot::DECIMAL: {
+      auto rescaled = wide.get<Decimal>().rescale(type.getPrecision(), type.getScale());
+      if (!rescaled) return Value();  // overflow: NULL, as Flink's DecimalData
+      return Value(*rescaled);
+    }
+    default:
+      throw InternalError("unsupported aggregate result type " + type.asSummaryString());
+  }
+}
+
+template <typename T>
+int compareOrdered(const T& left, const T& right) {
+  return left < right ? -1 : (right < left ? 1 : 0);
+}
+
+}  // namespace
+
+std::string aggregateKindName(AggregateKind kind) {
+  switch (kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      return "COUNT";
+    case AggregateKind::SUM:
+      return "SUM";
+    case AggregateKind::AVG:
+      return "AVG";
+    case AggregateKind::MIN:
+      return "MIN";
+    case AggregateKind::MAX:
+      return "MAX";
+  }
+  return "?";
+}
+
+int compareValues(const Value& left, const Value& right) {
+  if (left.kind() != right.kind()) {
+    if ((isIntegerKind(left.kind()) || left.kind() == ValueKind::FLOAT ||
+         left.kind() == ValueKind::DOUBLE) &&
+        (isIntegerKind(right.kind()) || right.kind() == ValueKind::FLOAT ||
+         right.kind() == ValueKind::DOUBLE)) {
+      return compareOrdered(doubleOf(left), doubleOf(right));
+    }
+    throw InternalError("cannot compare " + left.toString() + " with " + right.toString());
+  }
+  switch (left.kind()) {
+    case ValueKind::BOOLEAN:
+      return compareOrdered(left.get<bool>(), right.get<bool>());
+    case ValueKind::TINYINT:
+    case ValueKind::SMALLINT:
+    case ValueKind::INT:
+    case ValueKind::BIGINT:
+      return compareOrdered(integerOf(left), integerOf(right));
+    case ValueKind::FLOAT:
+      return compareOrdered(left.get<float>(), right.get<float>());
+    case ValueKind::DOUBLE:
+      return compareOrdered(left.get<double>(), right.get<double>());
+    case ValueKind::DECIMAL: {
+      auto order = left.get<Decimal>().compareTo(right.get<Decimal>());
+      return order < 0 ? -1 : (order > 0 ? 1 : 0);
+    }
+    case ValueKind::STRING:
+      return compareOrdered(left.get<std::string>(), right.get<std::string>());
+    case ValueKind::DATE:
+      return compareOrdered(left.get<LocalDate>(), right.get<LocalDate>());
+    case ValueKind::TIME:
+      return compareOrdered(left.get<LocalTime>(), right.get<LocalTime>());
+    case ValueKind::TIMESTAMP:
+      return compareOrdered(left.get<LocalDateTime>(), right.get<LocalDateTime>());
+    case ValueKind::TIMESTAMP_LTZ:
+      return compareOrdered(left.get<Instant>(), right.get<Instant>());
+    default:
+      throw ValidationException(std::string("Values of kind ") +
+                                std::string(valueKindName(left.kind())) + " are not comparable");
+  }
+}
+
+Accumulator createAccumulator(const AggregateCall& call) {
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      return {Value(int64_t{0})};
+    case AggregateKind::SUM:
+    case AggregateKind::AVG:
+      return {Value(), Value(int64_t{0})};
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+      return {Value::ofMap({})};
+  }
+  return {};
+}
+
+void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+                bool retract) {
+  if (call.kind != AggregateKind::COUNT_STAR && input.isNull()) return;
+  int64_t step = retract ? -1 : 1;
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      accumulator[0] = Value(accumulator[0].get<int64_t>() + step);
+      return;
+    case AggregateKind::SUM:
+    case AggregateKind::AVG:
+      accumulator[0] = addToSum(accumulator[0], input, retract);
+      accumulator[1] = Value(accumulator[1].get<int64_t>() + step);
+      return;
+    case AggregateKind::MIN:
+    case AggregateKind::MAX: {
+      // Sorted map value → multiplicity.
+      ValueMap entries = accumulator[0].get<ValueMap>();
+      auto position = std::lower_bound(
+          entries.begin(), entries.end(), input,
+          [](const std::pair<Value, Value>& entry, const Value& value) {
+            return compareValues(entry.first, value) < 0;
+          });
+      if (position != entries.end() && compareValues(position->first, input) == 0) {
+        int64_t count = position->second.get<int64_t>() + step;
+        if (count == 0) {
+          entries.erase(position);
+        } else {
+          position->second = Value(count);
+        }
+      } else if (!retract) {
+        entries.insert(position, {input, Value(int64_t{1})});
+      }
+      // Retracting a value never accumulated is ignored, as Flink's MinWithRetract does for
+      // counts that drop below zero.
+      accumulator[0] = Value::ofMap(std::move(entries));
+      return;
+    }
+  }
+}
+
+Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      return accumulator[0];
+    case AggregateKind::SUM:
+      if (accumulator[1].get<int64_t>() == 0) return Value();
+      return narrowTo(accumulator[0], *call.resultType);
+    case AggregateKind::AVG: {
+      int64_t count = accumulator[1].get<int64_t>();
+      if (count == 0) return Value();
+      const Value& sum = accumulator[0];
+      if (sum.kind() == ValueKind::BIGINT) {
+        // Integer AVG truncates, as Flink's AvgAggFunction on integer types.
+        return narrowTo(Value(sum.get<int64_t>() / count), *call.resultType);
+      }
+      if (sum.kind() == ValueKind::DECIMAL) {
+        const LogicalType& type = *call.resultType;
+        // sum / count with the result scale, rounded HALF_UP.
+        const Decimal& total = sum.get<Decimal>();
+        int scaleUp = type.getScale() - total.scale();
+        Decimal::Unscaled numerator = total.unscaledValue();
+        for (int i = 0; i < scaleUp; ++i) numerator *= 10;
+        Decimal::Unscaled quotient = numerator / count;
+        Decimal::Unscaled remainder = numerator % count;
+        if (2 * (remainder < 0 ? -remainder : remainder) >= count) {
+          quotient += numerator < 0 ? -1 : 1;
+        }
+        return Value(Decimal::fromUnscaled(quotient, type.getPrecision(), type.getScale()));
+      }
+      return narrowTo(Value(sum.get<double>() / static_cast<double>(count)), *call.resultType);
+    }
+    case AggregateKind::MIN:
+    case AggregateKind::MAX: {
+      const ValueMap& entries = accumulator[0].get<ValueMap>();
+      if (entries.empty()) return Value();
+      return call.kind == AggregateKind::MIN ? entries.front().first : entries.back().first;
+    }
+  }
+  return Value();
+}
+
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,52 @@
+// AggregateCall: one aggregate function of a GROUP BY as the planner hands it to the
+// aggregate operators — which function, over which input column, with which result type —
+// and the accumulators that compute it incrementally, with retraction (Flink's
+// *WithRetractAggFunction family), so the same definitions serve the streaming
+// GroupAggregate (which must retract for -U/-D input) and the batch hash aggregate.
+//
+// An accumulator is a small list of Values kept in keyed state (so a checkpoint captures it):
+//   COUNT(*), COUNT(x)   [count BIGINT]
+//   SUM(x)               [sum, count of non-null inputs BIGINT]   (NULL when count is 0)
+//   AVG(x)               [sum, count]                              (NULL when count is 0)
+//   MIN(x), MAX(x)       [map value → multiplicity]                (so a retraction of the
+//                                                                  current minimum finds the
+//                                                                  next one)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "eddy/types/logical_type.h"
+#include "eddy/types/value.h"
+
+namespace eddy::runtime::operators {
+
+enum class AggregateKind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX };
+
+/// The SQL name ("COUNT", "SUM", ...).
+std::string aggregateKindName(AggregateKind kind);
+
+struct AggregateCall {
+  AggregateKind kind;
+  int argumentColumn = -1;  // -1 for COUNT(*)
+  LogicalTypePtr resultType;
+  /// Rows where this column is not TRUE are ignored (`FILTER (WHERE ...)`); -1: none.
+  int filterColumn = -1;
+};
+
+/// The accumulator of one call (see the file comment); starts empty.
+using Accumulator = std::vector<Value>;
+
+Accumulator createAccumulator(const AggregateCall& call);
+/// Adds (retract = false) or removes (retract = true) one input value. NULL inputs are
+/// ignored except by COUNT(*).
+void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+                bool retract);
+/// The current result, a Value of call.resultType's kind (NULL where SQL says so).
+Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator);
+
+/// Total order of comparable values of the same kind (numbers, strings, booleans, temporal
+/// values, decimals); <0, 0, >0.
+int compareValues(const Value& left, const Value& right);
+
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,175 @@
+#include "runtime/operators/aggregate/group_aggregate_operator.h"
+
+#include <algorithm>
+
+#include "eddy/state/key_group_range.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+namespace {
+bool isAccumulate(RowKind kind) {
+  return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER;
+}
+}  // namespace
+
+GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggregateSpec> spec)
+    : spec_(std::move(spec)) {}
+
+GroupAggregateOperator::~GroupAggregateOperator() = default;
+
+void GroupAggregateOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
+                                                          context.maxParallelism, *context.clock);
+  accumulatorState_ = stateBackend_->getValueState(
+      ValueStateDescriptor<std::vector<std::vector<Value>>>("accumulators"));
+  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+}
+
+std::vector<Accumulator> GroupAggregateOperator::newAccumulators() const {
+  std::vector<Accumulator> accumulators;
+  accumulators.reserve(spec_->calls.size() + 1);
+  for (const AggregateCall& call : spec_->calls) accumulators.push_back(createAccumulator(call));
+  accumulators.push_back({Value(int64_t{0})});  // live input rows of the group
+  return accumulators;
+}
+
+void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t row,
+                                           std::vector<Accumulator>& accumulators,
+                                           bool retract) const {
+  for (size_t i = 0; i < spec_->calls.size(); ++i) {
+    const AggregateCall& call = spec_->calls[i];
+    if (call.filterColumn >= 0) {
+      Value filter = chunk.column(call.filterColumn).valueAt(row);
+      if (filter.isNull() || !filter.get<bool>()) continue;
+    }
+    Value input = call.argumentColumn >= 0 ? chunk.column(call.argumentColumn).valueAt(row)
+                                           : Value(int64_t{1});
+    accumulate(call, accumulators[i], input, retract);
+  }
+  Accumulator& rowCount = accumulators.back();
+  rowCount[0] = Value(rowCount[0].get<int64_t>() + (retract ? -1 : 1));
+}
+
+void GroupAggregateOperator::appendResultValues(const std::vector<Value>& keyValues,
+                                                const std::vector<Accumulator>& accumulators,
+                                                RowKind kind) {
+  int column = 0;
+  for (const Value& key : keyValues) output_->mutableColumn(column++).appendValue(key);
+  for (size_t i = 0; i < spec_->calls.size(); ++i) {
+    output_->mutableColumn(column++).appendValue(aggregateResult(spec_->calls[i], accumulators[i]));
+  }
+  output_->mutableRowKinds().push_back(kind);
+}
+
+void GroupAggregateOperator::appendResult(const vector::Chunk& chunk, int64_t row,
+                                          const std::vector<Accumulator>& accumulators,
+                                          RowKind kind) {
+  std::vector<Value> keyValues;
+  keyValues.reserve(spec_->groupingColumns.size());
+  for (int column : spec_->groupingColumns) keyValues.push_back(chunk.column(column).valueAt(row));
+  appendResultValues(keyValues, accumulators, kind);
+}
+
+void GroupAggregateOperator::processBatch(int, BatchPtr batch) {
+  for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    if (batchMode_) {
+      processChunkInBatchMode(chunk);
+    } else {
+      processChunk(chunk);
+    }
+  }
+  emitOutput();
+}
+
+void GroupAggregateOperator::processChunk(const vector::Chunk& chunk) {
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    keyBytes_.clear();
+    vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
+    stateBackend_->setCurrentKey(keyBytes_, assignToKeyGroup(keyBytes_, context().maxParallelism));
+    std::optional<std::vector<Accumulator>> stored = accumulatorState_->value();
+    bool firstRow = !stored.has_value();
+    std::vector<Accumulator> accumulators = firstRow ? newAccumulators() : std::move(*stored);
+    bool retract = !isAccumulate(chunk.rowKind(row));
+    if (firstRow && retract) continue;  // retraction of a group never seen: nothing to undo
+
+    std::vector<Value> previousResults;
+    if (!firstRow) {
+      for (size_t i = 0; i < spec_->calls.size(); ++i) {
+        previousResults.push_back(aggregateResult(spec_->calls[i], accumulators[i]));
+      }
+    }
+    std::vector<Accumulator> previous = firstRow ? std::vector<Accumulator>{} : accumulators;
+    accumulateRow(chunk, row, accumulators, retract);
+
+    if (accumulators.back()[0].get<int64_t>() > 0) {
+      if (firstRow) {
+        appendResult(chunk, row, accumulators, RowKind::INSERT);
+      } else {
+        bool changed = false;
+        for (size_t i = 0; i < spec_->calls.size() && !changed; ++i) {
+          changed = !(aggregateResult(spec_->calls[i], accumulators[i]) == previousResults[i]);
+        }
+        if (changed) {
+          if (spec_->generateUpdateBefore) {
+            appendResult(chunk, row, previous, RowKind::UPDATE_BEFORE);
+          }
+          appendResult(chunk, row, accumulators, RowKind::UPDATE_AFTER);
+        }
+      }
+      accumulatorState_->update(std::move(accumulators));
+    } else {
+      if (!firstRow) appendResult(chunk, row, previous, RowKind::DELETE);
+      accumulatorState_->clear();
+    }
+    if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+  }
+}
+
+void GroupAggregateOperator::processChunkInBatchMode(const vector::Chunk& chunk) {
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    keyBytes_.clear();
+    vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
+    auto [position, inserted] = batchGroupIndex_.try_emplace(keyBytes_, batchGroups_.size());
+    if (inserted) {
+      BatchGroup group;
+      for (int column : spec_->groupingColumns) {
+        group.keyValues.push_back(chunk.column(column).valueAt(row));
+      }
+      group.accumulators = newAccumulators();
+      batchGroups_.emplace_back(keyBytes_, std::move(group));
+    }
+    accumulateRow(chunk, row, batchGroups_[position->second].second.accumulators,
+                  !isAccumulate(chunk.rowKind(row)));
+  }
+}
+
+void GroupAggregateOperator::finish() {
+  if (!batchMode_) return;
+  std::sort(batchGroups_.begin(), batchGroups_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [key, group] : batchGroups_) {
+    if (group.accumulators.back()[0].get<int64_t>() <= 0) continue;
+    appendResultValues(group.keyValues, group.accumulators, RowKind::INSERT);
+    if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+  }
+  // A global aggregate (no grouping columns) over empty input still has one row in SQL.
+  if (batchGroups_.empty() && spec_->groupingColumns.empty() && context().subtaskIndex == 0) {
+    appendResultValues({}, newAccumulators(), RowKind::INSERT);
+  }
+  batchGroups_.clear();
+  batchGroupIndex_.clear();
+  emitOutput();
+}
+
+void GroupAggregateOperator::emitOutput() {
+  if (output_->size() == 0) return;
+  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+  batch->push(std::move(*output_), kNoTimestamp);
+  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  output().emitBatch(std::move(batch));
+}
+
+}  // namespace eddy::runtime::operators

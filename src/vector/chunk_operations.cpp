@@ -1,0 +1,142 @@
+#include "vector/chunk_operations.h"
+
+#include "eddy/types/type_serializer.h"
+
+namespace eddy::vector {
+
+namespace {
+
+template <typename T>
+void gatherFixed(const Vector& input, Vector& output, const int32_t* rows, int64_t count) {
+  const T* data = input.data<T>();
+  for (int64_t i = 0; i < count; ++i) {
+    int32_t row = rows[i];
+    if (input.isNull(row)) {
+      output.appendNull();
+    } else {
+      output.append<T>(data[row]);
+    }
+  }
+}
+
+void gatherColumn(const Vector& input, Vector& output, const int32_t* rows, int64_t count) {
+  switch (input.layout()) {
+    case PhysicalLayout::kBoolean:
+      return gatherFixed<bool>(input, output, rows, count);
+    case PhysicalLayout::kInt8:
+      return gatherFixed<int8_t>(input, output, rows, count);
+    case PhysicalLayout::kInt16:
+      return gatherFixed<int16_t>(input, output, rows, count);
+    case PhysicalLayout::kInt32:
+      return gatherFixed<int32_t>(input, output, rows, count);
+    case PhysicalLayout::kInt64:
+      return gatherFixed<int64_t>(input, output, rows, count);
+    case PhysicalLayout::kFloat:
+      return gatherFixed<float>(input, output, rows, count);
+    case PhysicalLayout::kDouble:
+      return gatherFixed<double>(input, output, rows, count);
+    case PhysicalLayout::kInt128:
+      return gatherFixed<__int128>(input, output, rows, count);
+    case PhysicalLayout::kTimestamp: {
+      const int64_t* millis = input.data<int64_t>();
+      const int32_t* nanos = input.nanosOfMillisecond();
+      for (int64_t i = 0; i < count; ++i) {
+        int32_t row = rows[i];
+        if (input.isNull(row)) {
+          output.appendNull();
+        } else {
+          output.appendTimestamp(millis[row], nanos[row]);
+        }
+      }
+      return;
+    }
+    case PhysicalLayout::kVariableWidth:
+      for (int64_t i = 0; i < count; ++i) {
+        int32_t row = rows[i];
+        if (input.isNull(row)) {
+          output.appendNull();
+        } else {
+          output.appendString(input.stringAt(row));
+        }
+      }
+      return;
+    case PhysicalLayout::kBoxed:
+      for (int64_t i = 0; i < count; ++i) output.appendBoxed(input.boxedAt(rows[i]));
+      return;
+  }
+}
+
+template <typename T>
+void appendFixedKey(const Vector& column, int64_t row, std::string& out) {
+  TypeSerializer<T>::serialize(column.data<T>()[row], out);
+}
+
+}  // namespace
+
+Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count) {
+  Chunk result(chunk.rowType());
+  result.reserve(count);
+  for (int c = 0; c < chunk.columnCount(); ++c) {
+    gatherColumn(chunk.column(c), result.mutableColumn(c), rows, count);
+  }
+  auto& kinds = result.mutableRowKinds();
+  const auto& inputKinds = chunk.rowKinds();
+  for (int64_t i = 0; i < count; ++i) kinds.push_back(inputKinds[rows[i]]);
+  return result;
+}
+
+void appendKeyBytes(const Chunk& chunk, const std::vector<int>& keyColumns, int64_t row,
+                    std::string& out) {
+  for (int columnIndex : keyColumns) {
+    const Vector& column = chunk.column(columnIndex);
+    if (column.isNull(row)) {
+      out.push_back(0);
+      continue;
+    }
+    out.push_back(1);
+    switch (column.layout()) {
+      case PhysicalLayout::kBoolean:
+        appendFixedKey<bool>(column, row, out);
+        break;
+      case PhysicalLayout::kInt8:
+        appendFixedKey<int8_t>(column, row, out);
+        break;
+      case PhysicalLayout::kInt16:
+        appendFixedKey<int16_t>(column, row, out);
+        break;
+      case PhysicalLayout::kInt32:
+        appendFixedKey<int32_t>(column, row, out);
+        break;
+      case PhysicalLayout::kInt64:
+        appendFixedKey<int64_t>(column, row, out);
+        break;
+      case PhysicalLayout::kFloat:
+        appendFixedKey<float>(column, row, out);
+        break;
+      case PhysicalLayout::kDouble:
+        appendFixedKey<double>(column, row, out);
+        break;
+      case PhysicalLayout::kInt128: {
+        auto value = static_cast<unsigned __int128>(column.data<__int128>()[row]);
+        TypeSerializer<int64_t>::serialize(static_cast<int64_t>(value >> 64), out);
+        TypeSerializer<uint64_t>::serialize(static_cast<uint64_t>(value), out);
+        break;
+      }
+      case PhysicalLayout::kTimestamp:
+        TypeSerializer<int64_t>::serialize(column.data<int64_t>()[row], out);
+        TypeSerializer<int32_t>::serialize(column.nanosOfMillisecond()[row], out);
+        break;
+      case PhysicalLayout::kVariableWidth: {
+        std::string_view text = column.stringAt(row);
+        serialization::writeVarint(text.size(), out);
+        out.append(text);
+        break;
+      }
+      case PhysicalLayout::kBoxed:
+        TypeSerializer<Value>::serialize(column.boxedAt(row), out);
+        break;
+    }
+  }
+}
+
+}  // namespace eddy::vector
