@@ -46,25 +46,6 @@ void ChunkKeyPartitioner::partition(BatchPtr batch, std::vector<BatchPtr>& pendi
   }
 }
 
-ValuesSourceOperator::ValuesSourceOperator(std::shared_ptr<const std::vector<Row>> rows,
-                                           LogicalTypePtr rowType)
-    : rows_(std::move(rows)), rowType_(std::move(rowType)) {}
-
-SourceStatus ValuesSourceOperator::emitNext() {
-  if (next_ < rows_->size()) {
-    vector::Chunk chunk(rowType_);
-    size_t end = std::min(rows_->size(), next_ + kDefaultBatchSize);
-    chunk.reserve(static_cast<int64_t>(end - next_));
-    for (; next_ < end; ++next_) chunk.appendRow((*rows_)[next_]);
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(std::move(chunk), kNoTimestamp);
-    output().emitBatch(std::move(batch));
-  }
-  if (next_ < rows_->size()) return SourceStatus::MORE_AVAILABLE;
-  output().emitWatermark(Watermark{Watermark::kMax});
-  return SourceStatus::END_OF_INPUT;
-}
-
 void ChunkToRowsOperator::processBatch(int, BatchPtr batch) {
   auto rows = std::make_unique<TypedBatch<Row>>();
   for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {

@@ -1,7 +1,7 @@
 // Moving chunks between the Table runtime's operators: the HASH partitioner that routes each
 // row of a chunk by the key group of its key columns (the rows for one subtask are gathered
-// into one chunk), and the conversions at the edges of a table pipeline — Rows into chunks
-// (sources from values and DataStreams) and chunks into Rows (collect, print, toDataStream).
+// into one chunk), and the conversion at the end of a table pipeline: chunks into Rows
+// (collect, print, toDataStream).
 #pragma once
 
 #include <memory>
@@ -30,18 +30,6 @@ class ChunkKeyPartitioner final : public Partitioner {
   int maxParallelism_;
   std::string keyBytes_;
   std::vector<std::vector<int32_t>> rowsOfTarget_;
-};
-
-/// Emits `rows` as chunks of `rowType` (the VALUES source; runs at parallelism 1).
-class ValuesSourceOperator final : public SourceOperator {
- public:
-  ValuesSourceOperator(std::shared_ptr<const std::vector<Row>> rows, LogicalTypePtr rowType);
-  SourceStatus emitNext() override;
-
- private:
-  std::shared_ptr<const std::vector<Row>> rows_;
-  LogicalTypePtr rowType_;
-  size_t next_ = 0;
 };
 
 /// Converts chunks into Rows with their RowKind and the row type's field names.

@@ -1,0 +1,218 @@
+// Comparison operators: =, <>, <, <=, >, >= (NULL when either side is NULL) and
+// IS [NOT] DISTINCT FROM (never NULL: two NULLs are not distinct). Operands are compared after
+// Flink's implicit widening: numerics in their common type (DECIMALs exactly across scales),
+// strings by their UTF-8 bytes (Flink's BinaryStringData order), BOOLEAN with FALSE < TRUE,
+// date/time values of one family on their time line (DATE widens to TIMESTAMP).
+#include "function/scalar/scalar_function_builders.h"
+
+namespace eddy::function {
+namespace {
+
+enum class ComparisonKind { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
+
+template <typename T>
+ScalarKernel orderingKernel(ComparisonKind kind) {
+  switch (kind) {
+    case ComparisonKind::kEqual:
+      return binaryKernel<T, T, bool>([](T a, T b) { return a == b; });
+    case ComparisonKind::kNotEqual:
+      return binaryKernel<T, T, bool>([](T a, T b) { return a != b; });
+    case ComparisonKind::kLess:
+      return binaryKernel<T, T, bool>([](T a, T b) { return a < b; });
+    case ComparisonKind::kLessEqual:
+      return binaryKernel<T, T, bool>([](T a, T b) { return a <= b; });
+    case ComparisonKind::kGreater:
+      return binaryKernel<T, T, bool>([](T a, T b) { return a > b; });
+    case ComparisonKind::kGreaterEqual:
+      return binaryKernel<T, T, bool>([](T a, T b) { return a >= b; });
+  }
+  throw InternalError("unknown comparison");
+}
+
+bool holds(ComparisonKind kind, int order) {
+  switch (kind) {
+    case ComparisonKind::kEqual:
+      return order == 0;
+    case ComparisonKind::kNotEqual:
+      return order != 0;
+    case ComparisonKind::kLess:
+      return order < 0;
+    case ComparisonKind::kLessEqual:
+      return order <= 0;
+    case ComparisonKind::kGreater:
+      return order > 0;
+    case ComparisonKind::kGreaterEqual:
+      return order >= 0;
+  }
+  return false;
+}
+
+// DECIMALs of different scales compare exactly without a common type.
+struct DecimalComparison {
+  ComparisonKind kind;
+  int leftScale, rightScale;
+  bool operator()(__int128 left, __int128 right) const {
+    return holds(kind, decimal::compare(left, leftScale, right, rightScale));
+  }
+};
+
+// The types the two operands of a comparison are cast to.
+struct ComparisonPlan {
+  LogicalTypePtr leftType;
+  LogicalTypePtr rightType;
+};
+
+// The types both operands are cast to, or nullopt when they cannot be compared.
+std::optional<ComparisonPlan> planComparison(const std::vector<LogicalTypePtr>& arguments) {
+  if (arguments.size() != 2) return std::nullopt;
+  LogicalTypePtr left = arguments[0];
+  LogicalTypePtr right = arguments[1];
+  if (isNullType(*left) && isNullType(*right)) {
+    left = LogicalType::simple(LogicalTypeRoot::BOOLEAN);
+    right = left;
+  } else if (isNullType(*left)) {
+    left = right->copy(true);
+  } else if (isNullType(*right)) {
+    right = left->copy(true);
+  }
+  if (!areComparable(*left, *right)) return std::nullopt;
+  if (isNumeric(*left)) {
+    if (isExactNumeric(*left) && isExactNumeric(*right) &&
+        (left->getTypeRoot() == LogicalTypeRoot::DECIMAL ||
+         right->getTypeRoot() == LogicalTypeRoot::DECIMAL)) {
+      return ComparisonPlan{toDecimal(*left), toDecimal(*right)};
+    }
+    LogicalTypePtr common = commonNumericType(*left, *right);
+    return ComparisonPlan{common->copy(left->isNullable()), common->copy(right->isNullable())};
+  }
+  if (isDatetime(*left) && left->getTypeRoot() != right->getTypeRoot()) {
+    LogicalTypePtr common = leastRestrictive({left, right});
+    return ComparisonPlan{common->copy(left->isNullable()), common->copy(right->isNullable())};
+  }
+  return ComparisonPlan{left, right};
+}
+
+// Calls f(TypeTag<T>{}) with the physical type values of `type` are compared as.
+template <typename F>
+ScalarKernel dispatchComparable(const LogicalType& type, F&& f) {
+  switch (vector::physicalLayoutOf(type)) {
+    case vector::PhysicalLayout::kBoolean:
+      return f(TypeTag<bool>{});
+    case vector::PhysicalLayout::kInt8:
+      return f(TypeTag<int8_t>{});
+    case vector::PhysicalLayout::kInt16:
+      return f(TypeTag<int16_t>{});
+    case vector::PhysicalLayout::kInt32:
+      return f(TypeTag<int32_t>{});
+    case vector::PhysicalLayout::kInt64:
+      return f(TypeTag<int64_t>{});
+    case vector::PhysicalLayout::kFloat:
+      return f(TypeTag<float>{});
+    case vector::PhysicalLayout::kDouble:
+      return f(TypeTag<double>{});
+    case vector::PhysicalLayout::kInt128:
+      return f(TypeTag<__int128>{});
+    case vector::PhysicalLayout::kTimestamp:
+      return f(TypeTag<TimestampValue>{});
+    case vector::PhysicalLayout::kVariableWidth:
+      return f(TypeTag<std::string_view>{});
+    case vector::PhysicalLayout::kBoxed:
+      break;
+  }
+  throw InternalError("values of " + type.asSummaryString() + " cannot be compared");
+}
+
+std::optional<BoundScalarFunction> bindComparison(ComparisonKind kind,
+                                                  const std::vector<LogicalTypePtr>& arguments) {
+  std::optional<ComparisonPlan> plan = planComparison(arguments);
+  if (!plan) return std::nullopt;
+  LogicalTypePtr resultType =
+      LogicalType::simple(LogicalTypeRoot::BOOLEAN, anyNullable(arguments));
+  ScalarKernel kernel;
+  if (plan->leftType->getTypeRoot() == LogicalTypeRoot::DECIMAL &&
+      plan->leftType->getScale() != plan->rightType->getScale()) {
+    kernel = binaryKernel<__int128, __int128, bool>(
+        DecimalComparison{kind, plan->leftType->getScale(), plan->rightType->getScale()});
+  } else {
+    kernel = dispatchComparable(*plan->leftType, [&](auto tag) {
+      return orderingKernel<typename decltype(tag)::type>(kind);
+    });
+  }
+  return BoundScalarFunction{{plan->leftType, plan->rightType}, resultType, std::move(kernel)};
+}
+
+// IS [NOT] DISTINCT FROM: NULL-aware equality, never NULL.
+template <typename T>
+ScalarKernel distinctKernel(bool notDistinct, int leftScale, int rightScale) {
+  return [=](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType) {
+    const KernelVector& left = arguments[0];
+    const KernelVector& right = arguments[1];
+    bool allConstant = left.isConstant() && right.isConstant();
+    KernelVector result(resultType, left.size(), allConstant);
+    ArgumentReader<T> leftValues(left);
+    ArgumentReader<T> rightValues(right);
+    bool* out = result.mutableData<bool>();
+    for (int64_t row = 0; row < result.physicalSize(); ++row) {
+      bool leftNull = left.isNull(row);
+      bool rightNull = right.isNull(row);
+      bool distinct;
+      if (leftNull || rightNull) {
+        distinct = leftNull != rightNull;
+      } else {
+        T a = leftValues[left.physicalIndex(row)];
+        T b = rightValues[right.physicalIndex(row)];
+        if constexpr (std::is_same_v<T, __int128>) {
+          distinct = decimal::compare(a, leftScale, b, rightScale) != 0;
+        } else {
+          distinct = !(a == b);
+        }
+      }
+      out[row] = notDistinct ? !distinct : distinct;
+    }
+    return result;
+  };
+}
+
+std::optional<BoundScalarFunction> bindDistinct(bool notDistinct,
+                                                const std::vector<LogicalTypePtr>& arguments) {
+  std::optional<ComparisonPlan> plan = planComparison(arguments);
+  if (!plan) return std::nullopt;
+  LogicalTypePtr resultType = LogicalType::simple(LogicalTypeRoot::BOOLEAN, false);
+  int leftScale = plan->leftType->getScale();
+  int rightScale = plan->rightType->getScale();
+  ScalarKernel kernel = dispatchComparable(*plan->leftType, [&](auto tag) {
+    return distinctKernel<typename decltype(tag)::type>(notDistinct, leftScale, rightScale);
+  });
+  return BoundScalarFunction{{plan->leftType, plan->rightType}, resultType, std::move(kernel)};
+}
+
+void addComparison(FunctionRegistry& registry, const char* name, ComparisonKind kind) {
+  registry.add(ScalarFunction(
+      name, FunctionSyntax::kBinaryOperator,
+      {std::string("'<COMPARABLE_TYPE> ") + name + " <COMPARABLE_TYPE>'"},
+      [kind](const std::vector<LogicalTypePtr>& arguments) {
+        return bindComparison(kind, arguments);
+      }));
+}
+
+}  // namespace
+
+void registerComparisonFunctions(FunctionRegistry& registry) {
+  addComparison(registry, "=", ComparisonKind::kEqual);
+  addComparison(registry, "<>", ComparisonKind::kNotEqual);
+  addComparison(registry, "<", ComparisonKind::kLess);
+  addComparison(registry, "<=", ComparisonKind::kLessEqual);
+  addComparison(registry, ">", ComparisonKind::kGreater);
+  addComparison(registry, ">=", ComparisonKind::kGreaterEqual);
+  for (bool notDistinct : {false, true}) {
+    const char* name = notDistinct ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM";
+    registry.add(ScalarFunction(
+        name, FunctionSyntax::kBinaryOperator,
+        {std::string("'<COMPARABLE_TYPE> ") + name + " <COMPARABLE_TYPE>'"},
+        [notDistinct](const std::vector<LogicalTypePtr>& arguments) {
+          return bindDistinct(notDistinct, arguments);
+        }));
+  }
+}
+
+}  // namespace eddy::function

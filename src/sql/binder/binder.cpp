@@ -1,0 +1,785 @@
+#include "sql/binder/binder.h"
+
+#include <algorithm>
+#include <map>
+
+#include "eddy/exceptions.h"
+#include "expression/expression_evaluator.h"
+#include "function/type_rules.h"
+#include "sql/parser/parser.h"
+#include "sql/parser/unparse.h"
+
+namespace eddy::sql {
+
+using BoundPtr = expression::ExpressionPtr;
+using runtime::operators::AggregateCall;
+using runtime::operators::AggregateKind;
+
+namespace {
+
+std::string upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t substitution = previous[j - 1] + (std::tolower(a[i - 1]) != std::tolower(b[j - 1]));
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+LogicalTypePtr rowTypeOf(const std::vector<std::string>& names,
+                         const std::vector<LogicalTypePtr>& types) {
+  std::vector<RowField> fields;
+  for (size_t i = 0; i < names.size(); ++i) {
+    fields.push_back(RowField{names[i], types[i], std::nullopt});
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+
+/// Flink's result types of the aggregate functions.
+LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& argument) {
+  switch (kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      return LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+    case AggregateKind::SUM:
+      if (argument->getTypeRoot() == LogicalTypeRoot::DECIMAL) {
+        return LogicalType::decimal(38, argument->getScale());
+      }
+      return argument->copy(true);
+    case AggregateKind::AVG:
+      if (argument->getTypeRoot() == LogicalTypeRoot::DECIMAL) {
+        return LogicalType::decimal(38, std::max(argument->getScale(), 6));
+      }
+      return argument->copy(true);
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+      return argument->copy(true);
+  }
+  return argument;
+}
+
+bool isNumeric(const LogicalType& type) {
+  switch (type.getTypeRoot()) {
+    case LogicalTypeRoot::TINYINT:
+    case LogicalTypeRoot::SMALLINT:
+    case LogicalTypeRoot::INTEGER:
+    case LogicalTypeRoot::BIGINT:
+    case LogicalTypeRoot::FLOAT:
+    case LogicalTypeRoot::DOUBLE:
+    case LogicalTypeRoot::DECIMAL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call) {
+  if (call.name.size() != 1 || call.over) return std::nullopt;
+  const std::string name = upper(call.name[0]);
+  if (name == "COUNT") {
+    bool star = call.arguments.size() == 1 && call.arguments[0]->is<StarExpression>();
+    return star || call.arguments.empty() ? AggregateKind::COUNT_STAR : AggregateKind::COUNT;
+  }
+  if (name == "SUM") return AggregateKind::SUM;
+  if (name == "AVG") return AggregateKind::AVG;
+  if (name == "MIN") return AggregateKind::MIN;
+  if (name == "MAX") return AggregateKind::MAX;
+  return std::nullopt;
+}
+
+/// Calls `visit` for every aggregate call in `expression`, outermost first (aggregates are not
+/// looked for inside other aggregates: nesting is an error reported when binding).
+void forEachAggregate(const Expression& expression,
+                      const std::function<void(const FunctionCallExpression&)>& visit) {
+  if (expression.is<FunctionCallExpression>()) {
+    const auto& call = expression.as<FunctionCallExpression>();
+    if (aggregateKindOf(call)) {
+      visit(call);
+      return;
+    }
+    for (const auto& argument : call.arguments) forEachAggregate(*argument, visit);
+    return;
+  }
+  switch (expression.kind) {
+    case ExpressionKind::kUnary:
+      forEachAggregate(*expression.as<UnaryExpression>().operand, visit);
+      break;
+    case ExpressionKind::kBinary:
+      forEachAggregate(*expression.as<BinaryExpression>().left, visit);
+      forEachAggregate(*expression.as<BinaryExpression>().right, visit);
+      break;
+    case ExpressionKind::kIs:
+      forEachAggregate(*expression.as<IsExpression>().operand, visit);
+      break;
+    case ExpressionKind::kCast:
+      forEachAggregate(*expression.as<CastExpression>().operand, visit);
+      break;
+    case ExpressionKind::kBetween: {
+      const auto& between = expression.as<BetweenExpression>();
+      forEachAggregate(*between.operand, visit);
+      forEachAggregate(*between.lower, visit);
+      forEachAggregate(*between.upper, visit);
+      break;
+    }
+    case ExpressionKind::kCase: {
+      const auto& caseExpression = expression.as<CaseExpression>();
+      if (caseExpression.operand) forEachAggregate(*caseExpression.operand, visit);
+      for (const auto& when : caseExpression.whenClauses) {
+        forEachAggregate(*when.condition, visit);
+        forEachAggregate(*when.result, visit);
+      }
+      if (caseExpression.elseResult) forEachAggregate(*caseExpression.elseResult, visit);
+      break;
+    }
+    case ExpressionKind::kIn: {
+      const auto& in = expression.as<InExpression>();
+      forEachAggregate(*in.operand, visit);
+      for (const auto& value : in.values) forEachAggregate(*value, visit);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+std::string binaryFunctionName(BinaryOperator op) {
+  switch (op) {
+    case BinaryOperator::kOr:
+      return "OR";
+    case BinaryOperator::kAnd:
+      return "AND";
+    case BinaryOperator::kEquals:
+      return "=";
+    case BinaryOperator::kNotEquals:
+      return "<>";
+    case BinaryOperator::kLessThan:
+      return "<";
+    case BinaryOperator::kLessThanOrEqual:
+      return "<=";
+    case BinaryOperator::kGreaterThan:
+      return ">";
+    case BinaryOperator::kGreaterThanOrEqual:
+      return ">=";
+    case BinaryOperator::kIsDistinctFrom:
+      return "IS DISTINCT FROM";
+    case BinaryOperator::kIsNotDistinctFrom:
+      return "IS NOT DISTINCT FROM";
+    case BinaryOperator::kPlus:
+      return "+";
+    case BinaryOperator::kMinus:
+      return "-";
+    case BinaryOperator::kMultiply:
+      return "*";
+    case BinaryOperator::kDivide:
+      return "/";
+    case BinaryOperator::kModulo:
+      return "%";
+    case BinaryOperator::kConcat:
+      return "||";
+  }
+  return "?";
+}
+
+}  // namespace
+
+bool isAggregateFunctionName(const std::string& upperCaseName) {
+  return upperCaseName == "COUNT" || upperCaseName == "SUM" || upperCaseName == "AVG" ||
+         upperCaseName == "MIN" || upperCaseName == "MAX";
+}
+
+/// How expressions above an aggregation refer to its output: an aggregate call of the AST
+/// becomes a reference to its result column; an expression equal (as SQL text) to a GROUP BY
+/// expression becomes a reference to that grouping column.
+struct Binder::AggregateBinding {
+  std::map<const FunctionCallExpression*, int> callColumns;  // AST call → output column
+  std::vector<std::string> groupingTexts;                    // unparsed GROUP BY expressions
+  std::vector<LogicalTypePtr> outputTypes;                   // aggregate output columns
+};
+
+Binder::Binder(const catalog::CatalogManager& catalogManager) : catalogManager_(catalogManager) {}
+
+void Binder::fail(const Node& node, const std::string& message) {
+  throw ValidationException("SQL validation failed. From line " +
+                            std::to_string(node.position.line) + ", column " +
+                            std::to_string(node.position.column) + ": " + message);
+}
+
+void Binder::notSupported(const Node& node, const std::string& what) {
+  fail(node, what + " is not supported yet");
+}
+
+LogicalNodePtr Binder::bindQuery(const Query& query) { return bindRelation(query).node; }
+
+Binder::Relation Binder::bindRelation(const Query& query) {
+  switch (query.kind) {
+    case QueryKind::kSelect:
+      return bindSelect(query.as<SelectQuery>());
+    case QueryKind::kValues:
+      return bindValues(query.as<ValuesQuery>());
+    case QueryKind::kWith: {
+      const auto& with = query.as<WithQuery>();
+      size_t visible = commonTableExpressions_.size();
+      for (const WithItem& item : with.items) {
+        Relation relation = bindRelation(*item.query);
+        if (!item.columns.empty()) {
+          if (item.columns.size() != relation.scope.size()) {
+            fail(*item.query, "List of column aliases must have same degree as table; table has " +
+                                  std::to_string(relation.scope.size()) + " columns, list has " +
+                                  std::to_string(item.columns.size()));
+          }
+          for (size_t i = 0; i < item.columns.size(); ++i) relation.scope[i].name = item.columns[i];
+        }
+        for (auto& column : relation.scope) column.qualifier = item.name;
+        commonTableExpressions_.emplace_back(item.name, std::move(relation));
+      }
+      Relation body = bindRelation(*with.body);
+      commonTableExpressions_.resize(visible);
+      return body;
+    }
+    case QueryKind::kSetOperation:
+      notSupported(query, "UNION, INTERSECT and EXCEPT");
+    case QueryKind::kOrderBy:
+      notSupported(query, "ORDER BY, LIMIT, OFFSET and FETCH");
+  }
+  notSupported(query, "This query");
+}
+
+Binder::Relation Binder::bindValues(const ValuesQuery& values) {
+  if (values.rows.empty()) fail(values, "VALUES needs at least one row");
+  size_t arity = values.rows[0].size();
+  std::vector<std::vector<BoundPtr>> boundRows;
+  for (const auto& row : values.rows) {
+    if (row.size() != arity) {
+      fail(*row[0], "Values passed to VALUES operator must have compatible types");
+    }
+    std::vector<BoundPtr> bound;
+    for (const auto& value : row) {
+      BoundPtr expression = bindExpression(*value, {}, nullptr);
+      if (!expression->isConstant()) fail(*value, "VALUES accepts only constant expressions");
+      bound.push_back(std::move(expression));
+    }
+    boundRows.push_back(std::move(bound));
+  }
+  // Column types: the least restrictive type of each column; string literals widen to
+  // VARCHAR of the longest (eddy does not pad VALUES strings to CHAR(n) as Calcite does).
+  std::vector<LogicalTypePtr> types;
+  std::vector<std::string> names;
+  for (size_t column = 0; column < arity; ++column) {
+    std::vector<LogicalTypePtr> columnTypes;
+    for (const auto& row : boundRows) columnTypes.push_back(row[column]->type());
+    LogicalTypePtr type = function::leastRestrictive(columnTypes);
+    if (!type) fail(*values.rows[0][column], "Values passed to VALUES operator must have compatible types");
+    if (type->getTypeRoot() == LogicalTypeRoot::CHAR) {
+      type = LogicalType::varchar(type->getLength(), type->isNullable());
+    }
+    types.push_back(type);
+    names.push_back("EXPR$" + std::to_string(column));
+  }
+  std::vector<Row> rows;
+  for (size_t r = 0; r < boundRows.size(); ++r) {
+    Row row(static_cast<int>(arity));
+    for (size_t column = 0; column < arity; ++column) {
+      BoundPtr typed = expression::castIfNeeded(boundRows[r][column], types[column]);
+      std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(typed);
+      if (!value) fail(*values.rows[r][column], "Cannot evaluate '" + typed->toString() + "'");
+      row.setField(static_cast<int>(column), *value);
+    }
+    rows.push_back(std::move(row));
+  }
+  Scope scope;
+  for (size_t i = 0; i < arity; ++i) scope.push_back(ScopeColumn{"", names[i], types[i]});
+  return Relation{std::make_shared<LogicalValues>(rowTypeOf(names, types), std::move(rows)), scope};
+}
+
+Binder::Relation Binder::renamed(Relation relation, const TableReference& reference) {
+  if (!reference.columnAliases.empty()) {
+    if (reference.columnAliases.size() != relation.scope.size()) {
+      fail(reference, "List of column aliases must have same degree as table; table has " +
+                          std::to_string(relation.scope.size()) + " columns, list has " +
+                          std::to_string(reference.columnAliases.size()));
+    }
+    std::vector<BoundPtr> columns;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < relation.scope.size(); ++i) {
+      relation.scope[i].name = reference.columnAliases[i];
+      columns.push_back(expression::column(static_cast<int>(i), relation.scope[i].type));
+      names.push_back(reference.columnAliases[i]);
+    }
+    relation.node = std::make_shared<LogicalProject>(relation.node, std::move(columns), names);
+  }
+  if (reference.alias) {
+    for (auto& column : relation.scope) column.qualifier = *reference.alias;
+  }
+  return relation;
+}
+
+Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
+  if (table.systemTimeAsOf) notSupported(table, "FOR SYSTEM_TIME AS OF");
+  if (table.name.size() == 1) {
+    for (auto it = commonTableExpressions_.rbegin(); it != commonTableExpressions_.rend(); ++it) {
+      if (it->first == table.name[0]) return it->second;
+    }
+  }
+  catalog::ObjectIdentifier identifier;
+  try {
+    identifier = catalogManager_.qualifyIdentifier(table.name);
+  } catch (const ValidationException& error) {
+    fail(table, error.what());
+  }
+  auto resolved = catalogManager_.getTable(identifier);
+  if (!resolved) {
+    std::string written;
+    for (size_t i = 0; i < table.name.size(); ++i) written += (i ? "." : "") + table.name[i];
+    fail(table, "Object '" + written + "' not found");
+  }
+  const catalog::CatalogBaseTable& catalogTable = *resolved->table;
+  if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
+    notSupported(table, "Reading table '" + identifier.asSummaryString() +
+                            "' (connector '" +
+                            (catalogTable.options.count("connector")
+                                 ? catalogTable.options.at("connector")
+                                 : std::string("?")) +
+                            "')");
+  }
+  StatementPtr statement = parseStatement(catalogTable.expandedQuery.empty()
+                                              ? catalogTable.originalQuery
+                                              : catalogTable.expandedQuery);
+  if (!statement->is<QueryStatement>()) fail(table, "View '" + identifier.asSummaryString() + "' does not hold a query");
+  Binder viewBinder(catalogManager_);
+  Relation relation = viewBinder.bindRelation(*statement->as<QueryStatement>().query);
+  for (auto& column : relation.scope) column.qualifier = identifier.objectName;
+  return relation;
+}
+
+Binder::Relation Binder::bindTableReference(const TableReference& reference) {
+  switch (reference.kind) {
+    case TableReferenceKind::kNamedTable:
+      return renamed(bindNamedTable(reference.as<NamedTableReference>()), reference);
+    case TableReferenceKind::kDerivedTable: {
+      const auto& derived = reference.as<DerivedTableReference>();
+      if (derived.lateral) notSupported(reference, "LATERAL");
+      Relation relation = bindRelation(*derived.query);
+      for (auto& column : relation.scope) column.qualifier.clear();
+      return renamed(std::move(relation), reference);
+    }
+    case TableReferenceKind::kJoin:
+      notSupported(reference, "JOIN");
+    case TableReferenceKind::kTableFunction:
+      notSupported(reference, "Table functions and window TVFs");
+    case TableReferenceKind::kUnnest:
+      notSupported(reference, "UNNEST");
+  }
+  notSupported(reference, "This FROM item");
+}
+
+BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Scope& scope) {
+  if (identifier.names.size() > 2) notSupported(identifier, "Field access on nested rows");
+  const std::string& name = identifier.names.back();
+  const std::string* qualifier = identifier.names.size() == 2 ? &identifier.names[0] : nullptr;
+  int found = -1;
+  for (size_t i = 0; i < scope.size(); ++i) {
+    if (scope[i].name != name) continue;
+    if (qualifier && scope[i].qualifier != *qualifier) continue;
+    if (found >= 0) fail(identifier, "Column '" + name + "' is ambiguous");
+    found = static_cast<int>(i);
+  }
+  if (found < 0) {
+    std::string message = "Column '" + name + "' not found in ";
+    message += qualifier ? "table '" + *qualifier + "'" : "any table";
+    const ScopeColumn* nearest = nullptr;
+    size_t best = std::max<size_t>(2, name.size() / 3) + 1;
+    for (const ScopeColumn& column : scope) {
+      size_t distance = editDistance(name, column.name);
+      if (distance < best) {
+        best = distance;
+        nearest = &column;
+      }
+    }
+    if (nearest) message += "; did you mean '" + nearest->name + "'?";
+    fail(identifier, message);
+  }
+  return expression::column(found, scope[found].type);
+}
+
+BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
+  try {
+    switch (literal.literalKind) {
+      case LiteralKind::kExactNumeric: {
+        if (literal.value.find('.') == std::string::npos) {
+          // INT when it fits, else BIGINT, else DECIMAL (Calcite's exact numeric literals).
+          try {
+            size_t used = 0;
+            long long number = std::stoll(literal.value, &used);
+            if (number >= INT32_MIN && number <= INT32_MAX) {
+              return expression::literal(Value(static_cast<int32_t>(number)));
+            }
+            return expression::literal(Value(static_cast<int64_t>(number)));
+          } catch (const std::out_of_range&) {
+          }
+        }
+        return expression::literal(Value(Decimal::fromString(literal.value)));
+      }
+      case LiteralKind::kApproximateNumeric:
+        return expression::literal(Value(std::stod(literal.value)));
+      case LiteralKind::kString:
+        return expression::literal(Value(literal.value));
+      case LiteralKind::kBoolean:
+        return expression::literal(Value(literal.value == "TRUE"));
+      case LiteralKind::kNull:
+        return expression::nullLiteral();
+      case LiteralKind::kDate:
+        return expression::literal(Value(LocalDate::parse(literal.value)));
+      case LiteralKind::kTime:
+        return expression::literal(Value(LocalTime::parse(literal.value)));
+      case LiteralKind::kTimestamp:
+        return expression::literal(Value(LocalDateTime::parse(literal.value)));
+      default:
+        notSupported(literal, "This literal");
+    }
+  } catch (const ValidationException& error) {
+    if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
+    fail(literal, error.what());
+  }
+}
+
+BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scope& scope,
+                                       const AggregateBinding* aggregates) {
+  if (aggregateKindOf(call)) {
+    if (aggregates) {
+      auto it = aggregates->callColumns.find(&call);
+      if (it != aggregates->callColumns.end()) {
+        return expression::column(it->second, aggregates->outputTypes[it->second]);
+      }
+    }
+    fail(call, "Aggregate function '" + upper(call.name[0]) +
+                   "' is not allowed here (only in SELECT and HAVING of a query)");
+  }
+  if (call.over) notSupported(call, "OVER windows");
+  if (call.distinct || call.filter) fail(call, "DISTINCT and FILTER apply only to aggregate functions");
+  std::vector<BoundPtr> arguments;
+  for (const auto& argument : call.arguments) {
+    arguments.push_back(bindExpression(*argument, scope, aggregates));
+  }
+  std::string name;
+  for (size_t i = 0; i < call.name.size(); ++i) name += (i ? "." : "") + call.name[i];
+  try {
+    return expression::call(name, std::move(arguments));
+  } catch (const ValidationException& error) {
+    fail(call, error.what());
+  }
+}
+
+BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
+                                     const AggregateBinding* aggregates) {
+  // Above an aggregation, an expression that is a GROUP BY expression is its column.
+  if (aggregates && !node.is<LiteralExpression>()) {
+    std::string text = unparse(node);
+    for (size_t i = 0; i < aggregates->groupingTexts.size(); ++i) {
+      if (aggregates->groupingTexts[i] == text) {
+        return expression::column(static_cast<int>(i), aggregates->outputTypes[i]);
+      }
+    }
+    if (node.is<IdentifierExpression>()) {
+      std::string written;
+      for (const std::string& part : node.as<IdentifierExpression>().names) {
+        written += (written.empty() ? "" : ".") + part;
+      }
+      fail(node, "Expression '" + written + "' is not being grouped");
+    }
+  }
+  try {
+    switch (node.kind) {
+      case ExpressionKind::kIdentifier:
+        return bindIdentifier(node.as<IdentifierExpression>(), scope);
+      case ExpressionKind::kLiteral:
+        return bindLiteral(node.as<LiteralExpression>());
+      case ExpressionKind::kUnary: {
+        const auto& unary = node.as<UnaryExpression>();
+        BoundPtr operand = bindExpression(*unary.operand, scope, aggregates);
+        switch (unary.op) {
+          case UnaryOperator::kNot:
+            return expression::call("NOT", {operand});
+          case UnaryOperator::kMinus:
+            return expression::call("-", {operand});
+          case UnaryOperator::kPlus:
+            return operand;
+        }
+        break;
+      }
+      case ExpressionKind::kBinary: {
+        const auto& binary = node.as<BinaryExpression>();
+        BoundPtr left = bindExpression(*binary.left, scope, aggregates);
+        BoundPtr right = bindExpression(*binary.right, scope, aggregates);
+        return expression::call(binaryFunctionName(binary.op), {left, right});
+      }
+      case ExpressionKind::kIs: {
+        const auto& is = node.as<IsExpression>();
+        BoundPtr operand = bindExpression(*is.operand, scope, aggregates);
+        std::string name = std::string("IS ") + (is.negated ? "NOT " : "");
+        switch (is.predicate) {
+          case IsPredicate::kNull:
+            name += "NULL";
+            break;
+          case IsPredicate::kTrue:
+            name += "TRUE";
+            break;
+          case IsPredicate::kFalse:
+            name += "FALSE";
+            break;
+          case IsPredicate::kUnknown:
+            name += "NULL";  // UNKNOWN is the BOOLEAN NULL
+            break;
+        }
+        return expression::call(name, {operand});
+      }
+      case ExpressionKind::kBetween: {
+        const auto& between = node.as<BetweenExpression>();
+        if (between.symmetric) notSupported(node, "BETWEEN SYMMETRIC");
+        return expression::between(bindExpression(*between.operand, scope, aggregates),
+                                   bindExpression(*between.lower, scope, aggregates),
+                                   bindExpression(*between.upper, scope, aggregates),
+                                   between.negated);
+      }
+      case ExpressionKind::kLike: {
+        const auto& like = node.as<LikeExpression>();
+        if (like.similarTo) notSupported(node, "SIMILAR TO");
+        std::vector<BoundPtr> arguments{bindExpression(*like.operand, scope, aggregates),
+                                             bindExpression(*like.pattern, scope, aggregates)};
+        if (like.escape) arguments.push_back(bindExpression(*like.escape, scope, aggregates));
+        BoundPtr result = expression::call("LIKE", std::move(arguments));
+        return like.negated ? expression::call("NOT", {result}) : result;
+      }
+      case ExpressionKind::kIn: {
+        const auto& in = node.as<InExpression>();
+        if (in.subquery) notSupported(node, "IN with a subquery");
+        std::vector<BoundPtr> list;
+        for (const auto& value : in.values) list.push_back(bindExpression(*value, scope, aggregates));
+        return expression::in(bindExpression(*in.operand, scope, aggregates), std::move(list),
+                              in.negated);
+      }
+      case ExpressionKind::kCase: {
+        const auto& caseNode = node.as<CaseExpression>();
+        std::vector<BoundPtr> conditions, results;
+        for (const auto& when : caseNode.whenClauses) {
+          conditions.push_back(bindExpression(*when.condition, scope, aggregates));
+          results.push_back(bindExpression(*when.result, scope, aggregates));
+        }
+        BoundPtr otherwise =
+            caseNode.elseResult ? bindExpression(*caseNode.elseResult, scope, aggregates) : nullptr;
+        if (caseNode.operand) {
+          return expression::simpleCase(bindExpression(*caseNode.operand, scope, aggregates),
+                                        std::move(conditions), std::move(results), otherwise);
+        }
+        return expression::caseWhen(std::move(conditions), std::move(results), otherwise);
+      }
+      case ExpressionKind::kCast: {
+        const auto& castNode = node.as<CastExpression>();
+        BoundPtr operand = bindExpression(*castNode.operand, scope, aggregates);
+        return castNode.tryCast ? expression::tryCast(operand, castNode.targetType)
+                                : expression::cast(operand, castNode.targetType);
+      }
+      case ExpressionKind::kFunctionCall:
+        return bindFunctionCall(node.as<FunctionCallExpression>(), scope, aggregates);
+      case ExpressionKind::kStar:
+        fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
+      case ExpressionKind::kSubquery:
+      case ExpressionKind::kExists:
+        notSupported(node, "Subqueries");
+      default:
+        notSupported(node, "The expression '" + unparse(node) + "'");
+    }
+  } catch (const ValidationException& error) {
+    if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
+    fail(node, error.what());
+  }
+  notSupported(node, "The expression '" + unparse(node) + "'");
+}
+
+Binder::Relation Binder::bindSelect(const SelectQuery& select) {
+  if (!select.windows.empty()) notSupported(select, "The WINDOW clause");
+  Relation input;
+  if (select.from) {
+    input = bindTableReference(*select.from);
+  } else {
+    // SELECT without FROM reads one empty row.
+    input.node = std::make_shared<LogicalValues>(LogicalType::row({}, false),
+                                                 std::vector<Row>{Row(0)});
+  }
+
+  if (select.where) {
+    bool hasAggregate = false;
+    forEachAggregate(*select.where, [&](const FunctionCallExpression&) { hasAggregate = true; });
+    if (hasAggregate) fail(*select.where, "Aggregate functions are not allowed in WHERE");
+    BoundPtr condition = bindExpression(*select.where, input.scope, nullptr);
+    if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+      fail(*select.where, "WHERE clause must be a condition");
+    }
+    input.node = std::make_shared<LogicalFilter>(input.node, condition);
+  }
+
+  // The select list with stars expanded: (expression or input column, output name).
+  struct OutputItem {
+    const Expression* expression;  // null: the input column `inputColumn`
+    int inputColumn;
+    std::string name;
+  };
+  std::vector<OutputItem> items;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const SelectItem& item = select.items[i];
+    if (item.expression->is<StarExpression>()) {
+      const auto& star = item.expression->as<StarExpression>();
+      bool any = false;
+      for (size_t c = 0; c < input.scope.size(); ++c) {
+        if (!star.qualifier.empty() && input.scope[c].qualifier != star.qualifier.back()) continue;
+        items.push_back(OutputItem{nullptr, static_cast<int>(c), input.scope[c].name});
+        any = true;
+      }
+      if (!any) fail(star, "Unknown identifier in '" + unparse(star) + "'");
+      continue;
+    }
+    std::string name;
+    if (item.alias) {
+      name = *item.alias;
+    } else if (item.expression->is<IdentifierExpression>()) {
+      name = item.expression->as<IdentifierExpression>().names.back();
+    } else {
+      name = "EXPR$" + std::to_string(i);
+    }
+    items.push_back(OutputItem{item.expression.get(), -1, name});
+  }
+
+  // Aggregation: GROUP BY, aggregate calls in SELECT or HAVING, or DISTINCT on top.
+  std::vector<const FunctionCallExpression*> aggregateCalls;
+  for (const OutputItem& item : items) {
+    if (item.expression) {
+      forEachAggregate(*item.expression, [&](const FunctionCallExpression& call) {
+        aggregateCalls.push_back(&call);
+      });
+    }
+  }
+  if (select.having) {
+    forEachAggregate(*select.having, [&](const FunctionCallExpression& call) {
+      aggregateCalls.push_back(&call);
+    });
+  }
+  bool aggregating = !select.groupBy.empty() || !aggregateCalls.empty() || select.having;
+
+  Scope outputScope;
+  std::vector<BoundPtr> projections;
+  std::vector<std::string> names;
+  if (!aggregating) {
+    for (const OutputItem& item : items) {
+      BoundPtr bound =
+          item.expression ? bindExpression(*item.expression, input.scope, nullptr)
+                          : expression::column(item.inputColumn, input.scope[item.inputColumn].type);
+      projections.push_back(bound);
+      names.push_back(item.name);
+    }
+  } else {
+    // 1. Project the grouping expressions and the aggregate arguments.
+    std::vector<BoundPtr> preProjection;
+    std::vector<std::string> preNames;
+    AggregateBinding binding;
+    for (const GroupingElement& element : select.groupBy) {
+      if (element.kind != GroupingKind::kExpression) {
+        notSupported(select, "GROUPING SETS, ROLLUP, CUBE and grouping lists");
+      }
+      BoundPtr key = bindExpression(*element.expression, input.scope, nullptr);
+      binding.groupingTexts.push_back(unparse(*element.expression));
+      binding.outputTypes.push_back(key->type());
+      std::string keyName = element.expression->is<IdentifierExpression>()
+                                ? element.expression->as<IdentifierExpression>().names.back()
+                                : "$f" + std::to_string(preProjection.size());
+      preProjection.push_back(key);
+      preNames.push_back(keyName);
+    }
+    int groupCount = static_cast<int>(preProjection.size());
+    std::vector<AggregateCall> calls;
+    std::vector<std::string> callNames;
+    for (const FunctionCallExpression* call : aggregateCalls) {
+      AggregateKind kind = *aggregateKindOf(*call);
+      if (call->distinct) notSupported(*call, "DISTINCT aggregates");
+      AggregateCall aggregate{kind, -1, nullptr, -1};
+      LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+      if (kind != AggregateKind::COUNT_STAR) {
+        if (call->arguments.size() != 1) {
+          fail(*call, "Invalid number of arguments to function '" + upper(call->name[0]) +
+                          "'. Was expecting 1 arguments");
+        }
+        bool nested = false;
+        forEachAggregate(*call->arguments[0], [&](const FunctionCallExpression&) { nested = true; });
+        if (nested) fail(*call, "Aggregate function calls cannot be nested");
+        BoundPtr argument = bindExpression(*call->arguments[0], input.scope, nullptr);
+        argumentType = argument->type();
+        if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && !isNumeric(*argumentType)) {
+          fail(*call, "Cannot apply '" + upper(call->name[0]) + "' to arguments of type '" +
+                          upper(call->name[0]) + "(<" + argumentType->asSummaryString() +
+                          ">)'. Supported form(s): '" + upper(call->name[0]) + "(<NUMERIC>)'");
+        }
+        aggregate.argumentColumn = static_cast<int>(preProjection.size());
+        preProjection.push_back(argument);
+        preNames.push_back("$f" + std::to_string(aggregate.argumentColumn));
+      }
+      if (call->filter) {
+        BoundPtr filter = bindExpression(*call->filter, input.scope, nullptr);
+        aggregate.filterColumn = static_cast<int>(preProjection.size());
+        preProjection.push_back(filter);
+        preNames.push_back("$f" + std::to_string(aggregate.filterColumn));
+      }
+      aggregate.resultType = aggregateResultType(kind, argumentType);
+      binding.callColumns[call] = groupCount + static_cast<int>(calls.size());
+      binding.outputTypes.push_back(aggregate.resultType);
+      callNames.push_back("EXPR$" + std::to_string(calls.size()));
+      calls.push_back(std::move(aggregate));
+    }
+    // Name each call after the select item it is (an alias or EXPR$i).
+    for (const OutputItem& item : items) {
+      if (item.expression && item.expression->is<FunctionCallExpression>()) {
+        auto it = binding.callColumns.find(&item.expression->as<FunctionCallExpression>());
+        if (it != binding.callColumns.end()) callNames[it->second - groupCount] = item.name;
+      }
+    }
+    LogicalNodePtr pre = std::make_shared<LogicalProject>(input.node, preProjection, preNames);
+    std::vector<int> grouping;
+    for (int i = 0; i < groupCount; ++i) grouping.push_back(i);
+    LogicalNodePtr aggregate =
+        std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls), callNames);
+
+    // 2. HAVING and the select list, over the aggregation's output.
+    if (select.having) {
+      BoundPtr condition = bindExpression(*select.having, input.scope, &binding);
+      aggregate = std::make_shared<LogicalFilter>(aggregate, condition);
+    }
+    for (const OutputItem& item : items) {
+      if (!item.expression) fail(select, "'*' cannot be used with GROUP BY or aggregates");
+      projections.push_back(bindExpression(*item.expression, input.scope, &binding));
+      names.push_back(item.name);
+    }
+    input.node = aggregate;
+  }
+
+  LogicalNodePtr result = std::make_shared<LogicalProject>(input.node, projections, names);
+  if (select.distinct) {
+    std::vector<int> all;
+    for (size_t i = 0; i < names.size(); ++i) all.push_back(static_cast<int>(i));
+    result = std::make_shared<LogicalAggregate>(result, all, std::vector<AggregateCall>{},
+                                                std::vector<std::string>{});
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    outputScope.push_back(ScopeColumn{"", names[i], projections[i]->type()});
+  }
+  return Relation{result, outputScope};
+}
+
+}  // namespace eddy::sql

@@ -1,0 +1,69 @@
+// Binder: turns a parsed query (sql/parser/ast.h) into a logical plan (sql/planner), resolving
+// every name against the catalog manager and typing every expression with Flink's rules
+// (through the expression builders). Errors are ValidationExceptions in the spirit of Flink's:
+//
+//   SQL validation failed. From line 1, column 8: Column 'nme' not found in any table; did
+//   you mean 'name'?
+//
+// Supported now: SELECT [DISTINCT] over one FROM item (a table or view of the catalog, a
+// derived table, VALUES) with WHERE, GROUP BY expressions, HAVING and the aggregates COUNT,
+// SUM, AVG, MIN, MAX (with FILTER); VALUES; WITH. Other clauses (joins, set operations,
+// ORDER BY/LIMIT, window functions) fail with a clear "not supported yet" error naming the
+// clause and its position. Used on the table environment's thread.
+#pragma once
+
+#include <string>
+
+#include "catalog/catalog_manager.h"
+#include "sql/parser/ast.h"
+#include "sql/planner/logical_node.h"
+
+namespace eddy::sql {
+
+class Binder {
+ public:
+  explicit Binder(const catalog::CatalogManager& catalogManager);
+
+  LogicalNodePtr bindQuery(const Query& query);
+
+ private:
+  struct ScopeColumn {
+    std::string qualifier;  // table name or alias; empty for unnamed derived columns
+    std::string name;
+    LogicalTypePtr type;
+  };
+  using Scope = std::vector<ScopeColumn>;
+  struct Relation {
+    LogicalNodePtr node;
+    Scope scope;
+  };
+  struct AggregateBinding;
+
+  Relation bindRelation(const Query& query);
+  Relation bindSelect(const SelectQuery& select);
+  Relation bindValues(const ValuesQuery& values);
+  Relation bindTableReference(const TableReference& reference);
+  Relation bindNamedTable(const NamedTableReference& table);
+  static Relation renamed(Relation relation, const TableReference& reference);
+
+  expression::ExpressionPtr bindExpression(const Expression& expression, const Scope& scope,
+                                           const AggregateBinding* aggregates);
+  expression::ExpressionPtr bindIdentifier(const IdentifierExpression& identifier,
+                                           const Scope& scope);
+  expression::ExpressionPtr bindLiteral(const LiteralExpression& literal);
+  expression::ExpressionPtr bindFunctionCall(const FunctionCallExpression& call,
+                                             const Scope& scope,
+                                             const AggregateBinding* aggregates);
+
+  [[noreturn]] static void fail(const Node& node, const std::string& message);
+  [[noreturn]] static void notSupported(const Node& node, const std::string& what);
+
+  const catalog::CatalogManager& catalogManager_;
+  // WITH items visible to the query being bound, innermost last.
+  std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
+};
+
+/// True for the aggregate functions the binder knows (COUNT, SUM, AVG, MIN, MAX).
+bool isAggregateFunctionName(const std::string& upperCaseName);
+
+}  // namespace eddy::sql

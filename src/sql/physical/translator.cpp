@@ -1,0 +1,91 @@
+#include "sql/physical/translator.h"
+
+#include "runtime/operators/aggregate/group_aggregate_operator.h"
+#include "runtime/operators/calc/calc_operator.h"
+#include "runtime/operators/chunk_exchange.h"
+
+namespace eddy::sql {
+
+namespace {
+
+using runtime::operators::CalcOperator;
+using runtime::operators::CalcSpec;
+
+DataStream<vector::Chunk> withParallelism(DataStream<vector::Chunk> stream,
+                                          const TranslationSettings& settings) {
+  if (settings.defaultParallelism > 0) stream.setParallelism(settings.defaultParallelism);
+  return stream;
+}
+
+DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, std::shared_ptr<CalcSpec> spec,
+                               std::string name, const TranslationSettings& settings) {
+  std::shared_ptr<const CalcSpec> shared = std::move(spec);
+  return withParallelism(
+      input.transform<vector::Chunk>(std::move(name),
+                                     std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                                       return std::make_unique<CalcOperator>(shared);
+                                     })),
+      settings);
+}
+
+DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
+                                    const TranslationSettings& settings) {
+  switch (node.kind) {
+    case LogicalNodeKind::kValues: {
+      const auto& values = static_cast<const LogicalValues&>(node);
+      std::vector<vector::Chunk> chunks;
+      if (!values.rows.empty()) chunks.push_back(vector::rowsToChunk(values.rows, values.rowType));
+      return env.fromCollection(std::move(chunks)).name("Source: Values");
+    }
+    case LogicalNodeKind::kProject: {
+      const auto& project = static_cast<const LogicalProject&>(node);
+      auto spec = std::make_shared<CalcSpec>();
+      spec->outputRowType = project.rowType;
+      spec->projections = project.expressions;
+      return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
+    }
+    case LogicalNodeKind::kFilter: {
+      const auto& filter = static_cast<const LogicalFilter&>(node);
+      auto spec = std::make_shared<CalcSpec>();
+      spec->outputRowType = filter.rowType;
+      for (int i = 0; i < filter.rowType->getFieldCount(); ++i) {
+        spec->projections.push_back(
+            expression::column(i, filter.rowType->getFields()[i].type));
+      }
+      spec->condition = filter.condition;
+      return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
+    }
+    case LogicalNodeKind::kAggregate: {
+      const auto& aggregate = static_cast<const LogicalAggregate&>(node);
+      auto spec = std::make_shared<runtime::operators::GroupAggregateSpec>();
+      spec->inputRowType = node.inputs[0]->rowType;
+      spec->groupingColumns = aggregate.groupingColumns;
+      spec->calls = aggregate.calls;
+      spec->outputRowType = aggregate.rowType;
+      std::shared_ptr<const runtime::operators::GroupAggregateSpec> shared = spec;
+      auto result =
+          translate(*node.inputs[0], env, settings)
+              .partitionCustom(
+                  runtime::operators::ChunkKeyPartitioner::factory(aggregate.groupingColumns))
+              .transform<vector::Chunk>(
+                  "GroupAggregate",
+                  std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                    return std::make_unique<runtime::operators::GroupAggregateOperator>(shared);
+                  }),
+                  true);
+      if (aggregate.groupingColumns.empty()) return result.setParallelism(1);
+      return withParallelism(result, settings);
+    }
+  }
+  throw InternalError("unknown logical node");
+}
+
+}  // namespace
+
+DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
+                                                StreamExecutionEnvironment& environment,
+                                                const TranslationSettings& settings) {
+  return translate(*plan, environment, settings);
+}
+
+}  // namespace eddy::sql

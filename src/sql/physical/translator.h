@@ -1,0 +1,23 @@
+// Translator: turns a logical plan into DataStream transformations over chunks on a
+// StreamExecutionEnvironment — the one runtime of eddy (DESIGN §1: the planner has no
+// runtime of its own). Values become a collection source, Project and Filter a Calc,
+// Aggregate a HASH exchange on the grouping columns followed by a GroupAggregate (at
+// parallelism 1 without grouping columns, Flink's singleton distribution).
+#pragma once
+
+#include "eddy/datastream/data_stream.h"
+#include "sql/planner/logical_node.h"
+#include "vector/chunk.h"
+
+namespace eddy::sql {
+
+struct TranslationSettings {
+  /// table.exec.resource.default-parallelism; -1: the environment's default.
+  int defaultParallelism = -1;
+};
+
+DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
+                                                StreamExecutionEnvironment& environment,
+                                                const TranslationSettings& settings);
+
+}  // namespace eddy::sql

@@ -1,0 +1,119 @@
+#include "sql/planner/logical_node.h"
+
+namespace eddy::sql {
+
+namespace {
+
+std::vector<RowField> fieldsOf(const LogicalTypePtr& rowType) { return rowType->getFields(); }
+
+LogicalTypePtr rowTypeOf(const std::vector<std::string>& names,
+                         const std::vector<LogicalTypePtr>& types) {
+  std::vector<RowField> fields;
+  for (size_t i = 0; i < names.size(); ++i) fields.push_back(RowField{names[i], types[i], std::nullopt});
+  return LogicalType::row(std::move(fields), false);
+}
+
+std::vector<LogicalTypePtr> typesOf(const std::vector<expression::ExpressionPtr>& expressions) {
+  std::vector<LogicalTypePtr> types;
+  for (const auto& expression : expressions) types.push_back(expression->type());
+  return types;
+}
+
+LogicalTypePtr aggregateRowType(const LogicalNode& input, const std::vector<int>& grouping,
+                                const std::vector<runtime::operators::AggregateCall>& calls,
+                                const std::vector<std::string>& names) {
+  std::vector<RowField> fields;
+  const auto& inputFields = input.rowType->getFields();
+  for (int column : grouping) fields.push_back(inputFields.at(column));
+  for (size_t i = 0; i < calls.size(); ++i) {
+    fields.push_back(RowField{names.at(i), calls[i].resultType, std::nullopt});
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+
+}  // namespace
+
+std::string changelogModeName(ChangelogMode mode) {
+  return mode == ChangelogMode::kInsertOnly ? "[I]" : "[I,UB,UA,D]";
+}
+
+LogicalValues::LogicalValues(LogicalTypePtr rowType, std::vector<Row> valuesRows)
+    : LogicalNode(LogicalNodeKind::kValues, std::move(rowType), {}, ChangelogMode::kInsertOnly),
+      rows(std::move(valuesRows)) {}
+
+std::string LogicalValues::describe() const {
+  std::string text = "LogicalValues(tuples=[[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) text += ", ";
+    std::string row = rows[i].toString();
+    text += "{ " + row.substr(3, row.size() - 4) + " }";
+  }
+  return text + "]])";
+}
+
+LogicalProject::LogicalProject(LogicalNodePtr input,
+                               std::vector<expression::ExpressionPtr> projected,
+                               std::vector<std::string> names)
+    : LogicalNode(LogicalNodeKind::kProject, rowTypeOf(names, typesOf(projected)), {input},
+                  input->changelogMode),
+      expressions(std::move(projected)) {}
+
+std::string LogicalProject::describe() const {
+  std::string text = "LogicalProject(";
+  const auto fields = fieldsOf(rowType);
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += fields[i].name + "=[" + expressions[i]->toString() + "]";
+  }
+  return text + ")";
+}
+
+LogicalFilter::LogicalFilter(LogicalNodePtr input, expression::ExpressionPtr filterCondition)
+    : LogicalNode(LogicalNodeKind::kFilter, input->rowType, {input}, input->changelogMode),
+      condition(std::move(filterCondition)) {}
+
+std::string LogicalFilter::describe() const {
+  return "LogicalFilter(condition=[" + condition->toString() + "])";
+}
+
+LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> grouping,
+                                   std::vector<runtime::operators::AggregateCall> aggregateCalls,
+                                   std::vector<std::string> names)
+    : LogicalNode(LogicalNodeKind::kAggregate,
+                  aggregateRowType(*input, grouping, aggregateCalls, names), {input},
+                  ChangelogMode::kRetract),
+      groupingColumns(std::move(grouping)),
+      calls(std::move(aggregateCalls)) {}
+
+std::string LogicalAggregate::describe() const {
+  std::string text = "LogicalAggregate(group=[{";
+  for (size_t i = 0; i < groupingColumns.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(groupingColumns[i]);
+  }
+  text += "}]";
+  const auto fields = fieldsOf(rowType);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const auto& call = calls[i];
+    std::string argument = call.argumentColumn < 0 ? "" : "$" + std::to_string(call.argumentColumn);
+    text += ", " + fields[groupingColumns.size() + i].name + "=[" +
+            runtime::operators::aggregateKindName(call.kind) + "(" + argument + ")]";
+  }
+  return text + ")";
+}
+
+namespace {
+void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, std::string& out) {
+  out += std::string(depth * 2, ' ') + node.describe();
+  if (withChangelogMode) out += ", changelogMode=" + changelogModeName(node.changelogMode);
+  out += "\n";
+  for (const auto& input : node.inputs) explainInto(*input, depth + 1, withChangelogMode, out);
+}
+}  // namespace
+
+std::string explainPlan(const LogicalNode& root, bool withChangelogMode) {
+  std::string text;
+  explainInto(root, 0, withChangelogMode, text);
+  return text;
+}
+
+}  // namespace eddy::sql

@@ -1,0 +1,79 @@
+// The logical plan: relational algebra over rows, built by the binder from SQL (and later by
+// the Table API), read by the translator that turns it into runtime transformations.
+// Nodes are immutable and shared (std::shared_ptr<const LogicalNode>); each knows its output
+// row type (field names and types) and its changelog mode — whether it emits only inserts or
+// also updates and deletes — derived from its inputs when it is built.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eddy/row.h"
+#include "eddy/types/logical_type.h"
+#include "expression/bound_expression.h"
+#include "runtime/operators/aggregate/aggregate_call.h"
+
+namespace eddy::sql {
+
+enum class LogicalNodeKind { kValues, kProject, kFilter, kAggregate };
+
+/// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
+/// keys are tracked): only +I, or +I/-U/+U/-D.
+enum class ChangelogMode { kInsertOnly, kRetract };
+
+std::string changelogModeName(ChangelogMode mode);
+
+struct LogicalNode {
+  LogicalNode(LogicalNodeKind nodeKind, LogicalTypePtr outputRowType,
+              std::vector<std::shared_ptr<const LogicalNode>> nodeInputs, ChangelogMode mode)
+      : kind(nodeKind),
+        rowType(std::move(outputRowType)),
+        inputs(std::move(nodeInputs)),
+        changelogMode(mode) {}
+  virtual ~LogicalNode() = default;
+
+  const LogicalNodeKind kind;
+  const LogicalTypePtr rowType;  // ROW<...> of the output
+  const std::vector<std::shared_ptr<const LogicalNode>> inputs;
+  const ChangelogMode changelogMode;
+
+  /// One line, as EXPLAIN shows the node: `LogicalAggregate(group=[{0}], score=[SUM($1)])`.
+  virtual std::string describe() const = 0;
+};
+
+using LogicalNodePtr = std::shared_ptr<const LogicalNode>;
+
+struct LogicalValues final : LogicalNode {
+  LogicalValues(LogicalTypePtr rowType, std::vector<Row> rows);
+  std::string describe() const override;
+  const std::vector<Row> rows;
+};
+
+struct LogicalProject final : LogicalNode {
+  LogicalProject(LogicalNodePtr input, std::vector<expression::ExpressionPtr> expressions,
+                 std::vector<std::string> names);
+  std::string describe() const override;
+  const std::vector<expression::ExpressionPtr> expressions;
+};
+
+struct LogicalFilter final : LogicalNode {
+  LogicalFilter(LogicalNodePtr input, expression::ExpressionPtr condition);
+  std::string describe() const override;
+  const expression::ExpressionPtr condition;
+};
+
+struct LogicalAggregate final : LogicalNode {
+  /// Output: the grouping columns (in order) then one column per call, named `names`.
+  LogicalAggregate(LogicalNodePtr input, std::vector<int> groupingColumns,
+                   std::vector<runtime::operators::AggregateCall> calls,
+                   std::vector<std::string> names);
+  std::string describe() const override;
+  const std::vector<int> groupingColumns;
+  const std::vector<runtime::operators::AggregateCall> calls;
+};
+
+/// The plan as an indented tree, one node per line (EXPLAIN's logical section).
+std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false);
+
+}  // namespace eddy::sql

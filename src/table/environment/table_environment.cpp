@@ -1,0 +1,368 @@
+#include "eddy/table/table_environment.h"
+
+#include <iostream>
+#include <regex>
+
+#include "catalog/catalog_manager.h"
+#include "eddy/datastream/data_stream.h"
+#include "eddy/exceptions.h"
+#include "runtime/operators/chunk_exchange.h"
+#include "sql/binder/binder.h"
+#include "sql/parser/parser.h"
+#include "sql/parser/unparse.h"
+#include "sql/physical/translator.h"
+
+namespace eddy {
+
+namespace {
+
+/// Rows of a running (or finished) job, pulled through the collect sink. Owns the job's
+/// environment so that it lives as long as the rows are read.
+class JobRowSource final : public RowSource {
+ public:
+  JobRowSource(std::unique_ptr<StreamExecutionEnvironment> environment,
+               CloseableIterator<Row> iterator)
+      : environment_(std::move(environment)), iterator_(std::move(iterator)) {}
+  std::optional<Row> next() override {
+    if (!iterator_.hasNext()) return std::nullopt;
+    return iterator_.next();
+  }
+  void close() override { iterator_.close(); }
+
+ private:
+  std::unique_ptr<StreamExecutionEnvironment> environment_;
+  CloseableIterator<Row> iterator_;
+};
+
+ResolvedSchema singleColumn(const std::string& name) {
+  return ResolvedSchema({ResolvedSchema::Column{name, DataTypes::STRING().notNull(), std::nullopt}});
+}
+
+TableResult listing(const std::string& column, const std::vector<std::string>& names) {
+  std::vector<Row> rows;
+  for (const std::string& name : names) rows.push_back(Row::of(name));
+  return TableResult::ofRows(singleColumn(column), std::move(rows));
+}
+
+/// SQL LIKE for SHOW ... LIKE (only % and _).
+bool likeMatches(const std::string& text, const std::string& pattern) {
+  std::string regex;
+  for (char c : pattern) {
+    if (c == '%') {
+      regex += ".*";
+    } else if (c == '_') {
+      regex += ".";
+    } else if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) {
+      regex += std::string("\\") + c;
+    } else {
+      regex += c;
+    }
+  }
+  return std::regex_match(text, std::regex(regex));
+}
+
+catalog::CatalogBaseTable viewOf(const std::string& query, const sql::LogicalNode& plan) {
+  catalog::CatalogBaseTable view;
+  view.kind = catalog::CatalogBaseTable::Kind::VIEW;
+  view.originalQuery = query;
+  view.expandedQuery = query;
+  Schema::Builder builder = Schema::newBuilder();
+  for (const RowField& field : plan.rowType->getFields()) builder.column(field.name, DataType(field.type));
+  view.schema = builder.build();
+  return view;
+}
+
+}  // namespace
+
+// ---- Table ----------------------------------------------------------------------------------
+
+Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan)
+    : environment_(environment),
+      plan_(std::move(plan)),
+      schema_(ResolvedSchema::fromRowType(plan_->rowType)) {}
+
+void Table::printSchema() const { std::cout << schema_.toString() << std::endl; }
+
+TableResult Table::execute() const { return environment_->executePlan(plan_); }
+
+std::string Table::explain() const {
+  return "== Optimized Logical Plan ==\n" + sql::explainPlan(*plan_, true);
+}
+
+// ---- TableEnvironment -----------------------------------------------------------------------
+
+std::unique_ptr<TableEnvironment> TableEnvironment::create(const EnvironmentSettings& settings) {
+  return std::make_unique<TableEnvironment>(settings);
+}
+
+TableEnvironment::TableEnvironment(const EnvironmentSettings& settings)
+    : settings_(settings), catalogManager_(std::make_unique<catalog::CatalogManager>()) {}
+
+TableEnvironment::~TableEnvironment() = default;
+
+std::vector<std::string> TableEnvironment::listCatalogs() const {
+  return catalogManager_->listCatalogs();
+}
+std::vector<std::string> TableEnvironment::listDatabases() const {
+  return catalogManager_->getCatalog(catalogManager_->getCurrentCatalog()).listDatabases();
+}
+std::vector<std::string> TableEnvironment::listTables() const {
+  return catalogManager_->listTables(catalogManager_->getCurrentCatalog(),
+                                     catalogManager_->getCurrentDatabase());
+}
+std::string TableEnvironment::getCurrentCatalog() const {
+  return catalogManager_->getCurrentCatalog();
+}
+std::string TableEnvironment::getCurrentDatabase() const {
+  return catalogManager_->getCurrentDatabase();
+}
+void TableEnvironment::useCatalog(const std::string& name) {
+  catalogManager_->setCurrentCatalog(name);
+}
+void TableEnvironment::useDatabase(const std::string& name) {
+  catalogManager_->setCurrentDatabase(name);
+}
+
+Table TableEnvironment::sqlQuery(const std::string& query) {
+  sql::StatementPtr statement = sql::parseStatement(query);
+  if (!statement->is<sql::QueryStatement>()) {
+    throw ValidationException(
+        "Unsupported SQL query! sqlQuery() only accepts a single SQL query.");
+  }
+  sql::Binder binder(*catalogManager_);
+  return Table(this, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
+}
+
+void TableEnvironment::createTemporaryView(const std::string& path, const Table& table) {
+  // A Table API view is kept as its plan's SQL once the Table API can print one; until then
+  // only SQL views (CREATE VIEW) are stored, so this takes the plan as a bound relation.
+  (void)path;
+  (void)table;
+  throw TableException("createTemporaryView(path, Table) is not supported yet; use CREATE "
+                       "TEMPORARY VIEW name AS query");
+}
+
+TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) {
+  auto environment = StreamExecutionEnvironment::getExecutionEnvironment();
+  environment->setRuntimeMode(settings_.isStreamingMode() ? RuntimeExecutionMode::STREAMING
+                                                          : RuntimeExecutionMode::BATCH);
+  sql::TranslationSettings translation;
+  if (auto it = configuration_.find("table.exec.resource.default-parallelism");
+      it != configuration_.end()) {
+    translation.defaultParallelism = std::stoi(it->second);
+  }
+  if (auto it = configuration_.find("parallelism.default"); it != configuration_.end()) {
+    environment->setParallelism(std::stoi(it->second));
+  }
+  DataStream<vector::Chunk> chunks = sql::translateToDataStream(plan, *environment, translation);
+  CloseableIterator<Row> rows =
+      chunks
+          .transform<Row>("ChunkToRows", std::make_shared<runtime::LambdaOperatorFactory>([] {
+                            return std::make_unique<runtime::operators::ChunkToRowsOperator>();
+                          }))
+          .executeAndCollect("collect");
+  return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema::fromRowType(plan->rowType),
+                     std::make_unique<JobRowSource>(std::move(environment), std::move(rows)),
+                     settings_.isStreamingMode());
+}
+
+TableResult TableEnvironment::executeSql(const std::string& text) {
+  sql::StatementPtr statement = sql::parseStatement(text);
+  catalog::CatalogManager& catalogs = *catalogManager_;
+  switch (statement->kind) {
+    case sql::StatementKind::kQuery: {
+      sql::Binder binder(catalogs);
+      return executePlan(binder.bindQuery(*statement->as<sql::QueryStatement>().query));
+    }
+    case sql::StatementKind::kCreateView: {
+      const auto& create = statement->as<sql::CreateViewStatement>();
+      if (!create.columns.empty()) {
+        throw TableException("CREATE VIEW with a column list is not supported yet");
+      }
+      std::string query = sql::unparse(*create.query);
+      sql::Binder binder(catalogs);
+      sql::LogicalNodePtr plan = binder.bindQuery(*create.query);
+      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.viewName);
+      catalog::CatalogBaseTable view = viewOf(query, *plan);
+      view.comment = create.comment;
+      if (create.temporary) {
+        catalogs.createTemporaryTable(std::move(view), identifier, create.ifNotExists);
+      } else {
+        catalogs.createTable(std::move(view), identifier, create.ifNotExists);
+      }
+      return TableResult::ok();
+    }
+    case sql::StatementKind::kCreateTable: {
+      const auto& create = statement->as<sql::CreateTableStatement>();
+      if (create.asQuery || create.like) {
+        throw TableException("CREATE TABLE ... AS and LIKE are not supported yet");
+      }
+      catalog::CatalogBaseTable table;
+      Schema::Builder builder = Schema::newBuilder();
+      for (const sql::TableColumn& column : create.columns) {
+        switch (column.kind) {
+          case sql::ColumnKind::kPhysical:
+            builder.column(column.name, DataType(column.type));
+            break;
+          case sql::ColumnKind::kComputed:
+            builder.columnByExpression(column.name, sql::unparse(*column.expression));
+            break;
+          case sql::ColumnKind::kMetadata:
+            builder.columnByMetadata(column.name, DataType(column.type),
+                                     column.metadataKey.value_or(column.name), column.isVirtual);
+            break;
+        }
+        if (column.comment) builder.withComment(*column.comment);
+      }
+      for (const sql::WatermarkDefinition& watermark : create.watermarks) {
+        builder.watermark(watermark.column.back(), sql::unparse(*watermark.expression));
+      }
+      if (create.primaryKey) {
+        if (!create.primaryKey->notEnforced) {
+          throw ValidationException(
+              "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT "
+              "ENFORCED controls if the constraint checks are performed on the incoming/outgoing "
+              "data. Flink does not own the data therefore the only supported mode is the NOT "
+              "ENFORCED mode");
+        }
+        if (create.primaryKey->name) {
+          builder.primaryKeyNamed(*create.primaryKey->name, create.primaryKey->columns);
+        } else {
+          builder.primaryKey(create.primaryKey->columns);
+        }
+      }
+      table.schema = builder.build();
+      table.comment = create.comment;
+      table.partitionKeys = create.partitionKeys;
+      for (const sql::TableOption& option : create.options) table.options[option.key] = option.value;
+      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
+      if (create.temporary) {
+        catalogs.createTemporaryTable(std::move(table), identifier, create.ifNotExists);
+      } else {
+        catalogs.createTable(std::move(table), identifier, create.ifNotExists);
+      }
+      return TableResult::ok();
+    }
+    case sql::StatementKind::kCreateDatabase: {
+      const auto& create = statement->as<sql::CreateDatabaseStatement>();
+      std::string catalogName = create.databaseName.size() == 2 ? create.databaseName[0]
+                                                                : catalogs.getCurrentCatalog();
+      catalog::CatalogDatabase database;
+      database.comment = create.comment;
+      for (const auto& option : create.options) database.properties[option.key] = option.value;
+      catalogs.createDatabase(catalogName, create.databaseName.back(), std::move(database),
+                              create.ifNotExists);
+      return TableResult::ok();
+    }
+    case sql::StatementKind::kDrop: {
+      const auto& drop = statement->as<sql::DropStatement>();
+      switch (drop.objectKind) {
+        case sql::ObjectKind::kTable:
+        case sql::ObjectKind::kView: {
+          bool isView = drop.objectKind == sql::ObjectKind::kView;
+          catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(drop.name);
+          if (drop.temporary) {
+            catalogs.dropTemporaryTable(identifier, isView, drop.ifExists);
+          } else {
+            catalogs.dropTable(identifier, isView, drop.ifExists);
+          }
+          return TableResult::ok();
+        }
+        case sql::ObjectKind::kDatabase: {
+          std::string catalogName =
+              drop.name.size() == 2 ? drop.name[0] : catalogs.getCurrentCatalog();
+          catalogs.dropDatabase(catalogName, drop.name.back(), drop.ifExists, drop.cascade);
+          return TableResult::ok();
+        }
+        case sql::ObjectKind::kCatalog:
+          catalogs.unregisterCatalog(drop.name.back(), drop.ifExists);
+          return TableResult::ok();
+      }
+      break;
+    }
+    case sql::StatementKind::kUseCatalog:
+      catalogs.setCurrentCatalog(statement->as<sql::UseCatalogStatement>().catalogName);
+      return TableResult::ok();
+    case sql::StatementKind::kUseDatabase: {
+      const auto& use = statement->as<sql::UseDatabaseStatement>();
+      if (use.databaseName.size() == 2) catalogs.setCurrentCatalog(use.databaseName[0]);
+      catalogs.setCurrentDatabase(use.databaseName.back());
+      return TableResult::ok();
+    }
+    case sql::StatementKind::kShow: {
+      const auto& show = statement->as<sql::ShowStatement>();
+      auto filtered = [&show](std::vector<std::string> names) {
+        if (!show.likePattern) return names;
+        std::vector<std::string> kept;
+        for (auto& name : names) {
+          if (likeMatches(name, *show.likePattern) != show.notLike) kept.push_back(name);
+        }
+        return kept;
+      };
+      switch (show.showKind) {
+        case sql::ShowKind::kCatalogs:
+          return listing("catalog name", filtered(catalogs.listCatalogs()));
+        case sql::ShowKind::kCurrentCatalog:
+          return listing("current catalog name", {catalogs.getCurrentCatalog()});
+        case sql::ShowKind::kDatabases:
+          return listing("database name",
+                         filtered(catalogs.getCatalog(catalogs.getCurrentCatalog()).listDatabases()));
+        case sql::ShowKind::kCurrentDatabase:
+          return listing("current database name", {catalogs.getCurrentDatabase()});
+        case sql::ShowKind::kTables:
+        case sql::ShowKind::kViews: {
+          std::string catalogName = catalogs.getCurrentCatalog();
+          std::string databaseName = catalogs.getCurrentDatabase();
+          if (show.name.size() == 2) catalogName = show.name[0];
+          if (!show.name.empty()) databaseName = show.name.back();
+          bool views = show.showKind == sql::ShowKind::kViews;
+          auto names = views ? catalogs.listViews(catalogName, databaseName)
+                             : catalogs.listTables(catalogName, databaseName);
+          return listing(views ? "view name" : "table name", filtered(names));
+        }
+        default:
+          throw TableException("This SHOW statement is not supported yet: " + statement->sourceText);
+      }
+    }
+    case sql::StatementKind::kExplain: {
+      const auto& explain = statement->as<sql::ExplainStatement>();
+      if (!explain.statement->is<sql::QueryStatement>()) {
+        throw TableException("EXPLAIN of INSERT and statement sets is not supported yet");
+      }
+      bool changelogMode = std::find(explain.details.begin(), explain.details.end(),
+                                     sql::ExplainDetail::kChangelogMode) != explain.details.end();
+      sql::Binder binder(catalogs);
+      sql::LogicalNodePtr plan = binder.bindQuery(*explain.statement->as<sql::QueryStatement>().query);
+      std::string text = "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
+                         "\n== Optimized Logical Plan ==\n" + sql::explainPlan(*plan, changelogMode);
+      return listing("result", {text});
+    }
+    case sql::StatementKind::kSet: {
+      const auto& set = statement->as<sql::SetStatement>();
+      if (!set.key) {
+        std::vector<Row> rows;
+        for (const auto& [key, value] : configuration_) rows.push_back(Row::of(key, value));
+        return TableResult::ofRows(
+            ResolvedSchema({ResolvedSchema::Column{"key", DataTypes::STRING().notNull(), std::nullopt},
+                            ResolvedSchema::Column{"value", DataTypes::STRING().notNull(), std::nullopt}}),
+            std::move(rows));
+      }
+      configuration_[*set.key] = set.value.value_or("");
+      return TableResult::ok();
+    }
+    case sql::StatementKind::kReset: {
+      const auto& reset = statement->as<sql::ResetStatement>();
+      if (reset.key) {
+        configuration_.erase(*reset.key);
+      } else {
+        configuration_.clear();
+      }
+      return TableResult::ok();
+    }
+    default:
+      break;
+  }
+  throw TableException("Unsupported statement (not yet in eddy): " + statement->sourceText);
+}
+
+}  // namespace eddy

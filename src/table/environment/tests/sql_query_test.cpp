@@ -1,0 +1,146 @@
+// SQL end to end through the TableEnvironment: seed example A2 as SQL in STREAMING (its
+// changelog) and BATCH (final rows), projections and filters with functions, views, SHOW and
+// DDL, and the exact errors for bad SQL.
+#include <gtest/gtest.h>
+
+#include <eddy/table/table_environment.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace eddy {
+namespace {
+
+const char* kScores =
+    "(VALUES ('Alice', 12), ('Bob', 10), ('Alice', 100)) AS t(name, score)";
+
+std::vector<std::string> rowsOf(TableResult result) {
+  std::vector<std::string> printed;
+  for (const Row& row : result.collectAll()) printed.push_back(row.toString());
+  return printed;
+}
+
+std::unique_ptr<TableEnvironment> environment(bool streaming) {
+  auto env = TableEnvironment::create(streaming ? EnvironmentSettings::inStreamingMode()
+                                                : EnvironmentSettings::inBatchMode());
+  env->executeSql("SET 'parallelism.default' = '1'");
+  return env;
+}
+
+TEST(SqlQueryTest, StreamingGroupByPrintsTheChangelogOfSeedExampleA2) {
+  auto env = environment(true);
+  std::ostringstream out;
+  env->executeSql(std::string("SELECT name, SUM(score) AS score FROM ") + kScores +
+                  " GROUP BY name")
+      .print(out);
+  EXPECT_EQ(out.str(),
+            "+----+--------------------------------+-------------+\n"
+            "| op |                           name |       score |\n"
+            "+----+--------------------------------+-------------+\n"
+            "| +I |                          Alice |          12 |\n"
+            "| +I |                            Bob |          10 |\n"
+            "| -U |                          Alice |          12 |\n"
+            "| +U |                          Alice |         112 |\n"
+            "+----+--------------------------------+-------------+\n"
+            "Received a total of 4 rows\n");
+}
+
+TEST(SqlQueryTest, BatchGroupByGivesFinalRows) {
+  auto env = environment(false);
+  std::ostringstream out;
+  env->executeSql(std::string("SELECT name, SUM(score) AS score FROM ") + kScores +
+                  " GROUP BY name")
+      .print(out);
+  EXPECT_EQ(out.str(),
+            "+-------+-------+\n"
+            "|  name | score |\n"
+            "+-------+-------+\n"
+            "|   Bob |    10 |\n"
+            "| Alice |   112 |\n"
+            "+-------+-------+\n"
+            "2 rows in set\n");
+}
+
+TEST(SqlQueryTest, StreamingChangelogAppliedEqualsTheBatchResult) {
+  std::string query = std::string("SELECT name, COUNT(*) AS c, AVG(score) AS a, MAX(score) AS m "
+                                  "FROM ") + kScores + " WHERE score >= 10 GROUP BY name";
+  auto streaming = rowsOf(environment(true)->executeSql(query));
+  auto batch = rowsOf(environment(false)->executeSql(query));
+  // Apply the changelog: +I/+U add a row, -U/-D remove it.
+  std::multiset<std::string> applied;
+  for (const std::string& row : streaming) {
+    std::string content = row.substr(2);
+    if (row[0] == '+') {
+      applied.insert(content);
+    } else {
+      applied.erase(applied.find(content));
+    }
+  }
+  std::multiset<std::string> expected;
+  for (const std::string& row : batch) expected.insert(row.substr(2));
+  EXPECT_EQ(applied, expected);
+  EXPECT_EQ(expected, (std::multiset<std::string>{"[Alice, 2, 56, 100]", "[Bob, 1, 10, 10]"}));
+}
+
+TEST(SqlQueryTest, ProjectionAndFilterWithFunctions) {
+  auto env = environment(false);
+  EXPECT_EQ(rowsOf(env->executeSql(std::string("SELECT UPPER(name) AS n, score * 2 + 1, "
+                                               "score > 50 AS big FROM ") +
+                                   kScores + " WHERE score <> 10")),
+            (std::vector<std::string>{"+I[ALICE, 25, false]", "+I[ALICE, 201, true]"}));
+  auto schema = env->sqlQuery(std::string("SELECT UPPER(name) AS n, score * 2 + 1 FROM ") + kScores)
+                    .getResolvedSchema();
+  EXPECT_EQ(schema.toString(), "(\n  `n` VARCHAR(5) NOT NULL,\n  `EXPR$1` INT NOT NULL\n)");
+}
+
+TEST(SqlQueryTest, ViewsShowAndDrop) {
+  auto env = environment(false);
+  env->executeSql(std::string("CREATE TEMPORARY VIEW scores AS SELECT * FROM ") + kScores);
+  env->executeSql("CREATE VIEW big AS SELECT name FROM scores WHERE score > 50");
+  EXPECT_EQ(rowsOf(env->executeSql("SHOW TABLES")),
+            (std::vector<std::string>{"+I[big]", "+I[scores]"}));
+  EXPECT_EQ(rowsOf(env->executeSql("SHOW TABLES LIKE 's%'")), (std::vector<std::string>{"+I[scores]"}));
+  EXPECT_EQ(rowsOf(env->executeSql("SHOW VIEWS")), (std::vector<std::string>{"+I[big]", "+I[scores]"}));
+  EXPECT_EQ(rowsOf(env->executeSql("SELECT * FROM big")), (std::vector<std::string>{"+I[Alice]"}));
+  env->executeSql("CREATE DATABASE lake");
+  env->executeSql("USE lake");
+  EXPECT_EQ(env->getCurrentDatabase(), "lake");
+  EXPECT_EQ(rowsOf(env->executeSql("SHOW DATABASES")),
+            (std::vector<std::string>{"+I[default_database]", "+I[lake]"}));
+  EXPECT_EQ(rowsOf(env->executeSql("SELECT COUNT(*) FROM default_database.scores")),
+            (std::vector<std::string>{"+I[3]"}));
+  env->executeSql("DROP VIEW default_database.big");
+  EXPECT_EQ(env->listTables(), std::vector<std::string>{});
+  std::ostringstream ok;
+  env->executeSql("USE default_database").print(ok);
+  EXPECT_EQ(ok.str(), "+--------+\n| result |\n+--------+\n|     OK |\n+--------+\n1 row in set\n");
+}
+
+std::string errorOf(TableEnvironment& env, const std::string& sql) {
+  try {
+    env.executeSql(sql).collectAll();
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(SqlQueryTest, ErrorsNameTheLineAndColumn) {
+  auto env = environment(false);
+  EXPECT_EQ(errorOf(*env, std::string("SELECT nme FROM ") + kScores),
+            "SQL validation failed. From line 1, column 8: Column 'nme' not found in any table; "
+            "did you mean 'name'?");
+  EXPECT_EQ(errorOf(*env, "SELECT *\nFROM missing"),
+            "SQL validation failed. From line 2, column 6: Object 'missing' not found");
+  EXPECT_EQ(errorOf(*env, std::string("SELECT name, SUM(score) FROM ") + kScores),
+            "SQL validation failed. From line 1, column 8: Expression 'name' is not being grouped");
+  EXPECT_EQ(errorOf(*env, std::string("SELECT SUM(name) FROM ") + kScores),
+            "SQL validation failed. From line 1, column 8: Cannot apply 'SUM' to arguments of type "
+            "'SUM(<VARCHAR(5) NOT NULL>)'. Supported form(s): 'SUM(<NUMERIC>)'");
+  EXPECT_EQ(errorOf(*env, "SELECT FROM t").rfind("SQL parse failed. Encountered \"FROM\" at line 1, "
+                                                 "column 8.", 0),
+            0u);
+}
+
+}  // namespace
+}  // namespace eddy
