@@ -19,3 +19,8 @@
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
 #include "eddy/datastream/watermark_strategy.h"
+#include "eddy/table/environment_settings.h"
+#include "eddy/table/resolved_schema.h"
+#include "eddy/table/schema.h"
+#include "eddy/table/table_environment.h"
+#include "eddy/table/table_result.h"

@@ -13,7 +13,7 @@ cmake -S "$source_dir/consumer" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=
   -DCMAKE_PREFIX_PATH="$scratch/prefix" "${launcher[@]}" >/dev/null
 cmake --build "$scratch/build" >/dev/null
 output="$("$scratch/build/consumer")"
-expected=$'+I[Alice, 5]\n+I[Bob, 3]\nDECIMAL(12, 2)'
+expected=$'+I[Alice, 5]\n+I[Bob, 3]\nDECIMAL(12, 2)\n+---+---+\n| w | c |\n+---+---+\n| A | 2 |\n| B | 1 |\n+---+---+\n2 rows in set'
 if [ "$output" != "$expected" ]; then
   echo "unexpected output of the installed-package consumer:"
   echo "$output"

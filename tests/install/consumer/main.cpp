@@ -11,5 +11,9 @@ int main() {
       .print();
   env->execute();
   std::cout << eddy::parseLogicalType("DECIMAL(12, 2)")->asSummaryString() << "\n";
+  auto tableEnv = eddy::TableEnvironment::create(eddy::EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql("SELECT UPPER(w) AS w, COUNT(*) AS c FROM (VALUES ('a'), ('b'), ('a')) "
+                       "AS t(w) GROUP BY w")
+      .print();
   return 0;
 }
