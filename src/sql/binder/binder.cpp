@@ -69,21 +69,6 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& arg
   return argument;
 }
 
-bool isNumeric(const LogicalType& type) {
-  switch (type.getTypeRoot()) {
-    case LogicalTypeRoot::TINYINT:
-    case LogicalTypeRoot::SMALLINT:
-    case LogicalTypeRoot::INTEGER:
-    case LogicalTypeRoot::BIGINT:
-    case LogicalTypeRoot::FLOAT:
-    case LogicalTypeRoot::DOUBLE:
-    case LogicalTypeRoot::DECIMAL:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call) {
   if (call.name.size() != 1 || call.over) return std::nullopt;
   const std::string name = upper(call.name[0]);
@@ -151,44 +136,6 @@ void forEachAggregate(const Expression& expression,
     default:
       break;
   }
-}
-
-std::string binaryFunctionName(BinaryOperator op) {
-  switch (op) {
-    case BinaryOperator::kOr:
-      return "OR";
-    case BinaryOperator::kAnd:
-      return "AND";
-    case BinaryOperator::kEquals:
-      return "=";
-    case BinaryOperator::kNotEquals:
-      return "<>";
-    case BinaryOperator::kLessThan:
-      return "<";
-    case BinaryOperator::kLessThanOrEqual:
-      return "<=";
-    case BinaryOperator::kGreaterThan:
-      return ">";
-    case BinaryOperator::kGreaterThanOrEqual:
-      return ">=";
-    case BinaryOperator::kIsDistinctFrom:
-      return "IS DISTINCT FROM";
-    case BinaryOperator::kIsNotDistinctFrom:
-      return "IS NOT DISTINCT FROM";
-    case BinaryOperator::kPlus:
-      return "+";
-    case BinaryOperator::kMinus:
-      return "-";
-    case BinaryOperator::kMultiply:
-      return "*";
-    case BinaryOperator::kDivide:
-      return "/";
-    case BinaryOperator::kModulo:
-      return "%";
-    case BinaryOperator::kConcat:
-      return "||";
-  }
-  return "?";
 }
 
 }  // namespace
@@ -521,7 +468,7 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         const auto& binary = node.as<BinaryExpression>();
         BoundPtr left = bindExpression(*binary.left, scope, aggregates);
         BoundPtr right = bindExpression(*binary.right, scope, aggregates);
-        return expression::call(binaryFunctionName(binary.op), {left, right});
+        return expression::call(binaryOperatorText(binary.op), {left, right});
       }
       case ExpressionKind::kIs: {
         const auto& is = node.as<IsExpression>();
@@ -722,7 +669,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
         if (nested) fail(*call, "Aggregate function calls cannot be nested");
         BoundPtr argument = bindExpression(*call->arguments[0], input.scope, nullptr);
         argumentType = argument->type();
-        if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && !isNumeric(*argumentType)) {
+        if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && !function::isNumeric(*argumentType)) {
           fail(*call, "Cannot apply '" + upper(call->name[0]) + "' to arguments of type '" +
                           upper(call->name[0]) + "(<" + argumentType->asSummaryString() +
                           ">)'. Supported form(s): '" + upper(call->name[0]) + "(<NUMERIC>)'");

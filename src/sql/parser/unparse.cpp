@@ -47,44 +47,6 @@ std::string quoteNames(const std::vector<std::string>& names) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-const char* binaryOperatorText(BinaryOperator op) {
-  switch (op) {
-    case BinaryOperator::kOr:
-      return "OR";
-    case BinaryOperator::kAnd:
-      return "AND";
-    case BinaryOperator::kEquals:
-      return "=";
-    case BinaryOperator::kNotEquals:
-      return "<>";
-    case BinaryOperator::kLessThan:
-      return "<";
-    case BinaryOperator::kLessThanOrEqual:
-      return "<=";
-    case BinaryOperator::kGreaterThan:
-      return ">";
-    case BinaryOperator::kGreaterThanOrEqual:
-      return ">=";
-    case BinaryOperator::kIsDistinctFrom:
-      return "IS DISTINCT FROM";
-    case BinaryOperator::kIsNotDistinctFrom:
-      return "IS NOT DISTINCT FROM";
-    case BinaryOperator::kPlus:
-      return "+";
-    case BinaryOperator::kMinus:
-      return "-";
-    case BinaryOperator::kMultiply:
-      return "*";
-    case BinaryOperator::kDivide:
-      return "/";
-    case BinaryOperator::kModulo:
-      return "%";
-    case BinaryOperator::kConcat:
-      return "||";
-  }
-  return "?";
-}
-
 int binaryLevel(BinaryOperator op) {
   switch (op) {
     case BinaryOperator::kOr:
@@ -851,6 +813,45 @@ class Printer {
 };
 
 }  // namespace
+
+const char* binaryOperatorText(BinaryOperator op) {
+  switch (op) {
+    case BinaryOperator::kOr:
+      return "OR";
+    case BinaryOperator::kAnd:
+      return "AND";
+    case BinaryOperator::kEquals:
+      return "=";
+    case BinaryOperator::kNotEquals:
+      return "<>";
+    case BinaryOperator::kLessThan:
+      return "<";
+    case BinaryOperator::kLessThanOrEqual:
+      return "<=";
+    case BinaryOperator::kGreaterThan:
+      return ">";
+    case BinaryOperator::kGreaterThanOrEqual:
+      return ">=";
+    case BinaryOperator::kIsDistinctFrom:
+      return "IS DISTINCT FROM";
+    case BinaryOperator::kIsNotDistinctFrom:
+      return "IS NOT DISTINCT FROM";
+    case BinaryOperator::kPlus:
+      return "+";
+    case BinaryOperator::kMinus:
+      return "-";
+    case BinaryOperator::kMultiply:
+      return "*";
+    case BinaryOperator::kDivide:
+      return "/";
+    case BinaryOperator::kModulo:
+      return "%";
+    case BinaryOperator::kConcat:
+      return "||";
+  }
+  return "?";
+}
+
 
 std::string unparse(const Node& node) {
   Printer printer;

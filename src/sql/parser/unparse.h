@@ -18,4 +18,8 @@ namespace eddy::sql {
 /// statement (one line, no trailing `;`).
 std::string unparse(const Node& node);
 
+/// The SQL spelling of a binary operator ("AND", "<>", "||", "IS DISTINCT FROM", ...); it is
+/// also the name of the built-in function that implements it.
+const char* binaryOperatorText(BinaryOperator op);
+
 }  // namespace eddy::sql

@@ -12,6 +12,7 @@ int main() {
   env->execute();
   std::cout << eddy::parseLogicalType("DECIMAL(12, 2)")->asSummaryString() << "\n";
   auto tableEnv = eddy::TableEnvironment::create(eddy::EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql("SET 'parallelism.default' = '1'");  // one subtask: a fixed row order
   tableEnv->executeSql("SELECT UPPER(w) AS w, COUNT(*) AS c FROM (VALUES ('a'), ('b'), ('a')) "
                        "AS t(w) GROUP BY w")
       .print();
