@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build ccache git libutf8proc-dev
+  g++ cmake ninja-build ccache git libutf8proc-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libabsl-dev libxxhash-dev
 )

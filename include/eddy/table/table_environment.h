@@ -20,8 +20,11 @@ namespace eddy {
 namespace catalog {
 class CatalogManager;
 }
+class StreamExecutionEnvironment;
 namespace sql {
 struct LogicalNode;
+struct InsertStatement;
+struct TranslationSettings;
 }
 
 class TableEnvironment;
@@ -83,6 +86,14 @@ class TableEnvironment {
   catalog::CatalogManager& catalogManager() { return *catalogManager_; }
 
  private:
+  /// The runtime mode: the settings', unless 'execution.runtime-mode' is SET.
+  bool isStreaming() const;
+  /// An environment for one job, configured from the settings and options.
+  std::unique_ptr<StreamExecutionEnvironment> newJobEnvironment(
+      sql::TranslationSettings& translation) const;
+  /// INSERT INTO statements run as one job (several: a statement set).
+  TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts);
+
   EnvironmentSettings settings_;
   std::unique_ptr<catalog::CatalogManager> catalogManager_;
   std::map<std::string, std::string> configuration_;

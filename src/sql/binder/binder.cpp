@@ -140,6 +140,23 @@ void forEachAggregate(const Expression& expression,
 
 }  // namespace
 
+LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
+                                 const std::string& tableName) {
+  std::vector<RowField> fields;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    const auto* physical = std::get_if<Schema::PhysicalColumn>(&column);
+    if (!physical) {
+      throw ValidationException("Computed and metadata columns are not supported yet: column '" +
+                                Schema::columnName(column) + "' of table '" + tableName + "'");
+    }
+    LogicalTypePtr type = std::holds_alternative<DataType>(physical->type)
+                              ? std::get<DataType>(physical->type).getLogicalType()
+                              : parseLogicalType(std::get<std::string>(physical->type));
+    fields.push_back(RowField{physical->name, type, std::nullopt});
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+
 bool isAggregateFunctionName(const std::string& upperCaseName) {
   return upperCaseName == "COUNT" || upperCaseName == "SUM" || upperCaseName == "AVG" ||
          upperCaseName == "MIN" || upperCaseName == "MAX";
@@ -292,12 +309,19 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   }
   const catalog::CatalogBaseTable& catalogTable = *resolved->table;
   if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
-    notSupported(table, "Reading table '" + identifier.asSummaryString() +
-                            "' (connector '" +
-                            (catalogTable.options.count("connector")
-                                 ? catalogTable.options.at("connector")
-                                 : std::string("?")) +
-                            "')");
+    LogicalTypePtr rowType;
+    try {
+      rowType = physicalRowTypeOf(catalogTable, identifier.asSummaryString());
+    } catch (const ValidationException& error) {
+      fail(table, error.what());
+    }
+    Relation relation;
+    relation.node = std::make_shared<LogicalTableScan>(identifier.asSummaryString(), rowType,
+                                                       catalogTable.options);
+    for (const RowField& field : rowType->getFields()) {
+      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type});
+    }
+    return relation;
   }
   StatementPtr statement = parseStatement(catalogTable.expandedQuery.empty()
                                               ? catalogTable.originalQuery

@@ -63,6 +63,12 @@ class Binder {
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
 };
 
+/// ROW<...> of a catalog table's physical columns (the row its connector reads or writes).
+/// Throws ValidationException (naming the column) for computed and metadata columns, which
+/// are not supported yet.
+LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
+                                 const std::string& tableName);
+
 /// True for the aggregate functions the binder knows (COUNT, SUM, AVG, MIN, MAX).
 bool isAggregateFunctionName(const std::string& upperCaseName);
 

@@ -1,5 +1,6 @@
 #include "sql/physical/translator.h"
 
+#include "connectors/dynamic_table_factory.h"
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/calc/calc_operator.h"
 #include "runtime/operators/chunk_exchange.h"
@@ -36,6 +37,17 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
       std::vector<vector::Chunk> chunks;
       if (!values.rows.empty()) chunks.push_back(vector::rowsToChunk(values.rows, values.rowType));
       return env.fromCollection(std::move(chunks)).name("Source: Values");
+    }
+    case LogicalNodeKind::kTableScan: {
+      const auto& scan = static_cast<const LogicalTableScan&>(node);
+      connectors::ConnectorContext context{scan.tableName, scan.rowType, scan.options,
+                                           settings.streaming};
+      const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+      auto source = factory.createDynamicTableSource(context)->createSource();
+      return withParallelism(
+          env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
+                         scan.tableName),
+          settings);
     }
     case LogicalNodeKind::kProject: {
       const auto& project = static_cast<const LogicalProject&>(node);

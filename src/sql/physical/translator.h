@@ -1,6 +1,7 @@
 // Translator: turns a logical plan into DataStream transformations over chunks on a
 // StreamExecutionEnvironment — the one runtime of eddy (DESIGN §1: the planner has no
-// runtime of its own). Values become a collection source, Project and Filter a Calc,
+// runtime of its own). Values become a collection source, a table scan its connector's
+// source (src/connectors, chosen by the 'connector' option), Project and Filter a Calc,
 // Aggregate a HASH exchange on the grouping columns followed by a GroupAggregate (at
 // parallelism 1 without grouping columns, Flink's singleton distribution).
 #pragma once
@@ -12,6 +13,8 @@
 namespace eddy::sql {
 
 struct TranslationSettings {
+  /// The job's runtime mode (connectors may behave differently).
+  bool streaming = true;
   /// table.exec.resource.default-parallelism; -1: the environment's default.
   int defaultParallelism = -1;
 };

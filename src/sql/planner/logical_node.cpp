@@ -51,6 +51,17 @@ std::string LogicalValues::describe() const {
   return text + "]])";
 }
 
+LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physicalRowType,
+                                   std::map<std::string, std::string> tableOptions)
+    : LogicalNode(LogicalNodeKind::kTableScan, std::move(physicalRowType), {},
+                  ChangelogMode::kInsertOnly),
+      tableName(std::move(name)),
+      options(std::move(tableOptions)) {}
+
+std::string LogicalTableScan::describe() const {
+  return "LogicalTableScan(table=[[" + tableName + "]])";
+}
+
 LogicalProject::LogicalProject(LogicalNodePtr input,
                                std::vector<expression::ExpressionPtr> projected,
                                std::vector<std::string> names)

@@ -5,6 +5,7 @@
 // also updates and deletes — derived from its inputs when it is built.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@
 
 namespace eddy::sql {
 
-enum class LogicalNodeKind { kValues, kProject, kFilter, kAggregate };
+enum class LogicalNodeKind { kValues, kTableScan, kProject, kFilter, kAggregate };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
 /// keys are tracked): only +I, or +I/-U/+U/-D.
@@ -48,6 +49,15 @@ struct LogicalValues final : LogicalNode {
   LogicalValues(LogicalTypePtr rowType, std::vector<Row> rows);
   std::string describe() const override;
   const std::vector<Row> rows;
+};
+
+/// Reads a catalog table through its connector (the `'connector'` option picks the factory).
+struct LogicalTableScan final : LogicalNode {
+  LogicalTableScan(std::string tableName, LogicalTypePtr physicalRowType,
+                   std::map<std::string, std::string> options);
+  std::string describe() const override;
+  const std::string tableName;  // catalog.database.table
+  const std::map<std::string, std::string> options;
 };
 
 struct LogicalProject final : LogicalNode {

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "catalog/catalog_manager.h"
+#include "connectors/dynamic_table_factory.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
 #include "runtime/operators/chunk_exchange.h"
@@ -33,6 +34,44 @@ class JobRowSource final : public RowSource {
   std::unique_ptr<StreamExecutionEnvironment> environment_;
   CloseableIterator<Row> iterator_;
 };
+
+/// The result of INSERT statements: one row (-1, as Flink reports an unknown count) per sink;
+/// reading past it waits until the job has finished (so await() waits for the job).
+class InsertRowSource final : public RowSource {
+ public:
+  InsertRowSource(std::unique_ptr<StreamExecutionEnvironment> environment, JobClient client,
+                  int sinkCount)
+      : environment_(std::move(environment)), client_(std::move(client)), sinkCount_(sinkCount) {}
+  std::optional<Row> next() override {
+    if (!returned_) {
+      returned_ = true;
+      Row row(sinkCount_);
+      for (int i = 0; i < sinkCount_; ++i) row.setField(i, int64_t{-1});
+      return row;
+    }
+    if (!finished_) {
+      finished_ = true;
+      client_.waitForCompletion();
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::unique_ptr<StreamExecutionEnvironment> environment_;
+  JobClient client_;
+  int sinkCount_;
+  bool returned_ = false;
+  bool finished_ = false;
+};
+
+std::string describeColumns(const LogicalType& rowType) {
+  std::string text = "[";
+  const auto& fields = rowType.getFields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    text += (i ? ", " : "") + fields[i].name + ": " + fields[i].type->asSummaryString();
+  }
+  return text + "]";
+}
 
 ResolvedSchema singleColumn(const std::string& name) {
   return ResolvedSchema({ResolvedSchema::Column{name, DataTypes::STRING().notNull(), std::nullopt}});
@@ -143,17 +182,8 @@ void TableEnvironment::createTemporaryView(const std::string& path, const Table&
 }
 
 TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) {
-  auto environment = StreamExecutionEnvironment::getExecutionEnvironment();
-  environment->setRuntimeMode(settings_.isStreamingMode() ? RuntimeExecutionMode::STREAMING
-                                                          : RuntimeExecutionMode::BATCH);
   sql::TranslationSettings translation;
-  if (auto it = configuration_.find("table.exec.resource.default-parallelism");
-      it != configuration_.end()) {
-    translation.defaultParallelism = std::stoi(it->second);
-  }
-  if (auto it = configuration_.find("parallelism.default"); it != configuration_.end()) {
-    environment->setParallelism(std::stoi(it->second));
-  }
+  auto environment = newJobEnvironment(translation);
   DataStream<vector::Chunk> chunks = sql::translateToDataStream(plan, *environment, translation);
   CloseableIterator<Row> rows =
       chunks
@@ -163,7 +193,113 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
           .executeAndCollect("collect");
   return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema::fromRowType(plan->rowType),
                      std::make_unique<JobRowSource>(std::move(environment), std::move(rows)),
-                     settings_.isStreamingMode());
+                     translation.streaming);
+}
+
+namespace {
+
+int parallelismOption(const std::map<std::string, std::string>& configuration,
+                      const std::string& key) {
+  auto it = configuration.find(key);
+  if (it == configuration.end()) return -1;
+  try {
+    int value = std::stoi(it->second);
+    if (value > 0) return value;
+  } catch (const std::exception&) {
+  }
+  throw ValidationException("Invalid value for option '" + key + "': '" + it->second +
+                            "' (expected a positive integer)");
+}
+
+}  // namespace
+
+bool TableEnvironment::isStreaming() const {
+  auto it = configuration_.find("execution.runtime-mode");
+  if (it == configuration_.end()) return settings_.isStreamingMode();
+  std::string mode = it->second;
+  for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (mode == "streaming") return true;
+  if (mode == "batch") return false;
+  throw ValidationException("Invalid value for option 'execution.runtime-mode': '" + it->second +
+                            "' (expected 'streaming' or 'batch')");
+}
+
+std::unique_ptr<StreamExecutionEnvironment> TableEnvironment::newJobEnvironment(
+    sql::TranslationSettings& translation) const {
+  auto environment = StreamExecutionEnvironment::getExecutionEnvironment();
+  bool streaming = isStreaming();
+  environment->setRuntimeMode(streaming ? RuntimeExecutionMode::STREAMING
+                                        : RuntimeExecutionMode::BATCH);
+  int parallelism = parallelismOption(configuration_, "parallelism.default");
+  if (parallelism > 0) environment->setParallelism(parallelism);
+  translation.streaming = streaming;
+  translation.defaultParallelism =
+      parallelismOption(configuration_, "table.exec.resource.default-parallelism");
+  return environment;
+}
+
+TableResult TableEnvironment::executeInserts(
+    const std::vector<const sql::InsertStatement*>& inserts) {
+  sql::TranslationSettings translation;
+  auto environment = newJobEnvironment(translation);
+  std::vector<ResolvedSchema::Column> columns;
+  std::string jobName = "insert-into";
+  for (const sql::InsertStatement* insert : inserts) {
+    catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert->tableName);
+    catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
+    if (target.table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
+      throw ValidationException("INSERT into the view '" + identifier.asSummaryString() +
+                                "' is not allowed; insert into a table");
+    }
+    if (!insert->columns.empty() || !insert->partition.empty() || insert->overwrite) {
+      throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
+    }
+    LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+    sql::Binder binder(*catalogManager_);
+    sql::LogicalNodePtr plan = binder.bindQuery(*insert->query);
+    const auto& queryFields = plan->rowType->getFields();
+    const auto& sinkFields = sinkType->getFields();
+    if (queryFields.size() != sinkFields.size()) {
+      throw ValidationException("Column types of query result and sink for '" +
+                                identifier.asSummaryString() +
+                                "' do not match.\nCause: Different number of columns.\n\n"
+                                "Query schema: " + describeColumns(*plan->rowType) +
+                                "\nSink schema:  " + describeColumns(*sinkType));
+    }
+    // Implicit casts to the sink's column types (an impossible cast names the columns).
+    std::vector<expression::ExpressionPtr> casts;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < sinkFields.size(); ++i) {
+      auto column = expression::column(static_cast<int>(i), queryFields[i].type);
+      try {
+        casts.push_back(expression::castIfNeeded(column, sinkFields[i].type));
+      } catch (const ValidationException& error) {
+        throw ValidationException("Column types of query result and sink for '" +
+                                  identifier.asSummaryString() + "' do not match.\nCause: " +
+                                  error.what() + "\n\nQuery schema: " +
+                                  describeColumns(*plan->rowType) +
+                                  "\nSink schema:  " + describeColumns(*sinkType));
+      }
+      names.push_back(sinkFields[i].name);
+    }
+    plan = std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
+
+    connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
+                                         target.table->options, translation.streaming};
+    const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+    auto sinkOperator = factory.createDynamicTableSink(context)->createSinkOperator();
+    sql::translateToDataStream(plan, *environment, translation)
+        .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(), sinkOperator);
+    columns.push_back(ResolvedSchema::Column{identifier.asSummaryString(),
+                                             DataTypes::BIGINT().notNull(), std::nullopt});
+    jobName += "_" + identifier.asSummaryString();
+  }
+  JobClient client = environment->executeAsync(jobName);
+  int sinkCount = static_cast<int>(columns.size());
+  return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema(std::move(columns)),
+                     std::make_unique<InsertRowSource>(std::move(environment), std::move(client),
+                                                       sinkCount),
+                     false);
 }
 
 TableResult TableEnvironment::executeSql(const std::string& text) {
@@ -173,6 +309,27 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     case sql::StatementKind::kQuery: {
       sql::Binder binder(catalogs);
       return executePlan(binder.bindQuery(*statement->as<sql::QueryStatement>().query));
+    }
+    case sql::StatementKind::kInsert:
+      return executeInserts({&statement->as<sql::InsertStatement>()});
+    case sql::StatementKind::kStatementSet: {
+      std::vector<const sql::InsertStatement*> inserts;
+      for (const auto& inner : statement->as<sql::StatementSetStatement>().statements) {
+        if (!inner->is<sql::InsertStatement>()) {
+          throw ValidationException("A statement set accepts only INSERT statements");
+        }
+        inserts.push_back(&inner->as<sql::InsertStatement>());
+      }
+      return executeInserts(inserts);
+    }
+    case sql::StatementKind::kExecute: {
+      const sql::Statement& inner = *statement->as<sql::ExecuteStatement>().statement;
+      if (inner.is<sql::InsertStatement>()) return executeInserts({&inner.as<sql::InsertStatement>()});
+      if (inner.is<sql::QueryStatement>()) {
+        sql::Binder binder(catalogs);
+        return executePlan(binder.bindQuery(*inner.as<sql::QueryStatement>().query));
+      }
+      throw ValidationException("EXECUTE accepts a query or an INSERT statement");
     }
     case sql::StatementKind::kCreateView: {
       const auto& create = statement->as<sql::CreateViewStatement>();

@@ -144,3 +144,49 @@ TEST(SqlQueryTest, ErrorsNameTheLineAndColumn) {
 
 }  // namespace
 }  // namespace eddy
+
+namespace eddy {
+namespace {
+
+TEST(SqlConnectorTest, InsertFromDatagenIntoPrintAndBlackholeAsOneStatementSet) {
+  auto env = environment(true);
+  env->executeSql(
+      "CREATE TABLE numbers (id BIGINT, bucket INT) WITH ("
+      " 'connector' = 'datagen', 'number-of-rows' = '6',"
+      " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6',"
+      " 'fields.bucket.min' = '7', 'fields.bucket.max' = '7')");
+  env->executeSql("CREATE TABLE out_print (id BIGINT, doubled BIGINT) WITH ("
+                  " 'connector' = 'print', 'print-identifier' = 'evens')");
+  env->executeSql("CREATE TABLE out_void (bucket INT, c BIGINT) WITH ('connector' = 'blackhole')");
+  testing::internal::CaptureStdout();
+  TableResult result = env->executeSql(
+      "EXECUTE STATEMENT SET BEGIN "
+      "INSERT INTO out_print SELECT id, id * 2 FROM numbers WHERE MOD(id, 2) = 0; "
+      "INSERT INTO out_void SELECT bucket, COUNT(*) FROM numbers GROUP BY bucket; "
+      "END");
+  result.await();
+  EXPECT_EQ(testing::internal::GetCapturedStdout(),
+            "evens> +I[2, 4]\nevens> +I[4, 8]\nevens> +I[6, 12]\n");
+  EXPECT_EQ(result.getResolvedSchema().getColumnNames(),
+            (std::vector<std::string>{"default_catalog.default_database.out_print",
+                                      "default_catalog.default_database.out_void"}));
+}
+
+TEST(SqlConnectorTest, SelectFromDatagenAndSinkErrors) {
+  auto env = environment(false);
+  env->executeSql("CREATE TABLE seq (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = "
+                  "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100')");
+  EXPECT_EQ(rowsOf(env->executeSql("SELECT COUNT(*), SUM(id), MIN(id), MAX(id) FROM seq")),
+            (std::vector<std::string>{"+I[100, 5050, 1, 100]"}));
+  env->executeSql("CREATE TABLE sink (id INT, name STRING) WITH ('connector' = 'blackhole')");
+  EXPECT_EQ(errorOf(*env, "INSERT INTO sink SELECT id FROM seq"),
+            "Column types of query result and sink for 'default_catalog.default_database.sink' do "
+            "not match.\nCause: Different number of columns.\n\nQuery schema: [id: INT]\nSink "
+            "schema:  [id: INT, name: STRING]");
+  env->executeSql("CREATE TABLE bad (id INT) WITH ('connector' = 'datagen', 'rows-per-secnd' = '5')");
+  EXPECT_EQ(errorOf(*env, "SELECT * FROM bad").rfind("Unsupported options found for 'datagen'.", 0),
+            0u);
+}
+
+}  // namespace
+}  // namespace eddy

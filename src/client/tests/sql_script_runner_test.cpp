@@ -1,0 +1,90 @@
+// Running SQL scripts as `eddy sql -f` does: what each kind of statement prints, the error
+// that names the script, line and column, and ${NAME} substitution.
+#include "client/sql_script_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace eddy::client {
+namespace {
+
+struct ScriptRun {
+  bool ok;
+  std::string out;
+  std::string err;
+};
+
+ScriptRun runScript(const std::string& script) {
+  auto environment = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  std::ostringstream out, err;
+  SqlScriptRunner runner(*environment, out, err);
+  bool ok = runner.run(script, "job.sql");
+  return ScriptRun{ok, out.str(), err.str()};
+}
+
+TEST(SqlScriptRunnerTest, RunsStatementsInOrderAndPrintsResults) {
+  ScriptRun run = runScript(
+      "-- a view, then a batch query over it\n"
+      "CREATE TEMPORARY VIEW scores AS\n"
+      "  SELECT * FROM (VALUES ('Alice', 12), ('Bob', 10), ('Alice', 100)) AS t(name, score);\n"
+      "SET 'execution.runtime-mode' = 'batch';\n"
+      "SET 'parallelism.default' = '1';\n"
+      "SELECT name, SUM(score) AS total FROM scores GROUP BY name;\n");
+  EXPECT_TRUE(run.ok) << run.err;
+  EXPECT_EQ(run.out,
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Execute statement succeeded.\n"
+            "+-------+-------+\n"
+            "|  name | total |\n"
+            "+-------+-------+\n"
+            "|   Bob |    10 |\n"
+            "| Alice |   112 |\n"
+            "+-------+-------+\n"
+            "2 rows in set\n");
+  EXPECT_EQ(run.err, "");
+}
+
+TEST(SqlScriptRunnerTest, StopsAtTheFirstFailingStatementNamingItsPosition) {
+  ScriptRun run = runScript(
+      "SET 'parallelism.default' = '1';\n"
+      "\n"
+      "  SELECT nme FROM (VALUES (1)) AS t(name);\n"
+      "SELECT 'never runs';\n");
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.out, "[INFO] Execute statement succeeded.\n");
+  EXPECT_EQ(run.err,
+            "[ERROR] Could not execute SQL statement at job.sql:3:3. Reason:\n"
+            "SQL validation failed. From line 1, column 8: Column 'nme' not found in any table; "
+            "did you mean 'name'?\n");
+}
+
+TEST(SqlScriptRunnerTest, ParseErrorsNameTheScriptLine) {
+  ScriptRun run = runScript("SET 'a' = 'b';\nSELECT FROM x;\n");
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.out, "");  // nothing runs when the script does not parse
+  EXPECT_EQ(run.err.rfind("[ERROR] Could not parse job.sql at line 2, column 8:\nSQL parse failed. "
+                          "Encountered \"FROM\" at line 2, column 8.",
+                          0),
+            0u)
+      << run.err;
+}
+
+TEST(SqlScriptRunnerTest, SubstitutesEnvironmentVariables) {
+  setenv("EDDY_TEST_ROWS", "3", 1);
+  EXPECT_EQ(SqlScriptRunner::substituteEnvironmentVariables("'rows' = '${EDDY_TEST_ROWS}'"),
+            "'rows' = '3'");
+  unsetenv("EDDY_TEST_MISSING");
+  try {
+    SqlScriptRunner::substituteEnvironmentVariables("SELECT 1;\nSELECT '${EDDY_TEST_MISSING}';");
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Environment variable 'EDDY_TEST_MISSING' referenced at line 2 is not set");
+  }
+}
+
+}  // namespace
+}  // namespace eddy::client

@@ -1,0 +1,132 @@
+// DynamicTableFactory: how a table's `'connector'` option becomes a source or a sink (DESIGN
+// §5), after Flink's org.apache.flink.table.factories.DynamicTableFactory and FactoryUtil.
+//
+// The planner, while it translates a `CREATE TABLE ... WITH ('connector' = 'datagen', ...)`
+// table that a query reads or writes, asks the FactoryRegistry for the factory named by the
+// 'connector' option (factoryFor validates the option keys first: unknown, missing and
+// invalid options are ValidationExceptions in Flink's wording that name the option), then
+// asks that factory for a DynamicTableSource or DynamicTableSink for this one job. The source
+// hands out a DataStream Source of vector::Chunk (the Table runtime's records); the sink
+// hands out the OperatorFactory of the operator that consumes chunks.
+//
+// Threading and ownership: factories and the registry are immutable after construction and
+// may be used from any thread; the built-in registry lives for the whole process. A
+// DynamicTableSource / DynamicTableSink is owned by the planner (unique_ptr) and used from the
+// planning thread; what they create (the Source, the OperatorFactory) is shared and immutable
+// and outlives them inside the job graph.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "eddy/datastream/source.h"
+#include "eddy/runtime/stream_operator.h"
+#include "eddy/types/logical_type.h"
+#include "vector/chunk.h"
+
+namespace eddy::connectors {
+
+/// The option every table names its connector with.
+inline constexpr const char* kConnectorOption = "connector";
+
+/// What a factory is told about the table it builds a source or sink for.
+struct ConnectorContext {
+  /// The table's full name, e.g. "default_catalog.default_database.orders" (for messages).
+  std::string tableName;
+  /// ROW<...> of the table's physical columns.
+  LogicalTypePtr physicalRowType;
+  /// The WITH options, 'connector' included.
+  std::map<std::string, std::string> options;
+  /// The job's runtime mode: true for STREAMING, false for BATCH.
+  bool streaming = true;
+};
+
+/// A table read by one job: created per job by the planner, from the planning thread.
+class DynamicTableSource {
+ public:
+  virtual ~DynamicTableSource() = default;
+  /// True when the source ends by itself (a BATCH job may read only bounded sources).
+  virtual bool isBounded() const = 0;
+  /// A DataStream source of chunks of the physical row type (all rows +I). The source is
+  /// shared by the job's subtasks and outlives this object.
+  virtual std::shared_ptr<Source<vector::Chunk>> createSource() const = 0;
+};
+
+/// A table written by one job: created per job by the planner, from the planning thread.
+class DynamicTableSink {
+ public:
+  virtual ~DynamicTableSink() = default;
+  /// The operator that consumes TypedBatch<vector::Chunk> (rows of the physical row type,
+  /// any RowKind) and writes them; one instance per subtask.
+  virtual std::shared_ptr<const runtime::OperatorFactory> createSinkOperator() const = 0;
+  /// The parallelism the table asks for (Flink's 'sink.parallelism'); unset: the job's.
+  virtual std::optional<int> sinkParallelism() const { return std::nullopt; }
+};
+
+/// A connector: names itself, declares its options and builds sources and sinks. Stateless
+/// and immutable; one instance serves every table of its connector.
+class DynamicTableFactory {
+ public:
+  virtual ~DynamicTableFactory() = default;
+  /// The value of 'connector' that selects this factory, e.g. "datagen".
+  virtual std::string factoryIdentifier() const = 0;
+  /// Options that must be present, besides 'connector'.
+  virtual std::set<std::string> requiredOptions() const = 0;
+  /// Options that may be present. A '#' stands for one field name of the physical row type
+  /// ("fields.#.kind" allows "fields.id.kind" when the table has a column `id`).
+  virtual std::set<std::string> optionalOptions() const = 0;
+
+  /// The option keys `context`'s table may carry: 'connector', the required and the optional
+  /// options with every '#' expanded over the physical field names. A factory whose options
+  /// depend on the columns' types or on other options narrows this (datagen does).
+  virtual std::set<std::string> supportedOptionKeys(const ConnectorContext& context) const;
+  /// Checks the options of `context` before anything is built: required options first, then
+  /// unsupported keys (both in Flink's wording, see FactoryRegistry). Factories that parse
+  /// values extend this to reject invalid values, naming the key, the value and what is
+  /// allowed. Throws ValidationException.
+  virtual void validateOptions(const ConnectorContext& context) const;
+
+  /// Throws ValidationException for a table that cannot be a source (the default: "Connector
+  /// 'print' can only be used as a sink. It cannot be used as a source.").
+  virtual std::unique_ptr<DynamicTableSource> createDynamicTableSource(
+      const ConnectorContext& context) const;
+  /// Throws ValidationException for a table that cannot be a sink.
+  virtual std::unique_ptr<DynamicTableSink> createDynamicTableSink(
+      const ConnectorContext& context) const;
+};
+
+/// The connectors known by identifier (Flink's factory discovery, without a classpath).
+class FactoryRegistry {
+ public:
+  /// The built-in connectors: datagen, print, blackhole.
+  static const FactoryRegistry& builtIn();
+
+  FactoryRegistry() = default;
+  /// Adds a factory; a second factory with the same identifier is an InternalError.
+  void add(std::unique_ptr<DynamicTableFactory> factory);
+
+  /// The factory named by options.at("connector"); validates the options first. Throws
+  /// ValidationException in Flink's wording:
+  ///   - no 'connector': "Table options do not contain an option key 'connector' for
+  ///     discovering a connector. Table: <name>"
+  ///   - unknown identifier: "Could not find any factory for identifier 'kafkaa' that
+  ///     implements 'DynamicTableFactory' in the classpath.\n\nAvailable factory identifiers
+  ///     are:\n\n<sorted, one per line>"
+  ///   - "One or more required options are missing.\n\nMissing required options are:\n\n..."
+  ///   - "Unsupported options found for 'datagen'.\n\nUnsupported options:\n\n...\n\n
+  ///     Supported options:\n\n..."
+  ///   - invalid values: a message naming the key, the value and what is allowed.
+  const DynamicTableFactory& factoryFor(const ConnectorContext& context) const;
+
+  /// The identifiers of all factories, sorted.
+  std::vector<std::string> identifiers() const;
+
+ private:
+  std::map<std::string, std::unique_ptr<DynamicTableFactory>> factories_;
+};
+
+}  // namespace eddy::connectors

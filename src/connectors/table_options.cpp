@@ -1,0 +1,157 @@
+#include "connectors/table_options.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "eddy/exceptions.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string toLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+std::string integerRange(int64_t min, int64_t max) {
+  if (max == std::numeric_limits<int64_t>::max()) {
+    return min == 0 ? "a non-negative integer" : fmt::format("an integer of at least {}", min);
+  }
+  return fmt::format("an integer between {} and {}", min, max);
+}
+
+// Nanoseconds per unit of Flink's TimeUtils.parseDuration units.
+std::optional<int64_t> nanosPerUnit(std::string_view unit) {
+  std::string lower = toLower(unit);
+  if (lower.empty() || lower == "ms" || lower == "milli" || lower == "millis" ||
+      lower == "millisecond" || lower == "milliseconds") {
+    return 1'000'000;
+  }
+  if (lower == "ns" || lower == "nano" || lower == "nanos" || lower == "nanosecond" ||
+      lower == "nanoseconds") {
+    return 1;
+  }
+  if (lower == "us" || lower == "µs" || lower == "micro" || lower == "micros" ||
+      lower == "microsecond" || lower == "microseconds") {
+    return 1'000;
+  }
+  if (lower == "s" || lower == "sec" || lower == "secs" || lower == "second" ||
+      lower == "seconds") {
+    return 1'000'000'000;
+  }
+  if (lower == "m" || lower == "min" || lower == "mins" || lower == "minute" ||
+      lower == "minutes") {
+    return 60'000'000'000;
+  }
+  if (lower == "h" || lower == "hour" || lower == "hours") return 3'600'000'000'000;
+  if (lower == "d" || lower == "day" || lower == "days") return 86'400'000'000'000;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int64_t> parseInteger(std::string_view text) {
+  text = trim(text);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::string> TableOptions::getString(const std::string& key) const {
+  auto found = context_.options.find(key);
+  if (found == context_.options.end()) return std::nullopt;
+  return found->second;
+}
+
+std::optional<int64_t> TableOptions::getLong(const std::string& key, int64_t min,
+                                             int64_t max) const {
+  std::optional<std::string> text = getString(key);
+  if (!text) return std::nullopt;
+  std::optional<int64_t> value = parseInteger(*text);
+  if (!value) throwUnparsable(key, *text, integerRange(min, max));
+  if (*value < min || *value > max) throwInvalid(key, *text, integerRange(min, max));
+  return value;
+}
+
+std::optional<double> TableOptions::getDouble(const std::string& key, double min,
+                                              double max) const {
+  std::optional<std::string> text = getString(key);
+  if (!text) return std::nullopt;
+  std::string trimmed(trim(*text));
+  char* end = nullptr;
+  double value = trimmed.empty() ? 0 : std::strtod(trimmed.c_str(), &end);
+  std::string allowed = fmt::format("a number between {} and {}", min, max);
+  if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || std::isnan(value)) {
+    throwUnparsable(key, *text, allowed);
+  }
+  if (value < min || value > max) throwInvalid(key, *text, allowed);
+  return value;
+}
+
+std::optional<bool> TableOptions::getBoolean(const std::string& key) const {
+  std::optional<std::string> text = getString(key);
+  if (!text) return std::nullopt;
+  std::string lower = toLower(trim(*text));
+  if (lower == "true") return true;
+  if (lower == "false") return false;
+  throwUnparsable(key, *text, "'true' or 'false'");
+}
+
+std::optional<int64_t> TableOptions::getDurationMillis(const std::string& key) const {
+  std::optional<std::string> text = getString(key);
+  if (!text) return std::nullopt;
+  constexpr std::string_view kAllowed =
+      "a non-negative duration such as '500 ms', '5 s', '1 min', '2 h' or '1 d'";
+  std::string_view rest = trim(*text);
+  size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) {
+    ++digits;
+  }
+  std::optional<int64_t> amount = parseInteger(rest.substr(0, digits));
+  std::optional<int64_t> unitNanos = nanosPerUnit(trim(rest.substr(digits)));
+  if (digits == 0 || !amount || !unitNanos) throwUnparsable(key, *text, kAllowed);
+  __int128 nanos = static_cast<__int128>(*amount) * *unitNanos;
+  if (nanos / 1'000'000 > std::numeric_limits<int64_t>::max()) {
+    throwInvalid(key, *text, kAllowed);
+  }
+  return static_cast<int64_t>(nanos / 1'000'000);
+}
+
+void TableOptions::throwUnparsable(const std::string& key, std::string_view value,
+                                   std::string_view allowed) const {
+  throw ValidationException(
+      fmt::format("Could not parse value '{}' for key '{}' of table '{}': "
+                  "expected {}.",
+                  value, key, context_.tableName, allowed));
+}
+
+void TableOptions::throwInvalid(const std::string& key, std::string_view value,
+                                std::string_view allowed) const {
+  throw ValidationException(
+      fmt::format("Invalid value '{}' for key '{}' of table '{}': "
+                  "expected {}.",
+                  value, key, context_.tableName, allowed));
+}
+
+}  // namespace eddy::connectors
