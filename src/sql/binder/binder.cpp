@@ -358,6 +358,11 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
   if (identifier.names.size() > 2) notSupported(identifier, "Field access on nested rows");
   const std::string& name = identifier.names.back();
   const std::string* qualifier = identifier.names.size() == 2 ? &identifier.names[0] : nullptr;
+  if (qualifier && std::none_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
+        return column.qualifier == *qualifier;
+      })) {
+    fail(identifier, "Table '" + *qualifier + "' not found");
+  }
   int found = -1;
   for (size_t i = 0; i < scope.size(); ++i) {
     if (scope[i].name != name) continue;
@@ -433,14 +438,54 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
         return expression::column(it->second, aggregates->outputTypes[it->second]);
       }
     }
-    fail(call, "Aggregate function '" + upper(call.name[0]) +
-                   "' is not allowed here (only in SELECT and HAVING of a query)");
+    fail(call, std::string("Aggregate expression is illegal in ") +
+                   (aggregates ? "this position" : "GROUP BY clause"));
   }
   if (call.over) notSupported(call, "OVER windows");
   if (call.distinct || call.filter) fail(call, "DISTINCT and FILTER apply only to aggregate functions");
+  if (call.syntax == FunctionSyntax::kTrim && call.arguments.size() == 3 &&
+      call.arguments[0]->is<SymbolExpression>()) {
+    // TRIM([BOTH|LEADING|TRAILING] chars FROM s) is TRIM/LTRIM/RTRIM(s, chars).
+    const std::string& flag = call.arguments[0]->as<SymbolExpression>().name;
+    std::string function = flag == "LEADING" ? "LTRIM" : flag == "TRAILING" ? "RTRIM" : "TRIM";
+    BoundPtr text = bindExpression(*call.arguments[2], scope, aggregates);
+    BoundPtr characters = bindExpression(*call.arguments[1], scope, aggregates);
+    try {
+      return expression::call(function, {text, characters});
+    } catch (const ValidationException& error) {
+      fail(call, error.what());
+    }
+  }
   std::vector<BoundPtr> arguments;
   for (const auto& argument : call.arguments) {
     arguments.push_back(bindExpression(*argument, scope, aggregates));
+  }
+  if (call.name.size() == 1) {
+    // Conditional functions are built from CASE (their NULL handling is not a function's).
+    const std::string function = upper(call.name[0]);
+    auto expect = [&](size_t count) {
+      if (arguments.size() != count) {
+        fail(call, "Invalid number of arguments to function '" + function + "'. Was expecting " +
+                       std::to_string(count) + " arguments");
+      }
+    };
+    try {
+      if (function == "COALESCE") {
+        if (arguments.empty()) fail(call, "Invalid number of arguments to function 'COALESCE'");
+        return expression::coalesce(std::move(arguments));
+      }
+      if (function == "NULLIF") {
+        expect(2);
+        return expression::nullIf(arguments[0], arguments[1]);
+      }
+      if (function == "IF") {
+        expect(3);
+        return expression::ifThenElse(arguments[0], arguments[1], arguments[2]);
+      }
+    } catch (const ValidationException& error) {
+      if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
+      fail(call, error.what());
+    }
   }
   std::string name;
   for (size_t i = 0; i < call.name.size(); ++i) name += (i ? "." : "") + call.name[i];
@@ -591,7 +636,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
   if (select.where) {
     bool hasAggregate = false;
     forEachAggregate(*select.where, [&](const FunctionCallExpression&) { hasAggregate = true; });
-    if (hasAggregate) fail(*select.where, "Aggregate functions are not allowed in WHERE");
+    if (hasAggregate) fail(*select.where, "Aggregate expression is illegal in WHERE clause");
     BoundPtr condition = bindExpression(*select.where, input.scope, nullptr);
     if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*select.where, "WHERE clause must be a condition");
@@ -690,12 +735,12 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
         }
         bool nested = false;
         forEachAggregate(*call->arguments[0], [&](const FunctionCallExpression&) { nested = true; });
-        if (nested) fail(*call, "Aggregate function calls cannot be nested");
+        if (nested) fail(*call, "Aggregate expressions cannot be nested");
         BoundPtr argument = bindExpression(*call->arguments[0], input.scope, nullptr);
         argumentType = argument->type();
         if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && !function::isNumeric(*argumentType)) {
           fail(*call, "Cannot apply '" + upper(call->name[0]) + "' to arguments of type '" +
-                          upper(call->name[0]) + "(<" + argumentType->asSummaryString() +
+                          upper(call->name[0]) + "(<" + argumentType->copy(true)->asSummaryString() +
                           ">)'. Supported form(s): '" + upper(call->name[0]) + "(<NUMERIC>)'");
         }
         aggregate.argumentColumn = static_cast<int>(preProjection.size());
@@ -704,6 +749,9 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       }
       if (call->filter) {
         BoundPtr filter = bindExpression(*call->filter, input.scope, nullptr);
+        if (filter->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+          fail(*call->filter, "FILTER expression must be of type BOOLEAN");
+        }
         aggregate.filterColumn = static_cast<int>(preProjection.size());
         preProjection.push_back(filter);
         preNames.push_back("$f" + std::to_string(aggregate.filterColumn));
@@ -711,15 +759,8 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       aggregate.resultType = aggregateResultType(kind, argumentType);
       binding.callColumns[call] = groupCount + static_cast<int>(calls.size());
       binding.outputTypes.push_back(aggregate.resultType);
-      callNames.push_back("EXPR$" + std::to_string(calls.size()));
+      callNames.push_back("$f" + std::to_string(groupCount + calls.size()));
       calls.push_back(std::move(aggregate));
-    }
-    // Name each call after the select item it is (an alias or EXPR$i).
-    for (const OutputItem& item : items) {
-      if (item.expression && item.expression->is<FunctionCallExpression>()) {
-        auto it = binding.callColumns.find(&item.expression->as<FunctionCallExpression>());
-        if (it != binding.callColumns.end()) callNames[it->second - groupCount] = item.name;
-      }
     }
     LogicalNodePtr pre = std::make_shared<LogicalProject>(input.node, preProjection, preNames);
     std::vector<int> grouping;
@@ -730,6 +771,9 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     // 2. HAVING and the select list, over the aggregation's output.
     if (select.having) {
       BoundPtr condition = bindExpression(*select.having, input.scope, &binding);
+      if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+        fail(*select.having, "HAVING clause must be a condition");
+      }
       aggregate = std::make_shared<LogicalFilter>(aggregate, condition);
     }
     for (const OutputItem& item : items) {

@@ -136,7 +136,7 @@ TEST(SqlQueryTest, ErrorsNameTheLineAndColumn) {
             "SQL validation failed. From line 1, column 8: Expression 'name' is not being grouped");
   EXPECT_EQ(errorOf(*env, std::string("SELECT SUM(name) FROM ") + kScores),
             "SQL validation failed. From line 1, column 8: Cannot apply 'SUM' to arguments of type "
-            "'SUM(<VARCHAR(5) NOT NULL>)'. Supported form(s): 'SUM(<NUMERIC>)'");
+            "'SUM(<VARCHAR(5)>)'. Supported form(s): 'SUM(<NUMERIC>)'");
   EXPECT_EQ(errorOf(*env, "SELECT FROM t").rfind("SQL parse failed. Encountered \"FROM\" at line 1, "
                                                  "column 8.", 0),
             0u);
