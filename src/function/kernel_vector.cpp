@@ -182,56 +182,16 @@ void KernelVector::setValidity(const uint64_t* validity) {
 
 Value KernelVector::valueAt(int64_t row) const {
   if (isNull(row)) return Value();
+  vector::PhysicalLayout layout = vector::physicalLayoutOf(*type_);
+  if (layout == vector::PhysicalLayout::kBoxed) return boxedAt(row);
   int64_t index = physicalIndex(row);
-  auto read = [&](auto typed) {
-    std::memcpy(&typed, values_ + index * static_cast<int64_t>(sizeof(typed)), sizeof(typed));
-    return typed;
-  };
-  switch (type_->getTypeRoot()) {
-    case LogicalTypeRoot::BOOLEAN:
-      return Value(read(bool{}));
-    case LogicalTypeRoot::TINYINT:
-      return Value(read(int8_t{}));
-    case LogicalTypeRoot::SMALLINT:
-      return Value(read(int16_t{}));
-    case LogicalTypeRoot::INTEGER:
-      return Value(read(int32_t{}));
-    case LogicalTypeRoot::BIGINT:
-      return Value(read(int64_t{}));
-    case LogicalTypeRoot::FLOAT:
-      return Value(read(float{}));
-    case LogicalTypeRoot::DOUBLE:
-      return Value(read(double{}));
-    case LogicalTypeRoot::DECIMAL:
-      return Value(
-          Decimal::fromUnscaled(read(__int128{}), type_->getPrecision(), type_->getScale()));
-    case LogicalTypeRoot::CHAR:
-    case LogicalTypeRoot::VARCHAR:
-      return Value(std::string(stringAt(row)));
-    case LogicalTypeRoot::BINARY:
-    case LogicalTypeRoot::VARBINARY: {
-      std::string_view bytes = stringAt(row);
-      return Value(Bytes(bytes.begin(), bytes.end()));
-    }
-    case LogicalTypeRoot::DATE:
-      return Value(LocalDate::ofEpochDay(read(int32_t{})));
-    case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
-      return Value(LocalTime::ofNanoOfDay(read(int64_t{})));
-    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
-      return Value(LocalDateTime::ofEpochMillis(read(int64_t{}), nanos_[index]));
-    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-      return Value(Instant::ofEpochMilli(read(int64_t{}), nanos_[index]));
-    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
-      return Value(Period::ofMonths(read(int32_t{})).normalized());
-    case LogicalTypeRoot::INTERVAL_DAY_TIME: {
-      int64_t millis = read(int64_t{});
-      return Value(Duration::ofSeconds(
-          types::floorDivide(millis, 1000),
-          types::floorModulo(millis, 1000) * 1'000'000 + nanos_[index]));
-    }
-    default:
-      return boxedAt(row);
-  }
+  bool variableWidth = layout == vector::PhysicalLayout::kVariableWidth;
+  std::optional<Value> value = vector::valueOfSlot(
+      *type_, variableWidth ? nullptr : values_ + index * vector::physicalWidthOf(layout),
+      layout == vector::PhysicalLayout::kTimestamp ? nanos_[index] : 0,
+      variableWidth ? stringAt(row) : std::string_view());
+  if (!value) throw InternalError("unknown logical type root");
+  return std::move(*value);
 }
 
 vector::Vector KernelVector::toVector() const {

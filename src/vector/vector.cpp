@@ -16,29 +16,6 @@ static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= alignof(__int128),
 
 constexpr int64_t kNanosPerMilli = 1'000'000;
 
-int widthOf(PhysicalLayout layout) {
-  switch (layout) {
-    case PhysicalLayout::kBoolean:
-    case PhysicalLayout::kInt8:
-      return 1;
-    case PhysicalLayout::kInt16:
-      return 2;
-    case PhysicalLayout::kInt32:
-    case PhysicalLayout::kFloat:
-      return 4;
-    case PhysicalLayout::kInt64:
-    case PhysicalLayout::kDouble:
-    case PhysicalLayout::kTimestamp:
-      return 8;
-    case PhysicalLayout::kInt128:
-      return 16;
-    case PhysicalLayout::kVariableWidth:
-    case PhysicalLayout::kBoxed:
-      return 0;
-  }
-  return 0;
-}
-
 // The value of an integer Value, or false when it is no integer.
 bool integerOf(const Value& value, int64_t& result, int& width) {
   switch (value.kind()) {
@@ -108,7 +85,7 @@ PhysicalLayout physicalLayoutOf(const LogicalType& type) {
 }
 
 Vector::Vector(LogicalTypePtr type)
-    : type_(std::move(type)), layout_(physicalLayoutOf(*type_)), valueWidth_(widthOf(layout_)) {}
+    : type_(std::move(type)), layout_(physicalLayoutOf(*type_)), valueWidth_(physicalWidthOf(layout_)) {}
 
 void Vector::reserve(int64_t capacity) {
   validity_.reserve(static_cast<size_t>((capacity + 63) / 64));
@@ -357,14 +334,36 @@ void Vector::appendValue(const Value& value) {
   throw InternalError("unknown logical type root");
 }
 
-Value Vector::valueAt(int64_t index) const {
-  if (isNull(index)) return Value();
-  const std::byte* slot = values_.data() + index * valueWidth_;
+int physicalWidthOf(PhysicalLayout layout) {
+  switch (layout) {
+    case PhysicalLayout::kBoolean:
+    case PhysicalLayout::kInt8:
+      return 1;
+    case PhysicalLayout::kInt16:
+      return 2;
+    case PhysicalLayout::kInt32:
+    case PhysicalLayout::kFloat:
+      return 4;
+    case PhysicalLayout::kInt64:
+    case PhysicalLayout::kDouble:
+    case PhysicalLayout::kTimestamp:
+      return 8;
+    case PhysicalLayout::kInt128:
+      return 16;
+    case PhysicalLayout::kVariableWidth:
+    case PhysicalLayout::kBoxed:
+      return 0;
+  }
+  return 0;
+}
+
+std::optional<Value> valueOfSlot(const LogicalType& type, const std::byte* slot,
+                                 int32_t nanoOfMillisecond, std::string_view bytes) {
   auto read = [slot](auto typed) {
     std::memcpy(&typed, slot, sizeof(typed));
     return typed;
   };
-  switch (type_->getTypeRoot()) {
+  switch (type.getTypeRoot()) {
     case LogicalTypeRoot::BOOLEAN:
       return Value(read(bool{}));
     case LogicalTypeRoot::TINYINT:
@@ -380,42 +379,45 @@ Value Vector::valueAt(int64_t index) const {
     case LogicalTypeRoot::DOUBLE:
       return Value(read(double{}));
     case LogicalTypeRoot::DECIMAL:
-      return Value(
-          Decimal::fromUnscaled(read(__int128{}), type_->getPrecision(), type_->getScale()));
+      return Value(Decimal::fromUnscaled(read(__int128{}), type.getPrecision(), type.getScale()));
     case LogicalTypeRoot::CHAR:
     case LogicalTypeRoot::VARCHAR:
-      return Value(std::string(stringAt(index)));
+      return Value(std::string(bytes));
     case LogicalTypeRoot::BINARY:
-    case LogicalTypeRoot::VARBINARY: {
-      std::string_view bytes = stringAt(index);
+    case LogicalTypeRoot::VARBINARY:
       return Value(Bytes(bytes.begin(), bytes.end()));
-    }
     case LogicalTypeRoot::DATE:
       return Value(LocalDate::ofEpochDay(read(int32_t{})));
     case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
       return Value(LocalTime::ofNanoOfDay(read(int64_t{})));
     case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
-      return Value(LocalDateTime::ofEpochMillis(read(int64_t{}), nanos_[index]));
+      return Value(LocalDateTime::ofEpochMillis(read(int64_t{}), nanoOfMillisecond));
     case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-      return Value(Instant::ofEpochMilli(read(int64_t{}), nanos_[index]));
+      return Value(Instant::ofEpochMilli(read(int64_t{}), nanoOfMillisecond));
     case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
       return Value(Period::ofMonths(read(int32_t{})).normalized());
     case LogicalTypeRoot::INTERVAL_DAY_TIME: {
       int64_t millis = read(int64_t{});
       return Value(
           Duration::ofSeconds(types::floorDivide(millis, 1000),
-                              types::floorModulo(millis, 1000) * kNanosPerMilli + nanos_[index]));
+                              types::floorModulo(millis, 1000) * kNanosPerMilli + nanoOfMillisecond));
     }
-    case LogicalTypeRoot::ARRAY:
-    case LogicalTypeRoot::MULTISET:
-    case LogicalTypeRoot::MAP:
-    case LogicalTypeRoot::ROW:
-    case LogicalTypeRoot::STRUCTURED_TYPE:
-    case LogicalTypeRoot::RAW:
-    case LogicalTypeRoot::NULL_TYPE:
-      return boxed_[index];
+    default:
+      return std::nullopt;  // boxed layouts
   }
-  throw InternalError("unknown logical type root");
+}
+
+Value Vector::valueAt(int64_t index) const {
+  if (isNull(index)) return Value();
+  if (layout_ == PhysicalLayout::kBoxed) return boxed_[index];
+  bool variableWidth = layout_ == PhysicalLayout::kVariableWidth;
+  bool timestamp = layout_ == PhysicalLayout::kTimestamp;
+  std::optional<Value> value =
+      valueOfSlot(*type_, variableWidth ? nullptr : values_.data() + index * valueWidth_,
+                  timestamp ? nanos_[index] : 0,
+                  variableWidth ? stringAt(index) : std::string_view());
+  if (!value) throw InternalError("unknown logical type root");
+  return std::move(*value);
 }
 
 }  // namespace eddy::vector

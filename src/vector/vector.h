@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,17 @@ enum class PhysicalLayout : int8_t {
 
 /// The layout used for values of `type`.
 PhysicalLayout physicalLayoutOf(const LogicalType& type);
+
+/// Bytes per value of a fixed-width layout (0 for variable-width and boxed layouts).
+int physicalWidthOf(PhysicalLayout layout);
+
+/// The Value in one slot of a non-boxed layout (shared by Vector and the function module's
+/// KernelVector): `slot` points at a fixed-width value, `nanoOfMillisecond` completes a
+/// timestamp or day-time interval, `bytes` holds a string or binary value. nullopt for the
+/// boxed layouts, whose slots are Values already.
+std::optional<Value> valueOfSlot(const LogicalType& type, const std::byte* slot,
+                                 int32_t nanoOfMillisecond, std::string_view bytes);
+
 
 /// One column of values; see the file comment.
 class Vector {
