@@ -212,11 +212,51 @@ Binder::Relation Binder::bindRelation(const Query& query) {
       return body;
     }
     case QueryKind::kSetOperation:
-      notSupported(query, "UNION, INTERSECT and EXCEPT");
+      return bindSetOperation(query.as<SetOperationQuery>());
     case QueryKind::kOrderBy:
       notSupported(query, "ORDER BY, LIMIT, OFFSET and FETCH");
   }
   notSupported(query, "This query");
+}
+
+Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
+  if (set.op != SetOperator::kUnion) notSupported(set, "INTERSECT and EXCEPT");
+  Relation left = bindRelation(*set.left);
+  Relation right = bindRelation(*set.right);
+  if (left.scope.size() != right.scope.size()) fail(set, "Column count mismatch in UNION");
+  std::vector<std::string> names;
+  std::vector<LogicalTypePtr> types;
+  for (size_t i = 0; i < left.scope.size(); ++i) {
+    LogicalTypePtr type = function::leastRestrictive({left.scope[i].type, right.scope[i].type});
+    if (!type) {
+      fail(set, "Type mismatch in column " + std::to_string(i + 1) + " of UNION");
+    }
+    if (type->getTypeRoot() == LogicalTypeRoot::CHAR) {
+      type = LogicalType::varchar(type->getLength(), type->isNullable());
+    }
+    names.push_back(left.scope[i].name);
+    types.push_back(type);
+  }
+  // Both sides become exactly the union's row type (casts, the left side's names).
+  auto conform = [&](const Relation& side) -> LogicalNodePtr {
+    std::vector<BoundPtr> columns;
+    for (size_t i = 0; i < side.scope.size(); ++i) {
+      columns.push_back(expression::castIfNeeded(
+          expression::column(static_cast<int>(i), side.scope[i].type), types[i]));
+    }
+    return std::make_shared<LogicalProject>(side.node, std::move(columns), names);
+  };
+  LogicalNodePtr result = std::make_shared<LogicalUnion>(
+      std::vector<LogicalNodePtr>{conform(left), conform(right)}, rowTypeOf(names, types));
+  if (!set.all) {
+    std::vector<int> all;
+    for (size_t i = 0; i < names.size(); ++i) all.push_back(static_cast<int>(i));
+    result = std::make_shared<LogicalAggregate>(result, all, std::vector<AggregateCall>{},
+                                                std::vector<std::string>{});
+  }
+  Scope scope;
+  for (size_t i = 0; i < names.size(); ++i) scope.push_back(ScopeColumn{"", names[i], types[i]});
+  return Relation{result, scope};
 }
 
 Binder::Relation Binder::bindValues(const ValuesQuery& values) {

@@ -7,9 +7,9 @@
 //
 // Supported now: SELECT [DISTINCT] over one FROM item (a table or view of the catalog, a
 // derived table, VALUES) with WHERE, GROUP BY expressions, HAVING and the aggregates COUNT,
-// SUM, AVG, MIN, MAX (with FILTER); VALUES; WITH. Other clauses (joins, set operations,
-// ORDER BY/LIMIT, window functions) fail with a clear "not supported yet" error naming the
-// clause and its position. Used on the table environment's thread.
+// SUM, AVG, MIN, MAX (with FILTER); VALUES; WITH; UNION [ALL]. Other clauses (joins,
+// INTERSECT/EXCEPT, ORDER BY/LIMIT, window functions) fail with a clear "not supported yet"
+// error naming the clause and its position. Used on the table environment's thread.
 #pragma once
 
 #include <string>
@@ -42,6 +42,7 @@ class Binder {
   Relation bindRelation(const Query& query);
   Relation bindSelect(const SelectQuery& select);
   Relation bindValues(const ValuesQuery& values);
+  Relation bindSetOperation(const SetOperationQuery& set);
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
   static Relation renamed(Relation relation, const TableReference& reference);

@@ -67,6 +67,13 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
       spec->condition = filter.condition;
       return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
     }
+    case LogicalNodeKind::kUnion: {
+      DataStream<vector::Chunk> result = translate(*node.inputs[0], env, settings);
+      for (size_t i = 1; i < node.inputs.size(); ++i) {
+        result = result.union_(translate(*node.inputs[i], env, settings));
+      }
+      return result;
+    }
     case LogicalNodeKind::kAggregate: {
       const auto& aggregate = static_cast<const LogicalAggregate&>(node);
       auto spec = std::make_shared<runtime::operators::GroupAggregateSpec>();

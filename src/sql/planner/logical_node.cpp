@@ -113,6 +113,26 @@ std::string LogicalAggregate::describe() const {
 }
 
 namespace {
+ChangelogMode unionMode(const std::vector<LogicalNodePtr>& inputs) {
+  for (const auto& input : inputs) {
+    if (input->changelogMode == ChangelogMode::kRetract) return ChangelogMode::kRetract;
+  }
+  return ChangelogMode::kInsertOnly;
+}
+}  // namespace
+
+LogicalUnion::LogicalUnion(std::vector<LogicalNodePtr> unionInputs, LogicalTypePtr unionRowType)
+    : LogicalNode(LogicalNodeKind::kUnion, std::move(unionRowType), unionInputs,
+                  unionMode(unionInputs)) {}
+
+std::string LogicalUnion::describe() const {
+  std::string text = "LogicalUnion(all=[true], fields=[";
+  const auto& fields = rowType->getFields();
+  for (size_t i = 0; i < fields.size(); ++i) text += (i ? ", " : "") + fields[i].name;
+  return text + "])";
+}
+
+namespace {
 void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, std::string& out) {
   out += std::string(depth * 2, ' ') + node.describe();
   if (withChangelogMode) out += ", changelogMode=" + changelogModeName(node.changelogMode);

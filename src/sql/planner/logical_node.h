@@ -17,7 +17,7 @@
 
 namespace eddy::sql {
 
-enum class LogicalNodeKind { kValues, kTableScan, kProject, kFilter, kAggregate };
+enum class LogicalNodeKind { kValues, kTableScan, kProject, kFilter, kAggregate, kUnion };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
 /// keys are tracked): only +I, or +I/-U/+U/-D.
@@ -81,6 +81,12 @@ struct LogicalAggregate final : LogicalNode {
   std::string describe() const override;
   const std::vector<int> groupingColumns;
   const std::vector<runtime::operators::AggregateCall> calls;
+};
+
+/// UNION ALL of inputs that all have the union's row type (the binder casts them).
+struct LogicalUnion final : LogicalNode {
+  LogicalUnion(std::vector<LogicalNodePtr> inputs, LogicalTypePtr rowType);
+  std::string describe() const override;
 };
 
 /// The plan as an indented tree, one node per line (EXPLAIN's logical section).
