@@ -7,8 +7,8 @@
 //
 // Supported now: SELECT [DISTINCT] over one FROM item (a table or view of the catalog, a
 // derived table, VALUES) with WHERE, GROUP BY expressions, HAVING and the aggregates COUNT,
-// SUM, AVG, MIN, MAX (with FILTER); VALUES; WITH; UNION [ALL]. Other clauses (joins,
-// INTERSECT/EXCEPT, ORDER BY/LIMIT, window functions) fail with a clear "not supported yet"
+// SUM, AVG, MIN, MAX (with FILTER); VALUES; WITH; UNION [ALL]; ORDER BY selected columns
+// with LIMIT/OFFSET/FETCH. Other clauses (joins, INTERSECT/EXCEPT, window functions) fail with a clear "not supported yet"
 // error naming the clause and its position. Used on the table environment's thread.
 #pragma once
 
@@ -43,6 +43,7 @@ class Binder {
   Relation bindSelect(const SelectQuery& select);
   Relation bindValues(const ValuesQuery& values);
   Relation bindSetOperation(const SetOperationQuery& set);
+  Relation bindOrderBy(const OrderByQuery& orderBy);
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
   static Relation renamed(Relation relation, const TableReference& reference);

@@ -4,6 +4,7 @@
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/calc/calc_operator.h"
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/sort/sort_operator.h"
 
 namespace eddy::sql {
 
@@ -66,6 +67,34 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
       }
       spec->condition = filter.condition;
       return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
+    }
+    case LogicalNodeKind::kSort: {
+      const auto& sort = static_cast<const LogicalSort&>(node);
+      if (settings.streaming) {
+        if (!sort.keys.empty()) {
+          throw TableException(sort.fetch >= 0
+                                   ? "ORDER BY with LIMIT (Top-N) is not supported yet in "
+                                     "streaming mode"
+                                   : "Sort on a non-time-attribute field is not supported.");
+        }
+        if (node.inputs[0]->changelogMode != ChangelogMode::kInsertOnly) {
+          throw TableException("LIMIT over an updating input is not supported yet in streaming "
+                               "mode");
+        }
+      }
+      auto spec = std::make_shared<runtime::operators::SortSpec>();
+      spec->rowType = sort.rowType;
+      spec->keys = sort.keys;
+      spec->offset = sort.offset;
+      spec->fetch = sort.fetch;
+      std::shared_ptr<const runtime::operators::SortSpec> shared = spec;
+      return translate(*node.inputs[0], env, settings)
+          .transform<vector::Chunk>(
+              sort.keys.empty() ? "Limit" : "Sort",
+              std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                return std::make_unique<runtime::operators::SortOperator>(shared);
+              }))
+          .setParallelism(1);
     }
     case LogicalNodeKind::kUnion: {
       DataStream<vector::Chunk> result = translate(*node.inputs[0], env, settings);

@@ -112,6 +112,27 @@ std::string LogicalAggregate::describe() const {
   return text + ")";
 }
 
+LogicalSort::LogicalSort(LogicalNodePtr input, std::vector<runtime::operators::SortKey> sortKeys,
+                         int64_t sortOffset, int64_t sortFetch)
+    : LogicalNode(LogicalNodeKind::kSort, input->rowType, {input}, input->changelogMode),
+      keys(std::move(sortKeys)),
+      offset(sortOffset),
+      fetch(sortFetch) {}
+
+std::string LogicalSort::describe() const {
+  std::string text = "LogicalSort(";
+  for (size_t i = 0; i < keys.size(); ++i) {
+    text += (i ? ", " : "") + std::string("sort") + std::to_string(i) + "=[$" +
+            std::to_string(keys[i].column) + "], dir" + std::to_string(i) + "=[" +
+            (keys[i].ascending ? "ASC" : "DESC") + "]";
+  }
+  if (offset > 0) text += std::string(keys.empty() ? "" : ", ") + "offset=[" + std::to_string(offset) + "]";
+  if (fetch >= 0) {
+    text += std::string(keys.empty() && offset <= 0 ? "" : ", ") + "fetch=[" + std::to_string(fetch) + "]";
+  }
+  return text + ")";
+}
+
 namespace {
 ChangelogMode unionMode(const std::vector<LogicalNodePtr>& inputs) {
   for (const auto& input : inputs) {

@@ -14,10 +14,11 @@
 #include "eddy/types/logical_type.h"
 #include "expression/bound_expression.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
+#include "runtime/operators/sort/sort_operator.h"
 
 namespace eddy::sql {
 
-enum class LogicalNodeKind { kValues, kTableScan, kProject, kFilter, kAggregate, kUnion };
+enum class LogicalNodeKind { kValues, kTableScan, kProject, kFilter, kAggregate, kUnion, kSort };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
 /// keys are tracked): only +I, or +I/-U/+U/-D.
@@ -87,6 +88,17 @@ struct LogicalAggregate final : LogicalNode {
 struct LogicalUnion final : LogicalNode {
   LogicalUnion(std::vector<LogicalNodePtr> inputs, LogicalTypePtr rowType);
   std::string describe() const override;
+};
+
+/// ORDER BY and/or LIMIT/OFFSET: rows in key order (arrival order without keys), `offset`
+/// skipped, at most `fetch` kept (-1: all).
+struct LogicalSort final : LogicalNode {
+  LogicalSort(LogicalNodePtr input, std::vector<runtime::operators::SortKey> keys, int64_t offset,
+              int64_t fetch);
+  std::string describe() const override;
+  const std::vector<runtime::operators::SortKey> keys;
+  const int64_t offset;
+  const int64_t fetch;
 };
 
 /// The plan as an indented tree, one node per line (EXPLAIN's logical section).

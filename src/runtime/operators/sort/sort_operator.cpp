@@ -1,0 +1,75 @@
+#include "runtime/operators/sort/sort_operator.h"
+
+#include <algorithm>
+
+#include "runtime/operators/aggregate/aggregate_call.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+void SortOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+}
+
+void SortOperator::processBatch(int, BatchPtr batch) {
+  auto& chunks = typedBatch<vector::Chunk>(*batch).records;
+  if (batchMode_) {
+    for (const vector::Chunk& chunk : chunks) {
+      for (int64_t i = 0; i < chunk.size(); ++i) rows_.push_back(chunk.rowAt(i));
+    }
+    return;
+  }
+  // STREAMING LIMIT: keep rows [offset, offset + fetch) of the arrival order.
+  int64_t end = spec_->fetch < 0 ? INT64_MAX : spec_->offset + spec_->fetch;
+  auto passed = std::make_unique<TypedBatch<vector::Chunk>>();
+  for (vector::Chunk& chunk : chunks) {
+    std::vector<int32_t> kept;
+    for (int64_t i = 0; i < chunk.size(); ++i, ++seen_) {
+      if (seen_ >= spec_->offset && seen_ < end) kept.push_back(static_cast<int32_t>(i));
+    }
+    if (kept.empty()) continue;
+    if (static_cast<int64_t>(kept.size()) == chunk.size()) {
+      passed->push(std::move(chunk), kNoTimestamp);
+    } else {
+      passed->push(vector::gather(chunk, kept.data(), static_cast<int64_t>(kept.size())),
+                   kNoTimestamp);
+    }
+  }
+  output().emitBatch(std::move(passed));
+}
+
+void SortOperator::finish() {
+  if (!batchMode_) return;
+  const auto& keys = spec_->keys;
+  std::stable_sort(rows_.begin(), rows_.end(), [&keys](const Row& left, const Row& right) {
+    for (const SortKey& key : keys) {
+      const Value& a = left.getField(key.column);
+      const Value& b = right.getField(key.column);
+      if (a.isNull() || b.isNull()) {
+        if (a.isNull() && b.isNull()) continue;
+        return a.isNull() == key.nullsFirst;
+      }
+      int order = compareValues(a, b);
+      if (order != 0) return key.ascending ? order < 0 : order > 0;
+    }
+    return false;
+  });
+  int64_t begin = std::min<int64_t>(spec_->offset, static_cast<int64_t>(rows_.size()));
+  int64_t end = spec_->fetch < 0 ? static_cast<int64_t>(rows_.size())
+                                 : std::min<int64_t>(begin + spec_->fetch, rows_.size());
+  vector::Chunk chunk(spec_->rowType);
+  for (int64_t i = begin; i < end; ++i) {
+    rows_[i].setKind(RowKind::INSERT);
+    chunk.appendRow(rows_[i]);
+    if (chunk.size() >= static_cast<int64_t>(kDefaultBatchSize) || i + 1 == end) {
+      auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+      batch->push(std::move(chunk), kNoTimestamp);
+      output().emitBatch(std::move(batch));
+      chunk = vector::Chunk(spec_->rowType);
+    }
+  }
+  rows_.clear();
+}
+
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,48 @@
+// SortOperator: ORDER BY with LIMIT/OFFSET over chunks, as Flink's BatchExecSort and
+// BatchExecSortLimit (BATCH), and the streaming LIMIT without ORDER BY (StreamExecLimit).
+//
+// BATCH: every row is buffered; at the end of input the rows are sorted by the keys (stable:
+// equal keys keep their arrival order; NULLs first in ascending order, last in descending,
+// as Flink's default), `offset` rows are skipped and at most `fetch` emitted, as +I.
+// STREAMING (no keys, insert-only input): rows pass through until `offset + fetch` have been
+// seen; later rows are dropped. Runs at parallelism 1 (a global order).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "eddy/row.h"
+#include "eddy/runtime/stream_operator.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+struct SortKey {
+  int column;
+  bool ascending = true;
+  bool nullsFirst = true;
+};
+
+struct SortSpec {
+  LogicalTypePtr rowType;
+  std::vector<SortKey> keys;
+  int64_t offset = 0;
+  int64_t fetch = -1;  // -1: no limit
+};
+
+class SortOperator final : public StreamOperator {
+ public:
+  explicit SortOperator(std::shared_ptr<const SortSpec> spec) : spec_(std::move(spec)) {}
+  void open(OperatorContext& context) override;
+  void processBatch(int inputIndex, BatchPtr batch) override;
+  void finish() override;
+
+ private:
+  std::shared_ptr<const SortSpec> spec_;
+  bool batchMode_ = true;
+  std::vector<Row> rows_;  // BATCH: everything, to be sorted at the end
+  int64_t seen_ = 0;       // STREAMING: rows passed so far
+};
+
+}  // namespace eddy::runtime::operators
