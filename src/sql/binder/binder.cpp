@@ -808,8 +808,10 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     std::vector<std::string> callNames;
     for (const FunctionCallExpression* call : aggregateCalls) {
       AggregateKind kind = *aggregateKindOf(*call);
-      if (call->distinct) notSupported(*call, "DISTINCT aggregates");
-      AggregateCall aggregate{kind, -1, nullptr, -1};
+      AggregateCall aggregate{kind, -1, nullptr, -1, call->distinct};
+      if (call->distinct && kind == AggregateKind::COUNT_STAR) {
+        fail(*call, "COUNT(DISTINCT *) is not allowed; name the columns");
+      }
       LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
       if (kind != AggregateKind::COUNT_STAR) {
         if (call->arguments.size() != 1) {

@@ -107,7 +107,8 @@ std::string LogicalAggregate::describe() const {
     const auto& call = calls[i];
     std::string argument = call.argumentColumn < 0 ? "" : "$" + std::to_string(call.argumentColumn);
     text += ", " + fields[groupingColumns.size() + i].name + "=[" +
-            runtime::operators::aggregateKindName(call.kind) + "(" + argument + ")]";
+            runtime::operators::aggregateKindName(call.kind) + "(" +
+            (call.distinct ? "DISTINCT " : "") + argument + ")]";
   }
   return text + ")";
 }

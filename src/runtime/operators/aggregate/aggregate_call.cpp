@@ -148,7 +148,30 @@ int compareValues(const Value& left, const Value& right) {
   }
 }
 
-Accumulator createAccumulator(const AggregateCall& call) {
+namespace {
+
+/// Adds `step` to the multiplicity of `value` in the sorted map `entries`; returns the new
+/// multiplicity (entries at 0 are removed).
+int64_t addMultiplicity(ValueMap& entries, const Value& value, int64_t step) {
+  auto position = std::lower_bound(entries.begin(), entries.end(), value,
+                                   [](const std::pair<Value, Value>& entry, const Value& key) {
+                                     return compareValues(entry.first, key) < 0;
+                                   });
+  if (position != entries.end() && compareValues(position->first, value) == 0) {
+    int64_t count = position->second.get<int64_t>() + step;
+    if (count <= 0) {
+      entries.erase(position);
+      return 0;
+    }
+    position->second = Value(count);
+    return count;
+  }
+  if (step <= 0) return 0;  // retracting a value never accumulated
+  entries.insert(position, {value, Value(step)});
+  return step;
+}
+
+Accumulator createInnerAccumulator(const AggregateCall& call) {
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
     case AggregateKind::COUNT:
@@ -163,9 +186,8 @@ Accumulator createAccumulator(const AggregateCall& call) {
   return {};
 }
 
-void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
-                bool retract) {
-  if (call.kind != AggregateKind::COUNT_STAR && input.isNull()) return;
+void accumulateInner(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+                     bool retract) {
   int64_t step = retract ? -1 : 1;
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
@@ -179,32 +201,16 @@ void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value
       return;
     case AggregateKind::MIN:
     case AggregateKind::MAX: {
-      // Sorted map value → multiplicity.
+      // A sorted map value → multiplicity, so retracting the minimum finds the next one.
       ValueMap entries = accumulator[0].get<ValueMap>();
-      auto position = std::lower_bound(
-          entries.begin(), entries.end(), input,
-          [](const std::pair<Value, Value>& entry, const Value& value) {
-            return compareValues(entry.first, value) < 0;
-          });
-      if (position != entries.end() && compareValues(position->first, input) == 0) {
-        int64_t count = position->second.get<int64_t>() + step;
-        if (count == 0) {
-          entries.erase(position);
-        } else {
-          position->second = Value(count);
-        }
-      } else if (!retract) {
-        entries.insert(position, {input, Value(int64_t{1})});
-      }
-      // Retracting a value never accumulated is ignored, as Flink's MinWithRetract does for
-      // counts that drop below zero.
+      addMultiplicity(entries, input, step);
       accumulator[0] = Value::ofMap(std::move(entries));
       return;
     }
   }
 }
 
-Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
+Value innerResult(const AggregateCall& call, const Accumulator& accumulator) {
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
     case AggregateKind::COUNT:
@@ -244,6 +250,37 @@ Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator)
     }
   }
   return Value();
+}
+
+}  // namespace
+
+Accumulator createAccumulator(const AggregateCall& call) {
+  Accumulator accumulator = createInnerAccumulator(call);
+  if (call.distinct) accumulator.insert(accumulator.begin(), Value::ofMap({}));
+  return accumulator;
+}
+
+void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+                bool retract) {
+  if (call.kind != AggregateKind::COUNT_STAR && input.isNull()) return;
+  if (!call.distinct) {
+    accumulateInner(call, accumulator, input, retract);
+    return;
+  }
+  ValueMap seen = accumulator[0].get<ValueMap>();
+  int64_t count = addMultiplicity(seen, input, retract ? -1 : 1);
+  accumulator[0] = Value::ofMap(std::move(seen));
+  bool firstTime = !retract && count == 1;
+  bool lastTime = retract && count == 0;
+  if (!firstTime && !lastTime) return;
+  Accumulator inner(accumulator.begin() + 1, accumulator.end());
+  accumulateInner(call, inner, input, retract);
+  std::copy(inner.begin(), inner.end(), accumulator.begin() + 1);
+}
+
+Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
+  if (!call.distinct) return innerResult(call, accumulator);
+  return innerResult(call, Accumulator(accumulator.begin() + 1, accumulator.end()));
 }
 
 }  // namespace eddy::runtime::operators

@@ -11,6 +11,8 @@
 //   MIN(x), MAX(x)       [map value → multiplicity]                (so a retraction of the
 //                                                                  current minimum finds the
 //                                                                  next one)
+//   f(DISTINCT x)        [map value → multiplicity, f's accumulator...]: a value reaches f
+//                        when its multiplicity becomes 1 and leaves it when it drops to 0
 #pragma once
 
 #include <string>
@@ -32,6 +34,8 @@ struct AggregateCall {
   LogicalTypePtr resultType;
   /// Rows where this column is not TRUE are ignored (`FILTER (WHERE ...)`); -1: none.
   int filterColumn = -1;
+  /// `f(DISTINCT x)`: each distinct value counts once.
+  bool distinct = false;
 };
 
 /// The accumulator of one call (see the file comment); starts empty.
