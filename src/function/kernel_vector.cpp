@@ -10,29 +10,6 @@ namespace {
 
 using vector::PhysicalLayout;
 
-int widthOf(PhysicalLayout layout) {
-  switch (layout) {
-    case PhysicalLayout::kBoolean:
-    case PhysicalLayout::kInt8:
-      return 1;
-    case PhysicalLayout::kInt16:
-      return 2;
-    case PhysicalLayout::kInt32:
-    case PhysicalLayout::kFloat:
-      return 4;
-    case PhysicalLayout::kInt64:
-    case PhysicalLayout::kDouble:
-    case PhysicalLayout::kTimestamp:
-      return 8;
-    case PhysicalLayout::kInt128:
-      return 16;
-    case PhysicalLayout::kVariableWidth:
-    case PhysicalLayout::kBoxed:
-      return 0;
-  }
-  return 0;
-}
-
 const std::byte* rawData(const vector::Vector& vector) {
   switch (vector.layout()) {
     case PhysicalLayout::kBoolean:
@@ -72,10 +49,14 @@ KernelVector::KernelVector(LogicalTypePtr type, int64_t size, bool constant)
 void KernelVector::allocate() {
   buffers_ = std::make_shared<Buffers>();
   int64_t count = physicalSize();
-  int width = widthOf(layout_);
+  int width = vector::physicalWidthOf(layout_);
   if (width > 0) {
-    buffers_->fixed =
-        std::make_unique_for_overwrite<__int128[]>(static_cast<size_t>((count * width + 15) / 16));
+    auto words = static_cast<size_t>((count * width + 15) / 16);
+    buffers_->fixed = std::make_unique_for_overwrite<__int128[]>(words);
+    // Kernels leave NULL slots unwritten; a BOOLEAN slot must still hold 0 or 1 to be read.
+    if (layout_ == PhysicalLayout::kBoolean) {
+      std::memset(buffers_->fixed.get(), 0, words * sizeof(__int128));
+    }
   }
   if (layout_ == PhysicalLayout::kTimestamp) buffers_->nanos.resize(static_cast<size_t>(count));
   if (layout_ == PhysicalLayout::kVariableWidth) {
@@ -99,7 +80,7 @@ KernelVector KernelVector::constant(LogicalTypePtr type, const Value& value, int
   single.appendValue(value);
   KernelVector borrowed = borrow(single);
   KernelVector result(std::move(type), size, /*constant=*/true);
-  int width = widthOf(result.layout_);
+  int width = vector::physicalWidthOf(result.layout_);
   if (width > 0) std::memcpy(result.buffers_->fixed.get(), borrowed.values_, width);
   if (result.layout_ == PhysicalLayout::kTimestamp) result.buffers_->nanos[0] = borrowed.nanos_[0];
   if (result.layout_ == PhysicalLayout::kVariableWidth) result.appendString(borrowed.stringAt(0));
@@ -267,7 +248,7 @@ KernelVector KernelVector::gather(const std::vector<int32_t>& rows) const {
     return result;
   }
   KernelVector result(type_, count);
-  int width = widthOf(layout_);
+  int width = vector::physicalWidthOf(layout_);
   if (width > 0) {
     std::byte* out = reinterpret_cast<std::byte*>(result.buffers_->fixed.get());
     for (int64_t i = 0; i < count; ++i) {
@@ -299,7 +280,7 @@ KernelVector KernelVector::interleave(const LogicalTypePtr& type,
   int64_t count = static_cast<int64_t>(sourceOf.size());
   KernelVector result(type, count);
   for (const KernelVector* source : sources) EDDY_CHECK(source->layout_ == result.layout_);
-  int width = widthOf(result.layout_);
+  int width = vector::physicalWidthOf(result.layout_);
   std::byte* out = width > 0 ? reinterpret_cast<std::byte*>(result.buffers_->fixed.get()) : nullptr;
   for (int64_t row = 0; row < count; ++row) {
     int32_t sourceIndex = sourceOf[row];
