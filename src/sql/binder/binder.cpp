@@ -185,6 +185,14 @@ void Binder::notSupported(const Node& node, const std::string& what) {
 
 LogicalNodePtr Binder::bindQuery(const Query& query) { return bindRelation(query).node; }
 
+expression::ExpressionPtr Binder::bindExpressionText(const std::string& sql,
+                                                     const std::vector<RowField>& columns) {
+  ExpressionPtr parsed = parseExpression(sql);
+  Scope scope;
+  for (const RowField& field : columns) scope.push_back(ScopeColumn{"", field.name, field.type});
+  return bindExpression(*parsed, scope, nullptr);
+}
+
 Binder::Relation Binder::bindRelation(const Query& query) {
   switch (query.kind) {
     case QueryKind::kSelect:

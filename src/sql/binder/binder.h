@@ -25,6 +25,9 @@ class Binder {
   explicit Binder(const catalog::CatalogManager& catalogManager);
 
   LogicalNodePtr bindQuery(const Query& query);
+  /// Binds an expression given as SQL text (a computed column, a watermark) over `columns`.
+  expression::ExpressionPtr bindExpressionText(const std::string& sql,
+                                               const std::vector<RowField>& columns);
 
  private:
   struct ScopeColumn {

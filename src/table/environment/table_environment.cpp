@@ -1,12 +1,14 @@
 #include "eddy/table/table_environment.h"
 
 #include <iostream>
+#include <set>
 #include <regex>
 
 #include "catalog/catalog_manager.h"
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
+#include "function/function_registry.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "sql/binder/binder.h"
 #include "sql/parser/parser.h"
@@ -477,9 +479,106 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
                              : catalogs.listTables(catalogName, databaseName);
           return listing(views ? "view name" : "table name", filtered(names));
         }
+        case sql::ShowKind::kFunctions: {
+          // Scalar functions of the registry, the binder's aggregates and conditional forms.
+          std::set<std::string> names;
+          for (const std::string& name : function::FunctionRegistry::builtIn().functionNames()) {
+            names.insert(name);
+          }
+          for (const char* name : {"AVG", "CAST", "COALESCE", "COUNT", "IF", "MAX", "MIN", "NULLIF",
+                                   "SUM", "TRY_CAST"}) {
+            names.insert(name);
+          }
+          return listing("function name", filtered({names.begin(), names.end()}));
+        }
         default:
           throw TableException("This SHOW statement is not supported yet: " + statement->sourceText);
       }
+    }
+    case sql::StatementKind::kDescribe: {
+      // Flink's DESCRIBE: one row per column with its type, nullability, key, extras and
+      // watermark.
+      const auto& describe = statement->as<sql::DescribeStatement>();
+      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(describe.tableName);
+      const catalog::CatalogBaseTable& table = *catalogs.getTableOrThrow(identifier).table;
+      const auto& primaryKey = table.schema.getPrimaryKey();
+      // Computed columns get the type of their expression over the other columns.
+      std::vector<RowField> physicalColumns;
+      for (const Schema::Column& column : table.schema.getColumns()) {
+        if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
+          physicalColumns.push_back(RowField{
+              physical->name,
+              std::holds_alternative<DataType>(physical->type)
+                  ? std::get<DataType>(physical->type).getLogicalType()
+                  : parseLogicalType(std::get<std::string>(physical->type)),
+              std::nullopt});
+        }
+      }
+      sql::Binder binder(catalogs);
+      std::vector<Row> rows;
+      for (const Schema::Column& column : table.schema.getColumns()) {
+        const std::string& name = Schema::columnName(column);
+        std::string type;
+        bool nullable = true;
+        std::string extras;
+        std::visit(
+            [&](const auto& c) {
+              using C = std::decay_t<decltype(c)>;
+              if constexpr (std::is_same_v<C, Schema::ComputedColumn>) {
+                LogicalTypePtr computed =
+                    binder.bindExpressionText(c.expression, physicalColumns)->type();
+                nullable = computed->isNullable();
+                type = computed->copy(true)->asSummaryString();
+                extras = "AS " + c.expression;
+              } else {
+                LogicalTypePtr logical =
+                    std::holds_alternative<DataType>(c.type)
+                        ? std::get<DataType>(c.type).getLogicalType()
+                        : parseLogicalType(std::get<std::string>(c.type));
+                nullable = logical->isNullable();
+                type = logical->copy(true)->asSummaryString();
+                if constexpr (std::is_same_v<C, Schema::MetadataColumn>) {
+                  extras = "METADATA";
+                  if (c.metadataKey) extras += " FROM '" + *c.metadataKey + "'";
+                  if (c.isVirtual) extras += " VIRTUAL";
+                }
+              }
+            },
+            column);
+        std::string key;
+        if (primaryKey && std::find(primaryKey->columnNames.begin(), primaryKey->columnNames.end(),
+                                    name) != primaryKey->columnNames.end()) {
+          key = "PRI(" + [&] {
+            std::string columns;
+            for (const auto& keyColumn : primaryKey->columnNames) {
+              columns += (columns.empty() ? "" : ", ") + keyColumn;
+            }
+            return columns;
+          }() + ")";
+          nullable = false;
+        }
+        std::string watermark;
+        for (const auto& spec : table.schema.getWatermarkSpecs()) {
+          if (spec.columnName == name) watermark = spec.expression;
+        }
+        Row row(6);
+        row.setField(0, name);
+        row.setField(1, type);
+        row.setField(2, nullable);
+        row.setField(3, key.empty() ? Value() : Value(key));
+        row.setField(4, extras.empty() ? Value() : Value(extras));
+        row.setField(5, watermark.empty() ? Value() : Value(watermark));
+        rows.push_back(std::move(row));
+      }
+      auto text = [](const char* name, bool nullable) {
+        DataType type = DataTypes::STRING();
+        return ResolvedSchema::Column{name, nullable ? type : type.notNull(), std::nullopt};
+      };
+      return TableResult::ofRows(
+          ResolvedSchema({text("name", false), text("type", false),
+                          ResolvedSchema::Column{"null", DataTypes::BOOLEAN().notNull(), std::nullopt},
+                          text("key", true), text("extras", true), text("watermark", true)}),
+          std::move(rows));
     }
     case sql::StatementKind::kExplain: {
       const auto& explain = statement->as<sql::ExplainStatement>();

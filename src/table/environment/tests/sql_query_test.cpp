@@ -172,6 +172,18 @@ TEST(SqlConnectorTest, InsertFromDatagenIntoPrintAndBlackholeAsOneStatementSet) 
                                       "default_catalog.default_database.out_void"}));
 }
 
+TEST(SqlConnectorTest, ShowFunctionsListsScalarAndAggregateFunctions) {
+  auto env = environment(false);
+  std::vector<std::string> names;
+  for (const Row& row : env->executeSql("SHOW FUNCTIONS").collectAll()) {
+    names.push_back(row.getFieldAs<std::string>(0));
+  }
+  for (const char* expected : {"UPPER", "SUM", "COUNT", "COALESCE", "CAST", "TRY_CAST"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  }
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+}
+
 TEST(SqlConnectorTest, SelectFromDatagenAndSinkErrors) {
   auto env = environment(false);
   env->executeSql("CREATE TABLE seq (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = "
