@@ -65,8 +65,6 @@ class TableEnvironment {
   TableResult executeSql(const std::string& statement);
   /// A Table for a SELECT (or VALUES, or set operation) query.
   Table sqlQuery(const std::string& query);
-  /// Registers `table` as a temporary view under `path` ([[catalog.]database.]name).
-  void createTemporaryView(const std::string& path, const Table& table);
 
   std::vector<std::string> listCatalogs() const;
   std::vector<std::string> listDatabases() const;

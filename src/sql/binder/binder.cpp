@@ -140,6 +140,11 @@ void forEachAggregate(const Expression& expression,
 
 }  // namespace
 
+LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type) {
+  if (const auto* dataType = std::get_if<DataType>(&type)) return dataType->getLogicalType();
+  return parseLogicalType(std::get<std::string>(type));
+}
+
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName) {
   std::vector<RowField> fields;
@@ -149,10 +154,7 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
       throw ValidationException("Computed and metadata columns are not supported yet: column '" +
                                 Schema::columnName(column) + "' of table '" + tableName + "'");
     }
-    LogicalTypePtr type = std::holds_alternative<DataType>(physical->type)
-                              ? std::get<DataType>(physical->type).getLogicalType()
-                              : parseLogicalType(std::get<std::string>(physical->type));
-    fields.push_back(RowField{physical->name, type, std::nullopt});
+    fields.push_back(RowField{physical->name, logicalTypeOf(physical->type), std::nullopt});
   }
   return LogicalType::row(std::move(fields), false);
 }

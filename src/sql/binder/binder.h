@@ -68,6 +68,9 @@ class Binder {
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
 };
 
+/// The type of a schema column declared as a DataType or as a type string.
+LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
+
 /// ROW<...> of a catalog table's physical columns (the row its connector reads or writes).
 /// Throws ValidationException (naming the column) for computed and metadata columns, which
 /// are not supported yet.

@@ -174,15 +174,6 @@ Table TableEnvironment::sqlQuery(const std::string& query) {
   return Table(this, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
 }
 
-void TableEnvironment::createTemporaryView(const std::string& path, const Table& table) {
-  // A Table API view is kept as its plan's SQL once the Table API can print one; until then
-  // only SQL views (CREATE VIEW) are stored, so this takes the plan as a bound relation.
-  (void)path;
-  (void)table;
-  throw TableException("createTemporaryView(path, Table) is not supported yet; use CREATE "
-                       "TEMPORARY VIEW name AS query");
-}
-
 TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
@@ -508,9 +499,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
           physicalColumns.push_back(RowField{
               physical->name,
-              std::holds_alternative<DataType>(physical->type)
-                  ? std::get<DataType>(physical->type).getLogicalType()
-                  : parseLogicalType(std::get<std::string>(physical->type)),
+              sql::logicalTypeOf(physical->type),
               std::nullopt});
         }
       }
@@ -531,10 +520,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
                 type = computed->copy(true)->asSummaryString();
                 extras = "AS " + c.expression;
               } else {
-                LogicalTypePtr logical =
-                    std::holds_alternative<DataType>(c.type)
-                        ? std::get<DataType>(c.type).getLogicalType()
-                        : parseLogicalType(std::get<std::string>(c.type));
+                LogicalTypePtr logical = sql::logicalTypeOf(c.type);
                 nullable = logical->isNullable();
                 type = logical->copy(true)->asSummaryString();
                 if constexpr (std::is_same_v<C, Schema::MetadataColumn>) {

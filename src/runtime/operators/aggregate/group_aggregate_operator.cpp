@@ -53,24 +53,31 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
   rowCount[0] = Value(rowCount[0].get<int64_t>() + (retract ? -1 : 1));
 }
 
+std::vector<Value> GroupAggregateOperator::resultsOf(
+    const std::vector<Accumulator>& accumulators) const {
+  std::vector<Value> results;
+  results.reserve(spec_->calls.size());
+  for (size_t i = 0; i < spec_->calls.size(); ++i) {
+    results.push_back(aggregateResult(spec_->calls[i], accumulators[i]));
+  }
+  return results;
+}
+
 void GroupAggregateOperator::appendResultValues(const std::vector<Value>& keyValues,
-                                                const std::vector<Accumulator>& accumulators,
+                                                const std::vector<Value>& results,
                                                 RowKind kind) {
   int column = 0;
   for (const Value& key : keyValues) output_->mutableColumn(column++).appendValue(key);
-  for (size_t i = 0; i < spec_->calls.size(); ++i) {
-    output_->mutableColumn(column++).appendValue(aggregateResult(spec_->calls[i], accumulators[i]));
-  }
+  for (const Value& result : results) output_->mutableColumn(column++).appendValue(result);
   output_->mutableRowKinds().push_back(kind);
 }
 
 void GroupAggregateOperator::appendResult(const vector::Chunk& chunk, int64_t row,
-                                          const std::vector<Accumulator>& accumulators,
-                                          RowKind kind) {
+                                          const std::vector<Value>& results, RowKind kind) {
   std::vector<Value> keyValues;
   keyValues.reserve(spec_->groupingColumns.size());
   for (int column : spec_->groupingColumns) keyValues.push_back(chunk.column(column).valueAt(row));
-  appendResultValues(keyValues, accumulators, kind);
+  appendResultValues(keyValues, results, kind);
 }
 
 void GroupAggregateOperator::processBatch(int, BatchPtr batch) {
@@ -96,32 +103,22 @@ void GroupAggregateOperator::processChunk(const vector::Chunk& chunk) {
     if (firstRow && retract) continue;  // retraction of a group never seen: nothing to undo
 
     std::vector<Value> previousResults;
-    if (!firstRow) {
-      for (size_t i = 0; i < spec_->calls.size(); ++i) {
-        previousResults.push_back(aggregateResult(spec_->calls[i], accumulators[i]));
-      }
-    }
-    std::vector<Accumulator> previous = firstRow ? std::vector<Accumulator>{} : accumulators;
+    if (!firstRow) previousResults = resultsOf(accumulators);
     accumulateRow(chunk, row, accumulators, retract);
 
     if (accumulators.back()[0].get<int64_t>() > 0) {
+      std::vector<Value> results = resultsOf(accumulators);
       if (firstRow) {
-        appendResult(chunk, row, accumulators, RowKind::INSERT);
-      } else {
-        bool changed = false;
-        for (size_t i = 0; i < spec_->calls.size() && !changed; ++i) {
-          changed = !(aggregateResult(spec_->calls[i], accumulators[i]) == previousResults[i]);
+        appendResult(chunk, row, results, RowKind::INSERT);
+      } else if (results != previousResults) {
+        if (spec_->generateUpdateBefore) {
+          appendResult(chunk, row, previousResults, RowKind::UPDATE_BEFORE);
         }
-        if (changed) {
-          if (spec_->generateUpdateBefore) {
-            appendResult(chunk, row, previous, RowKind::UPDATE_BEFORE);
-          }
-          appendResult(chunk, row, accumulators, RowKind::UPDATE_AFTER);
-        }
+        appendResult(chunk, row, results, RowKind::UPDATE_AFTER);
       }
       accumulatorState_->update(std::move(accumulators));
     } else {
-      if (!firstRow) appendResult(chunk, row, previous, RowKind::DELETE);
+      if (!firstRow) appendResult(chunk, row, previousResults, RowKind::DELETE);
       accumulatorState_->clear();
     }
     if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
@@ -152,12 +149,12 @@ void GroupAggregateOperator::finish() {
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [key, group] : batchGroups_) {
     if (group.accumulators.back()[0].get<int64_t>() <= 0) continue;
-    appendResultValues(group.keyValues, group.accumulators, RowKind::INSERT);
+    appendResultValues(group.keyValues, resultsOf(group.accumulators), RowKind::INSERT);
     if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
   }
   // A global aggregate (no grouping columns) over empty input still has one row in SQL.
   if (batchGroups_.empty() && spec_->groupingColumns.empty() && context().subtaskIndex == 0) {
-    appendResultValues({}, newAccumulators(), RowKind::INSERT);
+    appendResultValues({}, resultsOf(newAccumulators()), RowKind::INSERT);
   }
   batchGroups_.clear();
   batchGroupIndex_.clear();

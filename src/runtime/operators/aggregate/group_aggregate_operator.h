@@ -48,11 +48,13 @@ class GroupAggregateOperator final : public StreamOperator {
  private:
   void processChunk(const vector::Chunk& chunk);
   void processChunkInBatchMode(const vector::Chunk& chunk);
+  /// The result of every call for the given accumulators.
+  std::vector<Value> resultsOf(const std::vector<Accumulator>& accumulators) const;
   /// Appends the group's key columns (from `chunk` row `row`) and results to the output.
-  void appendResult(const vector::Chunk& chunk, int64_t row,
-                    const std::vector<Accumulator>& accumulators, RowKind kind);
-  void appendResultValues(const std::vector<Value>& keyValues,
-                          const std::vector<Accumulator>& accumulators, RowKind kind);
+  void appendResult(const vector::Chunk& chunk, int64_t row, const std::vector<Value>& results,
+                    RowKind kind);
+  void appendResultValues(const std::vector<Value>& keyValues, const std::vector<Value>& results,
+                          RowKind kind);
   std::vector<Accumulator> newAccumulators() const;
   void accumulateRow(const vector::Chunk& chunk, int64_t row,
                      std::vector<Accumulator>& accumulators, bool retract) const;
