@@ -16,6 +16,10 @@
 #include "catalog/object_identifier.h"
 #include "eddy/table/schema.h"
 
+namespace eddy::sql {
+struct LogicalNode;
+}
+
 namespace eddy::catalog {
 
 struct CatalogDatabase {
@@ -36,6 +40,9 @@ struct CatalogBaseTable {
   /// VIEW: the query as written and as expanded by the binder.
   std::string originalQuery;
   std::string expandedQuery;
+  /// VIEW registered from a Table (TableEnvironment::createTemporaryView): its plan, which
+  /// the binder reads instead of a query. Null for SQL views.
+  std::shared_ptr<const sql::LogicalNode> plan;
 
   const char* kindName() const { return kind == Kind::TABLE ? "Table" : "View"; }
 };

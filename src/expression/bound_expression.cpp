@@ -341,4 +341,57 @@ ExpressionPtr disjunction(std::vector<ExpressionPtr> predicates) {
   return result;
 }
 
+ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<int(int)>& map) {
+  std::vector<int> columns;
+  collectColumns(expression, columns);
+  if (columns.empty()) return expression;
+  if (expression->kind() == ExpressionKind::kColumnReference) {
+    return column(map(static_cast<const ColumnReference&>(*expression).index()), expression->type());
+  }
+  std::vector<ExpressionPtr> children;
+  children.reserve(expression->children().size());
+  for (const ExpressionPtr& child : expression->children()) children.push_back(remapColumns(child, map));
+  switch (expression->kind()) {
+    case ExpressionKind::kCall: {
+      const auto& call = static_cast<const Call&>(*expression);
+      return std::make_shared<Call>(&call.function(), call.bound(), std::move(children));
+    }
+    case ExpressionKind::kCast: {
+      const auto& castNode = static_cast<const Cast&>(*expression);
+      return std::make_shared<Cast>(children[0], castNode.type(), castNode.isTryCast());
+    }
+    case ExpressionKind::kCase:
+      return std::make_shared<Case>(std::move(children), expression->type());
+    case ExpressionKind::kCoalesce:
+      return std::make_shared<Coalesce>(std::move(children), expression->type());
+    case ExpressionKind::kColumnReference:
+    case ExpressionKind::kLiteral:
+      break;
+  }
+  return expression;
+}
+
+void collectColumns(const ExpressionPtr& expression, std::vector<int>& out) {
+  if (expression->kind() == ExpressionKind::kColumnReference) {
+    out.push_back(static_cast<const ColumnReference&>(*expression).index());
+    return;
+  }
+  for (const ExpressionPtr& child : expression->children()) collectColumns(child, out);
+}
+
+bool isCallTo(const BoundExpression& expression, std::string_view name) {
+  return expression.kind() == ExpressionKind::kCall &&
+         static_cast<const Call&>(expression).function().name() == name;
+}
+
+std::vector<ExpressionPtr> conjunctsOf(const ExpressionPtr& predicate) {
+  if (!isCallTo(*predicate, "AND")) return {predicate};
+  std::vector<ExpressionPtr> result;
+  for (const ExpressionPtr& operand : predicate->children()) {
+    std::vector<ExpressionPtr> inner = conjunctsOf(operand);
+    result.insert(result.end(), inner.begin(), inner.end());
+  }
+  return result;
+}
+
 }  // namespace eddy::expression

@@ -23,6 +23,7 @@
 // `>($2, 500.00)`, `CASE(>($0, 1), 'a', 'b')`, `IS NULL($0)`, `'abc'`, `null:INT`.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -194,5 +195,17 @@ ExpressionPtr between(ExpressionPtr value, ExpressionPtr low, ExpressionPtr high
 /// AND / OR of several predicates (left-deep).
 ExpressionPtr conjunction(std::vector<ExpressionPtr> predicates);
 ExpressionPtr disjunction(std::vector<ExpressionPtr> predicates);
+
+// --- Rewriting (the planner's passes). ---
+
+/// `expression` with every column reference $i replaced by $map(i) (types unchanged); nodes
+/// without column references below them are shared, not copied.
+ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<int(int)>& map);
+/// Appends to `out` the index of every column `expression` reads (with repeats).
+void collectColumns(const ExpressionPtr& expression, std::vector<int>& out);
+/// The operands of an AND chain (the expression itself when it is no AND).
+std::vector<ExpressionPtr> conjunctsOf(const ExpressionPtr& predicate);
+/// Whether `expression` is a call of the function `name` (upper case, e.g. "=", "AND").
+bool isCallTo(const BoundExpression& expression, std::string_view name);
 
 }  // namespace eddy::expression

@@ -230,6 +230,22 @@ class DataStream {
                             bool keyed = false) const {
     return oneInput<OUT>(std::move(operatorName), std::move(factory), keyed);
   }
+  /// Applies a two-input runtime operator (Flink's TwoInputTransformation, as
+  /// ConnectedStreams#transform builds it): batches of this stream reach the operator with
+  /// inputIndex 0, batches of `other` with inputIndex 1. The operator's watermark is the
+  /// minimum over both inputs.
+  template <typename OUT, typename T2>
+  DataStream<OUT> transformTwoInput(std::string operatorName, const DataStream<T2>& other,
+                                    std::shared_ptr<const runtime::OperatorFactory> factory) const {
+    auto transformation = std::make_unique<runtime::Transformation>();
+    transformation->kind = runtime::Transformation::Kind::TWO_INPUT;
+    transformation->name = std::move(operatorName);
+    transformation->inputs.push_back(transformation_);
+    transformation->inputs.push_back(&other.getTransformation());
+    transformation->operatorFactory = std::move(factory);
+    transformation->outputType = std::make_shared<runtime::TypedRecordOps<OUT>>();
+    return DataStream<OUT>(environment_, environment_->addTransformation(std::move(transformation)));
+  }
   /// Routes records by a caller-provided HASH partitioner (used by the Table runtime, whose
   /// records are chunks partitioned row by row).
   DataStream<T> partitionCustom(runtime::HashPartitionerFactory factory) const {

@@ -13,6 +13,7 @@
 
 #include "eddy/table/environment_settings.h"
 #include "eddy/table/resolved_schema.h"
+#include "eddy/table/table.h"
 #include "eddy/table/table_result.h"
 
 namespace eddy {
@@ -26,30 +27,6 @@ struct LogicalNode;
 struct InsertStatement;
 struct TranslationSettings;
 }
-
-class TableEnvironment;
-
-/// A relational query not yet run (Flink's Table). Cheap to copy; refers to its environment,
-/// which must outlive it.
-class Table {
- public:
-  Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan);
-
-  const ResolvedSchema& getResolvedSchema() const { return schema_; }
-  /// Prints the schema to stdout (see ResolvedSchema::toString).
-  void printSchema() const;
-  /// Runs the query.
-  TableResult execute() const;
-  /// The plan, as EXPLAIN prints it.
-  std::string explain() const;
-
-  const std::shared_ptr<const sql::LogicalNode>& plan() const { return plan_; }
-
- private:
-  TableEnvironment* environment_;
-  std::shared_ptr<const sql::LogicalNode> plan_;
-  ResolvedSchema schema_;
-};
 
 class TableEnvironment {
  public:
@@ -65,6 +42,15 @@ class TableEnvironment {
   TableResult executeSql(const std::string& statement);
   /// A Table for a SELECT (or VALUES, or set operation) query.
   Table sqlQuery(const std::string& query);
+  /// A Table reading the catalog table or view `path` ("t", "db.t" or "cat.db.t").
+  Table from(const std::string& path);
+  /// A Table of literal rows: each `row(...)` (or single value) is one row; columns are named
+  /// f0, f1, ... and typed by the least restrictive type of each column, as in Flink.
+  Table fromValues(const std::vector<Expression>& rows);
+  /// Registers `table` as a temporary view: SQL and from() can then read it by `path`.
+  void createTemporaryView(const std::string& path, const Table& table);
+  /// Drops a temporary view; false when there is none.
+  bool dropTemporaryView(const std::string& path);
 
   std::vector<std::string> listCatalogs() const;
   std::vector<std::string> listDatabases() const;
@@ -81,6 +67,9 @@ class TableEnvironment {
 
   /// Runs a plan as a job and returns its result (used by Table::execute()).
   TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan);
+  /// Runs INSERT INTO `targetPath` of a plan as one job (used by Table::executeInsert).
+  TableResult executeInsertPlan(const std::string& targetPath,
+                                const std::shared_ptr<const sql::LogicalNode>& plan);
   catalog::CatalogManager& catalogManager() { return *catalogManager_; }
 
  private:
@@ -91,6 +80,10 @@ class TableEnvironment {
       sql::TranslationSettings& translation) const;
   /// INSERT INTO statements run as one job (several: a statement set).
   TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts);
+  /// INSERTs of plans into tables (catalog paths) as one job.
+  TableResult runInserts(
+      const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
+          inserts);
 
   EnvironmentSettings settings_;
   std::unique_ptr<catalog::CatalogManager> catalogManager_;

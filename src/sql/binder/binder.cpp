@@ -1,6 +1,7 @@
 #include "sql/binder/binder.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "eddy/exceptions.h"
@@ -138,7 +139,223 @@ void forEachAggregate(const Expression& expression,
   }
 }
 
+/// The grouping sets of a GROUP BY clause (SQL's rules: each element gives a list of sets,
+/// the clause is their cross product; ROLLUP gives its prefixes, longest first; CUBE every
+/// subset, in Calcite's order), as indexes into `keys`, the distinct key expressions (by their
+/// SQL text) in first appearance. Duplicate sets are kept, as SQL keeps them.
+std::vector<std::vector<int>> expandGroupingSets(const std::vector<GroupingElement>& elements,
+                                                 std::vector<const Expression*>& keys) {
+  std::vector<std::string> texts;
+  for (const Expression* key : keys) texts.push_back(unparse(*key));
+  auto keyOf = [&](const Expression& expression) {
+    std::string text = unparse(expression);
+    auto position = std::find(texts.begin(), texts.end(), text);
+    if (position != texts.end()) return static_cast<int>(position - texts.begin());
+    texts.push_back(text);
+    keys.push_back(&expression);
+    return static_cast<int>(keys.size() - 1);
+  };
+  auto merged = [](std::vector<int> a, const std::vector<int>& b) {
+    for (int key : b) {
+      if (std::find(a.begin(), a.end(), key) == a.end()) a.push_back(key);
+    }
+    return a;
+  };
+  // The keys of a plain element (an expression or a parenthesized list).
+  auto group = [&](const GroupingElement& element) {
+    std::vector<int> set;
+    if (element.kind == GroupingKind::kExpression) {
+      set.push_back(keyOf(*element.expression));
+    } else {
+      for (const auto& expression : element.expressions) set = merged(set, {keyOf(*expression)});
+    }
+    return set;
+  };
+  std::function<std::vector<std::vector<int>>(const GroupingElement&)> expand =
+      [&](const GroupingElement& element) -> std::vector<std::vector<int>> {
+    switch (element.kind) {
+      case GroupingKind::kExpression:
+      case GroupingKind::kList:
+        return {group(element)};
+      case GroupingKind::kGroupingSets: {
+        std::vector<std::vector<int>> sets;
+        for (const GroupingElement& child : element.children) {
+          for (auto& set : expand(child)) sets.push_back(std::move(set));
+        }
+        return sets;
+      }
+      case GroupingKind::kRollup: {
+        std::vector<std::vector<int>> groups;
+        for (const GroupingElement& child : element.children) groups.push_back(group(child));
+        std::vector<std::vector<int>> sets;
+        for (size_t length = groups.size() + 1; length-- > 0;) {
+          std::vector<int> set;
+          for (size_t i = 0; i < length; ++i) set = merged(set, groups[i]);
+          sets.push_back(set);
+        }
+        return sets;
+      }
+      case GroupingKind::kCube: {
+        std::vector<std::vector<int>> groups;
+        for (const GroupingElement& child : element.children) groups.push_back(group(child));
+        const size_t n = groups.size();
+        std::vector<std::vector<int>> sets;
+        for (size_t mask = (size_t{1} << n); mask-- > 0;) {
+          std::vector<int> set;
+          for (size_t i = 0; i < n; ++i) {
+            if (mask & (size_t{1} << (n - 1 - i))) set = merged(set, groups[i]);
+          }
+          sets.push_back(set);
+        }
+        return sets;
+      }
+    }
+    return {};
+  };
+  std::vector<std::vector<int>> result = {{}};
+  for (const GroupingElement& element : elements) {
+    std::vector<std::vector<int>> next;
+    for (const auto& prefix : result) {
+      for (const auto& set : expand(element)) next.push_back(merged(prefix, set));
+    }
+    result = std::move(next);
+  }
+  return result;
+}
+
+/// Which input an expression over a join's concatenated row reads: 0 only the left (the
+/// first `leftArity` columns), 1 only the right, -1 both or none.
+int sideOf(const BoundPtr& expression, int leftArity) {
+  std::vector<int> columns;
+  expression::collectColumns(expression, columns);
+  if (columns.empty()) return -1;
+  bool anyLeft = false, anyRight = false;
+  for (int column : columns) (column < leftArity ? anyLeft : anyRight) = true;
+  if (anyLeft && anyRight) return -1;
+  return anyLeft ? 0 : 1;
+}
+
 }  // namespace
+
+LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
+                                 bool intersect) {
+  // Both sides, each row marked with its side, grouped by all columns: a row of the result is
+  // a group seen on the left and (INTERSECT) also / (EXCEPT) never on the right. As an
+  // aggregate it retracts correctly in STREAMING.
+  const auto& fields = left->rowType->getFields();
+  const int arity = static_cast<int>(fields.size());
+  auto marked = [&](const LogicalNodePtr& side, bool isLeft) -> LogicalNodePtr {
+    std::vector<BoundPtr> columns;
+    std::vector<std::string> names;
+    for (int i = 0; i < arity; ++i) {
+      columns.push_back(expression::column(i, fields[i].type));
+      names.push_back(fields[i].name);
+    }
+    columns.push_back(expression::literal(Value(isLeft)));
+    names.push_back("$left");
+    columns.push_back(expression::literal(Value(!isLeft)));
+    names.push_back("$right");
+    return std::make_shared<LogicalProject>(side, std::move(columns), std::move(names));
+  };
+  LogicalNodePtr leftMarked = marked(left, true);
+  LogicalNodePtr both = std::make_shared<LogicalUnion>(
+      std::vector<LogicalNodePtr>{leftMarked, marked(right, false)}, leftMarked->rowType);
+  std::vector<int> grouping;
+  for (int i = 0; i < arity; ++i) grouping.push_back(i);
+  LogicalTypePtr count = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+  std::vector<AggregateCall> calls = {AggregateCall{AggregateKind::COUNT_STAR, -1, count, arity},
+                                      AggregateCall{AggregateKind::COUNT_STAR, -1, count, arity + 1}};
+  LogicalNodePtr counted = std::make_shared<LogicalAggregate>(
+      both, grouping, std::move(calls), std::vector<std::string>{"$leftCount", "$rightCount"});
+  BoundPtr zero = expression::literal(Value(int64_t{0}));
+  BoundPtr onLeft = expression::call(">", {expression::column(arity, count), zero});
+  BoundPtr onRight = expression::call(intersect ? ">" : "=", {expression::column(arity + 1, count), zero});
+  LogicalNodePtr kept = std::make_shared<LogicalFilter>(
+      counted, expression::conjunction({onLeft, onRight}));
+  std::vector<BoundPtr> columns;
+  std::vector<std::string> names;
+  for (int i = 0; i < arity; ++i) {
+    columns.push_back(expression::column(i, fields[i].type));
+    names.push_back(fields[i].name);
+  }
+  return std::make_shared<LogicalProject>(kept, std::move(columns), std::move(names));
+}
+
+LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
+                        runtime::operators::JoinType joinType, const BoundPtr& condition) {
+  const int leftArity = left->rowType->getFieldCount();
+  const int rightArity = right->rowType->getFieldCount();
+  // Split the condition into equi keys (`=` between an expression of each side, of one type)
+  // and the residual predicate.
+  std::vector<BoundPtr> leftKeyExpressions, rightKeyExpressions, residual;
+  if (condition) {
+    for (const BoundPtr& conjunct : expression::conjunctsOf(condition)) {
+      if (expression::isCallTo(*conjunct, "=")) {
+        BoundPtr a = conjunct->children()[0];
+        BoundPtr b = conjunct->children()[1];
+        int sideA = sideOf(a, leftArity), sideB = sideOf(b, leftArity);
+        if (sideA == 1 && sideB == 0) {
+          std::swap(a, b);
+          std::swap(sideA, sideB);
+        }
+        if (sideA == 0 && sideB == 1 && *a->type()->copy(true) == *b->type()->copy(true)) {
+          leftKeyExpressions.push_back(a);
+          rightKeyExpressions.push_back(
+              expression::remapColumns(b, [leftArity](int column) { return column - leftArity; }));
+          continue;
+        }
+      }
+      residual.push_back(conjunct);
+    }
+  }
+  // Key expressions that are not plain columns are computed by a projection below the join.
+  auto keyColumns = [](LogicalNodePtr& input, const std::vector<BoundPtr>& keys) {
+    const auto& fields = input->rowType->getFields();
+    std::vector<BoundPtr> projection;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      projection.push_back(expression::column(static_cast<int>(i), fields[i].type));
+      names.push_back(fields[i].name);
+    }
+    std::vector<int> columns;
+    for (const BoundPtr& key : keys) {
+      if (key->kind() == expression::ExpressionKind::kColumnReference) {
+        columns.push_back(static_cast<const expression::ColumnReference&>(*key).index());
+      } else {
+        columns.push_back(static_cast<int>(projection.size()));
+        names.push_back("$f" + std::to_string(projection.size()));
+        projection.push_back(key);
+      }
+    }
+    if (projection.size() > fields.size()) {
+      input = std::make_shared<LogicalProject>(input, std::move(projection), std::move(names));
+    }
+    return columns;
+  };
+  std::vector<int> leftKeys = keyColumns(left, leftKeyExpressions);
+  std::vector<int> rightKeys = keyColumns(right, rightKeyExpressions);
+  const int leftExtra = left->rowType->getFieldCount() - leftArity;
+  const int rightExtra = right->rowType->getFieldCount() - rightArity;
+  BoundPtr residualCondition;
+  if (!residual.empty()) {
+    residualCondition = expression::remapColumns(
+        expression::conjunction(std::move(residual)),
+        [leftArity, leftExtra](int column) { return column < leftArity ? column : column + leftExtra; });
+  }
+  LogicalNodePtr join = std::make_shared<LogicalJoin>(left, right, joinType, std::move(leftKeys),
+                                                      std::move(rightKeys), residualCondition);
+  if (leftExtra == 0 && rightExtra == 0) return join;
+  // Drop the computed key columns again.
+  std::vector<BoundPtr> projection;
+  std::vector<std::string> names;
+  const auto& fields = join->rowType->getFields();
+  for (int i = 0; i < leftArity + rightArity; ++i) {
+    int column = i < leftArity ? i : i + leftExtra;
+    projection.push_back(expression::column(column, fields[column].type));
+    names.push_back(fields[column].name);
+  }
+  return std::make_shared<LogicalProject>(join, std::move(projection), std::move(names));
+}
 
 LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type) {
   if (const auto* dataType = std::get_if<DataType>(&type)) return dataType->getLogicalType();
@@ -171,6 +388,9 @@ struct Binder::AggregateBinding {
   std::map<const FunctionCallExpression*, int> callColumns;  // AST call → output column
   std::vector<std::string> groupingTexts;                    // unparsed GROUP BY expressions
   std::vector<LogicalTypePtr> outputTypes;                   // aggregate output columns
+  /// With several grouping sets: the column of the first key's GROUPING flag (one BIGINT
+  /// column per key follows); -1 otherwise (GROUPING is then 0).
+  int groupingFlagsOffset = -1;
 };
 
 Binder::Binder(const catalog::CatalogManager& catalogManager) : catalogManager_(catalogManager) {}
@@ -186,6 +406,15 @@ void Binder::notSupported(const Node& node, const std::string& what) {
 }
 
 LogicalNodePtr Binder::bindQuery(const Query& query) { return bindRelation(query).node; }
+
+void Binder::addInlineTable(const std::string& name, LogicalNodePtr plan) {
+  Relation relation;
+  for (const RowField& field : plan->rowType->getFields()) {
+    relation.scope.push_back(ScopeColumn{name, field.name, field.type});
+  }
+  relation.node = std::move(plan);
+  commonTableExpressions_.emplace_back(name, std::move(relation));
+}
 
 expression::ExpressionPtr Binder::bindExpressionText(const std::string& sql,
                                                      const std::vector<RowField>& columns) {
@@ -230,16 +459,23 @@ Binder::Relation Binder::bindRelation(const Query& query) {
 }
 
 Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
-  if (set.op != SetOperator::kUnion) notSupported(set, "INTERSECT and EXCEPT");
+  const char* opName = set.op == SetOperator::kUnion       ? "UNION"
+                       : set.op == SetOperator::kIntersect ? "INTERSECT"
+                                                           : "EXCEPT";
+  if (set.op != SetOperator::kUnion && set.all) {
+    notSupported(set, std::string(opName) + " ALL");
+  }
   Relation left = bindRelation(*set.left);
   Relation right = bindRelation(*set.right);
-  if (left.scope.size() != right.scope.size()) fail(set, "Column count mismatch in UNION");
+  if (left.scope.size() != right.scope.size()) {
+    fail(set, std::string("Column count mismatch in ") + opName);
+  }
   std::vector<std::string> names;
   std::vector<LogicalTypePtr> types;
   for (size_t i = 0; i < left.scope.size(); ++i) {
     LogicalTypePtr type = function::leastRestrictive({left.scope[i].type, right.scope[i].type});
     if (!type) {
-      fail(set, "Type mismatch in column " + std::to_string(i + 1) + " of UNION");
+      fail(set, "Type mismatch in column " + std::to_string(i + 1) + " of " + opName);
     }
     if (type->getTypeRoot() == LogicalTypeRoot::CHAR) {
       type = LogicalType::varchar(type->getLength(), type->isNullable());
@@ -256,6 +492,12 @@ Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
     }
     return std::make_shared<LogicalProject>(side.node, std::move(columns), names);
   };
+  Scope scope;
+  for (size_t i = 0; i < names.size(); ++i) scope.push_back(ScopeColumn{"", names[i], types[i]});
+  if (set.op != SetOperator::kUnion) {
+    return Relation{intersectOrExcept(conform(left), conform(right), set.op == SetOperator::kIntersect),
+                    scope};
+  }
   LogicalNodePtr result = std::make_shared<LogicalUnion>(
       std::vector<LogicalNodePtr>{conform(left), conform(right)}, rowTypeOf(names, types));
   if (!set.all) {
@@ -264,8 +506,6 @@ Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
     result = std::make_shared<LogicalAggregate>(result, all, std::vector<AggregateCall>{},
                                                 std::vector<std::string>{});
   }
-  Scope scope;
-  for (size_t i = 0; i < names.size(); ++i) scope.push_back(ScopeColumn{"", names[i], types[i]});
   return Relation{result, scope};
 }
 
@@ -416,6 +656,14 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
     }
     return relation;
   }
+  if (catalogTable.plan) {
+    Relation relation;
+    relation.node = catalogTable.plan;
+    for (const RowField& field : catalogTable.plan->rowType->getFields()) {
+      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type});
+    }
+    return relation;
+  }
   StatementPtr statement = parseStatement(catalogTable.expandedQuery.empty()
                                               ? catalogTable.originalQuery
                                               : catalogTable.expandedQuery);
@@ -424,6 +672,55 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   Relation relation = viewBinder.bindRelation(*statement->as<QueryStatement>().query);
   for (auto& column : relation.scope) column.qualifier = identifier.objectName;
   return relation;
+}
+
+Binder::Relation Binder::bindJoin(const JoinReference& join) {
+  using runtime::operators::JoinType;
+  Relation left = bindTableReference(*join.left);
+  Relation right = bindTableReference(*join.right);
+  if (!join.usingColumns.empty()) notSupported(join, "JOIN ... USING");
+  JoinType joinType = JoinType::INNER;
+  switch (join.joinType) {
+    case sql::JoinType::kLeft:
+      joinType = JoinType::LEFT;
+      break;
+    case sql::JoinType::kRight:
+      joinType = JoinType::RIGHT;
+      break;
+    case sql::JoinType::kFull:
+      joinType = JoinType::FULL;
+      break;
+    default:
+      break;
+  }
+  bool needsCondition = join.joinType != sql::JoinType::kCross && join.joinType != sql::JoinType::kComma;
+  if (needsCondition && !join.condition) {
+    fail(join, "INNER, LEFT, RIGHT or FULL join requires a condition (NATURAL keyword or ON or "
+               "USING clause)");
+  }
+
+  Scope combined = left.scope;
+  combined.insert(combined.end(), right.scope.begin(), right.scope.end());
+  BoundPtr condition;
+  if (join.condition) {
+    bool hasAggregate = false;
+    forEachAggregate(*join.condition, [&](const FunctionCallExpression&) { hasAggregate = true; });
+    if (hasAggregate) fail(*join.condition, "Aggregate expression is illegal in ON clause");
+    condition = bindExpression(*join.condition, combined, nullptr);
+    if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+      fail(*join.condition, "ON clause must be a condition");
+    }
+  }
+  Relation result;
+  result.node = planJoin(left.node, right.node, joinType, condition);
+  bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
+  bool padRight = joinType == JoinType::LEFT || joinType == JoinType::FULL;
+  for (size_t i = 0; i < combined.size(); ++i) {
+    ScopeColumn column = combined[i];
+    if (i < left.scope.size() ? padLeft : padRight) column.type = column.type->copy(true);
+    result.scope.push_back(std::move(column));
+  }
+  return result;
 }
 
 Binder::Relation Binder::bindTableReference(const TableReference& reference) {
@@ -438,7 +735,7 @@ Binder::Relation Binder::bindTableReference(const TableReference& reference) {
       return renamed(std::move(relation), reference);
     }
     case TableReferenceKind::kJoin:
-      notSupported(reference, "JOIN");
+      return bindJoin(reference.as<JoinReference>());
     case TableReferenceKind::kTableFunction:
       notSupported(reference, "Table functions and window TVFs");
     case TableReferenceKind::kUnnest:
@@ -533,6 +830,29 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     }
     fail(call, std::string("Aggregate expression is illegal in ") +
                    (aggregates ? "this position" : "GROUP BY clause"));
+  }
+  if (call.name.size() == 1 && (upper(call.name[0]) == "GROUPING" || upper(call.name[0]) == "GROUPING_ID")) {
+    if (!aggregates) fail(call, upper(call.name[0]) + " is allowed only above a GROUP BY");
+    if (call.arguments.empty()) {
+      fail(call, "Invalid number of arguments to function '" + upper(call.name[0]) + "'");
+    }
+    // GROUPING(a, b, ...) = flag(a) * 2^(n-1) + ... + flag(last).
+    LogicalTypePtr flagType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+    BoundPtr result;
+    for (const auto& argument : call.arguments) {
+      std::string text = unparse(*argument);
+      auto position = std::find(aggregates->groupingTexts.begin(), aggregates->groupingTexts.end(), text);
+      if (position == aggregates->groupingTexts.end()) {
+        fail(*argument, "Argument to " + upper(call.name[0]) + " operator must be a grouped expression");
+      }
+      int key = static_cast<int>(position - aggregates->groupingTexts.begin());
+      BoundPtr flag = aggregates->groupingFlagsOffset < 0
+                          ? expression::literal(Value(int64_t{0}), flagType)
+                          : expression::column(aggregates->groupingFlagsOffset + key, flagType);
+      result = result ? expression::call("+", {expression::call("*", {result, expression::literal(Value(int64_t{2}), flagType)}), flag})
+                      : flag;
+    }
+    return result;
   }
   if (call.over) notSupported(call, "OVER windows");
   if (call.distinct || call.filter) fail(call, "DISTINCT and FILTER apply only to aggregate functions");
@@ -734,7 +1054,14 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*select.where, "WHERE clause must be a condition");
     }
-    input.node = std::make_shared<LogicalFilter>(input.node, condition);
+    const auto* join = dynamic_cast<const LogicalJoin*>(input.node.get());
+    if (join && join->joinType == runtime::operators::JoinType::INNER) {
+      // Predicate push-down into an inner join: its equalities become join keys.
+      input.node = planJoin(join->inputs[0], join->inputs[1], join->joinType,
+                            expression::conjunction({join->fullCondition(), condition}));
+    } else {
+      input.node = std::make_shared<LogicalFilter>(input.node, condition);
+    }
   }
 
   // The select list with stars expanded: (expression or input column, output name).
@@ -800,15 +1127,33 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     std::vector<BoundPtr> preProjection;
     std::vector<std::string> preNames;
     AggregateBinding binding;
-    for (const GroupingElement& element : select.groupBy) {
-      if (element.kind != GroupingKind::kExpression) {
-        notSupported(select, "GROUPING SETS, ROLLUP, CUBE and grouping lists");
+    // The distinct GROUP BY expressions (the keys) and the grouping sets over them.
+    std::vector<const Expression*> keyExpressions;
+    std::vector<std::vector<int>> groupingSets = expandGroupingSets(select.groupBy, keyExpressions);
+    bool plainGrouping = std::all_of(select.groupBy.begin(), select.groupBy.end(),
+                                     [](const GroupingElement& element) {
+                                       return element.kind == GroupingKind::kExpression;
+                                     });
+    if (plainGrouping) {
+      // GROUP BY a, b: one grouping set with every expression, as written (repeats kept).
+      keyExpressions.clear();
+      for (const GroupingElement& element : select.groupBy) {
+        keyExpressions.push_back(element.expression.get());
       }
-      BoundPtr key = bindExpression(*element.expression, input.scope, nullptr);
-      binding.groupingTexts.push_back(unparse(*element.expression));
-      binding.outputTypes.push_back(key->type());
-      std::string keyName = element.expression->is<IdentifierExpression>()
-                                ? element.expression->as<IdentifierExpression>().names.back()
+    }
+    const bool multipleSets = !plainGrouping && groupingSets.size() > 1;
+    for (size_t k = 0; k < keyExpressions.size(); ++k) {
+      const Expression& keyExpression = *keyExpressions[k];
+      BoundPtr key = bindExpression(keyExpression, input.scope, nullptr);
+      binding.groupingTexts.push_back(unparse(keyExpression));
+      // A key absent from some grouping set is NULL in that set's rows.
+      bool inEverySet = std::all_of(groupingSets.begin(), groupingSets.end(), [&](const auto& set) {
+        return std::find(set.begin(), set.end(), static_cast<int>(k)) != set.end();
+      });
+      binding.outputTypes.push_back(multipleSets && !inEverySet ? key->type()->copy(true)
+                                                                : key->type());
+      std::string keyName = keyExpression.is<IdentifierExpression>()
+                                ? keyExpression.as<IdentifierExpression>().names.back()
                                 : "$f" + std::to_string(preProjection.size());
       preProjection.push_back(key);
       preNames.push_back(keyName);
@@ -858,10 +1203,53 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       calls.push_back(std::move(aggregate));
     }
     LogicalNodePtr pre = std::make_shared<LogicalProject>(input.node, preProjection, preNames);
-    std::vector<int> grouping;
-    for (int i = 0; i < groupCount; ++i) grouping.push_back(i);
-    LogicalNodePtr aggregate =
-        std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls), callNames);
+    LogicalNodePtr aggregate;
+    if (!multipleSets) {
+      // One grouping set: every key, in order.
+      std::vector<int> grouping;
+      for (int i = 0; i < groupCount; ++i) grouping.push_back(i);
+      aggregate = std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls),
+                                                     callNames);
+    } else {
+      // One aggregate per grouping set, each padded to all keys (NULL where the set lacks a
+      // key) plus one GROUPING flag per key (1 where it lacks it), then UNION ALL.
+      binding.groupingFlagsOffset = groupCount + static_cast<int>(calls.size());
+      LogicalTypePtr flagType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+      std::vector<LogicalNodePtr> perSet;
+      std::vector<std::string> names;
+      for (int k = 0; k < groupCount; ++k) names.push_back(preNames[k]);
+      for (const std::string& name : callNames) names.push_back(name);
+      for (int k = 0; k < groupCount; ++k) names.push_back("$g" + std::to_string(k));
+      std::vector<LogicalTypePtr> unionTypes;
+      for (const auto& set : groupingSets) {
+        LogicalNodePtr setAggregate =
+            std::make_shared<LogicalAggregate>(pre, set, calls, callNames);
+        const auto& fields = setAggregate->rowType->getFields();
+        std::vector<BoundPtr> columns;
+        for (int k = 0; k < groupCount; ++k) {
+          auto position = std::find(set.begin(), set.end(), k);
+          if (position == set.end()) {
+            columns.push_back(expression::literal(Value(), binding.outputTypes[k]));
+          } else {
+            int column = static_cast<int>(position - set.begin());
+            columns.push_back(expression::column(column, fields[column].type));
+          }
+        }
+        for (size_t c = 0; c < calls.size(); ++c) {
+          int column = static_cast<int>(set.size() + c);
+          columns.push_back(expression::column(column, fields[column].type));
+        }
+        for (int k = 0; k < groupCount; ++k) {
+          bool absent = std::find(set.begin(), set.end(), k) == set.end();
+          columns.push_back(expression::literal(Value(int64_t{absent ? 1 : 0}), flagType));
+        }
+        perSet.push_back(std::make_shared<LogicalProject>(setAggregate, std::move(columns), names));
+      }
+      for (int k = 0; k < groupCount; ++k) unionTypes.push_back(binding.outputTypes[k]);
+      for (const AggregateCall& call : calls) unionTypes.push_back(call.resultType);
+      for (int k = 0; k < groupCount; ++k) unionTypes.push_back(flagType);
+      aggregate = std::make_shared<LogicalUnion>(std::move(perSet), rowTypeOf(names, unionTypes));
+    }
 
     // 2. HAVING and the select list, over the aggregation's output.
     if (select.having) {
@@ -879,7 +1267,16 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     input.node = aggregate;
   }
 
-  LogicalNodePtr result = std::make_shared<LogicalProject>(input.node, projections, names);
+  // A projection of every input column in order, under the same names, is left out.
+  bool identity = !aggregating && projections.size() == input.node->rowType->getFields().size();
+  for (size_t i = 0; identity && i < projections.size(); ++i) {
+    const auto* reference = dynamic_cast<const expression::ColumnReference*>(projections[i].get());
+    identity = reference && reference->index() == static_cast<int>(i) &&
+               names[i] == input.node->rowType->getFields()[i].name;
+  }
+  LogicalNodePtr result = identity ? input.node
+                                    : std::make_shared<LogicalProject>(input.node, projections,
+                                                                       uniquifyNames(names));
   if (select.distinct) {
     std::vector<int> all;
     for (size_t i = 0; i < names.size(); ++i) all.push_back(static_cast<int>(i));

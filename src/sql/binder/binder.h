@@ -25,6 +25,9 @@ class Binder {
   explicit Binder(const catalog::CatalogManager& catalogManager);
 
   LogicalNodePtr bindQuery(const Query& query);
+  /// Makes `plan` readable as the table `name` by the queries bound next (as a WITH item is):
+  /// how the Table API refers to the tables its operations apply to.
+  void addInlineTable(const std::string& name, LogicalNodePtr plan);
   /// Binds an expression given as SQL text (a computed column, a watermark) over `columns`.
   expression::ExpressionPtr bindExpressionText(const std::string& sql,
                                                const std::vector<RowField>& columns);
@@ -49,6 +52,7 @@ class Binder {
   Relation bindOrderBy(const OrderByQuery& orderBy);
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
+  Relation bindJoin(const JoinReference& join);
   static Relation renamed(Relation relation, const TableReference& reference);
 
   expression::ExpressionPtr bindExpression(const Expression& expression, const Scope& scope,
@@ -76,6 +80,18 @@ LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 /// are not supported yet.
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName);
+
+/// A join of `left` and `right` on `condition` (over their concatenated columns; null for a
+/// cross join): equalities between an expression of each side become the join's equi keys
+/// (computed keys are projected below the join and dropped above it), the rest its residual
+/// condition.
+LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
+                        runtime::operators::JoinType joinType,
+                        const expression::ExpressionPtr& condition);
+
+/// `left INTERSECT right` or `left EXCEPT right` (DISTINCT) of inputs of one row type.
+LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
+                                 bool intersect);
 
 /// True for the aggregate functions the binder knows (COUNT, SUM, AVG, MIN, MAX).
 bool isAggregateFunctionName(const std::string& upperCaseName);

@@ -4,6 +4,7 @@
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/calc/calc_operator.h"
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/join/join_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 
 namespace eddy::sql {
@@ -122,6 +123,30 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
                   }),
                   true);
       if (aggregate.groupingColumns.empty()) return result.setParallelism(1);
+      return withParallelism(result, settings);
+    }
+    case LogicalNodeKind::kJoin: {
+      const auto& join = static_cast<const LogicalJoin&>(node);
+      auto spec = std::make_shared<runtime::operators::JoinSpec>();
+      spec->joinType = join.joinType;
+      spec->leftRowType = node.inputs[0]->rowType;
+      spec->rightRowType = node.inputs[1]->rowType;
+      spec->leftKeys = join.leftKeys;
+      spec->rightKeys = join.rightKeys;
+      spec->condition = join.condition;
+      spec->outputRowType = join.rowType;
+      std::shared_ptr<const runtime::operators::JoinSpec> shared = spec;
+      // Both inputs are partitioned by their keys, so matching rows meet in one subtask;
+      // without equi keys everything meets in subtask 0 (Flink's singleton distribution).
+      auto left = translate(*node.inputs[0], env, settings)
+                      .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.leftKeys));
+      auto right = translate(*node.inputs[1], env, settings)
+                       .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.rightKeys));
+      auto result = left.transformTwoInput<vector::Chunk>(
+          "Join", right, std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+            return std::make_unique<runtime::operators::JoinOperator>(shared);
+          }));
+      if (join.leftKeys.empty()) return result.setParallelism(1);
       return withParallelism(result, settings);
     }
   }

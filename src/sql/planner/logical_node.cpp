@@ -1,5 +1,7 @@
 #include "sql/planner/logical_node.h"
 
+#include <set>
+
 namespace eddy::sql {
 
 namespace {
@@ -32,6 +34,27 @@ LogicalTypePtr aggregateRowType(const LogicalNode& input, const std::vector<int>
 }
 
 }  // namespace
+
+std::vector<std::string> uniquifyNames(const std::vector<std::string>& names) {
+  std::set<std::string> used(names.begin(), names.end());
+  std::set<std::string> seen;
+  std::vector<std::string> result;
+  for (const std::string& name : names) {
+    if (!seen.insert(name).second) {
+      for (int suffix = 0;; ++suffix) {
+        std::string candidate = name + std::to_string(suffix);
+        if (!used.count(candidate)) {
+          used.insert(candidate);
+          result.push_back(candidate);
+          break;
+        }
+      }
+    } else {
+      result.push_back(name);
+    }
+  }
+  return result;
+}
 
 std::string changelogModeName(ChangelogMode mode) {
   return mode == ChangelogMode::kInsertOnly ? "[I]" : "[I,UB,UA,D]";
@@ -152,6 +175,65 @@ std::string LogicalUnion::describe() const {
   const auto& fields = rowType->getFields();
   for (size_t i = 0; i < fields.size(); ++i) text += (i ? ", " : "") + fields[i].name;
   return text + "])";
+}
+
+namespace {
+LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
+                           runtime::operators::JoinType joinType) {
+  using runtime::operators::JoinType;
+  bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
+  bool padRight = joinType == JoinType::LEFT || joinType == JoinType::FULL;
+  std::vector<RowField> fields;
+  for (const RowField& field : left.rowType->getFields()) {
+    fields.push_back(RowField{field.name, padLeft ? field.type->copy(true) : field.type, std::nullopt});
+  }
+  for (const RowField& field : right.rowType->getFields()) {
+    fields.push_back(RowField{field.name, padRight ? field.type->copy(true) : field.type, std::nullopt});
+  }
+  std::vector<std::string> names;
+  for (const RowField& field : fields) names.push_back(field.name);
+  names = uniquifyNames(names);
+  for (size_t i = 0; i < fields.size(); ++i) fields[i].name = names[i];
+  return LogicalType::row(std::move(fields), false);
+}
+
+ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
+                       runtime::operators::JoinType joinType) {
+  bool insertOnly = joinType == runtime::operators::JoinType::INNER &&
+                    left.changelogMode == ChangelogMode::kInsertOnly &&
+                    right.changelogMode == ChangelogMode::kInsertOnly;
+  return insertOnly ? ChangelogMode::kInsertOnly : ChangelogMode::kRetract;
+}
+}  // namespace
+
+LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
+                         runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
+                         std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
+    : LogicalNode(LogicalNodeKind::kJoin, joinRowType(*left, *right, type), {left, right},
+                  joinMode(*left, *right, type)),
+      joinType(type),
+      leftKeys(std::move(leftKeyColumns)),
+      rightKeys(std::move(rightKeyColumns)),
+      condition(std::move(residual)) {}
+
+expression::ExpressionPtr LogicalJoin::fullCondition() const {
+  std::vector<expression::ExpressionPtr> conjuncts;
+  const int leftArity = inputs[0]->rowType->getFieldCount();
+  const auto& leftFields = inputs[0]->rowType->getFields();
+  const auto& rightFields = inputs[1]->rowType->getFields();
+  for (size_t i = 0; i < leftKeys.size(); ++i) {
+    conjuncts.push_back(expression::call(
+        "=", {expression::column(leftKeys[i], leftFields[leftKeys[i]].type),
+              expression::column(leftArity + rightKeys[i], rightFields[rightKeys[i]].type)}));
+  }
+  if (condition) conjuncts.push_back(condition);
+  return expression::conjunction(std::move(conjuncts));
+}
+
+std::string LogicalJoin::describe() const {
+  static const char* kNames[] = {"inner", "left", "right", "full"};
+  return "LogicalJoin(condition=[" + fullCondition()->toString() + "], joinType=[" +
+         kNames[static_cast<int>(joinType)] + "])";
 }
 
 namespace {

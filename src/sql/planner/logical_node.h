@@ -14,11 +14,21 @@
 #include "eddy/types/logical_type.h"
 #include "expression/bound_expression.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
+#include "runtime/operators/join/join_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 
 namespace eddy::sql {
 
-enum class LogicalNodeKind { kValues, kTableScan, kProject, kFilter, kAggregate, kUnion, kSort };
+enum class LogicalNodeKind {
+  kValues,
+  kTableScan,
+  kProject,
+  kFilter,
+  kAggregate,
+  kUnion,
+  kSort,
+  kJoin
+};
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
 /// keys are tracked): only +I, or +I/-U/+U/-D.
@@ -100,6 +110,28 @@ struct LogicalSort final : LogicalNode {
   const int64_t offset;
   const int64_t fetch;
 };
+
+/// A regular (unwindowed) join. Output: the left input's columns then the right's (names made
+/// unique as Calcite does: a repeated `name` becomes `name0`, `name1`, ...), the null-padded
+/// side's columns nullable for outer joins. Rows pair when the equi keys are equal (pairwise of
+/// identical types; a NULL key never matches) and `condition` (the residual predicate over the
+/// concatenated row, null for none) is TRUE.
+struct LogicalJoin final : LogicalNode {
+  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
+              std::vector<int> leftKeys, std::vector<int> rightKeys,
+              expression::ExpressionPtr condition);
+  std::string describe() const override;
+  /// The whole join condition: the key equalities AND the residual (TRUE without either).
+  expression::ExpressionPtr fullCondition() const;
+  const runtime::operators::JoinType joinType;
+  const std::vector<int> leftKeys;
+  const std::vector<int> rightKeys;
+  const expression::ExpressionPtr condition;
+};
+
+/// `names` made unique as Calcite makes a row type's field names unique: a repeated `name`
+/// becomes `name0`, then `name1`, ... (skipping names already taken).
+std::vector<std::string> uniquifyNames(const std::vector<std::string>& names);
 
 /// The plan as an indented tree, one node per line (EXPLAIN's logical section).
 std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false);

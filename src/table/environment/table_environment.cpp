@@ -115,21 +115,6 @@ catalog::CatalogBaseTable viewOf(const std::string& query, const sql::LogicalNod
 
 }  // namespace
 
-// ---- Table ----------------------------------------------------------------------------------
-
-Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan)
-    : environment_(environment),
-      plan_(std::move(plan)),
-      schema_(ResolvedSchema::fromRowType(plan_->rowType)) {}
-
-void Table::printSchema() const { std::cout << schema_.toString() << std::endl; }
-
-TableResult Table::execute() const { return environment_->executePlan(plan_); }
-
-std::string Table::explain() const {
-  return "== Optimized Logical Plan ==\n" + sql::explainPlan(*plan_, true);
-}
-
 // ---- TableEnvironment -----------------------------------------------------------------------
 
 std::unique_ptr<TableEnvironment> TableEnvironment::create(const EnvironmentSettings& settings) {
@@ -231,61 +216,93 @@ std::unique_ptr<StreamExecutionEnvironment> TableEnvironment::newJobEnvironment(
   return environment;
 }
 
-TableResult TableEnvironment::executeInserts(
-    const std::vector<const sql::InsertStatement*>& inserts) {
+namespace {
+
+/// Adds the sink of one INSERT INTO `tableName` to the job: the query's rows cast to the
+/// sink's column types, written by the table's connector. Returns the sink's identifier.
+std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvironment& environment,
+                          const sql::TranslationSettings& translation,
+                          const std::vector<std::string>& tableName, sql::LogicalNodePtr plan) {
+  catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(tableName);
+  catalog::CatalogManager::ResolvedTable target = catalogs.getTableOrThrow(identifier);
+  if (target.table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
+    throw ValidationException("INSERT into the view '" + identifier.asSummaryString() +
+                              "' is not allowed; insert into a table");
+  }
+  LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+  const auto& queryFields = plan->rowType->getFields();
+  const auto& sinkFields = sinkType->getFields();
+  if (queryFields.size() != sinkFields.size()) {
+    throw ValidationException("Column types of query result and sink for '" +
+                              identifier.asSummaryString() +
+                              "' do not match.\nCause: Different number of columns.\n\n"
+                              "Query schema: " + describeColumns(*plan->rowType) +
+                              "\nSink schema:  " + describeColumns(*sinkType));
+  }
+  // Implicit casts to the sink's column types (an impossible cast names the columns).
+  std::vector<expression::ExpressionPtr> casts;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < sinkFields.size(); ++i) {
+    auto column = expression::column(static_cast<int>(i), queryFields[i].type);
+    try {
+      casts.push_back(expression::castIfNeeded(column, sinkFields[i].type));
+    } catch (const ValidationException& error) {
+      throw ValidationException("Column types of query result and sink for '" +
+                                identifier.asSummaryString() + "' do not match.\nCause: " +
+                                error.what() + "\n\nQuery schema: " +
+                                describeColumns(*plan->rowType) +
+                                "\nSink schema:  " + describeColumns(*sinkType));
+    }
+    names.push_back(sinkFields[i].name);
+  }
+  plan = std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
+
+  connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
+                                       target.table->options, translation.streaming};
+  const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+  auto sinkOperator = factory.createDynamicTableSink(context)->createSinkOperator();
+  sql::translateToDataStream(plan, environment, translation)
+      .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(), sinkOperator);
+  return identifier.asSummaryString();
+}
+
+/// A path of the Table API ("t", "db.t", "cat.db.t", parts optionally in backquotes).
+std::vector<std::string> splitPath(const std::string& path) {
+  std::vector<std::string> parts(1);
+  bool quoted = false;
+  for (size_t i = 0; i < path.size(); ++i) {
+    char c = path[i];
+    if (c == '`') {
+      if (quoted && i + 1 < path.size() && path[i + 1] == '`') {
+        parts.back() += '`';
+        ++i;
+      } else {
+        quoted = !quoted;
+      }
+    } else if (c == '.' && !quoted) {
+      parts.emplace_back();
+    } else {
+      parts.back() += c;
+    }
+  }
+  for (const std::string& part : parts) {
+    if (part.empty() || quoted) throw ValidationException("Invalid path '" + path + "'");
+  }
+  return parts;
+}
+
+}  // namespace
+
+TableResult TableEnvironment::runInserts(
+    const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>& inserts) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::vector<ResolvedSchema::Column> columns;
   std::string jobName = "insert-into";
-  for (const sql::InsertStatement* insert : inserts) {
-    catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert->tableName);
-    catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
-    if (target.table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
-      throw ValidationException("INSERT into the view '" + identifier.asSummaryString() +
-                                "' is not allowed; insert into a table");
-    }
-    if (!insert->columns.empty() || !insert->partition.empty() || insert->overwrite) {
-      throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
-    }
-    LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
-    sql::Binder binder(*catalogManager_);
-    sql::LogicalNodePtr plan = binder.bindQuery(*insert->query);
-    const auto& queryFields = plan->rowType->getFields();
-    const auto& sinkFields = sinkType->getFields();
-    if (queryFields.size() != sinkFields.size()) {
-      throw ValidationException("Column types of query result and sink for '" +
-                                identifier.asSummaryString() +
-                                "' do not match.\nCause: Different number of columns.\n\n"
-                                "Query schema: " + describeColumns(*plan->rowType) +
-                                "\nSink schema:  " + describeColumns(*sinkType));
-    }
-    // Implicit casts to the sink's column types (an impossible cast names the columns).
-    std::vector<expression::ExpressionPtr> casts;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < sinkFields.size(); ++i) {
-      auto column = expression::column(static_cast<int>(i), queryFields[i].type);
-      try {
-        casts.push_back(expression::castIfNeeded(column, sinkFields[i].type));
-      } catch (const ValidationException& error) {
-        throw ValidationException("Column types of query result and sink for '" +
-                                  identifier.asSummaryString() + "' do not match.\nCause: " +
-                                  error.what() + "\n\nQuery schema: " +
-                                  describeColumns(*plan->rowType) +
-                                  "\nSink schema:  " + describeColumns(*sinkType));
-      }
-      names.push_back(sinkFields[i].name);
-    }
-    plan = std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
-
-    connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
-                                         target.table->options, translation.streaming};
-    const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-    auto sinkOperator = factory.createDynamicTableSink(context)->createSinkOperator();
-    sql::translateToDataStream(plan, *environment, translation)
-        .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(), sinkOperator);
-    columns.push_back(ResolvedSchema::Column{identifier.asSummaryString(),
-                                             DataTypes::BIGINT().notNull(), std::nullopt});
-    jobName += "_" + identifier.asSummaryString();
+  for (const auto& [tableName, plan] : inserts) {
+    std::string sink = addInsertSink(*catalogManager_, *environment, translation, tableName, plan);
+    columns.push_back(ResolvedSchema::Column{sink, DataTypes::BIGINT().notNull(), std::nullopt});
+    jobName += "_" + sink;
   }
   JobClient client = environment->executeAsync(jobName);
   int sinkCount = static_cast<int>(columns.size());
@@ -293,6 +310,61 @@ TableResult TableEnvironment::executeInserts(
                      std::make_unique<InsertRowSource>(std::move(environment), std::move(client),
                                                        sinkCount),
                      false);
+}
+
+TableResult TableEnvironment::executeInserts(
+    const std::vector<const sql::InsertStatement*>& inserts) {
+  std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>> plans;
+  for (const sql::InsertStatement* insert : inserts) {
+    if (!insert->columns.empty() || !insert->partition.empty() || insert->overwrite) {
+      throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
+    }
+    catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert->tableName));
+    sql::Binder binder(*catalogManager_);
+    plans.emplace_back(insert->tableName, binder.bindQuery(*insert->query));
+  }
+  return runInserts(plans);
+}
+
+TableResult TableEnvironment::executeInsertPlan(const std::string& targetPath,
+                                                const std::shared_ptr<const sql::LogicalNode>& plan) {
+  return runInserts({{splitPath(targetPath), plan}});
+}
+
+Table TableEnvironment::from(const std::string& path) {
+  std::string query = "SELECT * FROM ";
+  std::vector<std::string> parts = splitPath(path);
+  for (size_t i = 0; i < parts.size(); ++i) query += (i ? "." : "") + escapeIdentifier(parts[i]);
+  return sqlQuery(query);
+}
+
+Table TableEnvironment::fromValues(const std::vector<Expression>& rows) {
+  if (rows.empty()) throw ValidationException("fromValues needs at least one row");
+  std::string query = "SELECT * FROM (VALUES ";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string& row = rows[i].asSummaryString();
+    query += (i ? ", " : "") + (row.rfind("ROW(", 0) == 0 ? row.substr(3) : "(" + row + ")");
+  }
+  query += ")";
+  Table values = sqlQuery(query);
+  std::vector<std::string> names;
+  for (int i = 0; i < values.plan()->rowType->getFieldCount(); ++i) names.push_back("f" + std::to_string(i));
+  return values.as(names);
+}
+
+void TableEnvironment::createTemporaryView(const std::string& path, const Table& table) {
+  if (table.environment() != this) {
+    throw ValidationException("Only tables that belong to this TableEnvironment can be registered.");
+  }
+  catalog::CatalogBaseTable view = viewOf("", *table.plan());
+  view.plan = table.plan();
+  catalogManager_->createTemporaryTable(std::move(view),
+                                        catalogManager_->qualifyIdentifier(splitPath(path)), false);
+}
+
+bool TableEnvironment::dropTemporaryView(const std::string& path) {
+  return catalogManager_->dropTemporaryTable(catalogManager_->qualifyIdentifier(splitPath(path)),
+                                            true, true);
 }
 
 TableResult TableEnvironment::executeSql(const std::string& text) {

@@ -1,0 +1,412 @@
+// The regular join over chunks: exact STREAMING changelogs for every join type (rows arriving
+// on either side in a chosen order, through a harness that drives one subtask directly),
+// duplicates, NULL keys, residual conditions and joins without equi keys; BATCH results at
+// finish(); and whole jobs wiring two partitioned inputs through transformTwoInput.
+#include "runtime/operators/join/join_operator.h"
+
+#include <gtest/gtest.h>
+
+#include <eddy/eddy.h>
+
+#include <algorithm>
+
+#include "runtime/operators/chunk_exchange.h"
+
+namespace eddy::runtime::operators {
+namespace {
+
+using Rows = std::vector<std::string>;
+
+LogicalTypePtr leftType() { return parseLogicalType("ROW<lk STRING, lv INT>"); }
+LogicalTypePtr rightType() { return parseLogicalType("ROW<rk STRING, rv INT>"); }
+LogicalTypePtr outputType() {
+  return parseLogicalType("ROW<lk STRING, lv INT, rk STRING, rv INT>");
+}
+
+/// ROW<lk, lv> ⋈ ROW<rk, rv>, on lk = rk unless `equiKeys` is false, and `condition` (over
+/// lk, lv, rk, rv) when given.
+std::shared_ptr<const JoinSpec> joinSpec(JoinType type,
+                                         expression::ExpressionPtr condition = nullptr,
+                                         bool equiKeys = true) {
+  auto spec = std::make_shared<JoinSpec>();
+  spec->joinType = type;
+  spec->leftRowType = leftType();
+  spec->rightRowType = rightType();
+  if (equiKeys) {
+    spec->leftKeys = {0};
+    spec->rightKeys = {0};
+  }
+  spec->condition = std::move(condition);
+  spec->outputRowType = outputType();
+  return spec;
+}
+
+/// lv < rv over the joined row.
+expression::ExpressionPtr leftValueBelowRightValue() {
+  auto intType = LogicalType::simple(LogicalTypeRoot::INTEGER);
+  return expression::call("<", {expression::column(1, intType), expression::column(3, intType)});
+}
+
+/// Collects emitted chunks as printed rows and checks the chunk size limit.
+class CollectingOutput final : public Output {
+ public:
+  void emitBatch(BatchPtr batch) override {
+    for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+      EXPECT_LE(chunk.size(), static_cast<int64_t>(kDefaultBatchSize));
+      for (int64_t row = 0; row < chunk.size(); ++row) rows.push_back(chunk.rowAt(row).toString());
+    }
+  }
+  void emitWatermark(Watermark) override {}
+  void emitWatermarkStatus(WatermarkStatus) override {}
+
+  Rows rows;
+};
+
+/// Drives one JoinOperator subtask that owns every key group, so a test decides on which side
+/// and in which order rows arrive (Flink's KeyedTwoInputStreamOperatorTestHarness).
+class JoinHarness {
+ public:
+  JoinHarness(std::shared_ptr<const JoinSpec> spec, RuntimeExecutionMode mode)
+      : operator_(std::move(spec)) {
+    context_.operatorName = "Join";
+    context_.executionMode = mode;
+    context_.maxParallelism = 128;
+    context_.keyGroupRange = KeyGroupRange{0, 127};
+    context_.output = &output_;
+    context_.clock = &SystemClock::instance();
+    operator_.open(context_);
+  }
+  ~JoinHarness() { operator_.close(); }
+
+  /// Feeds `rows` to input `side` (0 left, 1 right) as one chunk; returns what it emitted.
+  Rows push(int side, const std::vector<Row>& rows) {
+    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+    batch->push(vector::rowsToChunk(rows, side == 0 ? leftType() : rightType()), kNoTimestamp);
+    operator_.processBatch(side, std::move(batch));
+    return takeOutput();
+  }
+  Rows left(const std::vector<Row>& rows) { return push(0, rows); }
+  Rows right(const std::vector<Row>& rows) { return push(1, rows); }
+  Rows finish() {
+    operator_.finish();
+    return takeOutput();
+  }
+
+ private:
+  Rows takeOutput() {
+    Rows rows = std::move(output_.rows);
+    output_.rows.clear();
+    return rows;
+  }
+
+  CollectingOutput output_;
+  OperatorContext context_;
+  JoinOperator operator_;
+};
+
+template <typename Key>
+Row deleted(Key key, int value) {
+  return Row::ofKind(RowKind::DELETE, key, value);
+}
+
+Rows sorted(Rows rows) {
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+TEST(JoinTest, TypeNamesAreFlinks) {
+  EXPECT_EQ(joinTypeName(JoinType::INNER), "InnerJoin");
+  EXPECT_EQ(joinTypeName(JoinType::LEFT), "LeftOuterJoin");
+  EXPECT_EQ(joinTypeName(JoinType::RIGHT), "RightOuterJoin");
+  EXPECT_EQ(joinTypeName(JoinType::FULL), "FullOuterJoin");
+}
+
+TEST(JoinTest, StreamingInnerJoinMatchesWhicheverSideArrivesLast) {
+  JoinHarness join(joinSpec(JoinType::INNER), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("Alice", 12)}), Rows{});
+  EXPECT_EQ(join.right({Row::of("Alice", 7), Row::of("Bob", 1)}), Rows{"+I[Alice, 12, Alice, 7]"});
+  EXPECT_EQ(join.left({Row::of("Bob", 2), Row::of("Carol", 3), Row::of("Alice", 13)}),
+            (Rows{"+I[Bob, 2, Bob, 1]", "+I[Alice, 13, Alice, 7]"}));
+  EXPECT_EQ(join.right({deleted("Alice", 7)}),
+            (Rows{"-D[Alice, 12, Alice, 7]", "-D[Alice, 13, Alice, 7]"}));
+  EXPECT_EQ(join.left({Row::of("Alice", 14)}), Rows{});
+  // An inner join forwards the input's update kinds, as Flink does.
+  EXPECT_EQ(join.left({Row::ofKind(RowKind::UPDATE_BEFORE, "Bob", 2),
+                       Row::ofKind(RowKind::UPDATE_AFTER, "Bob", 5)}),
+            (Rows{"-U[Bob, 2, Bob, 1]", "+U[Bob, 5, Bob, 1]"}));
+  // A retraction of a row never stored still retracts what it matches (Flink does the same).
+  EXPECT_EQ(join.right({deleted("Carol", 9)}), (Rows{"-D[Carol, 3, Carol, 9]"}));
+}
+
+TEST(JoinTest, StreamingLeftJoinPadsUntilTheFirstMatchAndAfterTheLast) {
+  JoinHarness join(joinSpec(JoinType::LEFT), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("a", 1)}), Rows{"+I[a, 1, null, null]"});
+  EXPECT_EQ(join.right({Row::of("a", 10)}), (Rows{"-D[a, 1, null, null]", "+I[a, 1, a, 10]"}));
+  EXPECT_EQ(join.right({Row::of("a", 11)}), Rows{"+I[a, 1, a, 11]"});
+  EXPECT_EQ(join.right({deleted("a", 10)}), Rows{"-D[a, 1, a, 10]"});
+  // The right side is not outer: its -U is forwarded; the left row is padded again after it.
+  EXPECT_EQ(join.right({Row::ofKind(RowKind::UPDATE_BEFORE, "a", 11)}),
+            (Rows{"-U[a, 1, a, 11]", "+I[a, 1, null, null]"}));
+  EXPECT_EQ(join.right({Row::of("a", 12)}), (Rows{"-D[a, 1, null, null]", "+I[a, 1, a, 12]"}));
+  // A left row arriving to a match is never padded; its retraction retracts the pairs.
+  EXPECT_EQ(join.left({Row::of("a", 2)}), Rows{"+I[a, 2, a, 12]"});
+  EXPECT_EQ(join.left({deleted("a", 2)}), Rows{"-D[a, 2, a, 12]"});
+  EXPECT_EQ(join.right({deleted("a", 12)}), (Rows{"-D[a, 1, a, 12]", "+I[a, 1, null, null]"}));
+  EXPECT_EQ(join.left({deleted("a", 1)}), Rows{"-D[a, 1, null, null]"});
+  // Nothing is left in state: a new right row matches nothing.
+  EXPECT_EQ(join.right({Row::of("a", 13)}), Rows{});
+}
+
+TEST(JoinTest, StreamingLeftJoinChangelogOfTheBrief) {
+  JoinHarness join(joinSpec(JoinType::LEFT), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("l", 1)}), Rows{"+I[l, 1, null, null]"});
+  EXPECT_EQ(join.right({Row::of("l", 2)}), (Rows{"-D[l, 1, null, null]", "+I[l, 1, l, 2]"}));
+  EXPECT_EQ(join.right({deleted("l", 2)}), (Rows{"-D[l, 1, l, 2]", "+I[l, 1, null, null]"}));
+}
+
+TEST(JoinTest, StreamingRightJoinMirrorsTheLeftJoin) {
+  JoinHarness join(joinSpec(JoinType::RIGHT), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.right({Row::of("r", 1)}), Rows{"+I[null, null, r, 1]"});
+  EXPECT_EQ(join.left({Row::of("r", 2)}), (Rows{"-D[null, null, r, 1]", "+I[r, 2, r, 1]"}));
+  EXPECT_EQ(join.left({Row::ofKind(RowKind::UPDATE_AFTER, "r", 3)}), Rows{"+I[r, 3, r, 1]"});
+  EXPECT_EQ(join.left({deleted("r", 2)}), Rows{"-D[r, 2, r, 1]"});
+  EXPECT_EQ(join.left({deleted("r", 3)}), (Rows{"-D[r, 3, r, 1]", "+I[null, null, r, 1]"}));
+  // The right side is outer: its retraction is -D even when it arrives as -U.
+  EXPECT_EQ(join.right({Row::ofKind(RowKind::UPDATE_BEFORE, "r", 1)}),
+            Rows{"-D[null, null, r, 1]"});
+}
+
+TEST(JoinTest, StreamingFullJoinPadsBothSides) {
+  JoinHarness join(joinSpec(JoinType::FULL), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("k", 1)}), Rows{"+I[k, 1, null, null]"});
+  EXPECT_EQ(join.right({Row::of("k", 2)}), (Rows{"-D[k, 1, null, null]", "+I[k, 1, k, 2]"}));
+  EXPECT_EQ(join.right({Row::of("k", 3)}), Rows{"+I[k, 1, k, 3]"});
+  EXPECT_EQ(join.left({deleted("k", 1)}), (Rows{"-D[k, 1, k, 2]", "+I[null, null, k, 2]",
+                                                "-D[k, 1, k, 3]", "+I[null, null, k, 3]"}));
+  EXPECT_EQ(join.left({Row::of("k", 4)}), (Rows{"-D[null, null, k, 2]", "+I[k, 4, k, 2]",
+                                                "-D[null, null, k, 3]", "+I[k, 4, k, 3]"}));
+  EXPECT_EQ(join.right({Row::of("other", 5)}), Rows{"+I[null, null, other, 5]"});
+}
+
+TEST(JoinTest, StreamingDuplicatesCountWithTheirMultiplicity) {
+  JoinHarness join(joinSpec(JoinType::LEFT), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("a", 1), Row::of("a", 1)}),
+            (Rows{"+I[a, 1, null, null]", "+I[a, 1, null, null]"}));
+  EXPECT_EQ(join.right({Row::of("a", 2)}), (Rows{"-D[a, 1, null, null]", "+I[a, 1, a, 2]",
+                                                 "-D[a, 1, null, null]", "+I[a, 1, a, 2]"}));
+  EXPECT_EQ(join.right({Row::of("a", 2)}), (Rows{"+I[a, 1, a, 2]", "+I[a, 1, a, 2]"}));
+  EXPECT_EQ(join.right({deleted("a", 2)}), (Rows{"-D[a, 1, a, 2]", "-D[a, 1, a, 2]"}));
+  EXPECT_EQ(join.left({deleted("a", 1)}), Rows{"-D[a, 1, a, 2]"});
+  EXPECT_EQ(join.right({deleted("a", 2)}), (Rows{"-D[a, 1, a, 2]", "+I[a, 1, null, null]"}));
+  EXPECT_EQ(join.left({deleted("a", 1)}), Rows{"-D[a, 1, null, null]"});
+  EXPECT_EQ(join.right({Row::of("a", 3)}), Rows{});
+}
+
+TEST(JoinTest, StreamingInsertAndRetractionInOneChunk) {
+  JoinHarness join(joinSpec(JoinType::LEFT), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.right({Row::of("a", 9)}), Rows{});
+  EXPECT_EQ(join.left({Row::of("a", 1), Row::of("b", 2), deleted("a", 1), Row::of("a", 3)}),
+            (Rows{"+I[a, 1, a, 9]", "+I[b, 2, null, null]", "-D[a, 1, a, 9]", "+I[a, 3, a, 9]"}));
+  EXPECT_EQ(
+      join.right({deleted("a", 9), Row::of("b", 8)}),
+      (Rows{"-D[a, 3, a, 9]", "+I[a, 3, null, null]", "-D[b, 2, null, null]", "+I[b, 2, b, 8]"}));
+}
+
+TEST(JoinTest, StreamingNullKeysNeverMatch) {
+  JoinHarness join(joinSpec(JoinType::FULL), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of(nullptr, 1)}), Rows{"+I[null, 1, null, null]"});
+  EXPECT_EQ(join.right({Row::of(nullptr, 2)}), Rows{"+I[null, null, null, 2]"});
+  EXPECT_EQ(join.left({deleted(nullptr, 1)}), Rows{"-D[null, 1, null, null]"});
+  JoinHarness inner(joinSpec(JoinType::INNER), RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(inner.left({Row::of(nullptr, 1)}), Rows{});
+  EXPECT_EQ(inner.right({Row::of(nullptr, 2)}), Rows{});
+}
+
+TEST(JoinTest, StreamingResidualConditionDecidesWhatMatches) {
+  JoinHarness join(joinSpec(JoinType::LEFT, leftValueBelowRightValue()),
+                   RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("a", 5)}), Rows{"+I[a, 5, null, null]"});
+  EXPECT_EQ(join.right({Row::of("a", 3)}), Rows{});
+  EXPECT_EQ(join.right({Row::of("a", 9)}), (Rows{"-D[a, 5, null, null]", "+I[a, 5, a, 9]"}));
+  EXPECT_EQ(join.left({Row::of("a", 4), Row::of("a", 10), Row::of("a", nullptr)}),
+            (Rows{"+I[a, 4, a, 9]", "+I[a, 10, null, null]", "+I[a, null, null, null]"}));
+  EXPECT_EQ(join.right({deleted("a", 9)}), (Rows{"-D[a, 5, a, 9]", "+I[a, 5, null, null]",
+                                                 "-D[a, 4, a, 9]", "+I[a, 4, null, null]"}));
+}
+
+TEST(JoinTest, StreamingJoinWithoutEquiKeysIsACrossJoinWithACondition) {
+  JoinHarness join(joinSpec(JoinType::INNER, leftValueBelowRightValue(), /*equiKeys=*/false),
+                   RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("a", 1), Row::of("b", 5)}), Rows{});
+  EXPECT_EQ(join.right({Row::of("x", 3), Row::of("y", 6)}),
+            (Rows{"+I[a, 1, x, 3]", "+I[a, 1, y, 6]", "+I[b, 5, y, 6]"}));
+  EXPECT_EQ(join.left({deleted("a", 1)}), (Rows{"-D[a, 1, x, 3]", "-D[a, 1, y, 6]"}));
+}
+
+TEST(JoinTest, StreamingManyCandidatesAreEvaluatedInWindows) {
+  // 300 × 100 candidate pairs exceed one evaluation window; the condition keeps lv < rv.
+  JoinHarness join(joinSpec(JoinType::LEFT, leftValueBelowRightValue()),
+                   RuntimeExecutionMode::STREAMING);
+  std::vector<Row> rights;
+  for (int i = 0; i < 100; ++i) rights.push_back(Row::of("k", i));
+  EXPECT_EQ(join.right(rights), Rows{});
+  std::vector<Row> lefts;
+  for (int i = 0; i < 300; ++i) lefts.push_back(Row::of("k", i));
+  Rows output = join.left(lefts);
+  int64_t expectedPairs = 0;
+  for (int l = 0; l < 300; ++l) {
+    for (int r = 0; r < 100; ++r) expectedPairs += l < r ? 1 : 0;
+  }
+  EXPECT_EQ(
+      std::count_if(output.begin(), output.end(),
+                    [](const std::string& row) { return row.find("null") == std::string::npos; }),
+      expectedPairs);
+  EXPECT_EQ(static_cast<int64_t>(output.size()), expectedPairs + 201);  // padded: lv in 99..299
+  EXPECT_EQ(output.front(), "+I[k, 0, k, 1]");
+  EXPECT_EQ(output.back(), "+I[k, 299, null, null]");
+}
+
+TEST(JoinTest, BatchEmitsEverythingAtFinish) {
+  auto run = [](JoinType type) {
+    JoinHarness join(joinSpec(type), RuntimeExecutionMode::BATCH);
+    Rows early = join.left({Row::of("a", 1), Row::of("b", 2)});
+    Rows more = join.right({Row::of("b", 20), Row::of("c", 30)});
+    Rows late = join.left({Row::of("b", 3), Row::of(nullptr, 4)});
+    Rows last = join.right({Row::of("b", 21), Row::of(nullptr, 40)});
+    EXPECT_TRUE(early.empty() && more.empty() && late.empty() && last.empty());
+    return join.finish();
+  };
+  EXPECT_EQ(run(JoinType::INNER),
+            (Rows{"+I[b, 2, b, 20]", "+I[b, 2, b, 21]", "+I[b, 3, b, 20]", "+I[b, 3, b, 21]"}));
+  EXPECT_EQ(run(JoinType::LEFT),
+            (Rows{"+I[a, 1, null, null]", "+I[b, 2, b, 20]", "+I[b, 2, b, 21]", "+I[b, 3, b, 20]",
+                  "+I[b, 3, b, 21]", "+I[null, 4, null, null]"}));
+  EXPECT_EQ(run(JoinType::RIGHT),
+            (Rows{"+I[b, 2, b, 20]", "+I[b, 2, b, 21]", "+I[b, 3, b, 20]", "+I[b, 3, b, 21]",
+                  "+I[null, null, c, 30]", "+I[null, null, null, 40]"}));
+  EXPECT_EQ(run(JoinType::FULL),
+            (Rows{"+I[a, 1, null, null]", "+I[b, 2, b, 20]", "+I[b, 2, b, 21]", "+I[b, 3, b, 20]",
+                  "+I[b, 3, b, 21]", "+I[null, 4, null, null]", "+I[null, null, c, 30]",
+                  "+I[null, null, null, 40]"}));
+}
+
+TEST(JoinTest, BatchDuplicatesAndResidualCondition) {
+  JoinHarness join(joinSpec(JoinType::FULL, leftValueBelowRightValue()),
+                   RuntimeExecutionMode::BATCH);
+  join.left({Row::of("a", 5), Row::of("a", 5), Row::of("a", 50)});
+  join.right({Row::of("a", 3), Row::of("a", 9), Row::of("a", 9)});
+  EXPECT_EQ(join.finish(),
+            (Rows{"+I[a, 5, a, 9]", "+I[a, 5, a, 9]", "+I[a, 5, a, 9]", "+I[a, 5, a, 9]",
+                  "+I[a, 50, null, null]", "+I[null, null, a, 3]"}));
+}
+
+TEST(JoinTest, BatchJoinWithoutEquiKeys) {
+  JoinHarness join(joinSpec(JoinType::LEFT, leftValueBelowRightValue(), /*equiKeys=*/false),
+                   RuntimeExecutionMode::BATCH);
+  join.left({Row::of("a", 1), Row::of("b", 5), Row::of("c", 9)});
+  join.right({Row::of("x", 3), Row::of("y", 6)});
+  EXPECT_EQ(join.finish(),
+            (Rows{"+I[a, 1, x, 3]", "+I[a, 1, y, 6]", "+I[b, 5, y, 6]", "+I[c, 9, null, null]"}));
+}
+
+TEST(JoinTest, BatchOutputComesInChunksOfAtMostTheBatchSize) {
+  JoinHarness join(joinSpec(JoinType::INNER), RuntimeExecutionMode::BATCH);
+  std::vector<Row> lefts;
+  for (int i = 0; i < 1500; ++i) lefts.push_back(Row::of("k", i));
+  join.left(lefts);
+  join.right({Row::of("k", -1), Row::of("k", -2)});
+  Rows output = join.finish();  // CollectingOutput checks every chunk's size
+  ASSERT_EQ(output.size(), 3000u);
+  EXPECT_EQ(output[0], "+I[k, 0, k, -1]");
+  EXPECT_EQ(output[1], "+I[k, 0, k, -2]");
+  EXPECT_EQ(output[2999], "+I[k, 1499, k, -2]");
+}
+
+TEST(JoinTest, BatchOuterJoinWithAnEmptyInput) {
+  JoinHarness full(joinSpec(JoinType::FULL), RuntimeExecutionMode::BATCH);
+  full.right({Row::of("x", 1), Row::of(nullptr, 2)});
+  EXPECT_EQ(full.finish(), (Rows{"+I[null, null, x, 1]", "+I[null, null, null, 2]"}));
+  JoinHarness left(joinSpec(JoinType::LEFT), RuntimeExecutionMode::BATCH);
+  left.left({Row::of("y", 3)});
+  EXPECT_EQ(left.finish(), Rows{"+I[y, 3, null, null]"});
+  JoinHarness inner(joinSpec(JoinType::INNER), RuntimeExecutionMode::BATCH);
+  EXPECT_EQ(inner.finish(), Rows{});
+}
+
+TEST(JoinTest, StreamingOutputComesInChunksOfAtMostTheBatchSize) {
+  JoinHarness join(joinSpec(JoinType::FULL), RuntimeExecutionMode::STREAMING);
+  std::vector<Row> rights;
+  for (int i = 0; i < 1500; ++i) rights.push_back(Row::of("k", i));
+  EXPECT_EQ(join.right(rights).size(), 1500u);  // padded
+  Rows output = join.left({Row::of("k", -1)});  // CollectingOutput checks every chunk's size
+  ASSERT_EQ(output.size(), 3000u);
+  EXPECT_EQ(output[0], "-D[null, null, k, 0]");
+  EXPECT_EQ(output[1], "+I[k, -1, k, 0]");
+  EXPECT_EQ(output[2999], "+I[k, -1, k, 1499]");
+}
+
+TEST(JoinTest, BatchRejectsUpdatingInput) {
+  JoinHarness join(joinSpec(JoinType::INNER), RuntimeExecutionMode::BATCH);
+  EXPECT_THROW(join.left({deleted("a", 1)}), InternalError);
+}
+
+TEST(JoinTest, StoredRowsSerializeForCheckpoints) {
+  JoinRecord record{{Value(std::string("Alice")), Value(), Value(int32_t{7})}, 2, 3};
+  EXPECT_EQ(deserializeFromString<JoinRecord>(serializeToString(record)), record);
+}
+
+/// Runs left ⋈ right as a job: two collection sources, each HASH-partitioned by its key
+/// columns, the JoinOperator via transformTwoInput, then rows. Returns the rows sorted.
+Rows runJob(const std::vector<Row>& lefts, const std::vector<Row>& rights,
+            std::shared_ptr<const JoinSpec> spec, RuntimeExecutionMode mode, int parallelism) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(parallelism);
+  env->setRuntimeMode(mode);
+  auto left =
+      env->fromCollection(std::vector<vector::Chunk>{vector::rowsToChunk(lefts, leftType())})
+          .partitionCustom(ChunkKeyPartitioner::factory(spec->leftKeys));
+  auto right =
+      env->fromCollection(std::vector<vector::Chunk>{vector::rowsToChunk(rights, rightType())})
+          .partitionCustom(ChunkKeyPartitioner::factory(spec->rightKeys));
+  auto rows = left.transformTwoInput<vector::Chunk>("Join", right,
+                                                    std::make_shared<LambdaOperatorFactory>([spec] {
+                                                      return std::make_unique<JoinOperator>(spec);
+                                                    }))
+                  .transform<Row>("ChunkToRows", std::make_shared<LambdaOperatorFactory>([] {
+                                    return std::make_unique<ChunkToRowsOperator>();
+                                  }))
+                  .executeAndCollect(1000);
+  Rows printed;
+  for (const Row& row : rows) printed.push_back(row.toString());
+  return sorted(std::move(printed));
+}
+
+const std::vector<Row> kOrders = {Row::of("Alice", 12), Row::of("Bob", 10), Row::of("Alice", 100),
+                                  Row::of("Dave", 1), Row::of(nullptr, 5)};
+const std::vector<Row> kCustomers = {Row::of("Alice", 7), Row::of("Bob", 3), Row::of("Carol", 4),
+                                     Row::of(nullptr, 6)};
+
+TEST(JoinTest, JobInnerJoinInBothModesAtParallelismOneAndTwo) {
+  const Rows expected = {"+I[Alice, 100, Alice, 7]", "+I[Alice, 12, Alice, 7]",
+                         "+I[Bob, 10, Bob, 3]"};
+  for (RuntimeExecutionMode mode : {RuntimeExecutionMode::BATCH, RuntimeExecutionMode::STREAMING}) {
+    for (int parallelism : {1, 2}) {
+      EXPECT_EQ(runJob(kOrders, kCustomers, joinSpec(JoinType::INNER), mode, parallelism), expected)
+          << "parallelism " << parallelism;
+    }
+  }
+}
+
+TEST(JoinTest, JobFullOuterJoinInBatchMode) {
+  for (int parallelism : {1, 2}) {
+    EXPECT_EQ(runJob(kOrders, kCustomers, joinSpec(JoinType::FULL), RuntimeExecutionMode::BATCH,
+                     parallelism),
+              sorted({"+I[Alice, 12, Alice, 7]", "+I[Alice, 100, Alice, 7]", "+I[Bob, 10, Bob, 3]",
+                      "+I[Dave, 1, null, null]", "+I[null, 5, null, null]",
+                      "+I[null, null, Carol, 4]", "+I[null, null, null, 6]"}))
+        << "parallelism " << parallelism;
+  }
+}
+
+}  // namespace
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,288 @@
+#include "eddy/table/table.h"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "catalog/catalog_manager.h"
+#include "eddy/exceptions.h"
+#include "eddy/table/table_environment.h"
+#include "sql/binder/binder.h"
+#include "sql/parser/parser.h"
+#include "sql/planner/logical_node.h"
+
+namespace eddy {
+
+namespace {
+
+/// A select item: the expression and its `AS` name.
+std::string selectItem(const Expression& expression) {
+  std::string text = expression.asSummaryString();
+  if (expression.alias()) text += " AS " + escapeIdentifier(*expression.alias());
+  return text;
+}
+
+std::string joined(const std::vector<Expression>& expressions, bool withAliases) {
+  std::string text;
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += withAliases ? selectItem(expressions[i]) : expressions[i].asSummaryString();
+  }
+  return text;
+}
+
+/// Errors of the SQL the operation was written as carry its line and column, which mean
+/// nothing to a Table API caller: keep only the message.
+[[noreturn]] void rethrowWithoutPosition(const ValidationException& error) {
+  std::string message = error.what();
+  const std::string prefix = "SQL validation failed. From line ";
+  if (message.rfind(prefix, 0) == 0) {
+    size_t colon = message.find(": ");
+    if (colon != std::string::npos) message = message.substr(colon + 2);
+  }
+  throw ValidationException(message);
+}
+
+/// The column name an expression names when it is a bare column reference (`name`).
+std::optional<std::string> columnNameOf(const Expression& expression) {
+  const std::string& text = expression.asSummaryString();
+  if (text.size() < 2 || text.front() != '`' || text.back() != '`') return std::nullopt;
+  std::string name;
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    if (text[i] == '`') {
+      if (text[i + 1] != '`') return std::nullopt;
+      ++i;
+    }
+    name += text[i];
+  }
+  return name;
+}
+
+}  // namespace
+
+// ---- Table ----------------------------------------------------------------------------------
+
+Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan)
+    : environment_(environment),
+      plan_(std::move(plan)),
+      schema_(ResolvedSchema::fromRowType(plan_->rowType)) {}
+
+void Table::printSchema() const { std::cout << schema_.toString() << std::endl; }
+
+std::vector<std::string> Table::columnNames() const {
+  std::vector<std::string> names;
+  for (const RowField& field : plan_->rowType->getFields()) names.push_back(field.name);
+  return names;
+}
+
+Table Table::derive(const std::string& query, const std::vector<const Table*>& inputs) const {
+  for (const Table* input : inputs) {
+    if (input->environment_ != environment_) {
+      throw ValidationException(
+          "Only tables from the same TableEnvironment can be joined or combined.");
+    }
+  }
+  sql::StatementPtr statement = sql::parseStatement(query);
+  sql::Binder binder(environment_->catalogManager());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    binder.addInlineTable("input" + std::to_string(i), inputs[i]->plan_);
+  }
+  try {
+    return Table(environment_, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
+  } catch (const ValidationException& error) {
+    rethrowWithoutPosition(error);
+  }
+}
+
+Table Table::select(const std::vector<Expression>& fields) const {
+  return derive("SELECT " + joined(fields, true) + " FROM input0", {this});
+}
+
+Table Table::filter(const Expression& predicate) const {
+  return derive("SELECT * FROM input0 WHERE " + predicate.asSummaryString(), {this});
+}
+
+GroupedTable Table::groupBy(const std::vector<Expression>& keys) const {
+  return GroupedTable(*this, keys);
+}
+
+Table Table::distinct() const { return derive("SELECT DISTINCT * FROM input0", {this}); }
+
+Table Table::joinWith(const Table& right, const char* joinKind,
+                      const Expression* predicate) const {
+  // Flink's Table API joins tables with distinct column names.
+  std::set<std::string> left;
+  for (const std::string& name : columnNames()) left.insert(name);
+  for (const std::string& name : right.columnNames()) {
+    if (left.count(name)) {
+      throw ValidationException("join relations with ambiguous names: [" + name + "]");
+    }
+  }
+  std::string query = std::string("SELECT * FROM input0 ") + joinKind + " input1";
+  if (predicate) query += " ON " + predicate->asSummaryString();
+  return derive(query, {this, &right});
+}
+
+Table Table::join(const Table& right) const { return joinWith(right, "CROSS JOIN", nullptr); }
+Table Table::join(const Table& right, const Expression& predicate) const {
+  return joinWith(right, "JOIN", &predicate);
+}
+Table Table::leftOuterJoin(const Table& right, const Expression& predicate) const {
+  return joinWith(right, "LEFT JOIN", &predicate);
+}
+Table Table::rightOuterJoin(const Table& right, const Expression& predicate) const {
+  return joinWith(right, "RIGHT JOIN", &predicate);
+}
+Table Table::fullOuterJoin(const Table& right, const Expression& predicate) const {
+  return joinWith(right, "FULL JOIN", &predicate);
+}
+
+Table Table::union_(const Table& other) const {
+  return derive("SELECT * FROM input0 UNION SELECT * FROM input1", {this, &other});
+}
+Table Table::unionAll(const Table& other) const {
+  return derive("SELECT * FROM input0 UNION ALL SELECT * FROM input1", {this, &other});
+}
+
+Table Table::intersect(const Table& other) const {
+  return derive("SELECT * FROM input0 INTERSECT SELECT * FROM input1", {this, &other});
+}
+Table Table::minus(const Table& other) const {
+  return derive("SELECT * FROM input0 EXCEPT SELECT * FROM input1", {this, &other});
+}
+
+Table Table::orderBy(const std::vector<Expression>& fields) const {
+  std::string keys;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    keys += (i ? ", " : "") + fields[i].asSummaryString();
+    if (!fields[i].ordering().empty()) keys += " " + fields[i].ordering();
+  }
+  return derive("SELECT * FROM input0 ORDER BY " + keys, {this});
+}
+
+Table Table::limit(int64_t fetch) const { return limit(0, fetch); }
+Table Table::limit(int64_t offset, int64_t fetch) const {
+  if (offset < 0 || fetch < 0) throw ValidationException("limit() needs non-negative numbers");
+  return derive("SELECT * FROM input0 LIMIT " + std::to_string(fetch) +
+                    (offset > 0 ? " OFFSET " + std::to_string(offset) : ""),
+                {this});
+}
+Table Table::offset(int64_t offset) const {
+  if (offset < 0) throw ValidationException("offset() needs a non-negative number");
+  return derive("SELECT * FROM input0 OFFSET " + std::to_string(offset), {this});
+}
+Table Table::fetch(int64_t fetch) const { return limit(0, fetch); }
+
+Table Table::as(const std::vector<std::string>& fields) const {
+  std::vector<std::string> names = columnNames();
+  if (fields.size() != names.size()) {
+    throw ValidationException("Aliases must have the same length as the number of columns; "
+                              "the table has " + std::to_string(names.size()) +
+                              " columns, got " + std::to_string(fields.size()) + " aliases");
+  }
+  std::vector<Expression> items;
+  for (size_t i = 0; i < names.size(); ++i) items.push_back(col(names[i]).as(fields[i]));
+  return select(items);
+}
+
+Table Table::addColumns(const std::vector<Expression>& fields) const {
+  return derive("SELECT *, " + joined(fields, true) + " FROM input0", {this});
+}
+
+Table Table::addOrReplaceColumns(const std::vector<Expression>& fields) const {
+  std::vector<std::string> names = columnNames();
+  std::vector<Expression> items;
+  for (const std::string& name : names) items.push_back(col(name));
+  for (size_t i = 0; i < fields.size(); ++i) {
+    std::optional<std::string> name = fields[i].alias() ? fields[i].alias() : columnNameOf(fields[i]);
+    if (!name) {
+      throw ValidationException("addOrReplaceColumns() needs named columns (use as()): " +
+                                fields[i].asSummaryString());
+    }
+    bool replaced = false;
+    for (size_t c = 0; c < names.size(); ++c) {
+      if (names[c] == *name) {
+        items[c] = fields[i].as(*name);
+        replaced = true;
+      }
+    }
+    if (!replaced) items.push_back(fields[i].as(*name));
+  }
+  return select(items);
+}
+
+Table Table::dropColumns(const std::vector<Expression>& fields) const {
+  std::vector<std::string> names = columnNames();
+  std::set<std::string> dropped;
+  for (const Expression& field : fields) {
+    std::optional<std::string> name = columnNameOf(field);
+    if (!name || std::find(names.begin(), names.end(), *name) == names.end()) {
+      throw ValidationException("Cannot resolve field [" + (name ? *name : field.asSummaryString()) +
+                                "] to drop; the table has [" + [&] {
+                                  std::string list;
+                                  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+                                  return list;
+                                }() + "]");
+    }
+    dropped.insert(*name);
+  }
+  std::vector<Expression> items;
+  for (const std::string& name : names) {
+    if (!dropped.count(name)) items.push_back(col(name));
+  }
+  if (items.empty()) throw ValidationException("dropColumns() cannot drop every column");
+  return select(items);
+}
+
+Table Table::renameColumns(const std::vector<Expression>& fields) const {
+  std::vector<std::string> names = columnNames();
+  std::vector<Expression> items;
+  for (const std::string& name : names) items.push_back(col(name));
+  for (const Expression& field : fields) {
+    std::optional<std::string> name = columnNameOf(field);
+    if (!name || !field.alias()) {
+      throw ValidationException("renameColumns() takes column references with a new name, e.g. "
+                                "$(\"a\").as(\"b\"); got " + field.asSummaryString());
+    }
+    auto position = std::find(names.begin(), names.end(), *name);
+    if (position == names.end()) {
+      throw ValidationException("Cannot resolve field [" + *name + "] to rename");
+    }
+    items[position - names.begin()] = col(*name).as(*field.alias());
+  }
+  return select(items);
+}
+
+TableResult Table::execute() const { return environment_->executePlan(plan_); }
+
+TableResult Table::executeInsert(const std::string& path) const {
+  return environment_->executeInsertPlan(path, plan_);
+}
+
+TablePipeline Table::insertInto(const std::string& path) const { return TablePipeline(*this, path); }
+
+std::string Table::explain() const {
+  return "== Optimized Logical Plan ==\n" + sql::explainPlan(*plan_, true);
+}
+
+// ---- GroupedTable, TablePipeline ------------------------------------------------------------
+
+GroupedTable::GroupedTable(const Table& table, std::vector<Expression> keys)
+    : table_(std::make_shared<const Table>(table)), keys_(std::move(keys)) {}
+
+Table GroupedTable::select(const std::vector<Expression>& fields) const {
+  std::string query = "SELECT " + joined(fields, true) + " FROM input0";
+  if (!keys_.empty()) query += " GROUP BY " + joined(keys_, false);
+  return table_->derive(query, {table_.get()});
+}
+
+TablePipeline::TablePipeline(const Table& table, std::string targetPath)
+    : table_(std::make_shared<const Table>(table)), targetPath_(std::move(targetPath)) {}
+
+TableResult TablePipeline::execute() const { return table_->executeInsert(targetPath_); }
+
+std::string TablePipeline::explain() const {
+  return "== Sink: " + targetPath_ + " ==\n" + table_->explain();
+}
+
+}  // namespace eddy
