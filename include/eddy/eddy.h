@@ -24,5 +24,6 @@
 #include "eddy/table/resolved_schema.h"
 #include "eddy/table/schema.h"
 #include "eddy/table/table.h"
+#include "eddy/table/table_descriptor.h"
 #include "eddy/table/table_environment.h"
 #include "eddy/table/table_result.h"

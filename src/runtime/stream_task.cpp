@@ -287,6 +287,7 @@ void StreamTask::processMessage(InputMessage& message, bool& endOfInput) {
   StreamOperator& head = *operators_[0];
   currentOperator = 0;
   auto forward = [&head](const WatermarkValve::Forward& forward) {
+    if (forward.flushedWatermark) head.processWatermark(*forward.flushedWatermark);
     if (forward.status) head.processWatermarkStatus(*forward.status);
     if (forward.watermark) head.processWatermark(*forward.watermark);
   };

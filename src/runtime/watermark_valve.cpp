@@ -32,7 +32,7 @@ WatermarkValve::Forward WatermarkValve::onWatermark(int channel, Watermark water
   if (watermark.timestamp <= state.watermark) return {};
   state.watermark = watermark.timestamp;
   if (state.idle) return {};  // an idle channel's watermark counts once it resumes
-  return Forward{std::nullopt, advance()};
+  return Forward{std::nullopt, std::nullopt, advance()};
 }
 
 WatermarkValve::Forward WatermarkValve::onWatermarkStatus(int channel, WatermarkStatus status) {
@@ -42,6 +42,16 @@ WatermarkValve::Forward WatermarkValve::onWatermarkStatus(int channel, Watermark
   Forward forward;
   bool allIdle = std::all_of(channels_.begin(), channels_.end(),
                              [](const Channel& c) { return c.idle || c.ended; });
+  if (allIdle && status.idle && !allEnded()) {
+    int64_t maximum = Watermark::kMin;
+    for (const Channel& c : channels_) {
+      if (!c.ended) maximum = std::max(maximum, c.watermark);
+    }
+    if (maximum > lastEmitted_) {
+      lastEmitted_ = maximum;
+      forward.flushedWatermark = Watermark{maximum};
+    }
+  }
   if (allIdle != idle_) {
     idle_ = allIdle;
     forward.status = WatermarkStatus{allIdle};
@@ -56,7 +66,7 @@ WatermarkValve::Forward WatermarkValve::onEndOfInput(int channel) {
   if (state.ended) return {};
   state.ended = true;
   ++endedCount_;
-  return Forward{std::nullopt, advance()};
+  return Forward{std::nullopt, std::nullopt, advance()};
 }
 
 }  // namespace eddy::runtime

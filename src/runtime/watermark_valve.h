@@ -1,7 +1,8 @@
 // WatermarkValve: combines the watermarks of a subtask's input channels into the subtask's
 // watermark, as Flink's StatusWatermarkValve. The combined watermark is the minimum over the
 // active channels; idle channels and ended channels do not hold it back. When every channel
-// that has not ended is idle, the subtask itself becomes idle. Used by one task thread.
+// that has not ended is idle, the subtask itself becomes idle, after flushing the maximum
+// watermark of its channels. Used by one task thread.
 #pragma once
 
 #include <cstdint>
@@ -16,9 +17,14 @@ class WatermarkValve {
  public:
   explicit WatermarkValve(int channelCount);
 
-  /// What the subtask must forward after an input event: a status change first, then a
-  /// watermark, each only when present.
+  /// What the subtask must forward after an input event, in this order, each only when
+  /// present: a flushed watermark, a status change, a watermark.
   struct Forward {
+    /// When the last active channel goes idle, no channel will advance the watermark any
+    /// more: as Flink's StatusWatermarkValve, the maximum watermark over the channels is
+    /// "flushed" before the subtask becomes idle (otherwise a source whose subtasks all go
+    /// idle before they all passed a watermark would hold event time back for ever).
+    std::optional<Watermark> flushedWatermark;
     std::optional<WatermarkStatus> status;
     std::optional<Watermark> watermark;
   };

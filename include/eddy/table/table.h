@@ -42,6 +42,8 @@ class TablePipeline {
  public:
   TableResult execute() const;
   std::string explain() const;
+  const Table& table() const { return *table_; }
+  const std::string& targetPath() const { return targetPath_; }
 
  private:
   friend class Table;

@@ -14,6 +14,7 @@
 #include "eddy/table/environment_settings.h"
 #include "eddy/table/resolved_schema.h"
 #include "eddy/table/table.h"
+#include "eddy/table/table_descriptor.h"
 #include "eddy/table/table_result.h"
 
 namespace eddy {
@@ -27,6 +28,30 @@ struct LogicalNode;
 struct InsertStatement;
 struct TranslationSettings;
 }
+
+/// Several INSERTs run as one job (Flink's StatementSet): every sink receives its rows once,
+/// sources shared by the inserts are read once per insert. Created by
+/// TableEnvironment::createStatementSet(); refers to its environment.
+class StatementSet {
+ public:
+  /// Adds an insert pipeline (Table::insertInto(path)).
+  StatementSet& add(const TablePipeline& pipeline);
+  /// Adds `INSERT INTO path` of a Table.
+  StatementSet& addInsert(const std::string& targetPath, const Table& table);
+  /// Adds an `INSERT INTO ... SELECT ...` statement (validated now).
+  StatementSet& addInsertSql(const std::string& statement);
+  /// Runs all added inserts as one job and empties the set. Throws TableException when no
+  /// insert was added.
+  TableResult execute();
+  /// The plans of the added inserts.
+  std::string explain() const;
+
+ private:
+  friend class TableEnvironment;
+  explicit StatementSet(TableEnvironment* environment) : environment_(environment) {}
+  TableEnvironment* environment_;
+  std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>> inserts_;
+};
 
 class TableEnvironment {
  public:
@@ -47,6 +72,13 @@ class TableEnvironment {
   /// A Table of literal rows: each `row(...)` (or single value) is one row; columns are named
   /// f0, f1, ... and typed by the least restrictive type of each column, as in Flink.
   Table fromValues(const std::vector<Expression>& rows);
+  /// A Table reading an anonymous table of the descriptor (SQL cannot name it).
+  Table from(const TableDescriptor& descriptor);
+  /// Registers a catalog table (as CREATE TABLE does); fails when `path` exists.
+  void createTable(const std::string& path, const TableDescriptor& descriptor);
+  /// Registers a temporary table (as CREATE TEMPORARY TABLE does).
+  void createTemporaryTable(const std::string& path, const TableDescriptor& descriptor);
+  StatementSet createStatementSet();
   /// Registers `table` as a temporary view: SQL and from() can then read it by `path`.
   void createTemporaryView(const std::string& path, const Table& table);
   /// Drops a temporary view; false when there is none.
@@ -80,6 +112,10 @@ class TableEnvironment {
       sql::TranslationSettings& translation) const;
   /// INSERT INTO statements run as one job (several: a statement set).
   TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts);
+  /// The target path and the bound query of an INSERT statement.
+  std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>> planInsert(
+      const sql::InsertStatement& insert);
+  friend class StatementSet;
   /// INSERTs of plans into tables (catalog paths) as one job.
   TableResult runInserts(
       const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
@@ -88,6 +124,7 @@ class TableEnvironment {
   EnvironmentSettings settings_;
   std::unique_ptr<catalog::CatalogManager> catalogManager_;
   std::map<std::string, std::string> configuration_;
+  int anonymousTables_ = 0;
 };
 
 }  // namespace eddy

@@ -57,6 +57,26 @@ TEST(WatermarkValveTest, AllChannelsIdleMakesTheSubtaskIdle) {
   EXPECT_FALSE(resumed.status->idle);
 }
 
+TEST(WatermarkValveTest, LastChannelGoingIdleFlushesTheMaximumWatermark) {
+  // Channel 0 passed 99 while channel 1 (still active, at MIN) held it back; then both go
+  // idle. As in Flink, the maximum is flushed before the subtask turns idle — otherwise
+  // event time would stay at MIN for ever.
+  WatermarkValve valve(2);
+  EXPECT_EQ(watermarkOf(valve.onWatermark(0, Watermark{99})), std::nullopt);
+  auto first = valve.onWatermarkStatus(0, WatermarkStatus{true});
+  EXPECT_FALSE(first.flushedWatermark.has_value());
+  EXPECT_EQ(watermarkOf(first), std::nullopt);
+  auto last = valve.onWatermarkStatus(1, WatermarkStatus{true});
+  ASSERT_TRUE(last.flushedWatermark.has_value());
+  EXPECT_EQ(last.flushedWatermark->timestamp, 99);
+  ASSERT_TRUE(last.status.has_value());
+  EXPECT_TRUE(last.status->idle);
+  EXPECT_EQ(valve.currentWatermark(), 99);
+  // Nothing more to flush when they go idle again.
+  valve.onWatermarkStatus(1, WatermarkStatus{false});
+  EXPECT_FALSE(valve.onWatermarkStatus(1, WatermarkStatus{true}).flushedWatermark.has_value());
+}
+
 TEST(WatermarkValveTest, EndedChannelsReleaseTheWatermark) {
   WatermarkValve valve(2);
   EXPECT_EQ(watermarkOf(valve.onWatermark(0, Watermark{40})), std::nullopt);

@@ -376,6 +376,11 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
   return LogicalType::row(std::move(fields), false);
 }
 
+LogicalNodePtr planTableScan(const catalog::CatalogBaseTable& table, const std::string& tableName) {
+  return std::make_shared<LogicalTableScan>(tableName, physicalRowTypeOf(table, tableName),
+                                            table.options);
+}
+
 bool isAggregateFunctionName(const std::string& upperCaseName) {
   return upperCaseName == "COUNT" || upperCaseName == "SUM" || upperCaseName == "AVG" ||
          upperCaseName == "MIN" || upperCaseName == "MAX";
@@ -642,16 +647,13 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   }
   const catalog::CatalogBaseTable& catalogTable = *resolved->table;
   if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
-    LogicalTypePtr rowType;
+    Relation relation;
     try {
-      rowType = physicalRowTypeOf(catalogTable, identifier.asSummaryString());
+      relation.node = planTableScan(catalogTable, identifier.asSummaryString());
     } catch (const ValidationException& error) {
       fail(table, error.what());
     }
-    Relation relation;
-    relation.node = std::make_shared<LogicalTableScan>(identifier.asSummaryString(), rowType,
-                                                       catalogTable.options);
-    for (const RowField& field : rowType->getFields()) {
+    for (const RowField& field : relation.node->rowType->getFields()) {
       relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type});
     }
     return relation;

@@ -93,6 +93,9 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
                                  bool intersect);
 
+/// The plan that reads a catalog table (not a view) through its connector.
+LogicalNodePtr planTableScan(const catalog::CatalogBaseTable& table, const std::string& tableName);
+
 /// True for the aggregate functions the binder knows (COUNT, SUM, AVG, MIN, MAX).
 bool isAggregateFunctionName(const std::string& upperCaseName);
 

@@ -312,17 +312,20 @@ TableResult TableEnvironment::runInserts(
                      false);
 }
 
+std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>
+TableEnvironment::planInsert(const sql::InsertStatement& insert) {
+  if (!insert.columns.empty() || !insert.partition.empty() || insert.overwrite) {
+    throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
+  }
+  catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert.tableName));
+  sql::Binder binder(*catalogManager_);
+  return {insert.tableName, binder.bindQuery(*insert.query)};
+}
+
 TableResult TableEnvironment::executeInserts(
     const std::vector<const sql::InsertStatement*>& inserts) {
   std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>> plans;
-  for (const sql::InsertStatement* insert : inserts) {
-    if (!insert->columns.empty() || !insert->partition.empty() || insert->overwrite) {
-      throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
-    }
-    catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert->tableName));
-    sql::Binder binder(*catalogManager_);
-    plans.emplace_back(insert->tableName, binder.bindQuery(*insert->query));
-  }
+  for (const sql::InsertStatement* insert : inserts) plans.push_back(planInsert(*insert));
   return runInserts(plans);
 }
 
@@ -350,6 +353,89 @@ Table TableEnvironment::fromValues(const std::vector<Expression>& rows) {
   std::vector<std::string> names;
   for (int i = 0; i < values.plan()->rowType->getFieldCount(); ++i) names.push_back("f" + std::to_string(i));
   return values.as(names);
+}
+
+namespace {
+catalog::CatalogBaseTable catalogTableOf(const TableDescriptor& descriptor) {
+  if (!descriptor.getSchema()) {
+    throw ValidationException("The TableDescriptor needs a schema: eddy does not infer schemas "
+                              "from connectors or formats yet");
+  }
+  catalog::CatalogBaseTable table;
+  table.schema = *descriptor.getSchema();
+  table.options = descriptor.getOptions();
+  table.partitionKeys = descriptor.getPartitionKeys();
+  table.comment = descriptor.getComment();
+  return table;
+}
+}  // namespace
+
+Table TableEnvironment::from(const TableDescriptor& descriptor) {
+  catalog::CatalogBaseTable table = catalogTableOf(descriptor);
+  auto connector = table.options.find("connector");
+  std::string name = "*anonymous_" +
+                     (connector == table.options.end() ? std::string("table") : connector->second) +
+                     "$" + std::to_string(++anonymousTables_) + "*";
+  return Table(this, sql::planTableScan(table, name));
+}
+
+void TableEnvironment::createTable(const std::string& path, const TableDescriptor& descriptor) {
+  catalogManager_->createTable(catalogTableOf(descriptor),
+                               catalogManager_->qualifyIdentifier(splitPath(path)), false);
+}
+
+void TableEnvironment::createTemporaryTable(const std::string& path,
+                                            const TableDescriptor& descriptor) {
+  catalogManager_->createTemporaryTable(catalogTableOf(descriptor),
+                                        catalogManager_->qualifyIdentifier(splitPath(path)), false);
+}
+
+StatementSet TableEnvironment::createStatementSet() { return StatementSet(this); }
+
+// ---- StatementSet ---------------------------------------------------------------------------
+
+StatementSet& StatementSet::add(const TablePipeline& pipeline) {
+  return addInsert(pipeline.targetPath(), pipeline.table());
+}
+
+StatementSet& StatementSet::addInsert(const std::string& targetPath, const Table& table) {
+  if (table.environment() != environment_) {
+    throw ValidationException("Only tables that belong to this TableEnvironment can be inserted.");
+  }
+  std::vector<std::string> path = splitPath(targetPath);
+  environment_->catalogManager().getTableOrThrow(
+      environment_->catalogManager().qualifyIdentifier(path));
+  inserts_.emplace_back(std::move(path), table.plan());
+  return *this;
+}
+
+StatementSet& StatementSet::addInsertSql(const std::string& statement) {
+  sql::StatementPtr parsed = sql::parseStatement(statement);
+  if (!parsed->is<sql::InsertStatement>()) {
+    throw ValidationException("Only insert statement is supported now.");
+  }
+  inserts_.push_back(environment_->planInsert(parsed->as<sql::InsertStatement>()));
+  return *this;
+}
+
+TableResult StatementSet::execute() {
+  if (inserts_.empty()) {
+    throw TableException("No statement to execute. Please add an INSERT statement or a Table "
+                         "pipeline to the StatementSet.");
+  }
+  auto inserts = std::move(inserts_);
+  inserts_.clear();
+  return environment_->runInserts(inserts);
+}
+
+std::string StatementSet::explain() const {
+  std::string text;
+  for (const auto& [path, plan] : inserts_) {
+    std::string target;
+    for (size_t i = 0; i < path.size(); ++i) target += (i ? "." : "") + path[i];
+    text += "== Sink: " + target + " ==\n" + sql::explainPlan(*plan, true);
+  }
+  return text;
 }
 
 void TableEnvironment::createTemporaryView(const std::string& path, const Table& table) {

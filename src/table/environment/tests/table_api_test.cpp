@@ -238,3 +238,118 @@ TEST(TableApiTest, LiteralsKeepTheirCppTypes) {
 
 }  // namespace
 }  // namespace eddy
+
+namespace eddy {
+namespace {
+
+TEST(TableApiTest, FromDescriptorReadsAnAnonymousDatagenTable) {
+  // Seed example A7's table: 10 generated rows of (uid TINYINT, payload STRING).
+  for (bool streaming : {false, true}) {
+    auto env = environment(streaming);
+    TableDescriptor descriptor =
+        TableDescriptor::forConnector("datagen")
+            .schema(Schema::newBuilder()
+                        .column("uid", DataTypes::TINYINT())
+                        .column("payload", DataTypes::STRING())
+                        .build())
+            .option("number-of-rows", "10")
+            .build();
+    Table table = env->from(descriptor);
+    EXPECT_EQ(table.getResolvedSchema().toString(), "(\n  `uid` TINYINT,\n  `payload` STRING\n)");
+    std::vector<Row> rows = table.execute().collectAll();
+    ASSERT_EQ(rows.size(), 10u);
+    for (const Row& row : rows) {
+      EXPECT_EQ(row.getKind(), RowKind::INSERT);
+      EXPECT_FALSE(row.getField(1).isNull());
+    }
+    EXPECT_NE(table.explain().find("LogicalTableScan(table=[[*anonymous_datagen$1*]])"),
+              std::string::npos)
+        << table.explain();
+    // The anonymous table is not in the catalog.
+    EXPECT_EQ(env->listTables(), std::vector<std::string>{});
+  }
+}
+
+TEST(TableApiTest, CreateTableFromADescriptorIsReadableBySql) {
+  auto env = environment(false);
+  env->createTemporaryTable(
+      "gen", TableDescriptor::forConnector("datagen")
+                 .schema(Schema::newBuilder().column("id", DataTypes::BIGINT()).build())
+                 .option("number-of-rows", "5")
+                 .option("fields.id.kind", "sequence")
+                 .option("fields.id.start", "1")
+                 .option("fields.id.end", "5")
+                 .build());
+  EXPECT_EQ(rowsOf(env->executeSql("SELECT SUM(id) AS total FROM gen")),
+            (std::vector<std::string>{"+I[15]"}));
+  env->createTable("permanent", TableDescriptor::forConnector("blackhole")
+                                    .schema(Schema::newBuilder().column("x", DataTypes::INT()).build())
+                                    .build());
+  EXPECT_EQ(env->listTables(), (std::vector<std::string>{"gen", "permanent"}));
+  try {
+    env->createTable("permanent", TableDescriptor::forConnector("blackhole")
+                                      .schema(Schema::newBuilder().column("x", DataTypes::INT()).build())
+                                      .build());
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_NE(std::string(error.what()).find("already exists"), std::string::npos) << error.what();
+  }
+}
+
+TEST(TableApiTest, DescriptorPrintsAsFlinkDoes) {
+  TableDescriptor descriptor =
+      TableDescriptor::forConnector("filesystem")
+          .schema(Schema::newBuilder().column("a", DataTypes::INT()).build())
+          .option("path", "/tmp/it's")
+          .format("csv")
+          .partitionedBy({"a"})
+          .comment("demo")
+          .build();
+  EXPECT_EQ(descriptor.toString(),
+            "(\n  `a` INT\n)\nCOMMENT 'demo'\nPARTITIONED BY (`a`)\nWITH (\n"
+            "  'connector' = 'filesystem',\n  'format' = 'csv',\n  'path' = '/tmp/it''s'\n)");
+}
+
+TEST(TableApiTest, StatementSetRunsEveryInsertOnceInOneJob) {
+  // Seed example A5: a Table pipeline and an SQL insert in one StatementSet.
+  auto env = environment(false);
+  env->executeSql("CREATE TABLE first_sink (id INT, amount DECIMAL(5, 2)) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'first')");
+  env->executeSql("CREATE TABLE second_sink (user_id STRING) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'second')");
+  env->createTemporaryView("orders", orders(*env));
+  StatementSet set = env->createStatementSet();
+  set.add(env->from("orders")
+              .filter($("amount") > 500)
+              .select($("order_id"), $("amount"))
+              .insertInto("first_sink"))
+      .addInsertSql("INSERT INTO second_sink SELECT DISTINCT user_id FROM orders WHERE order_id < 3");
+  EXPECT_NE(set.explain().find("== Sink: first_sink =="), std::string::npos) << set.explain();
+  ::testing::internal::CaptureStdout();
+  TableResult result = set.execute();
+  std::vector<std::string> printedResult = rowsOf(std::move(result));
+  std::string printed = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(printedResult, (std::vector<std::string>{"+I[-1, -1]"}));
+  std::vector<std::string> lines;
+  std::istringstream stream(printed);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  EXPECT_EQ(sorted(lines), (std::vector<std::string>{"first> +I[2, 800.00]", "first> +I[3, 999.99]",
+                                                     "second> +I[u1]", "second> +I[u2]"}));
+  try {
+    set.execute();  // the set was emptied
+    FAIL() << "expected an error";
+  } catch (const TableException& error) {
+    EXPECT_STREQ(error.what(),
+                 "No statement to execute. Please add an INSERT statement or a Table pipeline to "
+                 "the StatementSet.");
+  }
+  try {
+    set.addInsertSql("SELECT 1");
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_STREQ(error.what(), "Only insert statement is supported now.");
+  }
+}
+
+}  // namespace
+}  // namespace eddy
