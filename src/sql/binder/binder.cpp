@@ -65,6 +65,7 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& arg
       return argument->copy(true);
     case AggregateKind::MIN:
     case AggregateKind::MAX:
+    case AggregateKind::SINGLE_VALUE:
       return argument->copy(true);
   }
   return argument;
@@ -993,7 +994,7 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       }
       case ExpressionKind::kIn: {
         const auto& in = node.as<InExpression>();
-        if (in.subquery) notSupported(node, "IN with a subquery");
+        if (in.subquery) return bindInSubquery(in, scope);
         std::vector<BoundPtr> list;
         for (const auto& value : in.values) list.push_back(bindExpression(*value, scope, aggregates));
         return expression::in(bindExpression(*in.operand, scope, aggregates), std::move(list),
@@ -1025,8 +1026,10 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       case ExpressionKind::kStar:
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
       case ExpressionKind::kSubquery:
+        return bindScalarSubquery(node.as<SubqueryExpression>());
       case ExpressionKind::kExists:
-        notSupported(node, "Subqueries");
+        return expression::call("IS NOT NULL",
+                                {markSubquery(node, *node.as<ExistsExpression>().query, scope, nullptr)});
       default:
         notSupported(node, "The expression '" + unparse(node) + "'");
     }
@@ -1035,6 +1038,225 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
     fail(node, error.what());
   }
   notSupported(node, "The expression '" + unparse(node) + "'");
+}
+
+/// Sets the relation subqueries join onto while one clause is bound (and clears the
+/// top-level conjunct list), restoring the enclosing clause's afterwards.
+struct Binder::SubqueryScope {
+  SubqueryScope(Binder& binder, Relation* input)
+      : binder_(binder),
+        savedInput_(binder.subqueryInput_),
+        savedConjuncts_(std::move(binder.topLevelConjuncts_)) {
+    binder.subqueryInput_ = input;
+    binder.topLevelConjuncts_.clear();
+  }
+  ~SubqueryScope() {
+    binder_.subqueryInput_ = savedInput_;
+    binder_.topLevelConjuncts_ = std::move(savedConjuncts_);
+  }
+  Binder& binder_;
+  Relation* savedInput_;
+  std::vector<const Expression*> savedConjuncts_;
+};
+
+Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& outer,
+                                              bool needsValue) {
+  SubqueryScope none(*this, nullptr);
+  auto uncorrelated = [&]() {
+    Relation relation = bindRelation(query);
+    SubqueryRows rows;
+    rows.node = relation.node;
+    if (needsValue) {
+      if (relation.scope.size() != 1) {
+        fail(query, "The subquery of IN must return exactly one column; it returns " +
+                        std::to_string(relation.scope.size()));
+      }
+      rows.value = expression::column(0, relation.scope[0].type);
+    }
+    return rows;
+  };
+  // Correlation is looked for in the WHERE of a plain SELECT ... FROM ... WHERE subquery.
+  if (!query.is<SelectQuery>()) return uncorrelated();
+  const auto& select = query.as<SelectQuery>();
+  if (!select.where || !select.from) return uncorrelated();
+  Relation from = bindTableReference(*select.from);
+  std::vector<const Expression*> conjuncts;
+  std::function<void(const Expression&)> collect = [&](const Expression& e) {
+    if (e.is<BinaryExpression>() && e.as<BinaryExpression>().op == BinaryOperator::kAnd) {
+      collect(*e.as<BinaryExpression>().left);
+      collect(*e.as<BinaryExpression>().right);
+    } else {
+      conjuncts.push_back(&e);
+    }
+  };
+  collect(*select.where);
+  auto binds = [&](const Expression& e, const Scope& scope) -> BoundPtr {
+    try {
+      return bindExpression(e, scope, nullptr);
+    } catch (const ValidationException&) {
+      return nullptr;
+    }
+  };
+  std::vector<BoundPtr> filters;
+  SubqueryRows rows;
+  for (const Expression* conjunct : conjuncts) {
+    if (BoundPtr inner = binds(*conjunct, from.scope)) {
+      filters.push_back(inner);
+      continue;
+    }
+    // Not over the subquery's own columns: a correlation `inner = outer` (or the reverse).
+    bool correlated = false;
+    if (conjunct->is<BinaryExpression>() &&
+        conjunct->as<BinaryExpression>().op == BinaryOperator::kEquals) {
+      const auto& equals = conjunct->as<BinaryExpression>();
+      for (int attempt = 0; attempt < 2 && !correlated; ++attempt) {
+        const Expression& innerSide = attempt == 0 ? *equals.left : *equals.right;
+        const Expression& outerSide = attempt == 0 ? *equals.right : *equals.left;
+        BoundPtr inner = binds(innerSide, from.scope);
+        BoundPtr outerKey = inner ? binds(outerSide, outer) : nullptr;
+        if (inner && outerKey) {
+          BoundPtr equal = expression::call("=", {inner, outerKey});  // checks the types
+          (void)equal;
+          rows.innerKeys.push_back(inner);
+          rows.outerKeys.push_back(outerKey);
+          correlated = true;
+        }
+      }
+    }
+    if (!correlated) {
+      Scope combined = from.scope;
+      combined.insert(combined.end(), outer.begin(), outer.end());
+      if (binds(*conjunct, combined)) {
+        notSupported(*conjunct, "A correlated subquery condition other than `inner = outer`");
+      }
+      bindExpression(*conjunct, from.scope, nullptr);  // throws the subquery's own error
+    }
+  }
+  if (rows.innerKeys.empty()) return uncorrelated();
+  if (!select.groupBy.empty() || select.having || select.distinct || !select.windows.empty()) {
+    notSupported(query, "A correlated subquery with GROUP BY, HAVING or DISTINCT");
+  }
+  rows.node = filters.empty() ? from.node
+                              : std::make_shared<LogicalFilter>(
+                                    from.node, expression::conjunction(std::move(filters)));
+  if (needsValue) {
+    if (select.items.size() != 1 || select.items[0].expression->is<StarExpression>()) {
+      fail(query, "The subquery of IN must return exactly one column");
+    }
+    bool hasAggregate = false;
+    forEachAggregate(*select.items[0].expression,
+                     [&](const FunctionCallExpression&) { hasAggregate = true; });
+    if (hasAggregate) notSupported(query, "A correlated subquery with aggregates");
+    rows.value = bindExpression(*select.items[0].expression, from.scope, nullptr);
+  }
+  return rows;
+}
+
+BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const Scope& scope,
+                              const Expression* inOperand) {
+  if (!subqueryInput_) notSupported(node, "A subquery in this clause");
+  Relation& outer = *subqueryInput_;
+  BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, nullptr) : nullptr;
+  SubqueryRows rows = bindSubqueryRows(query, scope, inOperand != nullptr);
+  // The subquery's side: (TRUE, value?, inner keys...), distinct, so each outer row has at
+  // most one partner.
+  std::vector<BoundPtr> columns = {expression::literal(Value(true))};
+  std::vector<std::string> names = {"$marker"};
+  if (rows.value) {
+    columns.push_back(rows.value);
+    names.push_back("$value");
+  }
+  for (size_t i = 0; i < rows.innerKeys.size(); ++i) {
+    columns.push_back(rows.innerKeys[i]);
+    names.push_back("$key" + std::to_string(i));
+  }
+  std::vector<int> all;
+  for (size_t i = 0; i < columns.size(); ++i) all.push_back(static_cast<int>(i));
+  LogicalNodePtr right = std::make_shared<LogicalAggregate>(
+      std::make_shared<LogicalProject>(rows.node, columns, names), all,
+      std::vector<AggregateCall>{}, std::vector<std::string>{});
+  // The join condition over (outer columns, right columns).
+  const int outerArity = outer.node->rowType->getFieldCount();
+  const auto& rightFields = right->rowType->getFields();
+  std::vector<BoundPtr> conditions;
+  int column = outerArity + 1;
+  if (rows.value) {
+    conditions.push_back(expression::call("=", {operand, expression::column(column, rightFields[1].type)}));
+    ++column;
+  }
+  for (const BoundPtr& key : rows.outerKeys) {
+    conditions.push_back(expression::call(
+        "=", {key, expression::column(column, rightFields[column - outerArity].type)}));
+    ++column;
+  }
+  outer.node = planJoin(outer.node, right, runtime::operators::JoinType::LEFT,
+                        conditions.empty() ? nullptr : expression::conjunction(conditions));
+  return expression::column(outerArity, LogicalType::simple(LogicalTypeRoot::BOOLEAN));
+}
+
+BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
+  bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &in) !=
+                  topLevelConjuncts_.end();
+  if (topLevel && !in.negated) {
+    // WHERE x IN (...) AND ...: a row without a match is filtered out, FALSE or UNKNOWN.
+    return expression::call("IS NOT NULL", {markSubquery(in, *in.subquery, scope, in.operand.get())});
+  }
+  // SQL's three-valued IN: TRUE with a match; otherwise FALSE when the subquery is empty or
+  // (x is not NULL and the subquery has no NULL), else UNKNOWN. The subquery's row count and
+  // NULL count come from a global aggregate joined onto every row.
+  if (!subqueryInput_) notSupported(in, "A subquery in this clause");
+  BoundPtr operand = bindExpression(*in.operand, scope, nullptr);
+  BoundPtr marker = markSubquery(in, *in.subquery, scope, in.operand.get());
+  SubqueryRows rows = bindSubqueryRows(*in.subquery, scope, true);
+  if (!rows.innerKeys.empty()) notSupported(in, "NOT IN (or IN outside a WHERE conjunct) with a correlated subquery");
+  Relation& outer = *subqueryInput_;
+  LogicalTypePtr count = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+  LogicalNodePtr valueWithNullFlag = std::make_shared<LogicalProject>(
+      rows.node, std::vector<BoundPtr>{expression::call("IS NULL", {rows.value})},
+      std::vector<std::string>{"$isNull"});
+  LogicalNodePtr stats = std::make_shared<LogicalAggregate>(
+      valueWithNullFlag, std::vector<int>{},
+      std::vector<AggregateCall>{AggregateCall{AggregateKind::COUNT_STAR, -1, count, -1},
+                                 AggregateCall{AggregateKind::COUNT_STAR, -1, count, 0}},
+      std::vector<std::string>{"$rows", "$nulls"});
+  const int outerArity = outer.node->rowType->getFieldCount();
+  outer.node = planJoin(outer.node, stats, runtime::operators::JoinType::LEFT, nullptr);
+  LogicalTypePtr nullableCount = count->copy(true);
+  BoundPtr rowCount = expression::column(outerArity, nullableCount);
+  BoundPtr nullCount = expression::column(outerArity + 1, nullableCount);
+  BoundPtr zero = expression::literal(Value(int64_t{0}));
+  BoundPtr empty = expression::call("=", {expression::coalesce({rowCount, zero}), zero});
+  BoundPtr unknown = expression::call(
+      "OR", {expression::call("IS NULL", {operand}), expression::call(">", {nullCount, zero})});
+  BoundPtr result = expression::caseWhen(
+      {expression::call("IS NOT NULL", {marker}), empty, unknown},
+      {expression::literal(Value(true)), expression::literal(Value(false)),
+       expression::literal(Value(), LogicalType::simple(LogicalTypeRoot::BOOLEAN))},
+      expression::literal(Value(false)));
+  return in.negated ? expression::call("NOT", {result}) : result;
+}
+
+BoundPtr Binder::bindScalarSubquery(const SubqueryExpression& subquery) {
+  if (!subqueryInput_) notSupported(subquery, "A subquery in this clause");
+  Relation& outer = *subqueryInput_;
+  Relation relation;
+  {
+    SubqueryScope none(*this, nullptr);
+    relation = bindRelation(*subquery.query);
+  }
+  if (relation.scope.size() != 1) {
+    fail(subquery, "A scalar subquery must return exactly one column; it returns " +
+                       std::to_string(relation.scope.size()));
+  }
+  // Exactly one row: the value, NULL without rows, an error with more (SINGLE_VALUE).
+  LogicalTypePtr type = relation.scope[0].type->copy(true);
+  LogicalNodePtr single = std::make_shared<LogicalAggregate>(
+      relation.node, std::vector<int>{},
+      std::vector<AggregateCall>{AggregateCall{AggregateKind::SINGLE_VALUE, 0, type, -1}},
+      std::vector<std::string>{"$value"});
+  const int outerArity = outer.node->rowType->getFieldCount();
+  outer.node = planJoin(outer.node, single, runtime::operators::JoinType::LEFT, nullptr);
+  return expression::column(outerArity, type);
 }
 
 Binder::Relation Binder::bindSelect(const SelectQuery& select) {
@@ -1052,7 +1274,20 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     bool hasAggregate = false;
     forEachAggregate(*select.where, [&](const FunctionCallExpression&) { hasAggregate = true; });
     if (hasAggregate) fail(*select.where, "Aggregate expression is illegal in WHERE clause");
-    BoundPtr condition = bindExpression(*select.where, input.scope, nullptr);
+    BoundPtr condition;
+    {
+      SubqueryScope subqueries(*this, &input);
+      std::function<void(const Expression&)> collect = [&](const Expression& e) {
+        if (e.is<BinaryExpression>() && e.as<BinaryExpression>().op == BinaryOperator::kAnd) {
+          collect(*e.as<BinaryExpression>().left);
+          collect(*e.as<BinaryExpression>().right);
+        } else {
+          topLevelConjuncts_.push_back(&e);
+        }
+      };
+      collect(*select.where);
+      condition = bindExpression(*select.where, input.scope, nullptr);
+    }
     if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*select.where, "WHERE clause must be a condition");
     }
@@ -1117,6 +1352,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
   std::vector<BoundPtr> projections;
   std::vector<std::string> names;
   if (!aggregating) {
+    SubqueryScope subqueries(*this, &input);
     for (const OutputItem& item : items) {
       BoundPtr bound =
           item.expression ? bindExpression(*item.expression, input.scope, nullptr)

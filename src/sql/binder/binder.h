@@ -44,6 +44,7 @@ class Binder {
     Scope scope;
   };
   struct AggregateBinding;
+  struct SubqueryScope;
 
   Relation bindRelation(const Query& query);
   Relation bindSelect(const SelectQuery& select);
@@ -64,10 +65,34 @@ class Binder {
                                              const Scope& scope,
                                              const AggregateBinding* aggregates);
 
+  /// A subquery's rows as the join that evaluates it needs them: `node` (the subquery's FROM
+  /// and uncorrelated WHERE), the IN value over it (null for EXISTS), and the correlation
+  /// keys: `innerKeys` over `node` equal to `outerKeys` over the outer query's scope.
+  struct SubqueryRows {
+    LogicalNodePtr node;
+    expression::ExpressionPtr value;
+    std::vector<expression::ExpressionPtr> innerKeys;
+    std::vector<expression::ExpressionPtr> outerKeys;
+  };
+  SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue);
+  /// Joins `subqueryInput_` with the subquery (LEFT, on the IN value and the correlation
+  /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
+  /// has a match, NULL where not.
+  expression::ExpressionPtr markSubquery(const Expression& node, const Query& query,
+                                         const Scope& scope, const Expression* inOperand);
+  expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
+  expression::ExpressionPtr bindScalarSubquery(const SubqueryExpression& subquery);
+
   [[noreturn]] static void fail(const Node& node, const std::string& message);
   [[noreturn]] static void notSupported(const Node& node, const std::string& what);
 
   const catalog::CatalogManager& catalogManager_;
+  // The relation that subqueries of the expression being bound join onto (the FROM of the
+  // SELECT whose WHERE or select list is bound); null where subqueries are not supported.
+  Relation* subqueryInput_ = nullptr;
+  // IN predicates that are top-level conjuncts of the WHERE being bound: for them FALSE and
+  // UNKNOWN mean the same, so they need no NULL bookkeeping.
+  std::vector<const Expression*> topLevelConjuncts_;
   // WITH items visible to the query being bound, innermost last.
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
 };

@@ -102,6 +102,8 @@ std::string aggregateKindName(AggregateKind kind) {
       return "MIN";
     case AggregateKind::MAX:
       return "MAX";
+    case AggregateKind::SINGLE_VALUE:
+      return "SINGLE_VALUE";
   }
   return "?";
 }
@@ -182,6 +184,8 @@ Accumulator createInnerAccumulator(const AggregateCall& call) {
     case AggregateKind::MIN:
     case AggregateKind::MAX:
       return {Value::ofMap({})};
+    case AggregateKind::SINGLE_VALUE:
+      return {Value(int64_t{0}), Value(int64_t{0}), Value::ofMap({})};
   }
   return {};
 }
@@ -205,6 +209,17 @@ void accumulateInner(const AggregateCall& call, Accumulator& accumulator, const 
       ValueMap entries = accumulator[0].get<ValueMap>();
       addMultiplicity(entries, input, step);
       accumulator[0] = Value::ofMap(std::move(entries));
+      return;
+    }
+    case AggregateKind::SINGLE_VALUE: {
+      accumulator[0] = Value(accumulator[0].get<int64_t>() + step);
+      if (input.isNull()) {
+        accumulator[1] = Value(accumulator[1].get<int64_t>() + step);
+        return;
+      }
+      ValueMap entries = accumulator[2].get<ValueMap>();
+      addMultiplicity(entries, input, step);
+      accumulator[2] = Value::ofMap(std::move(entries));
       return;
     }
   }
@@ -248,6 +263,13 @@ Value innerResult(const AggregateCall& call, const Accumulator& accumulator) {
       if (entries.empty()) return Value();
       return call.kind == AggregateKind::MIN ? entries.front().first : entries.back().first;
     }
+    case AggregateKind::SINGLE_VALUE: {
+      int64_t rows = accumulator[0].get<int64_t>();
+      if (rows > 1) throw TableException("SingleValueAggFunction received more than one element.");
+      if (rows <= 0 || accumulator[1].get<int64_t>() > 0) return Value();
+      const ValueMap& entries = accumulator[2].get<ValueMap>();
+      return entries.empty() ? Value() : entries.front().first;
+    }
   }
   return Value();
 }
@@ -262,7 +284,10 @@ Accumulator createAccumulator(const AggregateCall& call) {
 
 void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
                 bool retract) {
-  if (call.kind != AggregateKind::COUNT_STAR && input.isNull()) return;
+  if (call.kind != AggregateKind::COUNT_STAR && call.kind != AggregateKind::SINGLE_VALUE &&
+      input.isNull()) {
+    return;
+  }
   if (!call.distinct) {
     accumulateInner(call, accumulator, input, retract);
     return;

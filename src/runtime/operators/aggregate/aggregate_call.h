@@ -11,6 +11,7 @@
 //   MIN(x), MAX(x)       [map value → multiplicity]                (so a retraction of the
 //                                                                  current minimum finds the
 //                                                                  next one)
+//   SINGLE_VALUE(x)      [rows BIGINT, NULL rows BIGINT, map non-null value → multiplicity]
 //   f(DISTINCT x)        [map value → multiplicity, f's accumulator...]: a value reaches f
 //                        when its multiplicity becomes 1 and leaves it when it drops to 0
 #pragma once
@@ -23,7 +24,9 @@
 
 namespace eddy::runtime::operators {
 
-enum class AggregateKind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX };
+/// SINGLE_VALUE is Calcite's: the value of a scalar subquery (NULL without rows; more than one
+/// row is an error).
+enum class AggregateKind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, SINGLE_VALUE };
 
 /// The SQL name ("COUNT", "SUM", ...).
 std::string aggregateKindName(AggregateKind kind);
