@@ -53,9 +53,14 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
     try {
       TableResult result = environment_.executeSql(statement->sourceText);
       switch (statement->kind) {
+        case sql::StatementKind::kExplain:
+          // The plan as text, as Flink's SQL client prints it (not in a table).
+          for (std::optional<Row> row = result.next(); row; row = result.next()) {
+            out_ << row->getField(0).toString() << "\n";
+          }
+          break;
         case sql::StatementKind::kQuery:
         case sql::StatementKind::kShow:
-        case sql::StatementKind::kExplain:
         case sql::StatementKind::kDescribe:
           result.print(out_);
           break;

@@ -47,6 +47,24 @@ TEST(SqlScriptRunnerTest, RunsStatementsInOrderAndPrintsResults) {
   EXPECT_EQ(run.err, "");
 }
 
+TEST(SqlScriptRunnerTest, ExplainPrintsThePlanAsText) {
+  ScriptRun run = runScript("EXPLAIN SELECT a + 1 AS b FROM (VALUES (1), (2)) AS t(a) WHERE a > 1;\n");
+  EXPECT_TRUE(run.ok) << run.err;
+  EXPECT_EQ(run.out,
+            "== Abstract Syntax Tree ==\n"
+            "LogicalProject(b=[+($0, 1)])\n"
+            "  LogicalFilter(condition=[>($0, 1)])\n"
+            "    LogicalProject(a=[$0])\n"
+            "      LogicalValues(tuples=[[{ 1 }, { 2 }]])\n"
+            "\n"
+            "== Optimized Logical Plan ==\n"
+            "LogicalProject(b=[+($0, 1)])\n"
+            "  LogicalFilter(condition=[>($0, 1)])\n"
+            "    LogicalProject(a=[$0])\n"
+            "      LogicalValues(tuples=[[{ 1 }, { 2 }]])\n"
+            "\n");
+}
+
 TEST(SqlScriptRunnerTest, StopsAtTheFirstFailingStatementNamingItsPosition) {
   ScriptRun run = runScript(
       "SET 'parallelism.default' = '1';\n"

@@ -857,7 +857,13 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     }
     return result;
   }
-  if (call.over) notSupported(call, "OVER windows");
+  if (call.over) {
+    auto rank = rankColumns_.find(&call);
+    if (rank != rankColumns_.end()) {
+      return expression::column(rank->second, LogicalType::simple(LogicalTypeRoot::BIGINT, false));
+    }
+    notSupported(call, "OVER windows");
+  }
   if (call.distinct || call.filter) fail(call, "DISTINCT and FILTER apply only to aggregate functions");
   if (call.syntax == FunctionSyntax::kTrim && call.arguments.size() == 3 &&
       call.arguments[0]->is<SymbolExpression>()) {
@@ -1038,6 +1044,149 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
     fail(node, error.what());
   }
   notSupported(node, "The expression '" + unparse(node) + "'");
+}
+
+namespace {
+
+/// A Top-N below `node`: the Rank itself, or a projection of plain columns over it. Returns the
+/// rank and the position of the rank column in `node`'s output (-1 when not found).
+std::pair<const LogicalRank*, int> rankBelow(const LogicalNodePtr& node) {
+  if (node->kind == LogicalNodeKind::kRank) {
+    const auto* rank = static_cast<const LogicalRank*>(node.get());
+    if (!rank->outputRankNumber) return {nullptr, -1};
+    return {rank, node->rowType->getFieldCount() - 1};
+  }
+  if (node->kind != LogicalNodeKind::kProject || node->inputs[0]->kind != LogicalNodeKind::kRank) {
+    return {nullptr, -1};
+  }
+  const auto* rank = static_cast<const LogicalRank*>(node->inputs[0].get());
+  if (!rank->outputRankNumber) return {nullptr, -1};
+  const int rankColumn = rank->rowType->getFieldCount() - 1;
+  int position = -1;
+  const auto& projections = static_cast<const LogicalProject&>(*node).expressions;
+  for (size_t i = 0; i < projections.size(); ++i) {
+    if (projections[i]->kind() != expression::ExpressionKind::kColumnReference) return {nullptr, -1};
+    if (static_cast<const expression::ColumnReference&>(*projections[i]).index() == rankColumn) {
+      position = static_cast<int>(i);
+    }
+  }
+  return {rank, position};
+}
+
+/// `node` with its rank replaced (a projection over it is kept, minus `dropColumn` if >= 0).
+LogicalNodePtr replaceRank(const LogicalNodePtr& node, std::shared_ptr<const LogicalRank> rank,
+                           int dropColumn) {
+  if (node->kind == LogicalNodeKind::kRank) return rank;
+  const auto& project = static_cast<const LogicalProject&>(*node);
+  std::vector<expression::ExpressionPtr> expressions;
+  std::vector<std::string> names;
+  const auto& fields = node->rowType->getFields();
+  for (size_t i = 0; i < project.expressions.size(); ++i) {
+    if (static_cast<int>(i) == dropColumn) continue;
+    expressions.push_back(project.expressions[i]);
+    names.push_back(fields[i].name);
+  }
+  return std::make_shared<LogicalProject>(rank, std::move(expressions), std::move(names));
+}
+
+std::optional<int64_t> integerConstant(const expression::ExpressionPtr& expression) {
+  if (!expression->isConstant()) return std::nullopt;
+  std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(expression);
+  if (!value || value->isNull()) return std::nullopt;
+  if (value->kind() == ValueKind::INT) return value->get<int32_t>();
+  if (value->kind() == ValueKind::BIGINT) return value->get<int64_t>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::ExpressionPtr& condition) {
+  auto [rank, rankColumn] = rankBelow(input);
+  if (!rank || rankColumn < 0 || rank->rankEnd != INT64_MAX || rank->rankStart != 1) return nullptr;
+  int64_t start = 1, end = INT64_MAX;
+  std::vector<expression::ExpressionPtr> rest;
+  bool bounded = false;
+  for (const auto& conjunct : expression::conjunctsOf(condition)) {
+    const auto& children = conjunct->children();
+    bool used = false;
+    if (conjunct->kind() == expression::ExpressionKind::kCall && children.size() == 2) {
+      const std::string& op = static_cast<const expression::Call&>(*conjunct).function().name();
+      auto isRank = [&](const expression::ExpressionPtr& e) {
+        const expression::ExpressionPtr* inner = &e;
+        while ((*inner)->kind() == expression::ExpressionKind::kCast) inner = &(*inner)->children()[0];
+        return (*inner)->kind() == expression::ExpressionKind::kColumnReference &&
+               static_cast<const expression::ColumnReference&>(**inner).index() == rankColumn;
+      };
+      std::string effective = op;
+      std::optional<int64_t> bound;
+      if (isRank(children[0])) {
+        bound = integerConstant(children[1]);
+      } else if (isRank(children[1])) {
+        bound = integerConstant(children[0]);
+        // Mirror the comparison: `5 >= rn` is `rn <= 5`.
+        if (op == "<") effective = ">";
+        else if (op == "<=") effective = ">=";
+        else if (op == ">") effective = "<";
+        else if (op == ">=") effective = "<=";
+      }
+      if (bound) {
+        used = true;
+        if (effective == "<=") {
+          end = std::min(end, *bound);
+        } else if (effective == "<") {
+          end = std::min(end, *bound - 1);
+        } else if (effective == "=") {
+          start = std::max(start, *bound);
+          end = std::min(end, *bound);
+        } else if (effective == ">=") {
+          start = std::max(start, *bound);
+        } else if (effective == ">") {
+          start = std::max(start, *bound + 1);
+        } else {
+          used = false;
+        }
+      }
+    }
+    if (used) {
+      bounded = true;
+    } else {
+      rest.push_back(conjunct);
+    }
+  }
+  if (!bounded || end == INT64_MAX) return nullptr;
+  start = std::max<int64_t>(start, 1);
+  LogicalNodePtr result = replaceRank(input, rank->with(start, std::max(end, start - 1), true), -1);
+  if (!rest.empty()) result = std::make_shared<LogicalFilter>(result, expression::conjunction(rest));
+  return result;
+}
+
+LogicalNodePtr pruneRankNumber(const LogicalNodePtr& input,
+                               std::vector<expression::ExpressionPtr>& projections) {
+  // The rank column unused above a Top-N (optionally under a filter that does not read it):
+  // Flink then emits +I/-D only, without rank updates.
+  const LogicalFilter* filter = input->kind == LogicalNodeKind::kFilter
+                                    ? static_cast<const LogicalFilter*>(input.get())
+                                    : nullptr;
+  const LogicalNodePtr& below = filter ? input->inputs[0] : input;
+  auto [rank, rankColumn] = rankBelow(below);
+  if (!rank || rank->rankEnd == INT64_MAX) return input;
+  std::vector<int> used;
+  for (const auto& projection : projections) expression::collectColumns(projection, used);
+  if (filter) expression::collectColumns(filter->condition, used);
+  if (std::find(used.begin(), used.end(), rankColumn) != used.end()) return input;
+  if (rankColumn < 0) {
+    // The projection below never reads it: the rank is the last column, nothing shifts.
+    LogicalNodePtr result = replaceRank(below, rank->with(rank->rankStart, rank->rankEnd, false), -1);
+    return filter ? std::make_shared<LogicalFilter>(result, filter->condition) : result;
+  }
+  auto shift = [rankColumn](int column) { return column > rankColumn ? column - 1 : column; };
+  LogicalNodePtr result = replaceRank(below, rank->with(rank->rankStart, rank->rankEnd, false),
+                                      below->kind == LogicalNodeKind::kRank ? -1 : rankColumn);
+  if (filter) {
+    result = std::make_shared<LogicalFilter>(result, expression::remapColumns(filter->condition, shift));
+  }
+  for (auto& projection : projections) projection = expression::remapColumns(projection, shift);
+  return result;
 }
 
 /// Sets the relation subqueries join onto while one clause is bound (and clears the
@@ -1292,7 +1441,9 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       fail(*select.where, "WHERE clause must be a condition");
     }
     const auto* join = dynamic_cast<const LogicalJoin*>(input.node.get());
-    if (join && join->joinType == runtime::operators::JoinType::INNER) {
+    if (LogicalNodePtr topN = pushRankFilter(input.node, condition)) {
+      input.node = topN;
+    } else if (join && join->joinType == runtime::operators::JoinType::INNER) {
       // Predicate push-down into an inner join: its equalities become join keys.
       input.node = planJoin(join->inputs[0], join->inputs[1], join->joinType,
                             expression::conjunction({join->fullCondition(), condition}));
@@ -1347,6 +1498,52 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     });
   }
   bool aggregating = !select.groupBy.empty() || !aggregateCalls.empty() || select.having;
+
+  // Ranking functions ROW_NUMBER() / RANK() / DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..)
+  // as select items: a Rank node appends the rank column (bounded later by a WHERE above).
+  int rankFunctions = 0;
+  for (const OutputItem& item : items) {
+    if (!item.expression || !item.expression->is<FunctionCallExpression>()) continue;
+    const auto& call = item.expression->as<FunctionCallExpression>();
+    if (!call.over || call.name.size() != 1) continue;
+    std::string name = upper(call.name[0]);
+    runtime::operators::RankKind kind;
+    if (name == "ROW_NUMBER") {
+      kind = runtime::operators::RankKind::ROW_NUMBER;
+    } else if (name == "RANK") {
+      kind = runtime::operators::RankKind::RANK;
+    } else if (name == "DENSE_RANK") {
+      kind = runtime::operators::RankKind::DENSE_RANK;
+    } else {
+      continue;
+    }
+    if (aggregating) notSupported(call, name + " over an aggregation");
+    if (!call.arguments.empty()) fail(call, "Function '" + name + "' takes no arguments");
+    const WindowSpecification& window = *call.over;
+    if (!window.referenceName.empty() || window.frame) {
+      notSupported(window, "A named window or a frame for " + name);
+    }
+    if (window.orderBy.empty()) fail(window, name + " needs an ORDER BY in its OVER clause");
+    auto columnOf = [&](const Expression& expression) {
+      BoundPtr bound = bindExpression(expression, input.scope, nullptr);
+      const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get());
+      if (!reference) notSupported(expression, "PARTITION BY / ORDER BY an expression that is not a column");
+      return reference->index();
+    };
+    std::vector<int> partition;
+    for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
+    std::vector<runtime::operators::SortKey> sort;
+    for (const OrderItem& key : window.orderBy) {
+      bool nullsFirst = key.nullOrdering == NullOrdering::kDefault
+                            ? !key.descending
+                            : key.nullOrdering == NullOrdering::kNullsFirst;
+      sort.push_back(runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirst});
+    }
+    if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
+    rankColumns_[&call] = input.node->rowType->getFieldCount();
+    input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
+                                               kind, 1, INT64_MAX, true, item.name);
+  }
 
   Scope outputScope;
   std::vector<BoundPtr> projections;
@@ -1504,6 +1701,8 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     }
     input.node = aggregate;
   }
+
+  if (!aggregating) input.node = pruneRankNumber(input.node, projections);
 
   // A projection of every input column in order, under the same names, is left out.
   bool identity = !aggregating && projections.size() == input.node->rowType->getFields().size();

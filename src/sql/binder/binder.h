@@ -12,6 +12,7 @@
 // error naming the clause and its position. Used on the table environment's thread.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "catalog/catalog_manager.h"
@@ -93,6 +94,8 @@ class Binder {
   // IN predicates that are top-level conjuncts of the WHERE being bound: for them FALSE and
   // UNKNOWN mean the same, so they need no NULL bookkeeping.
   std::vector<const Expression*> topLevelConjuncts_;
+  // Ranking function calls of the select list being bound → their column in the Rank output.
+  std::map<const FunctionCallExpression*, int> rankColumns_;
   // WITH items visible to the query being bound, innermost last.
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
 };
@@ -120,6 +123,15 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
 
 /// The plan that reads a catalog table (not a view) through its connector.
 LogicalNodePtr planTableScan(const catalog::CatalogBaseTable& table, const std::string& tableName);
+
+/// A filter bounding the rank column of a Top-N below `input` (rn <= N, rn < N, rn = N,
+/// rn BETWEEN a AND b, ...) pushed into the Rank; the other conjuncts stay as a filter.
+/// Null when `condition` bounds no rank from above.
+LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::ExpressionPtr& condition);
+/// `input` without the rank column of a Top-N below it when `projections` (over `input`) do
+/// not read it; `projections` are remapped.
+LogicalNodePtr pruneRankNumber(const LogicalNodePtr& input,
+                               std::vector<expression::ExpressionPtr>& projections);
 
 /// True for the aggregate functions the binder knows (COUNT, SUM, AVG, MIN, MAX).
 bool isAggregateFunctionName(const std::string& upperCaseName);

@@ -5,6 +5,7 @@
 #include "runtime/operators/calc/calc_operator.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 
 namespace eddy::sql {
@@ -72,11 +73,18 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
     case LogicalNodeKind::kSort: {
       const auto& sort = static_cast<const LogicalSort&>(node);
       if (settings.streaming) {
+        if (!sort.keys.empty() && sort.fetch >= 0) {
+          // ORDER BY .. LIMIT: a global Top-N over the rows ranked offset+1 .. offset+fetch.
+          LogicalRank topN(node.inputs[0], {}, sort.keys, runtime::operators::RankKind::ROW_NUMBER,
+                           sort.offset + 1, sort.offset + sort.fetch, false, "");
+          if (sort.fetch == 0) {
+            return translate(LogicalFilter(node.inputs[0], expression::literal(Value(false))), env,
+                             settings);
+          }
+          return translate(topN, env, settings);
+        }
         if (!sort.keys.empty()) {
-          throw TableException(sort.fetch >= 0
-                                   ? "ORDER BY with LIMIT (Top-N) is not supported yet in "
-                                     "streaming mode"
-                                   : "Sort on a non-time-attribute field is not supported.");
+          throw TableException("Sort on a non-time-attribute field is not supported.");
         }
         if (node.inputs[0]->changelogMode != ChangelogMode::kInsertOnly) {
           throw TableException("LIMIT over an updating input is not supported yet in streaming "
@@ -123,6 +131,35 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
                   }),
                   true);
       if (aggregate.groupingColumns.empty()) return result.setParallelism(1);
+      return withParallelism(result, settings);
+    }
+    case LogicalNodeKind::kRank: {
+      const auto& rank = static_cast<const LogicalRank&>(node);
+      auto spec = std::make_shared<runtime::operators::RankSpec>();
+      spec->inputRowType = node.inputs[0]->rowType;
+      spec->partitionKeys = rank.partitionKeys;
+      spec->sortKeys = rank.sortKeys;
+      spec->rankKind = rank.rankKind;
+      spec->rankStart = rank.rankStart;
+      spec->rankEnd = rank.rankEnd;
+      spec->outputRankNumber = rank.outputRankNumber;
+      spec->inputInsertOnly = node.inputs[0]->changelogMode == ChangelogMode::kInsertOnly;
+      spec->outputRowType = rank.rowType;
+      if (settings.streaming && rank.rankEnd == INT64_MAX) {
+        throw TableException(
+            "ROW_NUMBER, RANK and DENSE_RANK in STREAMING mode need a filter on the rank that "
+            "bounds it from above (Top-N, e.g. WHERE rownum <= 10)");
+      }
+      std::shared_ptr<const runtime::operators::RankSpec> shared = spec;
+      auto result =
+          translate(*node.inputs[0], env, settings)
+              .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(rank.partitionKeys))
+              .transform<vector::Chunk>(
+                  "Rank", std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                    return std::make_unique<runtime::operators::RankOperator>(shared);
+                  }),
+                  true);
+      if (rank.partitionKeys.empty()) return result.setParallelism(1);
       return withParallelism(result, settings);
     }
     case LogicalNodeKind::kJoin: {

@@ -237,6 +237,54 @@ std::string LogicalJoin::describe() const {
 }
 
 namespace {
+LogicalTypePtr rankRowType(const LogicalNode& input, bool outputRankNumber,
+                           const std::string& rankName) {
+  std::vector<RowField> fields = input.rowType->getFields();
+  if (outputRankNumber) {
+    fields.push_back(RowField{rankName, LogicalType::simple(LogicalTypeRoot::BIGINT, false),
+                              std::nullopt});
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+}  // namespace
+
+LogicalRank::LogicalRank(LogicalNodePtr input, std::vector<int> partition,
+                         std::vector<runtime::operators::SortKey> sort,
+                         runtime::operators::RankKind kind, int64_t start, int64_t end,
+                         bool rankNumber, std::string name)
+    : LogicalNode(LogicalNodeKind::kRank, rankRowType(*input, rankNumber, name), {input},
+                  ChangelogMode::kRetract),
+      partitionKeys(std::move(partition)),
+      sortKeys(std::move(sort)),
+      rankKind(kind),
+      rankStart(start),
+      rankEnd(end),
+      outputRankNumber(rankNumber),
+      rankName(std::move(name)) {}
+
+std::shared_ptr<const LogicalRank> LogicalRank::with(int64_t start, int64_t end,
+                                                     bool rankNumber) const {
+  return std::make_shared<LogicalRank>(inputs[0], partitionKeys, sortKeys, rankKind, start, end,
+                                       rankNumber, rankName);
+}
+
+std::string LogicalRank::describe() const {
+  std::string text = "LogicalRank(rankType=[" + runtime::operators::rankKindName(rankKind) +
+                     "], rankRange=[rankStart=" + std::to_string(rankStart) + ", rankEnd=" +
+                     (rankEnd == INT64_MAX ? std::string("unbounded") : std::to_string(rankEnd)) +
+                     "], partitionBy=[";
+  for (size_t i = 0; i < partitionKeys.size(); ++i) {
+    text += (i ? ", " : "") + std::string("$") + std::to_string(partitionKeys[i]);
+  }
+  text += "], orderBy=[";
+  for (size_t i = 0; i < sortKeys.size(); ++i) {
+    text += (i ? ", " : "") + std::string("$") + std::to_string(sortKeys[i].column) +
+            (sortKeys[i].ascending ? " ASC" : " DESC");
+  }
+  return text + "], select=[" + (outputRankNumber ? "*, " + rankName : "*") + "])";
+}
+
+namespace {
 void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, std::string& out) {
   out += std::string(depth * 2, ' ') + node.describe();
   if (withChangelogMode) out += ", changelogMode=" + changelogModeName(node.changelogMode);

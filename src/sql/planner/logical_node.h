@@ -15,6 +15,7 @@
 #include "expression/bound_expression.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 
 namespace eddy::sql {
@@ -27,7 +28,8 @@ enum class LogicalNodeKind {
   kAggregate,
   kUnion,
   kSort,
-  kJoin
+  kJoin,
+  kRank
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -127,6 +129,26 @@ struct LogicalJoin final : LogicalNode {
   const std::vector<int> leftKeys;
   const std::vector<int> rightKeys;
   const expression::ExpressionPtr condition;
+};
+
+/// Top-N: the rows of each partition (partitionKeys) ranked by sortKeys, kept when their rank
+/// is in [rankStart, rankEnd]; with outputRankNumber the rank is appended as a BIGINT column
+/// named `rankName`.
+struct LogicalRank final : LogicalNode {
+  LogicalRank(LogicalNodePtr input, std::vector<int> partitionKeys,
+              std::vector<runtime::operators::SortKey> sortKeys,
+              runtime::operators::RankKind rankKind, int64_t rankStart, int64_t rankEnd,
+              bool outputRankNumber, std::string rankName);
+  std::string describe() const override;
+  /// This rank with other bounds or without the rank column.
+  std::shared_ptr<const LogicalRank> with(int64_t start, int64_t end, bool rankNumber) const;
+  const std::vector<int> partitionKeys;
+  const std::vector<runtime::operators::SortKey> sortKeys;
+  const runtime::operators::RankKind rankKind;
+  const int64_t rankStart;
+  const int64_t rankEnd;
+  const bool outputRankNumber;
+  const std::string rankName;
 };
 
 /// `names` made unique as Calcite makes a row type's field names unique: a repeated `name`

@@ -1,0 +1,208 @@
+#include "runtime/operators/rank/rank_operator.h"
+
+#include <algorithm>
+
+#include "eddy/exceptions.h"
+#include "runtime/operators/aggregate/aggregate_call.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+namespace {
+bool isAccumulate(RowKind kind) {
+  return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER;
+}
+}  // namespace
+
+std::string rankKindName(RankKind kind) {
+  switch (kind) {
+    case RankKind::ROW_NUMBER:
+      return "ROW_NUMBER";
+    case RankKind::RANK:
+      return "RANK";
+    case RankKind::DENSE_RANK:
+      return "DENSE_RANK";
+  }
+  return "?";
+}
+
+RankOperator::RankOperator(std::shared_ptr<const RankSpec> spec) : spec_(std::move(spec)) {}
+RankOperator::~RankOperator() = default;
+
+void RankOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
+                                                          context.maxParallelism, *context.clock);
+  rowsState_ = stateBackend_->getValueState(ValueStateDescriptor<Rows>("rows"));
+  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+}
+
+bool RankOperator::less(const std::vector<Value>& a, const std::vector<Value>& b) const {
+  for (const SortKey& key : spec_->sortKeys) {
+    const Value& x = a[key.column];
+    const Value& y = b[key.column];
+    if (x.isNull() || y.isNull()) {
+      if (x.isNull() && y.isNull()) continue;
+      return x.isNull() == key.nullsFirst;
+    }
+    int order = compareValues(x, y);
+    if (order != 0) return key.ascending ? order < 0 : order > 0;
+  }
+  return false;
+}
+
+bool RankOperator::sameKeys(const std::vector<Value>& a, const std::vector<Value>& b) const {
+  return !less(a, b) && !less(b, a);
+}
+
+std::vector<int64_t> RankOperator::ranksOf(const Rows& sorted) const {
+  std::vector<int64_t> ranks(sorted.size());
+  int64_t dense = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    bool tie = i > 0 && sameKeys(sorted[i - 1], sorted[i]);
+    if (!tie) ++dense;
+    switch (spec_->rankKind) {
+      case RankKind::ROW_NUMBER:
+        ranks[i] = static_cast<int64_t>(i) + 1;
+        break;
+      case RankKind::RANK:
+        ranks[i] = tie ? ranks[i - 1] : static_cast<int64_t>(i) + 1;
+        break;
+      case RankKind::DENSE_RANK:
+        ranks[i] = dense;
+        break;
+    }
+  }
+  return ranks;
+}
+
+std::vector<std::pair<const std::vector<Value>*, int64_t>> RankOperator::visible(
+    const Rows& sorted) const {
+  std::vector<std::pair<const std::vector<Value>*, int64_t>> result;
+  std::vector<int64_t> ranks = ranksOf(sorted);
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (ranks[i] > spec_->rankEnd) break;
+    if (ranks[i] >= spec_->rankStart) result.emplace_back(&sorted[i], ranks[i]);
+  }
+  return result;
+}
+
+void RankOperator::append(const std::vector<Value>& row, int64_t rank, RowKind kind) {
+  int column = 0;
+  for (const Value& value : row) output_->mutableColumn(column++).appendValue(value);
+  if (spec_->outputRankNumber) output_->mutableColumn(column).appendValue(Value(rank));
+  output_->mutableRowKinds().push_back(kind);
+  if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+}
+
+void RankOperator::processBatch(int, BatchPtr batch) {
+  const int arity = spec_->inputRowType->getFieldCount();
+  for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    for (int64_t r = 0; r < chunk.size(); ++r) {
+      keyBytes_.clear();
+      vector::appendKeyBytes(chunk, spec_->partitionKeys, r, keyBytes_);
+      std::vector<Value> row;
+      row.reserve(arity);
+      for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(r));
+      bool accumulate = isAccumulate(chunk.rowKind(r));
+      if (batchMode_) {
+        if (!accumulate) throw InternalError("BATCH Rank received an update or delete row");
+        partitions_[keyBytes_].push_back(std::move(row));
+        continue;
+      }
+      stateBackend_->setCurrentKey(keyBytes_, assignToKeyGroup(keyBytes_, context().maxParallelism));
+      Rows sorted = rowsState_->value().value_or(Rows{});
+      // Before: the visible rows (copied, since `sorted` changes).
+      std::vector<std::pair<std::vector<Value>, int64_t>> before;
+      for (const auto& [visibleRow, rank] : visible(sorted)) before.emplace_back(*visibleRow, rank);
+      if (accumulate) {
+        auto position = std::upper_bound(sorted.begin(), sorted.end(), row,
+                                         [this](const auto& a, const auto& b) { return less(a, b); });
+        sorted.insert(position, std::move(row));
+        if (spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER &&
+            static_cast<int64_t>(sorted.size()) > spec_->rankEnd) {
+          sorted.resize(static_cast<size_t>(spec_->rankEnd));
+        }
+      } else {
+        auto position = std::find(sorted.begin(), sorted.end(), row);
+        if (position == sorted.end()) continue;  // a retraction of a row never seen
+        sorted.erase(position);
+      }
+      auto after = visible(sorted);
+      if (spec_->outputRankNumber) {
+        // Rank by rank: the row holding each rank, before and after.
+        size_t i = 0, j = 0;
+        while (i < before.size() || j < after.size()) {
+          bool hasOld = i < before.size();
+          bool hasNew = j < after.size();
+          int64_t rank = hasOld && hasNew ? std::min(before[i].second, after[j].second)
+                                          : (hasOld ? before[i].second : after[j].second);
+          bool oldHere = hasOld && before[i].second == rank;
+          bool newHere = hasNew && after[j].second == rank;
+          if (oldHere && newHere) {
+            if (before[i].first != *after[j].first) {
+              append(before[i].first, rank, RowKind::UPDATE_BEFORE);
+              append(*after[j].first, rank, RowKind::UPDATE_AFTER);
+            }
+            ++i;
+            ++j;
+          } else if (oldHere) {
+            append(before[i].first, rank, RowKind::DELETE);
+            ++i;
+          } else {
+            append(*after[j].first, rank, RowKind::INSERT);
+            ++j;
+          }
+        }
+      } else {
+        // Multiset difference: rows entering (+I) first, then rows leaving (-D).
+        std::vector<bool> matched(before.size(), false);
+        std::vector<const std::vector<Value>*> entering;
+        for (const auto& [newRow, rank] : after) {
+          bool found = false;
+          for (size_t k = 0; k < before.size() && !found; ++k) {
+            if (!matched[k] && before[k].first == *newRow) matched[k] = found = true;
+          }
+          if (!found) entering.push_back(newRow);
+        }
+        for (const auto* newRow : entering) append(*newRow, 0, RowKind::INSERT);
+        for (size_t k = 0; k < before.size(); ++k) {
+          if (!matched[k]) append(before[k].first, 0, RowKind::DELETE);
+        }
+      }
+      if (sorted.empty()) {
+        rowsState_->clear();
+      } else {
+        rowsState_->update(std::move(sorted));
+      }
+    }
+  }
+  emitOutput();
+}
+
+void RankOperator::finish() {
+  if (!batchMode_) return;
+  std::vector<std::string> keys;
+  keys.reserve(partitions_.size());
+  for (const auto& entry : partitions_) keys.push_back(entry.first);
+  std::sort(keys.begin(), keys.end());
+  for (const std::string& key : keys) {
+    Rows& rows = partitions_[key];
+    std::stable_sort(rows.begin(), rows.end(),
+                     [this](const auto& a, const auto& b) { return less(a, b); });
+    for (const auto& [row, rank] : visible(rows)) append(*row, rank, RowKind::INSERT);
+  }
+  partitions_.clear();
+  emitOutput();
+}
+
+void RankOperator::emitOutput() {
+  if (output_->size() == 0) return;
+  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+  batch->push(std::move(*output_), kNoTimestamp);
+  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  output().emitBatch(std::move(batch));
+}
+
+}  // namespace eddy::runtime::operators

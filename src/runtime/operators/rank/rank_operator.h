@@ -1,0 +1,84 @@
+// RankOperator: Top-N — the rows of each partition ranked by sort keys, kept when their rank
+// is in [rankStart, rankEnd] — as Flink's StreamExecRank (RetractableTopNFunction and
+// AppendOnlyTopNFunction) and BatchExecRank. The planner makes it from
+// `ROW_NUMBER() / RANK() / DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..)` filtered on the
+// rank, and from ORDER BY .. LIMIT in STREAMING (no partition keys).
+//
+// STREAMING: each partition's live rows are kept, sorted (equal keys in arrival order), in
+// keyed state under the partition key bytes — only the first rankEnd rows when the input is
+// insert-only and the rank is ROW_NUMBER (a row below them can never rise again). After
+// every input row the visible rows before and after are compared and the difference emitted:
+//   without the rank number: a row entering the top N is +I, a row leaving it -D (+I first);
+//   with the rank number: for every rank whose row changed, -U old / +U new (+I or -D where a
+//   rank gained or lost its row).
+// BATCH: rows are buffered per partition; at the end each partition is sorted and its visible
+// rows emitted as +I (partitions in key-byte order).
+//
+// One operator per subtask, called from its task thread; input partitioned by the partition
+// keys (none: parallelism 1).
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eddy/runtime/stream_operator.h"
+#include "eddy/state/state.h"
+#include "runtime/operators/sort/sort_operator.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+enum class RankKind { ROW_NUMBER, RANK, DENSE_RANK };
+
+/// "ROW_NUMBER", "RANK", "DENSE_RANK".
+std::string rankKindName(RankKind kind);
+
+struct RankSpec {
+  LogicalTypePtr inputRowType;
+  std::vector<int> partitionKeys;
+  std::vector<SortKey> sortKeys;
+  RankKind rankKind = RankKind::ROW_NUMBER;
+  int64_t rankStart = 1;          // inclusive, >= 1
+  int64_t rankEnd = INT64_MAX;    // inclusive
+  bool outputRankNumber = false;  // append the rank as a BIGINT NOT NULL column
+  bool inputInsertOnly = false;   // lets STREAMING keep only the top rows
+  LogicalTypePtr outputRowType;
+};
+
+class RankOperator final : public StreamOperator {
+ public:
+  explicit RankOperator(std::shared_ptr<const RankSpec> spec);
+  ~RankOperator() override;
+
+  void open(OperatorContext& context) override;
+  void processBatch(int inputIndex, BatchPtr batch) override;
+  void finish() override;
+
+  using Rows = std::vector<std::vector<Value>>;
+
+ private:
+  /// Whether row `a` sorts before row `b` by the sort keys.
+  bool less(const std::vector<Value>& a, const std::vector<Value>& b) const;
+  bool sameKeys(const std::vector<Value>& a, const std::vector<Value>& b) const;
+  /// The rank of every row of a sorted partition.
+  std::vector<int64_t> ranksOf(const Rows& sorted) const;
+  /// The visible rows of a sorted partition with their ranks.
+  std::vector<std::pair<const std::vector<Value>*, int64_t>> visible(const Rows& sorted) const;
+  void append(const std::vector<Value>& row, int64_t rank, RowKind kind);
+  void emitOutput();
+
+  std::shared_ptr<const RankSpec> spec_;
+  bool batchMode_ = false;
+  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
+  ValueState<Rows>* rowsState_ = nullptr;
+  std::unique_ptr<vector::Chunk> output_;
+  std::string keyBytes_;
+  // BATCH: the rows of each partition in arrival order.
+  absl::flat_hash_map<std::string, Rows> partitions_;
+};
+
+}  // namespace eddy::runtime::operators
