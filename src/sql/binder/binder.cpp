@@ -367,9 +367,10 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName) {
   std::vector<RowField> fields;
   for (const Schema::Column& column : table.schema.getColumns()) {
+    if (std::holds_alternative<Schema::ComputedColumn>(column)) continue;
     const auto* physical = std::get_if<Schema::PhysicalColumn>(&column);
     if (!physical) {
-      throw ValidationException("Computed and metadata columns are not supported yet: column '" +
+      throw ValidationException("Metadata columns are not supported yet: column '" +
                                 Schema::columnName(column) + "' of table '" + tableName + "'");
     }
     fields.push_back(RowField{physical->name, logicalTypeOf(physical->type), std::nullopt});
@@ -377,9 +378,43 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
   return LogicalType::row(std::move(fields), false);
 }
 
-LogicalNodePtr planTableScan(const catalog::CatalogBaseTable& table, const std::string& tableName) {
-  return std::make_shared<LogicalTableScan>(tableName, physicalRowTypeOf(table, tableName),
-                                            table.options);
+LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
+                             const catalog::CatalogBaseTable& table, const std::string& tableName) {
+  LogicalTypePtr physical = physicalRowTypeOf(table, tableName);
+  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(tableName, physical, table.options);
+  bool computed = std::any_of(table.schema.getColumns().begin(), table.schema.getColumns().end(),
+                              [](const Schema::Column& column) {
+                                return std::holds_alternative<Schema::ComputedColumn>(column);
+                              });
+  if (!computed) return scan;
+  // Computed columns: a projection over the physical columns, in the declared column order.
+  Binder binder(catalogManager);
+  const auto& fields = physical->getFields();
+  std::vector<BoundPtr> columns;
+  std::vector<std::string> names;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    if (const auto* computedColumn = std::get_if<Schema::ComputedColumn>(&column)) {
+      try {
+        columns.push_back(binder.bindExpressionText(computedColumn->expression, fields));
+      } catch (const std::exception& error) {
+        // The position inside the column's expression text means little here: keep the cause.
+        std::string cause = error.what();
+        if (cause.rfind("SQL validation failed. From line ", 0) == 0 && cause.find(": ") != std::string::npos) {
+          cause = cause.substr(cause.find(": ") + 2);
+        }
+        throw ValidationException("Invalid expression for computed column '" + computedColumn->name +
+                                  "' of table '" + tableName + "': " + cause);
+      }
+      names.push_back(computedColumn->name);
+      continue;
+    }
+    const std::string& name = Schema::columnName(column);
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (fields[i].name == name) columns.push_back(expression::column(static_cast<int>(i), fields[i].type));
+    }
+    names.push_back(name);
+  }
+  return std::make_shared<LogicalProject>(scan, std::move(columns), std::move(names));
 }
 
 bool isAggregateFunctionName(const std::string& upperCaseName) {
@@ -650,7 +685,7 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
     Relation relation;
     try {
-      relation.node = planTableScan(catalogTable, identifier.asSummaryString());
+      relation.node = planTableScan(catalogManager_, catalogTable, identifier.asSummaryString());
     } catch (const ValidationException& error) {
       fail(table, error.what());
     }

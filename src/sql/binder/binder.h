@@ -103,9 +103,9 @@ class Binder {
 /// The type of a schema column declared as a DataType or as a type string.
 LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 
-/// ROW<...> of a catalog table's physical columns (the row its connector reads or writes).
-/// Throws ValidationException (naming the column) for computed and metadata columns, which
-/// are not supported yet.
+/// ROW<...> of a catalog table's physical columns (the row its connector reads or writes;
+/// computed columns are left out). Throws ValidationException (naming the column) for
+/// metadata columns, which are not supported yet.
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName);
 
@@ -121,8 +121,10 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
                                  bool intersect);
 
-/// The plan that reads a catalog table (not a view) through its connector.
-LogicalNodePtr planTableScan(const catalog::CatalogBaseTable& table, const std::string& tableName);
+/// The plan that reads a catalog table (not a view) through its connector: a scan of the
+/// physical columns, with a projection computing the computed columns when there are some.
+LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
+                             const catalog::CatalogBaseTable& table, const std::string& tableName);
 
 /// A filter bounding the rank column of a Top-N below `input` (rn <= N, rn < N, rn = N,
 /// rn BETWEEN a AND b, ...) pushed into the Rank; the other conjuncts stay as a filter.

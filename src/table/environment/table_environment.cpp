@@ -376,7 +376,7 @@ Table TableEnvironment::from(const TableDescriptor& descriptor) {
   std::string name = "*anonymous_" +
                      (connector == table.options.end() ? std::string("table") : connector->second) +
                      "$" + std::to_string(++anonymousTables_) + "*";
-  return Table(this, sql::planTableScan(table, name));
+  return Table(this, sql::planTableScan(*catalogManager_, table, name));
 }
 
 void TableEnvironment::createTable(const std::string& path, const TableDescriptor& descriptor) {
