@@ -4,6 +4,7 @@
 
 #include "connectors/blackhole/blackhole_factory.h"
 #include "connectors/datagen/datagen_factory.h"
+#include "connectors/filesystem/filesystem_factory.h"
 #include "connectors/print/print_factory.h"
 #include "eddy/exceptions.h"
 
@@ -85,6 +86,7 @@ const FactoryRegistry& FactoryRegistry::builtIn() {
     builtIns.add(std::make_unique<DataGenTableFactory>());
     builtIns.add(std::make_unique<PrintTableFactory>());
     builtIns.add(std::make_unique<BlackHoleTableFactory>());
+    builtIns.add(std::make_unique<FileSystemTableFactory>());
     return builtIns;
   }();
   return registry;

@@ -43,6 +43,8 @@ struct ConnectorContext {
   std::map<std::string, std::string> options;
   /// The job's runtime mode: true for STREAMING, false for BATCH.
   bool streaming = true;
+  /// PARTITIONED BY columns (connectors that cannot partition reject them).
+  std::vector<std::string> partitionKeys;
 };
 
 /// A table read by one job: created per job by the planner, from the planning thread.
@@ -65,6 +67,12 @@ class DynamicTableSink {
   virtual std::shared_ptr<const runtime::OperatorFactory> createSinkOperator() const = 0;
   /// The parallelism the table asks for (Flink's 'sink.parallelism'); unset: the job's.
   virtual std::optional<int> sinkParallelism() const { return std::nullopt; }
+  /// Whether the sink consumes updates and deletes (-U, +U, -D rows), i.e. Flink's
+  /// DynamicTableSink.getChangelogMode is more than insert-only. The planner rejects a query
+  /// whose result is updating into a sink that returns false (Flink: "Table sink '<table>'
+  /// doesn't support consuming update changes which is produced by node ..."); such a sink's
+  /// operator also fails the job on the first row that is not +I.
+  virtual bool acceptsUpdates() const { return true; }
 };
 
 /// A connector: names itself, declares its options and builds sources and sinks. Stateless
@@ -102,7 +110,7 @@ class DynamicTableFactory {
 /// The connectors known by identifier (Flink's factory discovery, without a classpath).
 class FactoryRegistry {
  public:
-  /// The built-in connectors: datagen, print, blackhole.
+  /// The built-in connectors: datagen, print, blackhole, filesystem.
   static const FactoryRegistry& builtIn();
 
   FactoryRegistry() = default;

@@ -57,6 +57,13 @@ void rewriteFile(const SqlLogicTestFile& file, const std::vector<RecordOutcome>&
     if (record.expectedBegin < 0) continue;
     const RecordOutcome& outcome = batch[i].available ? batch[i] : streaming[i];
     if (!outcome.available) continue;
+    // A blank line would end the block: such an outcome cannot be written as a record.
+    if (std::find(outcome.lines.begin(), outcome.lines.end(), std::string()) !=
+        outcome.lines.end()) {
+      ADD_FAILURE() << file.path << ":" << record.line
+                    << ": the outcome has a blank line and cannot be recorded; assert it in C++";
+      continue;
+    }
     auto begin = lines.begin() + record.expectedBegin;
     lines.erase(begin, begin + record.expectedCount);
     lines.insert(lines.begin() + record.expectedBegin, outcome.lines.begin(),

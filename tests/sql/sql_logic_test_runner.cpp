@@ -181,6 +181,12 @@ std::string SqlLogicTestRunner::runQuery(const Record& record, RecordOutcome* ou
     std::sort(rows.begin(), rows.end());
     std::sort(expected.begin(), expected.end());
   }
+  // A value with line breaks (SHOW CREATE TABLE, EXPLAIN) spans several lines of the block.
+  std::vector<std::string> lines;
+  for (const std::string& row : rows) {
+    for (const std::string& line : splitMessage(row)) lines.push_back(line);
+  }
+  rows = std::move(lines);
   outcome->available = true;
   outcome->lines = rows;
   if (rows == expected) return "";

@@ -22,9 +22,15 @@ std::string factoryForMessage(const ConnectorContext& context,
 
 TEST(FactoryRegistryTest, BuiltInConnectorsAreDiscoveredByIdentifier) {
   const FactoryRegistry& registry = FactoryRegistry::builtIn();
-  EXPECT_EQ(registry.identifiers(), (std::vector<std::string>{"blackhole", "datagen", "print"}));
+  EXPECT_EQ(registry.identifiers(),
+            (std::vector<std::string>{"blackhole", "datagen", "filesystem", "print"}));
   for (const std::string& identifier : registry.identifiers()) {
-    auto context = tableContext(rowType({{"i", intType()}}), {{"connector", identifier}});
+    std::map<std::string, std::string> options = {{"connector", identifier}};
+    if (identifier == "filesystem") {
+      options["path"] = "/tmp/t";
+      options["format"] = "csv";
+    }
+    auto context = tableContext(rowType({{"i", intType()}}), options);
     EXPECT_EQ(registry.factoryFor(context).factoryIdentifier(), identifier);
   }
 }
@@ -33,7 +39,7 @@ TEST(FactoryRegistryTest, MissingConnectorOption) {
   ConnectorContext context{"default_catalog.default_database.orders",
                            rowType({{"i", intType()}}),
                            {{"rows-per-second", "5"}},
-                           true};
+                           true, {}};
   EXPECT_EQ(factoryForMessage(context),
             "Table options do not contain an option key 'connector' for discovering a connector. "
             "Table: default_catalog.default_database.orders");
@@ -47,6 +53,7 @@ TEST(FactoryRegistryTest, UnknownConnectorListsTheAvailableIdentifiers) {
             "Available factory identifiers are:\n\n"
             "blackhole\n"
             "datagen\n"
+            "filesystem\n"
             "print");
 }
 

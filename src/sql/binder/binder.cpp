@@ -381,7 +381,8 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName) {
   LogicalTypePtr physical = physicalRowTypeOf(table, tableName);
-  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(tableName, physical, table.options);
+  LogicalNodePtr scan =
+      std::make_shared<LogicalTableScan>(tableName, physical, table.options, table.partitionKeys);
   bool computed = std::any_of(table.schema.getColumns().begin(), table.schema.getColumns().end(),
                               [](const Schema::Column& column) {
                                 return std::holds_alternative<Schema::ComputedColumn>(column);

@@ -44,7 +44,7 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
     case LogicalNodeKind::kTableScan: {
       const auto& scan = static_cast<const LogicalTableScan&>(node);
       connectors::ConnectorContext context{scan.tableName, scan.rowType, scan.options,
-                                           settings.streaming};
+                                           settings.streaming, scan.partitionKeys};
       const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
       auto source = factory.createDynamicTableSource(context)->createSource();
       return withParallelism(

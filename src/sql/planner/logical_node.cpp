@@ -75,11 +75,13 @@ std::string LogicalValues::describe() const {
 }
 
 LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physicalRowType,
-                                   std::map<std::string, std::string> tableOptions)
+                                   std::map<std::string, std::string> tableOptions,
+                                   std::vector<std::string> partitions)
     : LogicalNode(LogicalNodeKind::kTableScan, std::move(physicalRowType), {},
                   ChangelogMode::kInsertOnly),
       tableName(std::move(name)),
-      options(std::move(tableOptions)) {}
+      options(std::move(tableOptions)),
+      partitionKeys(std::move(partitions)) {}
 
 std::string LogicalTableScan::describe() const {
   return "LogicalTableScan(table=[[" + tableName + "]])";

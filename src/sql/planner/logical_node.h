@@ -67,10 +67,12 @@ struct LogicalValues final : LogicalNode {
 /// Reads a catalog table through its connector (the `'connector'` option picks the factory).
 struct LogicalTableScan final : LogicalNode {
   LogicalTableScan(std::string tableName, LogicalTypePtr physicalRowType,
-                   std::map<std::string, std::string> options);
+                   std::map<std::string, std::string> options,
+                   std::vector<std::string> partitionKeys = {});
   std::string describe() const override;
   const std::string tableName;  // catalog.database.table
   const std::map<std::string, std::string> options;
+  const std::vector<std::string> partitionKeys;
 };
 
 struct LogicalProject final : LogicalNode {

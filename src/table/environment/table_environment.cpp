@@ -1,10 +1,12 @@
 #include "eddy/table/table_environment.h"
 
+#include <functional>
 #include <iostream>
 #include <set>
 #include <regex>
 
 #include "catalog/catalog_manager.h"
+#include "catalog/generic_in_memory_catalog.h"
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
@@ -111,6 +113,180 @@ catalog::CatalogBaseTable viewOf(const std::string& query, const sql::LogicalNod
   for (const RowField& field : plan.rowType->getFields()) builder.column(field.name, DataType(field.type));
   view.schema = builder.build();
   return view;
+}
+
+/// Flink's DESCRIBE (and SHOW COLUMNS): one row per column with its type, nullability, key,
+/// extras and watermark; `keep` selects the columns by name.
+TableResult describeTable(catalog::CatalogManager& catalogs,
+                          const catalog::ObjectIdentifier& identifier,
+                          const std::function<bool(const std::string&)>& keep) {
+  const catalog::CatalogBaseTable& table = *catalogs.getTableOrThrow(identifier).table;
+  const auto& primaryKey = table.schema.getPrimaryKey();
+  // Computed columns get the type of their expression over the other columns.
+  std::vector<RowField> physicalColumns;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
+      physicalColumns.push_back(RowField{
+          physical->name,
+          sql::logicalTypeOf(physical->type),
+          std::nullopt});
+    }
+  }
+  sql::Binder binder(catalogs);
+  std::vector<Row> rows;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    const std::string& name = Schema::columnName(column);
+    if (!keep(name)) continue;
+    std::string type;
+    bool nullable = true;
+    std::string extras;
+    std::visit(
+        [&](const auto& c) {
+          using C = std::decay_t<decltype(c)>;
+          if constexpr (std::is_same_v<C, Schema::ComputedColumn>) {
+            LogicalTypePtr computed =
+                binder.bindExpressionText(c.expression, physicalColumns)->type();
+            nullable = computed->isNullable();
+            type = computed->copy(true)->asSummaryString();
+            extras = "AS " + c.expression;
+          } else {
+            LogicalTypePtr logical = sql::logicalTypeOf(c.type);
+            nullable = logical->isNullable();
+            type = logical->copy(true)->asSummaryString();
+            if constexpr (std::is_same_v<C, Schema::MetadataColumn>) {
+              extras = "METADATA";
+              if (c.metadataKey) extras += " FROM '" + *c.metadataKey + "'";
+              if (c.isVirtual) extras += " VIRTUAL";
+            }
+          }
+        },
+        column);
+    std::string key;
+    if (primaryKey && std::find(primaryKey->columnNames.begin(), primaryKey->columnNames.end(),
+                                name) != primaryKey->columnNames.end()) {
+      key = "PRI(" + [&] {
+        std::string columns;
+        for (const auto& keyColumn : primaryKey->columnNames) {
+          columns += (columns.empty() ? "" : ", ") + keyColumn;
+        }
+        return columns;
+      }() + ")";
+      nullable = false;
+    }
+    std::string watermark;
+    for (const auto& spec : table.schema.getWatermarkSpecs()) {
+      if (spec.columnName == name) watermark = spec.expression;
+    }
+    Row row(6);
+    row.setField(0, name);
+    row.setField(1, type);
+    row.setField(2, nullable);
+    row.setField(3, key.empty() ? Value() : Value(key));
+    row.setField(4, extras.empty() ? Value() : Value(extras));
+    row.setField(5, watermark.empty() ? Value() : Value(watermark));
+    rows.push_back(std::move(row));
+  }
+  auto text = [](const char* name, bool nullable) {
+    DataType type = DataTypes::STRING();
+    return ResolvedSchema::Column{name, nullable ? type : type.notNull(), std::nullopt};
+  };
+  return TableResult::ofRows(
+      ResolvedSchema({text("name", false), text("type", false),
+                      ResolvedSchema::Column{"null", DataTypes::BOOLEAN().notNull(), std::nullopt},
+                      text("key", true), text("extras", true), text("watermark", true)}),
+      std::move(rows));
+}
+
+/// Whether an option's value must not be shown (Flink's sensitive keys).
+bool isSensitiveOption(const std::string& key) {
+  std::string lower = key;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* word : {"password", "secret", "fs.azure.account.key", "apikey", "api-key",
+                           "auth-params", "service-key", "token", "basic-auth", "jaas.config"}) {
+    if (lower.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string quoteLiteral(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') quoted += '\'';
+    quoted += c;
+  }
+  return quoted + "'";
+}
+
+/// SHOW CREATE TABLE / VIEW: the DDL that makes the object, as Flink prints it (sensitive
+/// option values masked).
+std::string showCreate(const catalog::ObjectIdentifier& identifier,
+                       const catalog::CatalogBaseTable& table, bool isTemporary) {
+  std::string name = escapeIdentifier(identifier.catalogName) + "." +
+                     escapeIdentifier(identifier.databaseName) + "." +
+                     escapeIdentifier(identifier.objectName);
+  std::string text = std::string("CREATE ") + (isTemporary ? "TEMPORARY " : "");
+  if (table.kind == catalog::CatalogBaseTable::Kind::VIEW) {
+    text += "VIEW " + name + " (\n";
+    const auto& columns = table.schema.getColumns();
+    for (size_t i = 0; i < columns.size(); ++i) {
+      text += "  " + escapeIdentifier(Schema::columnName(columns[i])) +
+              (i + 1 < columns.size() ? ",\n" : "\n");
+    }
+    text += ")\n";
+    if (table.comment) text += "COMMENT " + quoteLiteral(*table.comment) + "\n";
+    return text + "AS " + (table.originalQuery.empty() ? std::string("<a Table of the Table API>")
+                                                      : table.originalQuery);
+  }
+  text += "TABLE " + name + " (\n";
+  std::vector<std::string> lines;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    std::string line = "  " + escapeIdentifier(Schema::columnName(column)) + " ";
+    std::visit(
+        [&](const auto& c) {
+          using C = std::decay_t<decltype(c)>;
+          if constexpr (std::is_same_v<C, Schema::ComputedColumn>) {
+            line += "AS " + c.expression;
+          } else {
+            line += sql::logicalTypeOf(c.type)->asSerializableString();
+            if constexpr (std::is_same_v<C, Schema::MetadataColumn>) {
+              line += " METADATA";
+              if (c.metadataKey) line += " FROM " + quoteLiteral(*c.metadataKey);
+              if (c.isVirtual) line += " VIRTUAL";
+            }
+          }
+          if (c.comment) line += " COMMENT " + quoteLiteral(*c.comment);
+        },
+        column);
+    lines.push_back(line);
+  }
+  for (const auto& watermark : table.schema.getWatermarkSpecs()) {
+    lines.push_back("  WATERMARK FOR " + escapeIdentifier(watermark.columnName) + " AS " +
+                    watermark.expression);
+  }
+  if (const auto& key = table.schema.getPrimaryKey()) {
+    std::string columns;
+    for (const auto& column : key->columnNames) {
+      columns += (columns.empty() ? "" : ", ") + escapeIdentifier(column);
+    }
+    lines.push_back("  CONSTRAINT " + escapeIdentifier(key->constraintName) + " PRIMARY KEY (" +
+                    columns + ") NOT ENFORCED");
+  }
+  for (size_t i = 0; i < lines.size(); ++i) text += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
+  text += ")";
+  if (table.comment) text += "\nCOMMENT " + quoteLiteral(*table.comment);
+  if (!table.partitionKeys.empty()) {
+    std::string keys;
+    for (const auto& key : table.partitionKeys) keys += (keys.empty() ? "" : ", ") + escapeIdentifier(key);
+    text += "\nPARTITIONED BY (" + keys + ")";
+  }
+  text += "\nWITH (\n";
+  size_t i = 0;
+  for (const auto& [key, value] : table.options) {
+    text += "  " + quoteLiteral(key) + " = " +
+            quoteLiteral(isSensitiveOption(key) ? "******" : value) +
+            (++i < table.options.size() ? ",\n" : "\n");
+  }
+  return text + ")";
 }
 
 }  // namespace
@@ -258,11 +434,34 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
   plan = std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
 
   connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
-                                       target.table->options, translation.streaming};
+                                       target.table->options, translation.streaming,
+                                       target.table->partitionKeys};
   const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-  auto sinkOperator = factory.createDynamicTableSink(context)->createSinkOperator();
-  sql::translateToDataStream(plan, environment, translation)
-      .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(), sinkOperator);
+  std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
+  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
+      !sink->acceptsUpdates()) {
+    // Name the node that first produces updates, as Flink does.
+    const sql::LogicalNode* producer = plan.get();
+    for (bool descended = true; descended;) {
+      descended = false;
+      for (const auto& input : producer->inputs) {
+        if (input->changelogMode != sql::ChangelogMode::kInsertOnly) {
+          producer = input.get();
+          descended = true;
+          break;
+        }
+      }
+    }
+    throw TableException("Table sink '" + identifier.asSummaryString() +
+                         "' doesn't support consuming update changes which is produced by node " +
+                         producer->describe());
+  }
+  auto sinkStream = sql::translateToDataStream(plan, environment, translation)
+                        .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
+                                                  sink->createSinkOperator());
+  if (std::optional<int> parallelism = sink->sinkParallelism()) {
+    sinkStream.setParallelism(*parallelism);
+  }
   return identifier.asSummaryString();
 }
 
@@ -588,6 +787,102 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       }
       break;
     }
+    case sql::StatementKind::kAlterTable: {
+      const auto& alter = statement->as<sql::AlterTableStatement>();
+      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(alter.tableName);
+      std::optional<catalog::CatalogManager::ResolvedTable> resolved = catalogs.getTable(identifier);
+      if (!resolved) {
+        if (alter.ifExists) return TableResult::ok();
+        throw ValidationException("Table `" + identifier.catalogName + "`.`" +
+                                  identifier.databaseName + "`.`" + identifier.objectName +
+                                  "` doesn't exist or is a temporary table.");
+      }
+      if (resolved->isTemporary) {
+        throw ValidationException("ALTER TABLE of the temporary table '" +
+                                  identifier.asSummaryString() + "' is not supported");
+      }
+      if (resolved->table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
+        throw ValidationException("ALTER TABLE for a view is not allowed: '" +
+                                  identifier.asSummaryString() + "'");
+      }
+      catalog::CatalogBaseTable table = *resolved->table;
+      switch (alter.action) {
+        case sql::AlterTableAction::kRename:
+          catalogs.renameTable(identifier, alter.newName.back(), false);
+          return TableResult::ok();
+        case sql::AlterTableAction::kSetOptions:
+          for (const sql::TableOption& option : alter.options) table.options[option.key] = option.value;
+          break;
+        case sql::AlterTableAction::kResetOptions:
+          for (const std::string& key : alter.resetKeys) {
+            if (key == "connector") {
+              throw ValidationException("ALTER TABLE RESET does not support changing 'connector'");
+            }
+            table.options.erase(key);
+          }
+          break;
+        case sql::AlterTableAction::kAdd: {
+          if (!alter.watermarks.empty() || alter.primaryKey) {
+            throw TableException("ALTER TABLE ADD of a watermark or primary key is not supported yet");
+          }
+          Schema::Builder builder = Schema::newBuilder();
+          builder.fromSchema(table.schema);
+          for (const sql::TableColumn& column : alter.columns) {
+            switch (column.kind) {
+              case sql::ColumnKind::kPhysical:
+                builder.column(column.name, DataType(column.type));
+                break;
+              case sql::ColumnKind::kComputed:
+                builder.columnByExpression(column.name, sql::unparse(*column.expression));
+                break;
+              case sql::ColumnKind::kMetadata:
+                builder.columnByMetadata(column.name, DataType(column.type),
+                                         column.metadataKey.value_or(column.name), column.isVirtual);
+                break;
+            }
+            if (column.comment) builder.withComment(*column.comment);
+          }
+          table.schema = builder.build();
+          break;
+        }
+      }
+      catalogs.alterTable(std::move(table), identifier, false);
+      return TableResult::ok();
+    }
+    case sql::StatementKind::kCreateCatalog: {
+      const auto& create = statement->as<sql::CreateCatalogStatement>();
+      std::map<std::string, std::string> options;
+      for (const sql::TableOption& option : create.options) options[option.key] = option.value;
+      auto type = options.find("type");
+      if (type == options.end()) {
+        throw ValidationException("Catalog options do not contain an option key 'type' for "
+                                  "discovering a catalog.");
+      }
+      if (type->second != "generic_in_memory") {
+        throw ValidationException("Could not find any factory for identifier '" + type->second +
+                                  "' that implements 'CatalogFactory' in the classpath.\n\n"
+                                  "Available factory identifiers are:\n\ngeneric_in_memory");
+      }
+      for (const auto& [key, value] : options) {
+        if (key != "type" && key != "default-database") {
+          throw ValidationException("Unsupported options found for 'generic_in_memory'.\n\n"
+                                    "Unsupported options:\n\n" + key +
+                                    "\n\nSupported options:\n\ndefault-database\ntype");
+        }
+      }
+      if (create.ifNotExists) {
+        auto names = catalogs.listCatalogs();
+        if (std::find(names.begin(), names.end(), create.catalogName) != names.end()) {
+          return TableResult::ok();
+        }
+      }
+      auto database = options.find("default-database");
+      catalogs.registerCatalog(
+          create.catalogName,
+          std::make_unique<catalog::GenericInMemoryCatalog>(
+              create.catalogName, database == options.end() ? "default" : database->second));
+      return TableResult::ok();
+    }
     case sql::StatementKind::kUseCatalog:
       catalogs.setCurrentCatalog(statement->as<sql::UseCatalogStatement>().catalogName);
       return TableResult::ok();
@@ -634,95 +929,41 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           for (const std::string& name : function::FunctionRegistry::builtIn().functionNames()) {
             names.insert(name);
           }
-          for (const char* name : {"AVG", "CAST", "COALESCE", "COUNT", "IF", "MAX", "MIN", "NULLIF",
-                                   "SUM", "TRY_CAST"}) {
+          for (const char* name : {"AVG", "CAST", "COALESCE", "COUNT", "DENSE_RANK", "GROUPING",
+                                   "GROUPING_ID", "IF", "MAX", "MIN", "NULLIF", "RANK",
+                                   "ROW_NUMBER", "SUM", "TRY_CAST"}) {
             names.insert(name);
           }
           return listing("function name", filtered({names.begin(), names.end()}));
         }
-        default:
-          throw TableException("This SHOW statement is not supported yet: " + statement->sourceText);
+        case sql::ShowKind::kColumns: {
+          return describeTable(catalogs, catalogs.qualifyIdentifier(show.name),
+                               [&show](const std::string& name) {
+                                 return !show.likePattern ||
+                                        likeMatches(name, *show.likePattern) != show.notLike;
+                               });
+        }
+        case sql::ShowKind::kCreateTable:
+        case sql::ShowKind::kCreateView: {
+          catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(show.name);
+          catalog::CatalogManager::ResolvedTable resolved = catalogs.getTableOrThrow(identifier);
+          bool isView = resolved.table->kind == catalog::CatalogBaseTable::Kind::VIEW;
+          if (isView != (show.showKind == sql::ShowKind::kCreateView)) {
+            throw ValidationException(
+                isView ? "SHOW CREATE TABLE is only supported for tables, but " +
+                             identifier.asSummaryString() + " is a view. Please use SHOW CREATE VIEW instead."
+                       : "SHOW CREATE VIEW is only supported for views, but " +
+                             identifier.asSummaryString() + " is a table. Please use SHOW CREATE TABLE instead.");
+          }
+          return listing("result", {showCreate(identifier, *resolved.table, resolved.isTemporary)});
+        }
       }
+      throw InternalError("unknown SHOW statement");
     }
     case sql::StatementKind::kDescribe: {
-      // Flink's DESCRIBE: one row per column with its type, nullability, key, extras and
-      // watermark.
       const auto& describe = statement->as<sql::DescribeStatement>();
-      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(describe.tableName);
-      const catalog::CatalogBaseTable& table = *catalogs.getTableOrThrow(identifier).table;
-      const auto& primaryKey = table.schema.getPrimaryKey();
-      // Computed columns get the type of their expression over the other columns.
-      std::vector<RowField> physicalColumns;
-      for (const Schema::Column& column : table.schema.getColumns()) {
-        if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
-          physicalColumns.push_back(RowField{
-              physical->name,
-              sql::logicalTypeOf(physical->type),
-              std::nullopt});
-        }
-      }
-      sql::Binder binder(catalogs);
-      std::vector<Row> rows;
-      for (const Schema::Column& column : table.schema.getColumns()) {
-        const std::string& name = Schema::columnName(column);
-        std::string type;
-        bool nullable = true;
-        std::string extras;
-        std::visit(
-            [&](const auto& c) {
-              using C = std::decay_t<decltype(c)>;
-              if constexpr (std::is_same_v<C, Schema::ComputedColumn>) {
-                LogicalTypePtr computed =
-                    binder.bindExpressionText(c.expression, physicalColumns)->type();
-                nullable = computed->isNullable();
-                type = computed->copy(true)->asSummaryString();
-                extras = "AS " + c.expression;
-              } else {
-                LogicalTypePtr logical = sql::logicalTypeOf(c.type);
-                nullable = logical->isNullable();
-                type = logical->copy(true)->asSummaryString();
-                if constexpr (std::is_same_v<C, Schema::MetadataColumn>) {
-                  extras = "METADATA";
-                  if (c.metadataKey) extras += " FROM '" + *c.metadataKey + "'";
-                  if (c.isVirtual) extras += " VIRTUAL";
-                }
-              }
-            },
-            column);
-        std::string key;
-        if (primaryKey && std::find(primaryKey->columnNames.begin(), primaryKey->columnNames.end(),
-                                    name) != primaryKey->columnNames.end()) {
-          key = "PRI(" + [&] {
-            std::string columns;
-            for (const auto& keyColumn : primaryKey->columnNames) {
-              columns += (columns.empty() ? "" : ", ") + keyColumn;
-            }
-            return columns;
-          }() + ")";
-          nullable = false;
-        }
-        std::string watermark;
-        for (const auto& spec : table.schema.getWatermarkSpecs()) {
-          if (spec.columnName == name) watermark = spec.expression;
-        }
-        Row row(6);
-        row.setField(0, name);
-        row.setField(1, type);
-        row.setField(2, nullable);
-        row.setField(3, key.empty() ? Value() : Value(key));
-        row.setField(4, extras.empty() ? Value() : Value(extras));
-        row.setField(5, watermark.empty() ? Value() : Value(watermark));
-        rows.push_back(std::move(row));
-      }
-      auto text = [](const char* name, bool nullable) {
-        DataType type = DataTypes::STRING();
-        return ResolvedSchema::Column{name, nullable ? type : type.notNull(), std::nullopt};
-      };
-      return TableResult::ofRows(
-          ResolvedSchema({text("name", false), text("type", false),
-                          ResolvedSchema::Column{"null", DataTypes::BOOLEAN().notNull(), std::nullopt},
-                          text("key", true), text("extras", true), text("watermark", true)}),
-          std::move(rows));
+      return describeTable(catalogs, catalogs.qualifyIdentifier(describe.tableName),
+                           [](const std::string&) { return true; });
     }
     case sql::StatementKind::kExplain: {
       const auto& explain = statement->as<sql::ExplainStatement>();

@@ -200,5 +200,28 @@ TEST(SqlConnectorTest, SelectFromDatagenAndSinkErrors) {
             0u);
 }
 
+TEST(SqlQueryTest, CreateCatalogValidatesTypeAndOptions) {
+  auto env = environment(false);
+  auto messageOf = [&](const std::string& statement) {
+    try {
+      env->executeSql(statement);
+    } catch (const ValidationException& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(messageOf("CREATE CATALOG c WITH ('type' = 'hive')"),
+            "Could not find any factory for identifier 'hive' that implements 'CatalogFactory' in "
+            "the classpath.\n\nAvailable factory identifiers are:\n\ngeneric_in_memory");
+  EXPECT_EQ(messageOf("CREATE CATALOG c WITH ('type' = 'generic_in_memory', 'warehouse' = '/tmp')"),
+            "Unsupported options found for 'generic_in_memory'.\n\nUnsupported options:\n\n"
+            "warehouse\n\nSupported options:\n\ndefault-database\ntype");
+  EXPECT_EQ(messageOf("CREATE CATALOG c WITH ('default-database' = 'x')"),
+            "Catalog options do not contain an option key 'type' for discovering a catalog.");
+  EXPECT_EQ(messageOf("CREATE CATALOG c WITH ('type' = 'generic_in_memory')"), "no error");
+  EXPECT_EQ(messageOf("CREATE CATALOG c WITH ('type' = 'generic_in_memory')"),
+            "Catalog c already exists.");
+}
+
 }  // namespace
 }  // namespace eddy

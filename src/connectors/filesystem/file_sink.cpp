@@ -1,0 +1,125 @@
+#include "connectors/filesystem/file_sink.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <system_error>
+#include <utility>
+
+#include "eddy/exceptions.h"
+#include "eddy/runtime/record_batch.h"
+#include "vector/chunk.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+// Encoded bytes buffered before they are written.
+constexpr size_t kWriteBufferSize = 1 << 20;
+
+}  // namespace
+
+std::string randomUuid() {
+  std::random_device device;
+  std::mt19937_64 random((static_cast<uint64_t>(device()) << 32) ^ device());
+  uint64_t high = random();
+  uint64_t low = random();
+  high = (high & ~uint64_t{0xF000}) | 0x4000;                    // version 4
+  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // IETF variant
+  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
+                     high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFULL);
+}
+
+FileSinkOperator::~FileSinkOperator() { discardPartFile(); }
+
+void FileSinkOperator::open(runtime::OperatorContext& context) {
+  StreamOperator::open(context);
+  serializer_ = spec_->format->createSerializer();
+  std::error_code error;
+  std::filesystem::create_directories(spec_->directory, error);
+  if (std::filesystem::exists(spec_->directory) &&
+      !std::filesystem::is_directory(spec_->directory)) {
+    throw ConnectorException(fmt::format(
+        "The path '{}' of table '{}' is not a directory; the filesystem sink writes part files "
+        "into a directory.",
+        spec_->directory.string(), spec_->tableName));
+  }
+  if (error) {
+    throw ConnectorException(fmt::format("Failed to create the directory '{}' of table '{}': {}",
+                                         spec_->directory.string(), spec_->tableName,
+                                         error.message()));
+  }
+  std::string name = fmt::format("part-{}-{}-{}", spec_->fileNameUuid, context.subtaskIndex, 0);
+  partFilePath_ = spec_->directory / name;
+  inProgressPath_ = spec_->directory / ("." + name + ".inprogress");
+}
+
+void FileSinkOperator::openPartFile() {
+  file_ = std::fopen(inProgressPath_.c_str(), "wb");
+  if (file_ == nullptr) {
+    throw ConnectorException(fmt::format("Failed to create the file '{}' of table '{}': {}",
+                                         inProgressPath_.string(), spec_->tableName,
+                                         std::strerror(errno)));
+  }
+}
+
+void FileSinkOperator::processBatch(int, runtime::BatchPtr batch) {
+  for (const vector::Chunk& chunk : runtime::typedBatch<vector::Chunk>(*batch).records) {
+    const std::vector<RowKind>& kinds = chunk.rowKinds();
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      if (kinds[row] != RowKind::INSERT) {
+        throw TableException(
+            fmt::format("The filesystem sink of table '{}' accepts only INSERT rows; got {}",
+                        spec_->tableName, chunk.rowAt(row).toString()));
+      }
+      serializer_->serialize(chunk, row, buffer_);
+      buffer_.push_back('\n');
+    }
+    if (buffer_.size() >= kWriteBufferSize) flush();
+  }
+}
+
+void FileSinkOperator::flush() {
+  if (buffer_.empty()) return;
+  if (file_ == nullptr) openPartFile();
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
+    throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
+                                         inProgressPath_.string(), spec_->tableName,
+                                         std::strerror(errno)));
+  }
+  buffer_.clear();
+}
+
+void FileSinkOperator::finish() {
+  flush();
+  if (file_ == nullptr) return;  // no rows, no file
+  std::FILE* file = std::exchange(file_, nullptr);
+  if (std::fclose(file) != 0) {
+    throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
+                                         inProgressPath_.string(), spec_->tableName,
+                                         std::strerror(errno)));
+  }
+  std::error_code error;
+  std::filesystem::rename(inProgressPath_, partFilePath_, error);
+  if (error) {
+    throw ConnectorException(fmt::format("Failed to rename the file '{}' of table '{}' to '{}': {}",
+                                         inProgressPath_.string(), spec_->tableName,
+                                         partFilePath_.string(), error.message()));
+  }
+}
+
+void FileSinkOperator::discardPartFile() {
+  if (file_ == nullptr) return;
+  std::fclose(std::exchange(file_, nullptr));
+  std::error_code ignored;
+  std::filesystem::remove(inProgressPath_, ignored);
+}
+
+void FileSinkOperator::close() {
+  discardPartFile();
+  buffer_.clear();
+}
+
+}  // namespace eddy::connectors

@@ -1,0 +1,231 @@
+#include "connectors/filesystem/file_source.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <system_error>
+#include <utility>
+
+#include "eddy/exceptions.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+// Bytes read from a file at a time.
+constexpr size_t kReadBlockSize = 1 << 20;
+
+bool isHidden(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  return !name.empty() && (name.front() == '.' || name.front() == '_');
+}
+
+struct FileCloser {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+// One subtask's reader: its files one after the other, records into chunks.
+class FileReader final : public SourceReader<vector::Chunk> {
+ public:
+  FileReader(std::vector<SourceFile> files, LogicalTypePtr rowType,
+             std::unique_ptr<formats::RowDeserializer> deserializer,
+             std::shared_ptr<FileSource::Counters> counters)
+      : files_(std::move(files)),
+        rowType_(std::move(rowType)),
+        deserializer_(std::move(deserializer)),
+        counters_(std::move(counters)) {}
+
+  InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
+    if (pendingError_) std::rethrow_exception(std::exchange(pendingError_, nullptr));
+    vector::Chunk chunk(rowType_);
+    bool ended = false;
+    try {
+      ended = readInto(chunk);
+    } catch (...) {
+      // Rows decoded before the failure are not lost: emit them, fail on the next poll.
+      if (chunk.size() == 0) {
+        reportCounters();
+        throw;
+      }
+      pendingError_ = std::current_exception();
+    }
+    reportCounters();
+    if (chunk.size() > 0) output.collect(std::move(chunk));
+    if (pendingError_) return InputStatus::MORE_AVAILABLE;
+    return ended ? InputStatus::END_OF_INPUT : InputStatus::MORE_AVAILABLE;
+  }
+
+ private:
+  // Decodes records into `chunk` until it is full (false) or all files are read (true). A
+  // failing record leaves the rows before it in `chunk` and throws.
+  bool readInto(vector::Chunk& chunk) {
+    while (chunk.size() < static_cast<int64_t>(runtime::kDefaultBatchSize)) {
+      if (!file_) {
+        if (nextFile_ == files_.size()) return true;
+        openFile(files_[nextFile_++]);
+      }
+      std::string_view available(buffer_.data() + position_, buffer_.size() - position_);
+      size_t length = available.empty() ? 0 : deserializer_->recordLength(available, endOfFile_);
+      if (length == 0) {
+        if (endOfFile_) {
+          file_.reset();
+        } else {
+          readBlock();
+        }
+        continue;
+      }
+      std::string_view record = available.substr(0, length);
+      formats::RecordLocation location{description_, line_};
+      line_ += std::count(record.begin(), record.end(), '\n');
+      position_ += length;
+      deserializer_->deserialize(record, location, chunk);
+    }
+    return false;
+  }
+
+  void openFile(const SourceFile& file) {
+    description_ = fmt::format("file '{}'", file.path.string());
+    std::FILE* handle = std::fopen(file.path.c_str(), "rb");
+    if (handle == nullptr) {
+      throw ConnectorException(
+          fmt::format("Failed to open {}: {}", description_, std::strerror(errno)));
+    }
+    file_.reset(handle);
+    buffer_.clear();
+    position_ = 0;
+    endOfFile_ = false;
+    line_ = 1;
+    atFileStart_ = true;
+  }
+
+  void readBlock() {
+    if (position_ > 0) {
+      buffer_.erase(0, position_);
+      position_ = 0;
+    }
+    size_t oldSize = buffer_.size();
+    buffer_.resize(oldSize + kReadBlockSize);
+    size_t read = std::fread(buffer_.data() + oldSize, 1, kReadBlockSize, file_.get());
+    buffer_.resize(oldSize + read);
+    if (read < kReadBlockSize) {
+      if (std::ferror(file_.get())) {
+        throw ConnectorException(
+            fmt::format("Failed to read {}: {}", description_, std::strerror(errno)));
+      }
+      endOfFile_ = true;
+    }
+    if (atFileStart_ && (buffer_.size() >= 3 || endOfFile_)) {
+      atFileStart_ = false;
+      if (buffer_.compare(0, 3, "\xEF\xBB\xBF") == 0) position_ = 3;  // UTF-8 byte order mark
+    }
+  }
+
+  void reportCounters() {
+    int64_t malformed = deserializer_->malformedRecordCount();
+    int64_t skipped = deserializer_->skippedRecordCount();
+    counters_->malformedRecords += malformed - reportedMalformed_;
+    counters_->skippedRecords += skipped - reportedSkipped_;
+    reportedMalformed_ = malformed;
+    reportedSkipped_ = skipped;
+  }
+
+  std::vector<SourceFile> files_;
+  LogicalTypePtr rowType_;
+  std::unique_ptr<formats::RowDeserializer> deserializer_;
+  std::shared_ptr<FileSource::Counters> counters_;
+  size_t nextFile_ = 0;
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::string description_;  // "file '<path>'"
+  std::string buffer_;       // bytes read and not yet decoded start at position_
+  size_t position_ = 0;
+  bool endOfFile_ = false;
+  bool atFileStart_ = true;
+  int64_t line_ = 1;  // the line on which the next record starts
+  std::exception_ptr pendingError_;
+  int64_t reportedMalformed_ = 0;
+  int64_t reportedSkipped_ = 0;
+};
+
+}  // namespace
+
+FileSource::FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
+                       std::shared_ptr<const formats::DecodingFormat> format)
+    : tableName_(std::move(tableName)),
+      path_(std::move(path)),
+      rowType_(std::move(rowType)),
+      format_(std::move(format)),
+      counters_(std::make_shared<Counters>()) {}
+
+void FileSource::listFiles() const {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::file_status status = fs::status(path_, error);
+  if (error || !fs::exists(status)) {
+    if (error && error != std::errc::no_such_file_or_directory) {
+      throw ConnectorException(fmt::format("Failed to read the path '{}' of table '{}': {}",
+                                           path_.string(), tableName_, error.message()));
+    }
+    throw ConnectorException(
+        fmt::format("The path '{}' of table '{}' does not exist.", path_.string(), tableName_));
+  }
+  std::vector<SourceFile> files;
+  if (!fs::is_directory(status)) {
+    files.push_back(SourceFile{path_, fs::file_size(path_, error)});
+  } else {
+    fs::recursive_directory_iterator entries(path_, error);
+    for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
+      const fs::directory_entry& entry = *entries;
+      if (isHidden(entry.path())) {
+        if (entry.is_directory(error)) entries.disable_recursion_pending();
+        continue;
+      }
+      if (!entry.is_regular_file(error)) continue;
+      files.push_back(SourceFile{entry.path(), entry.file_size(error)});
+    }
+    if (error) {
+      throw ConnectorException(fmt::format("Failed to list the directory '{}' of table '{}': {}",
+                                           path_.string(), tableName_, error.message()));
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const SourceFile& left, const SourceFile& right) { return left.path < right.path; });
+  files_ = std::move(files);
+}
+
+const std::vector<SourceFile>& FileSource::files() const {
+  std::call_once(listed_, [this] { listFiles(); });
+  return files_;
+}
+
+std::vector<size_t> FileSource::filesOfSubtask(int subtaskIndex, int parallelism) const {
+  const std::vector<SourceFile>& all = files();
+  std::vector<size_t> bySize(all.size());
+  for (size_t i = 0; i < all.size(); ++i) bySize[i] = i;
+  std::stable_sort(bySize.begin(), bySize.end(),
+                   [&](size_t left, size_t right) { return all[left].size > all[right].size; });
+  std::vector<uintmax_t> assignedBytes(static_cast<size_t>(parallelism), 0);
+  std::vector<size_t> mine;
+  for (size_t file : bySize) {
+    size_t target = static_cast<size_t>(
+        std::min_element(assignedBytes.begin(), assignedBytes.end()) - assignedBytes.begin());
+    // Count empty files as one byte so that they are dealt round, too.
+    assignedBytes[target] += std::max<uintmax_t>(all[file].size, 1);
+    if (target == static_cast<size_t>(subtaskIndex)) mine.push_back(file);
+  }
+  std::sort(mine.begin(), mine.end());
+  return mine;
+}
+
+std::unique_ptr<SourceReader<vector::Chunk>> FileSource::createReader(int subtaskIndex,
+                                                                      int parallelism) const {
+  std::vector<SourceFile> mine;
+  for (size_t index : filesOfSubtask(subtaskIndex, parallelism)) mine.push_back(files()[index]);
+  return std::make_unique<FileReader>(std::move(mine), rowType_, format_->createDeserializer(),
+                                      counters_);
+}
+
+}  // namespace eddy::connectors

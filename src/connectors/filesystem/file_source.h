@@ -1,0 +1,84 @@
+// FileSource: the bounded DataStream source behind the filesystem connector (Flink's FileSource
+// with a StreamFormat): it reads the records of local files with a format's RowDeserializer and
+// emits chunks of the physical row type, all rows +I, up to runtime::kDefaultBatchSize rows per
+// chunk and one chunk per poll.
+//
+// Files: 'path' itself when it is a file; for a directory, every regular file below it,
+// recursively, except hidden ones (a file or directory whose name starts with '.' or '_', such as
+// a sink's in-progress files and _SUCCESS markers). The list is made once, by the first reader
+// created, and sorted by path. Splitting: the files are dealt to the subtasks largest first, each
+// to the subtask with the fewest bytes so far (a file is never split); a subtask reads its files
+// in path order, each from its first to its last record (a UTF-8 byte order mark is skipped).
+//
+// Errors: a missing path, an unreadable file or a malformed record fails the job with a
+// ConnectorException naming the file (malformed records also name the row, the column and the
+// value; see formats::RowDeserializer). Rows decoded before a malformed record are emitted
+// first, then the next poll fails. Records tolerated by the format's 'ignore-parse-errors' are
+// counted over all subtasks (malformedRecordCount, skippedRecordCount).
+//
+// The FileSource is immutable after the listing and shared by the subtasks; each reader is used
+// by its task thread only.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "eddy/datastream/source.h"
+#include "formats/format_factory.h"
+#include "vector/chunk.h"
+
+namespace eddy::connectors {
+
+/// A file to read and its size in bytes.
+struct SourceFile {
+  std::filesystem::path path;
+  uintmax_t size = 0;
+};
+
+/// Reads the files of a filesystem table. See the file comment.
+class FileSource final : public Source<vector::Chunk> {
+ public:
+  FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
+             std::shared_ptr<const formats::DecodingFormat> format);
+
+  Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
+  /// Lists the files on the first call (throws ConnectorException when the path does not exist
+  /// or cannot be listed).
+  std::unique_ptr<SourceReader<vector::Chunk>> createReader(int subtaskIndex,
+                                                            int parallelism) const override;
+
+  /// The files read, sorted by path (lists them when not listed yet).
+  const std::vector<SourceFile>& files() const;
+  /// The indices into files() that subtask `subtaskIndex` of `parallelism` reads, in order.
+  std::vector<size_t> filesOfSubtask(int subtaskIndex, int parallelism) const;
+
+  /// Malformed records tolerated by '<format>.ignore-parse-errors' in all readers so far:
+  /// skipped records plus records whose bad fields were set to null.
+  int64_t malformedRecordCount() const { return counters_->malformedRecords.load(); }
+  /// The malformed records that were skipped.
+  int64_t skippedRecordCount() const { return counters_->skippedRecords.load(); }
+
+  /// Counters shared by the readers of one source.
+  struct Counters {
+    std::atomic<int64_t> malformedRecords{0};
+    std::atomic<int64_t> skippedRecords{0};
+  };
+
+ private:
+  void listFiles() const;
+
+  std::string tableName_;
+  std::filesystem::path path_;
+  LogicalTypePtr rowType_;
+  std::shared_ptr<const formats::DecodingFormat> format_;
+  std::shared_ptr<Counters> counters_;
+  mutable std::once_flag listed_;
+  mutable std::vector<SourceFile> files_;  // written once under listed_
+};
+
+}  // namespace eddy::connectors

@@ -1,0 +1,178 @@
+#include "connectors/filesystem/filesystem_factory.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "connectors/filesystem/file_sink.h"
+#include "connectors/filesystem/file_source.h"
+#include "connectors/table_options.h"
+#include "eddy/exceptions.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+constexpr const char* kFormatOption = "format";
+
+formats::FormatContext formatContextOf(const ConnectorContext& context,
+                                       const std::string& identifier) {
+  return formats::FormatContext{context.tableName, context.physicalRowType, context.options,
+                                identifier + "."};
+}
+
+// "Option 'x' of table 't' is" / "Options 'x', 'y' of table 't' are".
+[[noreturn]] void throwNotSupportedYet(const std::vector<std::string>& keys,
+                                       const std::string& tableName, const std::string& by) {
+  std::string quoted;
+  for (const std::string& key : keys) {
+    if (!quoted.empty()) quoted += ", ";
+    quoted += "'" + key + "'";
+  }
+  throw ValidationException(fmt::format("{} {} of table '{}' {} not supported yet by {}.",
+                                        keys.size() == 1 ? "Option" : "Options", quoted, tableName,
+                                        keys.size() == 1 ? "is" : "are", by));
+}
+
+// The local path of a 'path' value: 'file:///tmp/x' and '/tmp/x' are both /tmp/x.
+std::filesystem::path localPathOf(const ConnectorContext& context, const std::string& path) {
+  TableOptions options(context);
+  if (path.empty()) options.throwInvalid("path", path, "a file or directory path");
+  size_t scheme = path.find("://");
+  if (scheme == std::string::npos) return std::filesystem::path(path);
+  std::string name = path.substr(0, scheme);
+  if (name != "file") {
+    throw ValidationException(fmt::format(
+        "The file system scheme '{}' of path '{}' (table '{}') is not supported yet; the "
+        "filesystem connector reads and writes local paths and file:// URIs.",
+        name, path, context.tableName));
+  }
+  std::string local = path.substr(scheme + 3);
+  if (local.empty() || local.front() != '/') {
+    options.throwInvalid("path", path, "a file:// URI with an absolute path (file:///tmp/t)");
+  }
+  return std::filesystem::path(local);
+}
+
+}  // namespace
+
+std::set<std::string> FileSystemTableFactory::notSupportedYetOptions() {
+  return {"auto-compaction",
+          "compaction.file-size",
+          "compaction.parallelism",
+          "lookup.join.cache.ttl",
+          "partition.default-name",
+          "partition.time-extractor.class",
+          "partition.time-extractor.kind",
+          "partition.time-extractor.timestamp-formatter",
+          "partition.time-extractor.timestamp-pattern",
+          "sink.partition-commit.delay",
+          "sink.partition-commit.policy.class",
+          "sink.partition-commit.policy.class.parameters",
+          "sink.partition-commit.policy.kind",
+          "sink.partition-commit.success-file.name",
+          "sink.partition-commit.trigger",
+          "sink.partition-commit.watermark-time-zone",
+          "sink.rolling-policy.check-interval",
+          "sink.rolling-policy.file-size",
+          "sink.rolling-policy.inactivity-interval",
+          "sink.rolling-policy.rollover-interval",
+          "sink.shuffle-by-partition.enable",
+          "source.monitor-interval",
+          "source.path.regex-pattern",
+          "source.report-statistics",
+          "streaming-source.consume-start-offset",
+          "streaming-source.enable",
+          "streaming-source.monitor-interval",
+          "streaming-source.partition-order",
+          "streaming-source.partition.include"};
+}
+
+std::set<std::string> FileSystemTableFactory::supportedOptionKeys(
+    const ConnectorContext& context) const {
+  std::set<std::string> keys = DynamicTableFactory::supportedOptionKeys(context);
+  auto format = context.options.find(kFormatOption);
+  if (format != context.options.end()) {
+    const formats::FormatFactory& factory =
+        formats::FormatFactoryRegistry::builtIn().factoryFor(format->second);
+    std::set<std::string> formatKeys =
+        factory.supportedOptionKeys(formatContextOf(context, format->second));
+    keys.insert(formatKeys.begin(), formatKeys.end());
+  }
+  return keys;
+}
+
+void FileSystemTableFactory::validateOptions(const ConnectorContext& context) const {
+  for (const std::string& required : requiredOptions()) {
+    // Flink's "One or more required options are missing." (and nothing else yet).
+    if (context.options.count(required) == 0) DynamicTableFactory::validateOptions(context);
+  }
+  const std::string& identifier = context.options.at(kFormatOption);
+  const formats::FormatFactory& format =
+      formats::FormatFactoryRegistry::builtIn().factoryFor(identifier);
+  std::vector<std::string> notSupported;
+  for (const std::string& option : notSupportedYetOptions()) {
+    if (context.options.count(option) > 0) notSupported.push_back(option);
+  }
+  if (!notSupported.empty()) {
+    throwNotSupportedYet(notSupported, context.tableName, "the filesystem connector");
+  }
+  if (!context.partitionKeys.empty()) {
+    throw ValidationException("PARTITIONED BY is not supported yet by the filesystem connector "
+                              "(table '" + context.tableName + "')");
+  }
+  formats::FormatContext formatContext = formatContextOf(context, identifier);
+  notSupported = format.notSupportedYetKeysIn(formatContext);
+  if (!notSupported.empty()) {
+    throwNotSupportedYet(notSupported, context.tableName, fmt::format("the {} format", identifier));
+  }
+  DynamicTableFactory::validateOptions(context);  // unsupported keys
+  parseFileSystemTableSpec(context);
+}
+
+FileSystemTableSpec parseFileSystemTableSpec(const ConnectorContext& context) {
+  TableOptions options(context);
+  FileSystemTableSpec spec;
+  spec.tableName = context.tableName;
+  spec.rowType = context.physicalRowType;
+  spec.path = localPathOf(context, *options.getString("path"));
+  std::optional<int64_t> parallelism =
+      options.getLong("sink.parallelism", 1, std::numeric_limits<int32_t>::max());
+  if (parallelism) spec.sinkParallelism = static_cast<int>(*parallelism);
+  const std::string& identifier = *options.getString(kFormatOption);
+  spec.formatFactory = &formats::FormatFactoryRegistry::builtIn().factoryFor(identifier);
+  spec.formatContext = formatContextOf(context, identifier);
+  spec.formatFactory->validate(spec.formatContext);
+  return spec;
+}
+
+std::unique_ptr<DynamicTableSource> FileSystemTableFactory::createDynamicTableSource(
+    const ConnectorContext& context) const {
+  return std::make_unique<FileSystemTableSource>(parseFileSystemTableSpec(context));
+}
+
+std::unique_ptr<DynamicTableSink> FileSystemTableFactory::createDynamicTableSink(
+    const ConnectorContext& context) const {
+  return std::make_unique<FileSystemTableSink>(parseFileSystemTableSpec(context));
+}
+
+std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() const {
+  return std::make_shared<FileSource>(
+      spec_.tableName, spec_.path, spec_.rowType,
+      spec_.formatFactory->createDecodingFormat(spec_.formatContext));
+}
+
+std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkOperator() const {
+  auto sinkSpec = std::make_shared<FileSinkSpec>();
+  sinkSpec->tableName = spec_.tableName;
+  sinkSpec->directory = spec_.path;
+  sinkSpec->format = spec_.formatFactory->createEncodingFormat(spec_.formatContext);
+  sinkSpec->fileNameUuid = randomUuid();
+  std::shared_ptr<const FileSinkSpec> shared = std::move(sinkSpec);
+  return std::make_shared<runtime::LambdaOperatorFactory>(
+      [shared]() -> std::unique_ptr<runtime::StreamOperator> {
+        return std::make_unique<FileSinkOperator>(shared);
+      });
+}
+
+}  // namespace eddy::connectors

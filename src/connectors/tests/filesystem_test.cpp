@@ -1,0 +1,532 @@
+// The filesystem connector: option validation messages (required, unknown format, not supported
+// yet, unsupported keys, values), the source (hidden files, directories, splitting across
+// subtasks, batches, malformed records and the rows before them, ignore-parse-errors counts,
+// missing paths), the sink (Flink's part file names, in-progress files, insert-only), and round
+// trips through SQL (INSERT INTO then SELECT) in BATCH and STREAMING mode for csv and json.
+#include <eddy/table/table_environment.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "connectors/filesystem/file_sink.h"
+#include "connectors/filesystem/file_source.h"
+#include "connectors/filesystem/filesystem_factory.h"
+#include "connectors/tests/connector_test_support.h"
+
+namespace eddy::connectors {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::collectChunks;
+using testing::intType;
+using testing::rowsOf;
+using testing::rowType;
+using testing::runSinkOperator;
+using testing::stringType;
+using testing::tableContext;
+using testing::validationMessage;
+
+/// A fresh directory under the system's temporary directory, removed with everything in it.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    std::random_device random;
+    path_ = fs::temp_directory_path() /
+            ("eddy-filesystem-test-" + std::to_string(random()) + std::to_string(random()));
+    fs::create_directories(path_);
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+  /// Writes `content` to the file `name` (relative; parent directories are created).
+  fs::path write(const std::string& name, const std::string& content) const {
+    fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string readFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+/// The names of the entries of `directory`, sorted.
+std::vector<std::string> entriesOf(const fs::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+LogicalTypePtr scoreType() {
+  return rowType({{"id", intType()}, {"name", stringType()}, {"score", intType()}});
+}
+
+std::map<std::string, std::string> csvOptions(const fs::path& path,
+                                              std::map<std::string, std::string> more = {}) {
+  more["connector"] = "filesystem";
+  more["path"] = path.string();
+  more.emplace("format", "csv");
+  return more;
+}
+
+std::shared_ptr<FileSource> fileSource(const ConnectorContext& context) {
+  auto source = FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(context);
+  EXPECT_TRUE(source->isBounded());
+  return std::dynamic_pointer_cast<FileSource>(source->createSource());
+}
+
+std::vector<std::string> sortedRows(const std::vector<vector::Chunk>& chunks) {
+  std::vector<std::string> rows;
+  for (const Row& row : rowsOf(chunks)) rows.push_back(row.toString());
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// --- Options ---
+
+TEST(FileSystemTest, RequiredOptionsAndFormat) {
+  auto validate = [](std::map<std::string, std::string> options) {
+    return validationMessage([&] {
+      ConnectorContext context = tableContext(scoreType(), std::move(options));
+      FactoryRegistry::builtIn().factoryFor(context);
+    });
+  };
+  EXPECT_EQ(validate({{"connector", "filesystem"}}),
+            "One or more required options are missing.\n\nMissing required options are:\n\n"
+            "format\npath");
+  EXPECT_EQ(validate({{"connector", "filesystem"}, {"path", "/tmp/x"}, {"format", "xml"}}),
+            "Could not find any factory for identifier 'xml' that implements 'FormatFactory' in "
+            "the classpath.\n\nAvailable factory identifiers are:\n\ncsv\njson");
+  EXPECT_EQ(validate(csvOptions("/tmp/x")), "");
+  EXPECT_EQ(validate(csvOptions("file:///tmp/x")), "");
+  EXPECT_EQ(validate(csvOptions("")),
+            "Invalid value '' for key 'path' of table 't': expected a file or directory path.");
+  EXPECT_EQ(validate(csvOptions("s3://bucket/x")),
+            "The file system scheme 's3' of path 's3://bucket/x' (table 't') is not supported "
+            "yet; the filesystem connector reads and writes local paths and file:// URIs.");
+  EXPECT_EQ(validate(csvOptions("/tmp/x", {{"sink.parallelism", "0"}})),
+            "Invalid value '0' for key 'sink.parallelism' of table 't': expected an integer "
+            "between 1 and 2147483647.");
+}
+
+TEST(FileSystemTest, FlinkOptionsThatAreNotSupportedYetAreRejectedByName) {
+  auto validate = [](std::map<std::string, std::string> options) {
+    return validationMessage([&] {
+      ConnectorContext context = tableContext(scoreType(), std::move(options));
+      FactoryRegistry::builtIn().factoryFor(context);
+    });
+  };
+  EXPECT_EQ(validate(csvOptions("/tmp/x", {{"sink.rolling-policy.file-size", "1MB"}})),
+            "Option 'sink.rolling-policy.file-size' of table 't' is not supported yet by the "
+            "filesystem connector.");
+  EXPECT_EQ(validate(csvOptions("/tmp/x",
+                                {{"source.monitor-interval", "1 s"}, {"auto-compaction", "true"}})),
+            "Options 'auto-compaction', 'source.monitor-interval' of table 't' are not supported "
+            "yet by the filesystem connector.");
+  EXPECT_EQ(validate(csvOptions("/tmp/x", {{"csv.ignore-first-line", "true"}})),
+            "Option 'csv.ignore-first-line' of table 't' is not supported yet by the csv "
+            "format.");
+}
+
+TEST(FileSystemTest, UnknownOptionsListTheConnectorsAndTheFormatsOptions) {
+  ConnectorContext context = tableContext(scoreType(), csvOptions("/tmp/x", {{"csv.foo", "1"}}));
+  EXPECT_EQ(validationMessage([&] { FactoryRegistry::builtIn().factoryFor(context); }),
+            "Unsupported options found for 'filesystem'.\n\nUnsupported options:\n\ncsv.foo\n\n"
+            "Supported options:\n\nconnector\ncsv.allow-comments\ncsv.array-element-delimiter\n"
+            "csv.disable-quote-character\ncsv.escape-character\ncsv.field-delimiter\n"
+            "csv.ignore-parse-errors\ncsv.null-literal\ncsv.quote-character\n"
+            "csv.write-bigdecimal-in-scientific-notation\nformat\npath\nsink.parallelism");
+  ConnectorContext json = tableContext(
+      scoreType(), csvOptions("/tmp/x", {{"format", "json"}, {"csv.null-literal", "x"}}));
+  EXPECT_EQ(validationMessage([&] { FactoryRegistry::builtIn().factoryFor(json); }),
+            "Unsupported options found for 'filesystem'.\n\nUnsupported options:\n\n"
+            "csv.null-literal\n\nSupported options:\n\nconnector\nformat\n"
+            "json.decode.json-parser.enabled\njson.encode.decimal-as-plain-number\n"
+            "json.encode.ignore-null-fields\njson.fail-on-missing-field\n"
+            "json.ignore-parse-errors\njson.map-null-key.literal\njson.map-null-key.mode\n"
+            "json.timestamp-format.standard\npath\nsink.parallelism");
+}
+
+TEST(FileSystemTest, FormatValuesAndColumnTypesAreValidated) {
+  auto validate = [](LogicalTypePtr type, std::map<std::string, std::string> options) {
+    return validationMessage([&] {
+      ConnectorContext context = tableContext(std::move(type), std::move(options));
+      FactoryRegistry::builtIn().factoryFor(context);
+    });
+  };
+  EXPECT_EQ(validate(scoreType(), csvOptions("/tmp/x", {{"csv.field-delimiter", ",,"}})),
+            "Invalid value ',,' for key 'csv.field-delimiter' of table 't': expected a single "
+            "ASCII character.");
+  EXPECT_EQ(validate(rowType({{"m", parseLogicalType("MAP<STRING, INT>")}}), csvOptions("/tmp/x")),
+            "The csv format does not support the type MAP<STRING, INT> of column 'm' (table "
+            "'t').");
+  EXPECT_EQ(validate(rowType({{"m", parseLogicalType("MAP<STRING, INT>")}}),
+                     csvOptions("/tmp/x", {{"format", "json"}})),
+            "");
+}
+
+// --- Source ---
+
+TEST(FileSystemTest, ReadsEveryVisibleFileOfADirectoryTree) {
+  TemporaryDirectory directory;
+  directory.write("a.csv", "1,Alice,12\n2,Bob,10\n");
+  directory.write("b", "3,Carol,7");  // no line break at the end
+  directory.write("empty.csv", "");
+  const std::string byteOrderMark = "\xEF\xBB\xBF";
+  directory.write("dt=2020-12-30/c.csv", byteOrderMark + "4,Dan,1\n");
+  directory.write(".hidden.csv", "9,hidden,9\n");
+  directory.write("_SUCCESS", "");
+  directory.write(".part-x-0-0.inprogress", "9,in progress,9\n");
+  directory.write("_temporary/d.csv", "9,hidden directory,9\n");
+  ConnectorContext context = tableContext(scoreType(), csvOptions(directory.path()));
+  auto source = fileSource(context);
+  std::vector<std::string> names;
+  for (const SourceFile& file : source->files()) {
+    names.push_back(fs::relative(file.path, directory.path()).string());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"a.csv", "b", "dt=2020-12-30/c.csv", "empty.csv"}));
+  std::vector<std::string> expected = {"+I[1, Alice, 12]", "+I[2, Bob, 10]", "+I[3, Carol, 7]",
+                                       "+I[4, Dan, 1]"};
+  for (int parallelism : {1, 2, 3, 7}) {
+    EXPECT_EQ(sortedRows(collectChunks(fileSource(context), parallelism)), expected)
+        << "parallelism " << parallelism;
+  }
+  // A single file as the path.
+  ConnectorContext single = tableContext(scoreType(), csvOptions(directory.path() / "a.csv"));
+  EXPECT_EQ(sortedRows(collectChunks(fileSource(single), 2)),
+            (std::vector<std::string>{"+I[1, Alice, 12]", "+I[2, Bob, 10]"}));
+}
+
+TEST(FileSystemTest, FilesAreDealtToSubtasksLargestFirst) {
+  TemporaryDirectory directory;
+  directory.write("1", std::string(100, '\n'));
+  directory.write("2", std::string(60, '\n'));
+  directory.write("3", std::string(50, '\n'));
+  directory.write("4", std::string(10, '\n'));
+  auto source = fileSource(tableContext(scoreType(), csvOptions(directory.path())));
+  // Largest first onto the least loaded: 1 → s0, 2 → s1, 3 → s1, 4 → s0.
+  EXPECT_EQ(source->filesOfSubtask(0, 2), (std::vector<size_t>{0, 3}));
+  EXPECT_EQ(source->filesOfSubtask(1, 2), (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(source->filesOfSubtask(4, 5), (std::vector<size_t>{}));
+}
+
+TEST(FileSystemTest, LargeFilesAreReadInBatchesAcrossReadBlocks) {
+  TemporaryDirectory directory;
+  // Records with quoted line breaks, long enough to cross the 1 MiB read blocks many times.
+  std::string content;
+  const int rows = 30000;
+  for (int i = 0; i < rows; ++i) {
+    content += std::to_string(i) + ",\"line one\nline two " + std::string(i % 90, 'x') + "\"," +
+               std::to_string(i % 7) + "\n";
+  }
+  directory.write("big.csv", content);
+  auto source = fileSource(tableContext(scoreType(), csvOptions(directory.path())));
+  std::vector<vector::Chunk> chunks = collectChunks(source, 1);
+  int64_t total = 0;
+  int64_t sum = 0;
+  for (const vector::Chunk& chunk : chunks) {
+    EXPECT_LE(chunk.size(), static_cast<int64_t>(runtime::kDefaultBatchSize));
+    total += chunk.size();
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      sum += chunk.column(0).data<int32_t>()[row];
+      EXPECT_EQ(chunk.column(1).stringAt(row).substr(0, 18), "line one\nline two ");
+    }
+  }
+  EXPECT_EQ(total, rows);
+  EXPECT_EQ(sum, int64_t{rows} * (rows - 1) / 2);
+  EXPECT_EQ(chunks.size(), (rows + runtime::kDefaultBatchSize - 1) / runtime::kDefaultBatchSize);
+}
+
+/// A ReaderOutput that keeps what a reader emits.
+class CollectingOutput : public ReaderOutput<vector::Chunk> {
+ public:
+  CollectingOutput() { batch_ = &batch; }
+  runtime::TypedBatch<vector::Chunk> batch;
+};
+
+TEST(FileSystemTest, RowsBeforeAMalformedRecordAreEmittedThenTheReaderFails) {
+  TemporaryDirectory directory;
+  fs::path file = directory.write("a.csv", "1,Alice,12\n2,Bob,10\n3,Carol,abc\n4,Dan,1\n");
+  auto source = fileSource(tableContext(scoreType(), csvOptions(directory.path())));
+  auto reader = source->createReader(0, 1);
+  CollectingOutput output;
+  EXPECT_EQ(reader->pollNext(output), InputStatus::MORE_AVAILABLE);
+  ASSERT_EQ(output.batch.records.size(), 1u);
+  EXPECT_EQ(rowsOf(output.batch.records),
+            (std::vector<Row>{Row::of(1, "Alice", 12), Row::of(2, "Bob", 10)}));
+  try {
+    reader->pollNext(output);
+    ADD_FAILURE() << "the malformed record did not fail";
+  } catch (const ConnectorException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Failed to deserialize CSV row 3 of file '" + file.string() +
+                  "': column 'score' (position 2) expects INT but got 'abc'");
+  }
+}
+
+TEST(FileSystemTest, AMalformedRecordFailsTheJob) {
+  TemporaryDirectory directory;
+  fs::path file = directory.write("a.json", "{\"id\":1}\n{\"id\":2,\"name\":3}\n{\"id\":true}\n");
+  ConnectorContext context =
+      tableContext(scoreType(), csvOptions(directory.path(), {{"format", "json"}}));
+  try {
+    collectChunks(fileSource(context), 1);
+    ADD_FAILURE() << "the job did not fail";
+  } catch (const JobExecutionException& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("threw: Failed to deserialize JSON row 3 of file '" + file.string() +
+                        "': column 'id' (position 0) expects INT but got true"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(FileSystemTest, IgnoreParseErrorsCountsOverAllSubtasks) {
+  TemporaryDirectory directory;
+  directory.write("a.csv", "1,a,1\n2,b,x\n3,\"c\n");
+  directory.write("b.csv", "4,d,4\nx,e,5\n");
+  ConnectorContext context = tableContext(
+      scoreType(), csvOptions(directory.path(), {{"csv.ignore-parse-errors", "true"}}));
+  auto source = fileSource(context);
+  EXPECT_EQ(
+      sortedRows(collectChunks(source, 2)),
+      (std::vector<std::string>{"+I[1, a, 1]", "+I[2, b, null]", "+I[4, d, 4]", "+I[null, e, 5]"}));
+  EXPECT_EQ(source->malformedRecordCount(), 3);
+  EXPECT_EQ(source->skippedRecordCount(), 1);
+}
+
+TEST(FileSystemTest, AMissingPathFailsTheJob) {
+  TemporaryDirectory directory;
+  fs::path missing = directory.path() / "missing";
+  ConnectorContext context = tableContext(scoreType(), csvOptions(missing));
+  try {
+    collectChunks(fileSource(context), 1);
+    ADD_FAILURE() << "the job did not fail";
+  } catch (const EddyException& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("The path '" + missing.string() + "' of table 't' does not exist."),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+// --- Sink ---
+
+std::unique_ptr<DynamicTableSink> fileSink(const ConnectorContext& context) {
+  return FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSink(context);
+}
+
+TEST(FileSystemTest, SinkWritesOnePartFilePerSubtaskWithFlinksNames) {
+  TemporaryDirectory directory;
+  fs::path output = directory.path() / "out" / "nested";
+  ConnectorContext context =
+      tableContext(scoreType(), csvOptions(output, {{"sink.parallelism", "3"}}));
+  auto sink = fileSink(context);
+  EXPECT_FALSE(sink->acceptsUpdates());
+  EXPECT_EQ(sink->sinkParallelism(), 3);
+  auto factory = sink->createSinkOperator();
+  runSinkOperator(
+      *factory, 1, 3,
+      {vector::rowsToChunk({Row::of(1, "a, b", 2), Row::of(3, nullptr, nullptr)}, scoreType())});
+  runSinkOperator(*factory, 2, 3, {});  // no rows: no file
+  std::vector<std::string> names = entriesOf(output);
+  ASSERT_EQ(names.size(), 1u);
+  const std::string& name = names[0];
+  // part-<uuid>-<subtask>-<counter>, the UUID in its 8-4-4-4-12 form.
+  ASSERT_EQ(name.size(), std::string("part-").size() + 36 + std::string("-1-0").size()) << name;
+  EXPECT_EQ(name.substr(0, 5), "part-");
+  EXPECT_EQ(name.substr(41), "-1-0");
+  for (size_t dash : {13u, 18u, 23u, 28u}) EXPECT_EQ(name[dash], '-') << name;
+  EXPECT_EQ(readFile(output / name), "1,\"a, b\",2\n3,,\n");
+  // A second job (a new operator factory) writes next to it with another UUID.
+  runSinkOperator(*fileSink(context)->createSinkOperator(), 1, 3,
+                  {vector::rowsToChunk({Row::of(5, "e", 5)}, scoreType())});
+  EXPECT_EQ(entriesOf(output).size(), 2u);
+}
+
+TEST(FileSystemTest, SinkAcceptsOnlyInsertsAndRemovesItsInProgressFile) {
+  TemporaryDirectory directory;
+  ConnectorContext context = tableContext(scoreType(), csvOptions(directory.path()));
+  auto factory = fileSink(context)->createSinkOperator();
+  testing::RecordingOutput output;
+  runtime::OperatorContext operatorContext;
+  operatorContext.output = &output;
+  std::unique_ptr<runtime::StreamOperator> sink = factory->createOperator();
+  sink->open(operatorContext);
+  auto batch = std::make_unique<runtime::TypedBatch<vector::Chunk>>();
+  batch->push(vector::rowsToChunk({Row::of(1, "a", 1)}, scoreType()), runtime::kNoTimestamp);
+  sink->processBatch(0, std::move(batch));
+  // Flushed rows are in the hidden in-progress file until finish().
+  auto* fileSinkOperator = static_cast<FileSinkOperator*>(sink.get());
+  batch = std::make_unique<runtime::TypedBatch<vector::Chunk>>();
+  batch->push(vector::rowsToChunk({Row::ofKind(RowKind::INSERT, 2, "b", 2),
+                                   Row::ofKind(RowKind::UPDATE_BEFORE, 1, "Alice", 12)},
+                                  scoreType()),
+              runtime::kNoTimestamp);
+  try {
+    sink->processBatch(0, std::move(batch));
+    ADD_FAILURE() << "the sink accepted -U";
+  } catch (const TableException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "The filesystem sink of table 't' accepts only INSERT rows; got -U[1, Alice, 12]");
+  }
+  sink->close();  // a failed job: no finish()
+  EXPECT_EQ(entriesOf(directory.path()), std::vector<std::string>{});
+  EXPECT_FALSE(fs::exists(fileSinkOperator->partFilePath()));
+}
+
+TEST(FileSystemTest, SinkFailsWhenThePathIsAFile) {
+  TemporaryDirectory directory;
+  fs::path file = directory.write("file", "x");
+  auto factory = fileSink(tableContext(scoreType(), csvOptions(file)))->createSinkOperator();
+  try {
+    runSinkOperator(*factory, 0, 1, {});
+    ADD_FAILURE() << "the sink opened";
+  } catch (const ConnectorException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "The path '" + file.string() +
+                  "' of table 't' is not a directory; the filesystem sink writes part files into "
+                  "a directory.");
+  }
+}
+
+// --- SQL round trips ---
+
+std::vector<std::string> rowsOfResult(TableResult result, bool sorted) {
+  std::vector<std::string> rows;
+  for (const Row& row : result.collectAll()) rows.push_back(row.toString());
+  if (sorted) std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+std::unique_ptr<TableEnvironment> environment(bool streaming, int parallelism) {
+  auto env = TableEnvironment::create(streaming ? EnvironmentSettings::inStreamingMode()
+                                                : EnvironmentSettings::inBatchMode());
+  env->executeSql("SET 'parallelism.default' = '" + std::to_string(parallelism) + "'");
+  return env;
+}
+
+struct RoundTrip {
+  std::string format;
+  bool streaming;
+  int parallelism;
+};
+
+class FileSystemRoundTripTest : public ::testing::TestWithParam<RoundTrip> {};
+
+TEST_P(FileSystemRoundTripTest, InsertThenSelect) {
+  const RoundTrip& trip = GetParam();
+  TemporaryDirectory directory;
+  auto env = environment(trip.streaming, trip.parallelism);
+  env->executeSql(
+      "CREATE TABLE t (id INT, name STRING, score DOUBLE, amount DECIMAL(10, 2), ok BOOLEAN, "
+      "big BIGINT) WITH ('connector' = 'filesystem', 'path' = '" +
+      directory.path().string() + "', 'format' = '" + trip.format + "')");
+  env->executeSql(
+         "INSERT INTO t VALUES "
+         "(1, 'Alice', 1.5, 12.50, TRUE, 10000000000), "
+         "(2, 'a,b \"quoted\"', -0.25, -0.05, FALSE, -1), "
+         "(3, 'two\nlines', 1e10, 0, TRUE, 0), "
+         "(4, CAST(NULL AS STRING), CAST(NULL AS DOUBLE), CAST(NULL AS DECIMAL(10, 2)), "
+         "CAST(NULL AS BOOLEAN), CAST(NULL AS BIGINT)), "
+         "(5, '', 0.1, 99999999.99, FALSE, 5), "
+         "(6, 'unicode \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 tab\there', 2.0, 1, TRUE, 6)")
+      .await();
+  std::vector<std::string> expected = {
+      "+I[1, Alice, 1.5, 12.50, true, 10000000000]",
+      "+I[2, a,b \"quoted\", -0.25, -0.05, false, -1]",
+      "+I[3, two\nlines, 1.0E10, 0.00, true, 0]",
+      "+I[4, null, null, null, null, null]",
+      "+I[5, , 0.1, 99999999.99, false, 5]",
+      "+I[6, unicode \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 tab\there, 2.0, 1.00, true, 6]"};
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM t"), true), expected);
+  // A second INSERT adds files; a filter and projection read them all.
+  env->executeSql("INSERT INTO t VALUES (7, 'Gus', 7.0, 7, TRUE, 7)").await();
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT id, name FROM t WHERE id > 5"), true),
+            (std::vector<std::string>{
+                "+I[6, unicode \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 tab\there]", "+I[7, Gus]"}));
+  // Only complete part files remain: nothing hidden, nothing in progress.
+  for (const std::string& name : entriesOf(directory.path())) {
+    EXPECT_EQ(name.substr(0, 5), "part-") << name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, FileSystemRoundTripTest,
+                         ::testing::Values(RoundTrip{"csv", false, 1}, RoundTrip{"csv", true, 1},
+                                           RoundTrip{"json", false, 1}, RoundTrip{"json", true, 1},
+                                           RoundTrip{"csv", false, 3}, RoundTrip{"json", true, 2}),
+                         [](const ::testing::TestParamInfo<RoundTrip>& info) {
+                           return info.param.format +
+                                  (info.param.streaming ? "Streaming" : "Batch") +
+                                  std::to_string(info.param.parallelism);
+                         });
+
+TEST(FileSystemTest, PartitionedTablesAreRejectedForNow) {
+  TemporaryDirectory directory;
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE parts (a INT, b STRING) PARTITIONED BY (b) WITH ('connector' = "
+                  "'filesystem', 'path' = '" + directory.path().string() + "', 'format' = 'csv')");
+  try {
+    env->executeSql("SELECT * FROM parts").collectAll();
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_STREQ(error.what(), "PARTITIONED BY is not supported yet by the filesystem connector "
+                              "(table 'default_catalog.default_database.parts')");
+  }
+}
+
+TEST(FileSystemTest, AnUpdatingQueryCannotBeWrittenAndLeavesNoFile) {
+  TemporaryDirectory directory;
+  auto env = environment(true, 1);
+  env->executeSql(
+      "CREATE TABLE counts (name STRING, c BIGINT) WITH ('connector' = "
+      "'filesystem', 'path' = '" +
+      directory.path().string() + "', 'format' = 'json')");
+  std::string message;
+  try {
+    env->executeSql(
+           "INSERT INTO counts SELECT name, COUNT(*) FROM (VALUES ('a'), ('b'), ('a')) "
+           "AS v(name) GROUP BY name")
+        .await();
+  } catch (const EddyException& error) {
+    message = error.what();
+  }
+  // The planner checks DynamicTableSink::acceptsUpdates() before the job runs.
+  EXPECT_EQ(message,
+            "Table sink 'default_catalog.default_database.counts' doesn't support consuming "
+            "update changes which is produced by node LogicalAggregate(group=[{0}], $f1=[COUNT()])");
+  EXPECT_EQ(entriesOf(directory.path()), std::vector<std::string>{});
+}
+
+TEST(FileSystemTest, SqlReadsFilesWrittenByOthersWithFormatOptions) {
+  TemporaryDirectory directory;
+  directory.write("data.txt", "# scores\n1|Alice|n/a\n2|'Bob|by'|10\n");
+  auto env = environment(false, 1);
+  env->executeSql(
+      "CREATE TABLE t (id INT, name STRING, score INT) WITH ('connector' = "
+      "'filesystem', 'path' = 'file://" +
+      directory.path().string() +
+      "', 'format' = 'csv', 'csv.field-delimiter' = '|', 'csv.quote-character' = "
+      "'''', 'csv.null-literal' = 'n/a', 'csv.allow-comments' = 'true')");
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT name, score FROM t"), false),
+            (std::vector<std::string>{"+I[Alice, null]", "+I[Bob|by, 10]"}));
+}
+
+}  // namespace
+}  // namespace eddy::connectors
