@@ -181,10 +181,17 @@ std::string SqlLogicTestRunner::runQuery(const Record& record, RecordOutcome* ou
     std::sort(rows.begin(), rows.end());
     std::sort(expected.begin(), expected.end());
   }
-  // A value with line breaks (SHOW CREATE TABLE, EXPLAIN) spans several lines of the block.
+  // A value with line breaks (SHOW CREATE TABLE, EXPLAIN) spans several lines of the block;
+  // its blank lines are left out (a blank line ends a block).
   std::vector<std::string> lines;
   for (const std::string& row : rows) {
-    for (const std::string& line : splitMessage(row)) lines.push_back(line);
+    if (row.find('\n') == std::string::npos) {
+      lines.push_back(row);
+      continue;
+    }
+    for (const std::string& line : splitMessage(row)) {
+      if (!line.empty()) lines.push_back(line);
+    }
   }
   rows = std::move(lines);
   outcome->available = true;

@@ -60,8 +60,7 @@ TEST(SqlScriptRunnerTest, ExplainPrintsThePlanAsText) {
             "== Optimized Logical Plan ==\n"
             "LogicalProject(b=[+($0, 1)])\n"
             "  LogicalFilter(condition=[>($0, 1)])\n"
-            "    LogicalProject(a=[$0])\n"
-            "      LogicalValues(tuples=[[{ 1 }, { 2 }]])\n"
+            "    LogicalValues(tuples=[[{ 1 }, { 2 }]])\n"
             "\n");
 }
 

@@ -1,5 +1,7 @@
 #include "sql/physical/translator.h"
 
+#include "sql/optimizer/optimizer.h"
+
 #include "connectors/dynamic_table_factory.h"
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/calc/calc_operator.h"
@@ -32,8 +34,22 @@ DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, std::shared_ptr<
       settings);
 }
 
+DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
+                                        const TranslationSettings& settings);
+
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
                                     const TranslationSettings& settings) {
+  if (!settings.reusedSubPlans) return translateNode(node, env, settings);
+  std::string digest = explainPlan(node, true) + node.rowType->asSummaryString();
+  auto found = settings.reusedSubPlans->find(digest);
+  if (found != settings.reusedSubPlans->end()) return found->second;
+  DataStream<vector::Chunk> stream = translateNode(node, env, settings);
+  settings.reusedSubPlans->emplace(std::move(digest), stream);
+  return stream;
+}
+
+DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
+                                        const TranslationSettings& settings) {
   switch (node.kind) {
     case LogicalNodeKind::kValues: {
       const auto& values = static_cast<const LogicalValues&>(node);
@@ -57,6 +73,12 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
       auto spec = std::make_shared<CalcSpec>();
       spec->outputRowType = project.rowType;
       spec->projections = project.expressions;
+      if (node.inputs[0]->kind == LogicalNodeKind::kFilter) {
+        // A projection over a filter: one Calc (condition, then projections over its input).
+        const auto& filter = static_cast<const LogicalFilter&>(*node.inputs[0]);
+        spec->condition = filter.condition;
+        return calc(translate(*filter.inputs[0], env, settings), spec, "Calc", settings);
+      }
       return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
     }
     case LogicalNodeKind::kFilter: {
@@ -195,7 +217,7 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
                                                 StreamExecutionEnvironment& environment,
                                                 const TranslationSettings& settings) {
-  return translate(*plan, environment, settings);
+  return translate(*optimize(plan), environment, settings);
 }
 
 }  // namespace eddy::sql

@@ -1,10 +1,15 @@
 // Translator: turns a logical plan into DataStream transformations over chunks on a
 // StreamExecutionEnvironment — the one runtime of eddy (DESIGN §1: the planner has no
 // runtime of its own). Values become a collection source, a table scan its connector's
-// source (src/connectors, chosen by the 'connector' option), Project and Filter a Calc,
+// source (src/connectors, chosen by the 'connector' option), Project and Filter a Calc (a
+// projection over a filter one Calc),
 // Aggregate a HASH exchange on the grouping columns followed by a GroupAggregate (at
 // parallelism 1 without grouping columns, Flink's singleton distribution).
 #pragma once
+
+#include <map>
+#include <memory>
+#include <string>
 
 #include "eddy/datastream/data_stream.h"
 #include "sql/planner/logical_node.h"
@@ -17,8 +22,13 @@ struct TranslationSettings {
   bool streaming = true;
   /// table.exec.resource.default-parallelism; -1: the environment's default.
   int defaultParallelism = -1;
+  /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
+  /// text and row type) become one DataStream; shared by every translation of the job. Null:
+  /// no reuse.
+  std::shared_ptr<std::map<std::string, DataStream<vector::Chunk>>> reusedSubPlans;
 };
 
+/// Optimizes the plan (sql/optimizer) and translates it.
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
                                                 StreamExecutionEnvironment& environment,
                                                 const TranslationSettings& settings);

@@ -133,7 +133,8 @@ std::string LogicalAggregate::describe() const {
     std::string argument = call.argumentColumn < 0 ? "" : "$" + std::to_string(call.argumentColumn);
     text += ", " + fields[groupingColumns.size() + i].name + "=[" +
             runtime::operators::aggregateKindName(call.kind) + "(" +
-            (call.distinct ? "DISTINCT " : "") + argument + ")]";
+            (call.distinct ? "DISTINCT " : "") + argument + ")" +
+            (call.filterColumn >= 0 ? " FILTER $" + std::to_string(call.filterColumn) : "") + "]";
   }
   return text + ")";
 }

@@ -8,6 +8,7 @@
 #include "eddy/exceptions.h"
 #include "eddy/table/table_environment.h"
 #include "sql/binder/binder.h"
+#include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
 #include "sql/planner/logical_node.h"
 
@@ -262,7 +263,8 @@ TableResult Table::executeInsert(const std::string& path) const {
 TablePipeline Table::insertInto(const std::string& path) const { return TablePipeline(*this, path); }
 
 std::string Table::explain() const {
-  return "== Optimized Logical Plan ==\n" + sql::explainPlan(*plan_, true);
+  return "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan_, false) +
+         "\n== Optimized Logical Plan ==\n" + sql::explainPlan(*sql::optimize(plan_), true);
 }
 
 // ---- GroupedTable, TablePipeline ------------------------------------------------------------

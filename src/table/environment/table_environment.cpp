@@ -15,6 +15,7 @@
 #include "sql/binder/binder.h"
 #include "sql/parser/parser.h"
 #include "sql/parser/unparse.h"
+#include "sql/optimizer/optimizer.h"
 #include "sql/physical/translator.h"
 
 namespace eddy {
@@ -389,6 +390,22 @@ std::unique_ptr<StreamExecutionEnvironment> TableEnvironment::newJobEnvironment(
   translation.streaming = streaming;
   translation.defaultParallelism =
       parallelismOption(configuration_, "table.exec.resource.default-parallelism");
+  auto reuse = configuration_.find("table.optimizer.reuse-sub-plan-enabled");
+  bool reuseEnabled = true;
+  if (reuse != configuration_.end()) {
+    std::string value = reuse->second;
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (value != "true" && value != "false") {
+      throw ValidationException("Could not parse value '" + reuse->second +
+                                "' for key 'table.optimizer.reuse-sub-plan-enabled' (a boolean: "
+                                "true or false)");
+    }
+    reuseEnabled = value == "true";
+  }
+  if (reuseEnabled) {
+    translation.reusedSubPlans =
+        std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();
+  }
   return environment;
 }
 
@@ -632,7 +649,7 @@ std::string StatementSet::explain() const {
   for (const auto& [path, plan] : inserts_) {
     std::string target;
     for (size_t i = 0; i < path.size(); ++i) target += (i ? "." : "") + path[i];
-    text += "== Sink: " + target + " ==\n" + sql::explainPlan(*plan, true);
+    text += "== Sink: " + target + " ==\n" + sql::explainPlan(*sql::optimize(plan), true);
   }
   return text;
 }
@@ -975,7 +992,8 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       sql::Binder binder(catalogs);
       sql::LogicalNodePtr plan = binder.bindQuery(*explain.statement->as<sql::QueryStatement>().query);
       std::string text = "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
-                         "\n== Optimized Logical Plan ==\n" + sql::explainPlan(*plan, changelogMode);
+                         "\n== Optimized Logical Plan ==\n" +
+                         sql::explainPlan(*sql::optimize(plan), changelogMode);
       return listing("result", {text});
     }
     case sql::StatementKind::kSet: {
