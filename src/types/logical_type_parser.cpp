@@ -186,6 +186,15 @@ class TypeStringParser {
   }
 
   LogicalTypePtr parseType() {
+    // Nesting is bounded so that a deeply nested type string is an error, not a stack
+    // overflow.
+    if (++depth_ > kMaxDepth) {
+      fail(peek(), fmt::format("types nested deeper than {} levels are not supported", kMaxDepth));
+    }
+    struct DepthGuard {
+      int& depth;
+      ~DepthGuard() { --depth; }
+    } guard{depth_};
     LogicalTypePtr type = parseBaseType();
     while (true) {
       const Token& token = peek();
@@ -474,6 +483,8 @@ class TypeStringParser {
   std::string_view text_;
   std::vector<Token> tokens_;
   size_t position_ = 0;
+  static constexpr int kMaxDepth = 200;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -386,8 +386,11 @@ class Printer {
       case ExpressionKind::kFieldAccess: {
         const auto& access = node.as<FieldAccessExpression>();
         std::string base = expression(*access.base, kPrimaryLevel);
-        // `(a).f`: without parentheses `a`.`f` would be the compound identifier a.f.
-        if (access.base->is<IdentifierExpression>()) base = "(" + base + ")";
+        // `(a).f`: without parentheses `a`.`f` would be the compound identifier a.f, and
+        // `1`.`f` would read as the number `1.` followed by an alias.
+        if (access.base->is<IdentifierExpression>() || access.base->is<LiteralExpression>()) {
+          base = "(" + base + ")";
+        }
         return base + "." + escapeIdentifier(access.field);
       }
       case ExpressionKind::kDescriptor:

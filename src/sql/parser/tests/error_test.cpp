@@ -273,3 +273,33 @@ TEST(ParseErrorTest, RandomTokenSequencesFailCleanlyOrRoundTrip) {
 
 }  // namespace
 }  // namespace eddy::sql
+
+namespace eddy::sql::testing {
+namespace {
+
+// Findings of the parser fuzzer (tests/fuzz).
+TEST(ParseErrorTest, DeeplyNestedTypesFailCleanly) {
+  std::string type;
+  for (int i = 0; i < 20000; ++i) type += "ARRAY<";
+  type += "INT";
+  for (int i = 0; i < 20000; ++i) type += ">";
+  std::string message = statementError("SELECT CAST(NULL AS " + type + ")");
+  EXPECT_NE(message.find("types nested deeper than 200 levels are not supported"), std::string::npos)
+      << message.substr(0, 300);
+  std::string row = "CREATE TABLE t (c ";
+  for (int i = 0; i < 5000; ++i) row += "ROW<a ";
+  row += "INT";
+  for (int i = 0; i < 5000; ++i) row += ">";
+  message = statementError(row + ")");
+  EXPECT_NE(message.find("types nested deeper than 200 levels are not supported"), std::string::npos)
+      << message.substr(0, 300);
+}
+
+TEST(ParseErrorTest, FieldAccessOnALiteralRoundTrips) {
+  EXPECT_EQ(roundTripStatement("SELECT 1 . a"), "SELECT (1).`a`");
+  EXPECT_EQ(roundTripStatement("SELECT 1 . a . b"), "SELECT (1).`a`.`b`");
+  EXPECT_EQ(roundTripStatement("SELECT f(1 . a)"), "SELECT F((1).`a`)");
+}
+
+}  // namespace
+}  // namespace eddy::sql::testing

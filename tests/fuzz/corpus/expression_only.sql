@@ -1,0 +1,1 @@
+`ts1` - INTERVAL '1' SECOND

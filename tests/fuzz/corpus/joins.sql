@@ -1,0 +1,2 @@
+SELECT * FROM a JOIN b ON a.x = b.x LEFT OUTER JOIN c USING (y) RIGHT JOIN d ON TRUE FULL JOIN e ON a.x = e.x CROSS JOIN f, g AS h (p, q)
+, LATERAL (SELECT 1) AS l, UNNEST(arr, m) WITH ORDINALITY AS u(x, o), LATERAL TABLE(split(s)) AS s(w), o FOR SYSTEM_TIME AS OF a.proctime, (a JOIN b ON TRUE)

@@ -1,0 +1,1 @@
+SET; SET 'table.exec.mini-batch.enabled' = 'true'; RESET; RESET 'k'
