@@ -270,6 +270,13 @@ class HeapValueState final : public ValueState<V>, public HeapSingleValueTable<V
   void update(V value) override {
     this->setEntry(TtlValue<V>{std::move(value), this->stampForWrite()});
   }
+  V* valuePointer() override {
+    int64_t timestamp = this->stampForWrite();
+    TtlValue<V>* current = this->findLive(timestamp);
+    if (!current) return nullptr;
+    current->lastAccessTimestamp = timestamp;
+    return &current->userValue;
+  }
   void clear() override { this->eraseEntry(); }
 };
 

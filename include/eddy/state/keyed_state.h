@@ -33,6 +33,12 @@ class ValueState : public State {
   virtual std::optional<V> value() = 0;
   /// Replaces the current key's value.
   virtual void update(V value) = 0;
+  /// The current key's value for an in-place change, or nullptr when it has none (or it
+  /// expired) — and always nullptr in backends that keep values serialized, so callers fall
+  /// back to value()/update(). A change through the pointer counts as an update() (a TTL
+  /// write); the pointer is valid until the next call on the state backend. An eddy
+  /// extension, for operators that change large values a little per record.
+  virtual V* valuePointer() { return nullptr; }
 };
 
 /// A list of values per key.

@@ -130,6 +130,12 @@ class Value {
       throwKindMismatch(static_cast<ValueKind>(kIndexOf<T>));
     }
   }
+  /// The held T for an in-place change (not for Row, which is shared); errors as get().
+  template <typename T>
+  T& getMutable() {
+    static_assert(!std::is_same_v<T, Row>, "a Row value is shared and cannot change in place");
+    return const_cast<T&>(std::as_const(*this).template get<T>());
+  }
   const Row& getRow() const;
 
   /// The kind a C++ type is held as: kindOf<int32_t>() is INT, kindOf<Row>() is ROW.

@@ -76,6 +76,24 @@ TEST_F(StateTtlTest, ValueWriteRefreshesTheTimestamp) {
   EXPECT_EQ(seen->value(), std::nullopt);
 }
 
+TEST_F(StateTtlTest, AnInPlaceChangeIsAWrite) {
+  ValueState<std::string>* seen =
+      backend_.getValueState(withTtl(ValueStateDescriptor<std::string>("seen"),
+                                     ttlConfig(StateTtlConfig::UpdateType::OnCreateAndWrite)));
+  selectKey("alice");
+  EXPECT_EQ(seen->valuePointer(), nullptr);  // nothing yet
+  seen->update("v");
+  clock_.set(80);
+  std::string* value = seen->valuePointer();
+  ASSERT_NE(value, nullptr);
+  *value += "2";
+  clock_.set(179);
+  EXPECT_EQ(seen->value(), "v2");
+  clock_.set(180);
+  EXPECT_EQ(seen->valuePointer(), nullptr);  // expired 100 after the in-place write
+  EXPECT_EQ(seen->value(), std::nullopt);
+}
+
 TEST_F(StateTtlTest, ValueReadRefreshesTheTimestampWithOnReadAndWrite) {
   ValueState<std::string>* seen =
       backend_.getValueState(withTtl(ValueStateDescriptor<std::string>("seen"),

@@ -190,7 +190,9 @@ Accumulator createInnerAccumulator(const AggregateCall& call) {
   return {};
 }
 
-void accumulateInner(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+/// `accumulator` points at the call's values (after the DISTINCT map, if any); changed in
+/// place, so a MIN/MAX map is not copied per row.
+void accumulateInner(const AggregateCall& call, Value* accumulator, const Value& input,
                      bool retract) {
   int64_t step = retract ? -1 : 1;
   switch (call.kind) {
@@ -204,28 +206,23 @@ void accumulateInner(const AggregateCall& call, Accumulator& accumulator, const 
       accumulator[1] = Value(accumulator[1].get<int64_t>() + step);
       return;
     case AggregateKind::MIN:
-    case AggregateKind::MAX: {
+    case AggregateKind::MAX:
       // A sorted map value → multiplicity, so retracting the minimum finds the next one.
-      ValueMap entries = accumulator[0].get<ValueMap>();
-      addMultiplicity(entries, input, step);
-      accumulator[0] = Value::ofMap(std::move(entries));
+      addMultiplicity(accumulator[0].getMutable<ValueMap>(), input, step);
       return;
-    }
     case AggregateKind::SINGLE_VALUE: {
       accumulator[0] = Value(accumulator[0].get<int64_t>() + step);
       if (input.isNull()) {
         accumulator[1] = Value(accumulator[1].get<int64_t>() + step);
         return;
       }
-      ValueMap entries = accumulator[2].get<ValueMap>();
-      addMultiplicity(entries, input, step);
-      accumulator[2] = Value::ofMap(std::move(entries));
+      addMultiplicity(accumulator[2].getMutable<ValueMap>(), input, step);
       return;
     }
   }
 }
 
-Value innerResult(const AggregateCall& call, const Accumulator& accumulator) {
+Value innerResult(const AggregateCall& call, const Value* accumulator) {
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
     case AggregateKind::COUNT:
@@ -289,23 +286,18 @@ void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value
     return;
   }
   if (!call.distinct) {
-    accumulateInner(call, accumulator, input, retract);
+    accumulateInner(call, accumulator.data(), input, retract);
     return;
   }
-  ValueMap seen = accumulator[0].get<ValueMap>();
-  int64_t count = addMultiplicity(seen, input, retract ? -1 : 1);
-  accumulator[0] = Value::ofMap(std::move(seen));
+  int64_t count = addMultiplicity(accumulator[0].getMutable<ValueMap>(), input, retract ? -1 : 1);
   bool firstTime = !retract && count == 1;
   bool lastTime = retract && count == 0;
   if (!firstTime && !lastTime) return;
-  Accumulator inner(accumulator.begin() + 1, accumulator.end());
-  accumulateInner(call, inner, input, retract);
-  std::copy(inner.begin(), inner.end(), accumulator.begin() + 1);
+  accumulateInner(call, accumulator.data() + 1, input, retract);
 }
 
 Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
-  if (!call.distinct) return innerResult(call, accumulator);
-  return innerResult(call, Accumulator(accumulator.begin() + 1, accumulator.end()));
+  return innerResult(call, accumulator.data() + (call.distinct ? 1 : 0));
 }
 
 }  // namespace eddy::runtime::operators

@@ -96,18 +96,27 @@ void GroupAggregateOperator::processChunk(const vector::Chunk& chunk) {
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
     stateBackend_->setCurrentKey(keyBytes_, assignToKeyGroup(keyBytes_, context().maxParallelism));
-    std::optional<std::vector<Accumulator>> stored = accumulatorState_->value();
-    bool firstRow = !stored.has_value();
-    std::vector<Accumulator> accumulators = firstRow ? newAccumulators() : std::move(*stored);
     bool retract = !isAccumulate(chunk.rowKind(row));
+    // The group's accumulators, changed in place in the state where the backend allows it.
+    std::vector<Accumulator>* accumulators = accumulatorState_->valuePointer();
+    std::optional<std::vector<Accumulator>> copy;
+    if (!accumulators) {
+      copy = accumulatorState_->value();
+      if (copy) accumulators = &*copy;
+    }
+    bool firstRow = accumulators == nullptr;
     if (firstRow && retract) continue;  // retraction of a group never seen: nothing to undo
+    if (firstRow) {
+      copy = newAccumulators();
+      accumulators = &*copy;
+    }
 
     std::vector<Value> previousResults;
-    if (!firstRow) previousResults = resultsOf(accumulators);
-    accumulateRow(chunk, row, accumulators, retract);
+    if (!firstRow) previousResults = resultsOf(*accumulators);
+    accumulateRow(chunk, row, *accumulators, retract);
 
-    if (accumulators.back()[0].get<int64_t>() > 0) {
-      std::vector<Value> results = resultsOf(accumulators);
+    if (accumulators->back()[0].get<int64_t>() > 0) {
+      std::vector<Value> results = resultsOf(*accumulators);
       if (firstRow) {
         appendResult(chunk, row, results, RowKind::INSERT);
       } else if (results != previousResults) {
@@ -116,7 +125,7 @@ void GroupAggregateOperator::processChunk(const vector::Chunk& chunk) {
         }
         appendResult(chunk, row, results, RowKind::UPDATE_AFTER);
       }
-      accumulatorState_->update(std::move(accumulators));
+      if (copy) accumulatorState_->update(std::move(*copy));
     } else {
       if (!firstRow) appendResult(chunk, row, previousResults, RowKind::DELETE);
       accumulatorState_->clear();
