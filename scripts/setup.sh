@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build ccache git libutf8proc-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libfmt-dev libabsl-dev libxxhash-dev libsimdjson-dev
+  libfmt-dev libabsl-dev libxxhash-dev libsimdjson-dev libre2-dev libssl-dev
   clang libclang-rt-14-dev
 )
 

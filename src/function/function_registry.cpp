@@ -31,6 +31,11 @@ const FunctionRegistry& FunctionRegistry::builtIn() {
     registerArithmeticFunctions(built);
     registerMathFunctions(built);
     registerStringFunctions(built);
+    registerTemporalFunctions(built);
+    registerRegularExpressionFunctions(built);
+    registerHashFunctions(built);
+    registerBase64Functions(built);
+    registerJsonFunctions(built);
     return built;
   }();
   return registry;

@@ -153,5 +153,10 @@ void registerLogicalFunctions(FunctionRegistry& registry);
 void registerArithmeticFunctions(FunctionRegistry& registry);
 void registerMathFunctions(FunctionRegistry& registry);
 void registerStringFunctions(FunctionRegistry& registry);
+void registerTemporalFunctions(FunctionRegistry& registry);
+void registerRegularExpressionFunctions(FunctionRegistry& registry);
+void registerHashFunctions(FunctionRegistry& registry);
+void registerBase64Functions(FunctionRegistry& registry);
+void registerJsonFunctions(FunctionRegistry& registry);
 
 }  // namespace eddy::function

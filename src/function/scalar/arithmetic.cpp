@@ -1,4 +1,5 @@
-// Arithmetic operators: +, -, *, /, % (and MOD), unary - and +, over every numeric type.
+// Arithmetic operators: +, -, *, /, % (and MOD), unary - and +, over every numeric type
+// (datetime and interval operands of + and - are temporal arithmetic: temporal.h).
 // Integers wrap on overflow as Java's int/long arithmetic does (Flink's generated code);
 // integer division truncates and fails on a zero divisor; FLOAT/DOUBLE follow IEEE (x / 0 is
 // Infinity or NaN); DECIMAL is exact with Flink's result precision and scale (type_rules.h),
@@ -7,6 +8,7 @@
 #include <type_traits>
 
 #include "function/scalar/scalar_function_builders.h"
+#include "function/scalar/temporal.h"
 
 namespace eddy::function {
 namespace {
@@ -253,6 +255,12 @@ void addOperator(FunctionRegistry& registry, const char* name, ArithmeticKind ki
       name, FunctionSyntax::kBinaryOperator, forms,
       [kind, name, withUnary](
           const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
+        if (kind == ArithmeticKind::kPlus || kind == ArithmeticKind::kMinus) {
+          // Datetime and interval operands: temporal.h.
+          if (auto temporal = bindTemporalArithmetic(kind == ArithmeticKind::kMinus, arguments)) {
+            return temporal;
+          }
+        }
         if (withUnary && arguments.size() == 1) {
           return bindNegate(arguments, kind == ArithmeticKind::kPlus);
         }

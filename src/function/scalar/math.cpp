@@ -1,4 +1,5 @@
-// Math functions: ABS, SIGN, CEIL/CEILING, FLOOR, ROUND, TRUNCATE, POWER/POW, SQRT, EXP, LN,
+// Math functions: ABS, SIGN, CEIL/CEILING, FLOOR (FLOOR/CEIL(datetime TO unit) delegate to
+// temporal.h), ROUND, TRUNCATE, POWER/POW, SQRT, EXP, LN,
 // LOG10, LOG2, LOG, PI. Functions of Java's Math (POWER, SQRT, EXP, LN, ...) take and return
 // DOUBLE (other numerics are cast), so their results match Java's on IEEE doubles (LN(-1) is
 // NaN, not an error). ABS, SIGN, CEIL, FLOOR, ROUND and TRUNCATE keep the argument's type
@@ -13,6 +14,7 @@
 #include <numbers>
 
 #include "function/scalar/scalar_function_builders.h"
+#include "function/scalar/temporal.h"
 
 namespace eddy::function {
 namespace {
@@ -234,13 +236,22 @@ void registerMathFunctions(FunctionRegistry& registry) {
                               [](const std::vector<LogicalTypePtr>& arguments) {
                                 return bindAbsSign(arguments, true);
                               }));
+  // FLOOR/CEIL(datetime TO unit) arrive with the unit as a second, character argument.
   registry.add(ScalarFunction("CEIL", FunctionSyntax::kFunction, {"'CEIL(<NUMERIC>)'"},
-                              [](const std::vector<LogicalTypePtr>& arguments) {
+                              [](const std::vector<LogicalTypePtr>& arguments,
+                                 const LiteralArguments& literals) {
+                                if (arguments.size() == 2) {
+                                  return bindTemporalFloorCeil(true, arguments, literals);
+                                }
                                 return bindCeilFloor(arguments, true);
                               }));
   registry.addAlias("CEILING", "CEIL");
   registry.add(ScalarFunction("FLOOR", FunctionSyntax::kFunction, {"'FLOOR(<NUMERIC>)'"},
-                              [](const std::vector<LogicalTypePtr>& arguments) {
+                              [](const std::vector<LogicalTypePtr>& arguments,
+                                 const LiteralArguments& literals) {
+                                if (arguments.size() == 2) {
+                                  return bindTemporalFloorCeil(false, arguments, literals);
+                                }
                                 return bindCeilFloor(arguments, false);
                               }));
   for (bool truncate : {false, true}) {

@@ -6,6 +6,7 @@
 
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
+#include "function/scalar/temporal.h"
 #include "function/type_rules.h"
 #include "sql/parser/parser.h"
 #include "sql/parser/unparse.h"
@@ -858,6 +859,39 @@ BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
   }
 }
 
+namespace {
+
+/// `INTERVAL '5' MINUTE`: the value and type Flink gives interval literals (function/scalar/
+/// temporal.h checks the text with Calcite's rules and messages).
+BoundPtr bindIntervalLiteral(const IntervalLiteralExpression& interval) {
+  auto field = [](TimeUnit unit) {
+    switch (unit) {
+      case TimeUnit::kYear:
+        return function::IntervalField::kYear;
+      case TimeUnit::kMonth:
+        return function::IntervalField::kMonth;
+      case TimeUnit::kDay:
+        return function::IntervalField::kDay;
+      case TimeUnit::kHour:
+        return function::IntervalField::kHour;
+      case TimeUnit::kMinute:
+        return function::IntervalField::kMinute;
+      case TimeUnit::kSecond:
+        break;
+    }
+    return function::IntervalField::kSecond;
+  };
+  const IntervalQualifier& qualifier = interval.qualifier;
+  std::optional<function::IntervalField> end;
+  if (qualifier.end) end = field(*qualifier.end);
+  auto [value, type] = function::intervalLiteral(interval.value, interval.negative,
+                                                 field(qualifier.start), end,
+                                                 qualifier.startPrecision);
+  return expression::literal(std::move(value), std::move(type));
+}
+
+}  // namespace
+
 BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scope& scope,
                                        const AggregateBinding* aggregates) {
   if (aggregateKindOf(call)) {
@@ -916,6 +950,12 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
   }
   std::vector<BoundPtr> arguments;
   for (const auto& argument : call.arguments) {
+    if (argument->is<SymbolExpression>()) {
+      // The time unit of EXTRACT, FLOOR/CEIL .. TO, TIMESTAMPADD and TIMESTAMPDIFF reaches the
+      // function as a character literal, whose value its binder reads.
+      arguments.push_back(expression::literal(Value(argument->as<SymbolExpression>().name)));
+      continue;
+    }
     arguments.push_back(bindExpression(*argument, scope, aggregates));
   }
   if (call.name.size() == 1) {
@@ -978,6 +1018,8 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         return bindIdentifier(node.as<IdentifierExpression>(), scope);
       case ExpressionKind::kLiteral:
         return bindLiteral(node.as<LiteralExpression>());
+      case ExpressionKind::kIntervalLiteral:
+        return bindIntervalLiteral(node.as<IntervalLiteralExpression>());
       case ExpressionKind::kUnary: {
         const auto& unary = node.as<UnaryExpression>();
         BoundPtr operand = bindExpression(*unary.operand, scope, aggregates);
