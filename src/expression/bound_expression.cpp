@@ -351,6 +351,10 @@ ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<
   std::vector<ExpressionPtr> children;
   children.reserve(expression->children().size());
   for (const ExpressionPtr& child : expression->children()) children.push_back(remapColumns(child, map));
+  return withChildren(expression, std::move(children));
+}
+
+ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<ExpressionPtr> children) {
   switch (expression->kind()) {
     case ExpressionKind::kCall: {
       const auto& call = static_cast<const Call&>(*expression);
@@ -358,7 +362,7 @@ ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<
     }
     case ExpressionKind::kCast: {
       const auto& castNode = static_cast<const Cast&>(*expression);
-      return std::make_shared<Cast>(children[0], castNode.type(), castNode.isTryCast());
+      return std::make_shared<Cast>(children.at(0), castNode.type(), castNode.isTryCast());
     }
     case ExpressionKind::kCase:
       return std::make_shared<Case>(std::move(children), expression->type());

@@ -201,6 +201,9 @@ ExpressionPtr disjunction(std::vector<ExpressionPtr> predicates);
 /// `expression` with every column reference $i replaced by $map(i) (types unchanged); nodes
 /// without column references below them are shared, not copied.
 ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<int(int)>& map);
+/// `expression` with other operands (as many, of the same types); leaves are returned as they
+/// are. Types and functions are kept: no casts are inserted again.
+ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<ExpressionPtr> children);
 /// Appends to `out` the index of every column `expression` reads (with repeats).
 void collectColumns(const ExpressionPtr& expression, std::vector<int>& out);
 /// The operands of an AND chain (the expression itself when it is no AND).

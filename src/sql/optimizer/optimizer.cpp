@@ -96,7 +96,7 @@ BoundPtr fold(const BoundPtr& e) {
     if (value) return expression::literal(*value, e->type());
     return e;
   }
-  // Fold the operands: rebuilt through remapColumns (identity) only when something changed.
+  // Fold the operands; the node is rebuilt only when one of them changed.
   bool changed = false;
   std::vector<BoundPtr> children;
   for (const BoundPtr& child : e->children()) {
@@ -104,22 +104,7 @@ BoundPtr fold(const BoundPtr& e) {
     changed = changed || children.back() != child;
   }
   if (!changed) return e;
-  switch (e->kind()) {
-    case expression::ExpressionKind::kCall: {
-      const auto& call = static_cast<const expression::Call&>(*e);
-      return std::make_shared<expression::Call>(&call.function(), call.bound(), std::move(children));
-    }
-    case expression::ExpressionKind::kCast: {
-      const auto& cast = static_cast<const expression::Cast&>(*e);
-      return std::make_shared<expression::Cast>(children[0], cast.type(), cast.isTryCast());
-    }
-    case expression::ExpressionKind::kCase:
-      return std::make_shared<expression::Case>(std::move(children), e->type());
-    case expression::ExpressionKind::kCoalesce:
-      return std::make_shared<expression::Coalesce>(std::move(children), e->type());
-    default:
-      return e;
-  }
+  return expression::withChildren(e, std::move(children));
 }
 
 bool isLiteralFalse(const BoundPtr& e) {
@@ -190,22 +175,7 @@ BoundPtr inlineColumns(const BoundPtr& e, const std::vector<BoundPtr>& projectio
   if (e->children().empty()) return e;
   std::vector<BoundPtr> children;
   for (const BoundPtr& child : e->children()) children.push_back(inlineColumns(child, projections));
-  switch (e->kind()) {
-    case expression::ExpressionKind::kCall: {
-      const auto& call = static_cast<const expression::Call&>(*e);
-      return std::make_shared<expression::Call>(&call.function(), call.bound(), std::move(children));
-    }
-    case expression::ExpressionKind::kCast: {
-      const auto& cast = static_cast<const expression::Cast&>(*e);
-      return std::make_shared<expression::Cast>(children[0], cast.type(), cast.isTryCast());
-    }
-    case expression::ExpressionKind::kCase:
-      return std::make_shared<expression::Case>(std::move(children), e->type());
-    case expression::ExpressionKind::kCoalesce:
-      return std::make_shared<expression::Coalesce>(std::move(children), e->type());
-    default:
-      return e;
-  }
+  return expression::withChildren(e, std::move(children));
 }
 
 bool allDeterministic(const std::vector<BoundPtr>& expressions) {
