@@ -225,6 +225,16 @@ std::vector<std::vector<int>> expandGroupingSets(const std::vector<GroupingEleme
   return result;
 }
 
+/// Appends the operands of the AND chain `predicate` (the predicate itself when it is no AND).
+void collectConjuncts(const Expression& predicate, std::vector<const Expression*>& out) {
+  if (predicate.is<BinaryExpression>() && predicate.as<BinaryExpression>().op == BinaryOperator::kAnd) {
+    collectConjuncts(*predicate.as<BinaryExpression>().left, out);
+    collectConjuncts(*predicate.as<BinaryExpression>().right, out);
+  } else {
+    out.push_back(&predicate);
+  }
+}
+
 /// Which input an expression over a join's concatenated row reads: 0 only the left (the
 /// first `leftArity` columns), 1 only the right, -1 both or none.
 int sideOf(const BoundPtr& expression, int leftArity) {
@@ -1308,15 +1318,7 @@ Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& o
   if (!select.where || !select.from) return uncorrelated();
   Relation from = bindTableReference(*select.from);
   std::vector<const Expression*> conjuncts;
-  std::function<void(const Expression&)> collect = [&](const Expression& e) {
-    if (e.is<BinaryExpression>() && e.as<BinaryExpression>().op == BinaryOperator::kAnd) {
-      collect(*e.as<BinaryExpression>().left);
-      collect(*e.as<BinaryExpression>().right);
-    } else {
-      conjuncts.push_back(&e);
-    }
-  };
-  collect(*select.where);
+  collectConjuncts(*select.where, conjuncts);
   auto binds = [&](const Expression& e, const Scope& scope) -> BoundPtr {
     try {
       return bindExpression(e, scope, nullptr);
@@ -1504,15 +1506,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     BoundPtr condition;
     {
       SubqueryScope subqueries(*this, &input);
-      std::function<void(const Expression&)> collect = [&](const Expression& e) {
-        if (e.is<BinaryExpression>() && e.as<BinaryExpression>().op == BinaryOperator::kAnd) {
-          collect(*e.as<BinaryExpression>().left);
-          collect(*e.as<BinaryExpression>().right);
-        } else {
-          topLevelConjuncts_.push_back(&e);
-        }
-      };
-      collect(*select.where);
+      collectConjuncts(*select.where, topLevelConjuncts_);
       condition = bindExpression(*select.where, input.scope, nullptr);
     }
     if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {

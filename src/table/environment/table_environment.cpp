@@ -198,6 +198,23 @@ TableResult describeTable(catalog::CatalogManager& catalogs,
       std::move(rows));
 }
 
+/// Adds a column of CREATE TABLE or ALTER TABLE ADD to a schema.
+void addColumn(Schema::Builder& builder, const sql::TableColumn& column) {
+  switch (column.kind) {
+    case sql::ColumnKind::kPhysical:
+      builder.column(column.name, DataType(column.type));
+      break;
+    case sql::ColumnKind::kComputed:
+      builder.columnByExpression(column.name, sql::unparse(*column.expression));
+      break;
+    case sql::ColumnKind::kMetadata:
+      builder.columnByMetadata(column.name, DataType(column.type),
+                               column.metadataKey.value_or(column.name), column.isVirtual);
+      break;
+  }
+  if (column.comment) builder.withComment(*column.comment);
+}
+
 /// Whether an option's value must not be shown (Flink's sensitive keys).
 bool isSensitiveOption(const std::string& key) {
   std::string lower = key;
@@ -723,21 +740,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       }
       catalog::CatalogBaseTable table;
       Schema::Builder builder = Schema::newBuilder();
-      for (const sql::TableColumn& column : create.columns) {
-        switch (column.kind) {
-          case sql::ColumnKind::kPhysical:
-            builder.column(column.name, DataType(column.type));
-            break;
-          case sql::ColumnKind::kComputed:
-            builder.columnByExpression(column.name, sql::unparse(*column.expression));
-            break;
-          case sql::ColumnKind::kMetadata:
-            builder.columnByMetadata(column.name, DataType(column.type),
-                                     column.metadataKey.value_or(column.name), column.isVirtual);
-            break;
-        }
-        if (column.comment) builder.withComment(*column.comment);
-      }
+      for (const sql::TableColumn& column : create.columns) addColumn(builder, column);
       for (const sql::WatermarkDefinition& watermark : create.watermarks) {
         builder.watermark(watermark.column.back(), sql::unparse(*watermark.expression));
       }
@@ -844,21 +847,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           }
           Schema::Builder builder = Schema::newBuilder();
           builder.fromSchema(table.schema);
-          for (const sql::TableColumn& column : alter.columns) {
-            switch (column.kind) {
-              case sql::ColumnKind::kPhysical:
-                builder.column(column.name, DataType(column.type));
-                break;
-              case sql::ColumnKind::kComputed:
-                builder.columnByExpression(column.name, sql::unparse(*column.expression));
-                break;
-              case sql::ColumnKind::kMetadata:
-                builder.columnByMetadata(column.name, DataType(column.type),
-                                         column.metadataKey.value_or(column.name), column.isVirtual);
-                break;
-            }
-            if (column.comment) builder.withComment(*column.comment);
-          }
+          for (const sql::TableColumn& column : alter.columns) addColumn(builder, column);
           table.schema = builder.build();
           break;
         }
