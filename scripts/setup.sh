@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build ccache git libutf8proc-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libabsl-dev libxxhash-dev libsimdjson-dev libre2-dev libssl-dev
+  libyaml-cpp-dev libedit-dev
   clang libclang-rt-14-dev
 )
 

@@ -1,7 +1,7 @@
 #include "client/sql_script_runner.h"
 
-#include <cstdlib>
-
+#include "config/environment_variables.h"
+#include "config/option_warnings.h"
 #include "eddy/exceptions.h"
 #include "sql/parser/parser.h"
 
@@ -11,42 +11,22 @@ SqlScriptRunner::SqlScriptRunner(TableEnvironment& environment, std::ostream& ou
                                  std::ostream& err)
     : environment_(environment), out_(out), err_(err) {}
 
-std::string SqlScriptRunner::substituteEnvironmentVariables(const std::string& text) {
-  std::string result;
-  int line = 1;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') ++line;
-    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{') {
-      size_t end = text.find('}', i + 2);
-      if (end != std::string::npos) {
-        std::string name = text.substr(i + 2, end - i - 2);
-        const char* value = std::getenv(name.c_str());
-        if (value == nullptr) {
-          throw ValidationException("Environment variable '" + name + "' referenced at line " +
-                                    std::to_string(line) + " is not set");
-        }
-        result += value;
-        i = end;
-        continue;
-      }
-    }
-    result += text[i];
-  }
-  return result;
-}
-
 bool SqlScriptRunner::run(const std::string& script, const std::string& fileName) {
+  config::ScopedOptionWarningHandler warnings(
+      [this](const std::string& message) { err_ << "[WARNING] " << message << "\n"; });
   std::vector<sql::StatementPtr> statements;
   std::string text;
   try {
-    text = substituteEnvironmentVariables(script);
+    text = config::substituteEnvironmentVariables(script,
+                                                  fileName.empty() ? "the statement" : fileName);
     statements = sql::parseScript(text);
   } catch (const SqlParseException& error) {
-    err_ << "[ERROR] Could not parse " << fileName << " at line " << error.line() << ", column "
-         << error.column() << ":\n" << error.what() << "\n";
+    err_ << "[ERROR] Could not parse " << (fileName.empty() ? "the statement" : fileName)
+         << " at line " << error.line() << ", column " << error.column() << ":\n"
+         << error.what() << "\n";
     return false;
   } catch (const std::exception& error) {
-    err_ << "[ERROR] " << fileName << ": " << error.what() << "\n";
+    err_ << "[ERROR] " << error.what() << "\n";
     return false;
   }
   for (const sql::StatementPtr& statement : statements) {
@@ -82,9 +62,12 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
       }
       out_.flush();
     } catch (const std::exception& error) {
-      err_ << "[ERROR] Could not execute SQL statement at " << fileName << ":"
-           << statement->position.line << ":" << statement->position.column << ". Reason:\n"
-           << error.what() << "\n";
+      err_ << "[ERROR] Could not execute SQL statement";
+      if (!fileName.empty()) {
+        err_ << " at " << fileName << ":" << statement->position.line << ":"
+             << statement->position.column;
+      }
+      err_ << ". Reason:\n" << error.what() << "\n";
       return false;
     }
   }

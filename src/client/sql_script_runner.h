@@ -4,7 +4,8 @@
 // the job's completion (eddy runs jobs in this process, so the client waits for them, as
 // Flink's `table.dml-sync` = true). The first failing statement stops the script with
 // "[ERROR] ..." naming the file, line and column. `${NAME}` in the script is replaced by the
-// environment variable NAME before parsing; an unset variable is an error naming it.
+// environment variable NAME before parsing; an unset variable is an error naming it. Option
+// warnings of SET statements (unknown key, not honoured yet) go to `err` as "[WARNING] ...".
 // Used from one thread.
 #pragma once
 
@@ -20,13 +21,10 @@ class SqlScriptRunner {
  public:
   SqlScriptRunner(TableEnvironment& environment, std::ostream& out, std::ostream& err);
 
-  /// Runs `script` (named `fileName` in messages). Returns true when every statement
+  /// Runs `script` (named `fileName` in messages; an empty name, for statements typed in the
+  /// interactive client, leaves the location out). Returns true when every statement
   /// succeeded; on the first failure prints the error and returns false.
   bool run(const std::string& script, const std::string& fileName);
-
-  /// `text` with each ${NAME} replaced by the environment variable NAME. Throws
-  /// ValidationException "Environment variable 'NAME' referenced at line L is not set".
-  static std::string substituteEnvironmentVariables(const std::string& text);
 
  private:
   TableEnvironment& environment_;

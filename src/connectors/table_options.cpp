@@ -1,5 +1,8 @@
 #include "connectors/table_options.h"
 
+#include "common/text.h"
+#include "config/option_value.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -14,55 +17,15 @@ namespace eddy::connectors {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+std::string_view trim(std::string_view text) { return common::trimWhitespace(text); }
 
-std::string toLower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
+std::string toLower(std::string_view text) { return common::asciiLowerCase(text); }
 
 std::string integerRange(int64_t min, int64_t max) {
   if (max == std::numeric_limits<int64_t>::max()) {
     return min == 0 ? "a non-negative integer" : fmt::format("an integer of at least {}", min);
   }
   return fmt::format("an integer between {} and {}", min, max);
-}
-
-// Nanoseconds per unit of Flink's TimeUtils.parseDuration units.
-std::optional<int64_t> nanosPerUnit(std::string_view unit) {
-  std::string lower = toLower(unit);
-  if (lower.empty() || lower == "ms" || lower == "milli" || lower == "millis" ||
-      lower == "millisecond" || lower == "milliseconds") {
-    return 1'000'000;
-  }
-  if (lower == "ns" || lower == "nano" || lower == "nanos" || lower == "nanosecond" ||
-      lower == "nanoseconds") {
-    return 1;
-  }
-  if (lower == "us" || lower == "µs" || lower == "micro" || lower == "micros" ||
-      lower == "microsecond" || lower == "microseconds") {
-    return 1'000;
-  }
-  if (lower == "s" || lower == "sec" || lower == "secs" || lower == "second" ||
-      lower == "seconds") {
-    return 1'000'000'000;
-  }
-  if (lower == "m" || lower == "min" || lower == "mins" || lower == "minute" ||
-      lower == "minutes") {
-    return 60'000'000'000;
-  }
-  if (lower == "h" || lower == "hour" || lower == "hours") return 3'600'000'000'000;
-  if (lower == "d" || lower == "day" || lower == "days") return 86'400'000'000'000;
-  return std::nullopt;
 }
 
 }  // namespace
@@ -123,19 +86,9 @@ std::optional<int64_t> TableOptions::getDurationMillis(const std::string& key) c
   if (!text) return std::nullopt;
   constexpr std::string_view kAllowed =
       "a non-negative duration such as '500 ms', '5 s', '1 min', '2 h' or '1 d'";
-  std::string_view rest = trim(*text);
-  size_t digits = 0;
-  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) {
-    ++digits;
-  }
-  std::optional<int64_t> amount = parseInteger(rest.substr(0, digits));
-  std::optional<int64_t> unitNanos = nanosPerUnit(trim(rest.substr(digits)));
-  if (digits == 0 || !amount || !unitNanos) throwUnparsable(key, *text, kAllowed);
-  __int128 nanos = static_cast<__int128>(*amount) * *unitNanos;
-  if (nanos / 1'000'000 > std::numeric_limits<int64_t>::max()) {
-    throwInvalid(key, *text, kAllowed);
-  }
-  return static_cast<int64_t>(nanos / 1'000'000);
+  std::optional<std::chrono::milliseconds> duration = config::parseDuration(*text);
+  if (!duration) throwUnparsable(key, *text, kAllowed);
+  return duration->count();
 }
 
 void TableOptions::throwUnparsable(const std::string& key, std::string_view value,

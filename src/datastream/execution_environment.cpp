@@ -1,6 +1,8 @@
 #include "eddy/datastream/execution_environment.h"
 
 #include <cstdio>
+#include <functional>
+#include <set>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -184,12 +186,57 @@ runtime::Transformation* StreamExecutionEnvironment::addTransformation(
   return transformations_.back().get();
 }
 
+namespace datastream_detail {
+
+std::shared_ptr<const TypeInformation> typeInformationOfRow(const Row& row) {
+  if (row.isNameBased()) return nullptr;
+  std::vector<TypeInformation> types;
+  for (int i = 0; i < row.getArity(); ++i) {
+    switch (row.getField(i).kind()) {
+      case ValueKind::BOOLEAN: types.push_back(Types::BOOLEAN); break;
+      case ValueKind::TINYINT: types.push_back(Types::BYTE); break;
+      case ValueKind::SMALLINT: types.push_back(Types::SHORT); break;
+      case ValueKind::INT: types.push_back(Types::INT); break;
+      case ValueKind::BIGINT: types.push_back(Types::LONG); break;
+      case ValueKind::FLOAT: types.push_back(Types::FLOAT); break;
+      case ValueKind::DOUBLE: types.push_back(Types::DOUBLE); break;
+      case ValueKind::DECIMAL: types.push_back(Types::BIG_DEC); break;
+      case ValueKind::STRING: types.push_back(Types::STRING); break;
+      case ValueKind::DATE: types.push_back(Types::LOCAL_DATE); break;
+      case ValueKind::TIME: types.push_back(Types::LOCAL_TIME); break;
+      case ValueKind::TIMESTAMP: types.push_back(Types::LOCAL_DATE_TIME); break;
+      case ValueKind::TIMESTAMP_LTZ: types.push_back(Types::INSTANT); break;
+      default: return nullptr;  // null, binary, intervals, nested values: not extracted
+    }
+  }
+  const Row::FieldNames& names = row.getPositionNames();
+  if (names) return std::make_shared<TypeInformation>(Types::ROW_NAMED(*names, std::move(types)));
+  return std::make_shared<TypeInformation>(Types::ROW(std::move(types)));
+}
+
+}  // namespace datastream_detail
+
 JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
+  // The transformations added since the last execute(), and, as in Flink, those of earlier
+  // jobs they read from (a DataStream defined before an execute() can be used after it):
+  // every input before its consumers.
   std::vector<const runtime::Transformation*> transformations;
+  std::set<const runtime::Transformation*> added;
+  std::function<void(const runtime::Transformation*)> add = [&](const runtime::Transformation* t) {
+    if (!added.insert(t).second) return;
+    for (const runtime::Transformation* input : t->inputs) add(input);
+    transformations.push_back(t);
+  };
+  for (const auto& transformation : transformations_) add(transformation.get());
   bool allBounded = true;
-  for (const auto& transformation : transformations_) {
-    transformations.push_back(transformation.get());
+  for (const runtime::Transformation* transformation : transformations) {
     if (transformation->kind == runtime::Transformation::Kind::SOURCE && !transformation->bounded) {
+      if (runtimeMode_ == RuntimeExecutionMode::BATCH) {
+        throw ValidationException(
+            "Detected an UNBOUNDED source with the 'execution.runtime-mode' set to 'BATCH'. This "
+            "combination is not allowed, please set the 'execution.runtime-mode' to STREAMING or "
+            "AUTOMATIC. Unbounded source: '" + transformation->name + "'");
+      }
       allBounded = false;
     }
   }

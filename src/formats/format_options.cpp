@@ -1,5 +1,7 @@
 #include "formats/format_options.h"
 
+#include "common/text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,15 +13,7 @@ namespace eddy::formats {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
+std::string_view trim(std::string_view text) { return common::trimWhitespace(text); }
 
 void appendUtf8(uint32_t codePoint, std::string& out) {
   if (codePoint < 0x80) {

@@ -30,20 +30,40 @@ LogicalTypePtr ResolvedSchema::toRowType() const {
   return LogicalType::row(std::move(fields), false);
 }
 
+namespace {
+std::string quoted(const std::string& name) {
+  std::string text = "`";
+  for (char c : name) {
+    text += c;
+    if (c == '`') text += '`';
+  }
+  return text + "`";
+}
+}  // namespace
+
 std::string ResolvedSchema::toString() const {
   if (columns_.empty()) return "()";
-  std::string text = "(\n";
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    const Column& column = columns_[i];
-    std::string name = "`";
-    for (char c : column.name) {
-      name += c;
-      if (c == '`') name += '`';
+  std::vector<std::string> lines;
+  for (const Column& column : columns_) {
+    std::string line = quoted(column.name) + " " + column.dataType.toString();
+    if (column.extra) line += " " + *column.extra;
+    lines.push_back(std::move(line));
+  }
+  for (const WatermarkSpec& watermark : watermarkSpecs_) {
+    std::string type;
+    for (const Column& column : columns_) {
+      if (column.name == watermark.columnName) {
+        type = column.dataType.getLogicalType()
+                   ->copyWithTimestampKind(TimestampKind::REGULAR)
+                   ->asSummaryString();
+      }
     }
-    name += "`";
-    text += "  " + name + " " + column.dataType.toString();
-    if (column.extra) text += " " + *column.extra;
-    text += i + 1 < columns_.size() ? ",\n" : "\n";
+    lines.push_back("WATERMARK FOR " + quoted(watermark.columnName) + ": " + type + " AS " +
+                    watermark.expression);
+  }
+  std::string text = "(\n";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    text += "  " + lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
   }
   return text + ")";
 }

@@ -1,5 +1,6 @@
 #include "eddy/table/schema.h"
 
+#include <algorithm>
 #include <set>
 
 #include "eddy/exceptions.h"
@@ -127,9 +128,15 @@ Schema Schema::Builder::build() const {
                                 name + "]");
     }
   }
+  // A schema without physical columns completes the columns derived from a DataStream's type
+  // (StreamTableEnvironment::fromDataStream): its watermark and key may name derived columns,
+  // which are checked when the schema is resolved.
+  const bool complete = std::any_of(columns_.begin(), columns_.end(), [](const Column& column) {
+    return std::holds_alternative<PhysicalColumn>(column);
+  });
   std::set<std::string> watermarkColumns;
   for (const WatermarkSpec& watermark : watermarks_) {
-    if (!names.count(watermark.columnName)) {
+    if (complete && !names.count(watermark.columnName)) {
       throw ValidationException("Invalid column name '" + watermark.columnName +
                                 "' for rowtime attribute in watermark declaration. Available "
                                 "columns are: [" + join(std::vector<std::string>(names.begin(), names.end()), ", ", false) + "]");
@@ -141,7 +148,7 @@ Schema Schema::Builder::build() const {
   if (primaryKey_) {
     std::set<std::string> keyColumns;
     for (const std::string& name : primaryKey_->columnNames) {
-      if (!names.count(name)) {
+      if (complete && !names.count(name)) {
         throw ValidationException("Invalid primary key '" + primaryKey_->constraintName +
                                   "'. Column '" + name + "' does not exist.");
       }

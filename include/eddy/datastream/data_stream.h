@@ -149,8 +149,12 @@ class DataStream {
   runtime::Transformation& getTransformation() const { return *transformation_; }
   int getId() const { return transformation_->id; }
   int getParallelism() const {
-    return transformation_->parallelism > 0 ? transformation_->parallelism
-                                            : environment_->defaultParallelism();
+    if (transformation_->parallelism > 0) return transformation_->parallelism;
+    if (transformation_->kind == runtime::Transformation::Kind::SOURCE &&
+        !transformation_->parallelSource) {
+      return 1;  // fromElements, fromCollection
+    }
+    return environment_->defaultParallelism();
   }
 
   /// Sets the parallelism of the operator that produces this stream.

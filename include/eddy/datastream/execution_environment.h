@@ -21,7 +21,9 @@
 #include "eddy/datastream/runtime_execution_mode.h"
 #include "eddy/datastream/source.h"
 #include "eddy/datastream/watermark_strategy.h"
+#include "eddy/row.h"
 #include "eddy/runtime/transformation.h"
+#include "eddy/types/type_information.h"
 
 namespace eddy {
 
@@ -117,6 +119,10 @@ namespace datastream_detail {
 template <typename T>
 using ElementType = std::conditional_t<std::is_convertible_v<std::decay_t<T>, const char*>,
                                        std::string, std::decay_t<T>>;
+/// The TypeInformation Flink's type extraction gives a Row element (TypeExtractor.getForObject):
+/// a ROW of f0, f1, ... typed by the field values, or null when a field is null or of a
+/// nested kind (the stream's type then stays a Row of unknown fields).
+std::shared_ptr<const TypeInformation> typeInformationOfRow(const Row& row);
 }  // namespace datastream_detail
 
 class StreamExecutionEnvironment {
@@ -217,14 +223,20 @@ DataStream<datastream_detail::ElementType<First>> StreamExecutionEnvironment::fr
   elements.reserve(1 + sizeof...(Rest));
   elements.emplace_back(std::forward<First>(first));
   (elements.emplace_back(std::forward<Rest>(rest)), ...);
-  return addSource<T>(std::make_shared<CollectionSource<T>>(std::move(elements)),
-                      WatermarkStrategy<T>::noWatermarks(), "Collection Source", false);
+  return fromCollection(std::move(elements));
 }
 
 template <typename T>
 DataStream<T> StreamExecutionEnvironment::fromCollection(std::vector<T> elements) {
-  return addSource<T>(std::make_shared<CollectionSource<T>>(std::move(elements)),
-                      WatermarkStrategy<T>::noWatermarks(), "Collection Source", false);
+  std::shared_ptr<const TypeInformation> type;
+  if constexpr (std::is_same_v<T, Row>) {
+    if (!elements.empty()) type = datastream_detail::typeInformationOfRow(elements.front());
+  }
+  DataStream<T> stream =
+      addSource<T>(std::make_shared<CollectionSource<T>>(std::move(elements)),
+                   WatermarkStrategy<T>::noWatermarks(), "Collection Source", false);
+  if (type) stream.getTransformation().outputTypeInformation = std::move(type);
+  return stream;
 }
 
 template <typename SourceType>

@@ -55,6 +55,10 @@ class TablePipeline {
 class Table {
  public:
   Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan);
+  /// A table whose schema says more than its plan's row type (computed and metadata columns,
+  /// watermarks: a table read from a DataStream with a Schema).
+  Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan,
+        ResolvedSchema schema);
 
   const ResolvedSchema& getResolvedSchema() const { return schema_; }
   /// Prints the schema to stdout (see ResolvedSchema::toString).

@@ -13,6 +13,7 @@
 
 #include "eddy/table/environment_settings.h"
 #include "eddy/table/resolved_schema.h"
+#include "eddy/table/table_config.h"
 #include "eddy/table/table.h"
 #include "eddy/table/table_descriptor.h"
 #include "eddy/table/table_result.h"
@@ -95,7 +96,7 @@ class TableEnvironment {
   const EnvironmentSettings& getSettings() const { return settings_; }
   /// Options set with SET or getConfig (Flink's keys, e.g.
   /// table.exec.resource.default-parallelism).
-  std::map<std::string, std::string>& getConfig() { return configuration_; }
+  TableConfig& getConfig() { return config_; }
 
   /// Runs a plan as a job and returns its result (used by Table::execute()).
   TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan);
@@ -104,12 +105,20 @@ class TableEnvironment {
                                 const std::shared_ptr<const sql::LogicalNode>& plan);
   catalog::CatalogManager& catalogManager() { return *catalogManager_; }
 
- private:
-  /// The runtime mode: the settings', unless 'execution.runtime-mode' is SET.
+ protected:
+  /// The runtime mode: 'execution.runtime-mode' when SET, else the bound
+  /// StreamExecutionEnvironment's (StreamTableEnvironment), else the settings'.
   bool isStreaming() const;
-  /// An environment for one job, configured from the settings and options.
+  /// An environment for one job, configured from the settings and options (and from the
+  /// bound StreamExecutionEnvironment: parallelism, max parallelism, chaining).
   std::unique_ptr<StreamExecutionEnvironment> newJobEnvironment(
       sql::TranslationSettings& translation) const;
+  /// The translation settings of the options (runtime mode, default parallelism, reuse).
+  void configureTranslation(sql::TranslationSettings& translation) const;
+  /// The StreamExecutionEnvironment a StreamTableEnvironment is bound to; null otherwise.
+  StreamExecutionEnvironment* streamEnvironment_ = nullptr;
+
+ private:
   /// INSERT INTO statements run as one job (several: a statement set).
   TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts);
   /// The target path and the bound query of an INSERT statement.
@@ -124,6 +133,7 @@ class TableEnvironment {
   EnvironmentSettings settings_;
   std::unique_ptr<catalog::CatalogManager> catalogManager_;
   std::map<std::string, std::string> configuration_;
+  TableConfig config_{configuration_};
   int anonymousTables_ = 0;
 };
 

@@ -105,6 +105,10 @@ struct DataTypes {
   static DataType NULL_TYPE();
   /// Parses a type string (see parseLogicalType).
   static DataType of(std::string_view typeString);
+  /// The structured type of a struct registered with EDDY_STRUCT (Flink's
+  /// DataTypes.of(User.class)); defined in eddy/table/struct_type.h.
+  template <typename T>
+  static DataType of();
 };
 
 }  // namespace eddy

@@ -48,7 +48,8 @@ TEST(SqlScriptRunnerTest, RunsStatementsInOrderAndPrintsResults) {
 }
 
 TEST(SqlScriptRunnerTest, ExplainPrintsThePlanAsText) {
-  ScriptRun run = runScript("EXPLAIN SELECT a + 1 AS b FROM (VALUES (1), (2)) AS t(a) WHERE a > 1;\n");
+  ScriptRun run =
+      runScript("EXPLAIN SELECT a + 1 AS b FROM (VALUES (1), (2)) AS t(a) WHERE a > 1;\n");
   EXPECT_TRUE(run.ok) << run.err;
   EXPECT_EQ(run.out,
             "== Abstract Syntax Tree ==\n"
@@ -91,16 +92,34 @@ TEST(SqlScriptRunnerTest, ParseErrorsNameTheScriptLine) {
 
 TEST(SqlScriptRunnerTest, SubstitutesEnvironmentVariables) {
   setenv("EDDY_TEST_ROWS", "3", 1);
-  EXPECT_EQ(SqlScriptRunner::substituteEnvironmentVariables("'rows' = '${EDDY_TEST_ROWS}'"),
-            "'rows' = '3'");
+  ScriptRun run =
+      runScript("SET 'execution.runtime-mode' = 'batch';\nSELECT ${EDDY_TEST_ROWS} AS n;\n");
+  EXPECT_TRUE(run.ok) << run.err;
+  EXPECT_EQ(run.out,
+            "[INFO] Execute statement succeeded.\n"
+            "+---+\n| n |\n+---+\n| 3 |\n+---+\n1 row in set\n");
   unsetenv("EDDY_TEST_MISSING");
-  try {
-    SqlScriptRunner::substituteEnvironmentVariables("SELECT 1;\nSELECT '${EDDY_TEST_MISSING}';");
-    FAIL() << "expected an error";
-  } catch (const ValidationException& error) {
-    EXPECT_EQ(std::string(error.what()),
-              "Environment variable 'EDDY_TEST_MISSING' referenced at line 2 is not set");
-  }
+  run = runScript("SELECT 1;\nSELECT '${EDDY_TEST_MISSING}';\n");
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err,
+            "[ERROR] Environment variable 'EDDY_TEST_MISSING' is not set (referenced at line 2 "
+            "of job.sql)\n");
+}
+
+TEST(SqlScriptRunnerTest, SetValidatesOptionsAndWarnsAboutUnknownOnes) {
+  ScriptRun run = runScript(
+      "SET 'parallelism.defualt' = '2';\n"
+      "SET 'execution.checkpointing.interval' = '10 parsecs';\n");
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.out, "[INFO] Execute statement succeeded.\n");
+  EXPECT_EQ(run.err,
+            "[WARNING] Unknown option 'parallelism.defualt'; did you mean 'parallelism.default'? "
+            "eddy accepts it but does not use it.\n"
+            "[ERROR] Could not execute SQL statement at job.sql:2:1. Reason:\n"
+            "Could not parse value '10 parsecs' for key 'execution.checkpointing.interval': "
+            "expected a non-negative duration such as '500 ms', '5 s', '1 min', '2 h' or '1 d' "
+            "(no unit: milliseconds).\n");
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // convertlets), in UTC (the session time zone `table.local-time-zone` is not supported yet;
 // calendar::ZoneOffset is where it goes):
 //   current time: CURRENT_TIMESTAMP, NOW, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME,
-//     LOCALTIME, CURRENT_ROW_TIMESTAMP, UNIX_TIMESTAMP() — non-deterministic, so constant
+//     LOCALTIME, CURRENT_ROW_TIMESTAMP, PROCTIME, UNIX_TIMESTAMP() — non-deterministic, so constant
 //     folding leaves them alone; each evaluation (each chunk) reads the clock;
 //   fields: EXTRACT(unit FROM x) (the binder passes the unit as a character literal),
 //     YEAR, QUARTER, MONTH, WEEK, DAYOFYEAR, DAYOFMONTH, DAYOFWEEK, HOUR, MINUTE, SECOND;
@@ -860,6 +860,9 @@ void registerTemporalFunctions(FunctionRegistry& registry) {
   addCurrentTimeFunction(registry, "CURRENT_TIMESTAMP", timestampLtz);
   addCurrentTimeFunction(registry, "NOW", timestampLtz);
   addCurrentTimeFunction(registry, "CURRENT_ROW_TIMESTAMP", timestampLtz);
+  // PROCTIME(): the processing time of each row, a processing-time attribute.
+  addCurrentTimeFunction(registry, "PROCTIME",
+                         LogicalType::localZonedTimestamp(3, TimestampKind::PROCTIME, false));
   addCurrentTimeFunction(registry, "LOCALTIMESTAMP",
                          LogicalType::timestamp(3, TimestampKind::REGULAR, false));
   addCurrentTimeFunction(registry, "CURRENT_DATE", LogicalType::simple(Root::DATE, false));

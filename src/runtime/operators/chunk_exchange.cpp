@@ -1,5 +1,8 @@
 #include "runtime/operators/chunk_exchange.h"
 
+#include <fmt/format.h>
+
+#include "eddy/exceptions.h"
 #include "eddy/state/key_group_range.h"
 #include "vector/chunk_operations.h"
 
@@ -49,9 +52,69 @@ void ChunkKeyPartitioner::partition(BatchPtr batch, std::vector<BatchPtr>& pendi
 void ChunkToRowsOperator::processBatch(int, BatchPtr batch) {
   auto rows = std::make_unique<TypedBatch<Row>>();
   for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-    for (int64_t i = 0; i < chunk.size(); ++i) rows->push(chunk.rowAt(i), kNoTimestamp);
+    const vector::Vector* rowtime = rowtimeColumn_ >= 0 ? &chunk.column(rowtimeColumn_) : nullptr;
+    for (int64_t i = 0; i < chunk.size(); ++i) {
+      int64_t timestamp = kNoTimestamp;
+      if (rowtime && !rowtime->isNull(i)) timestamp = rowtime->data<int64_t>()[i];
+      rows->push(chunk.rowAt(i), timestamp);
+    }
   }
   output().emitBatch(std::move(rows));
+}
+
+void RowsToChunksOperator::processBatch(int, BatchPtr batch) {
+  auto& rows = typedBatch<Row>(*batch);
+  auto chunks = std::make_unique<TypedBatch<vector::Chunk>>();
+  vector::Chunk chunk(spec_->rowType);
+  chunk.reserve(static_cast<int64_t>(rows.records.size()));
+  for (size_t i = 0; i < rows.records.size(); ++i) append(chunk, rows.records[i], rows.timestamps[i]);
+  if (chunk.size() > 0) chunks->push(std::move(chunk), kNoTimestamp);
+  output().emitBatch(std::move(chunks));
+}
+
+void RowsToChunksOperator::append(vector::Chunk& chunk, const Row& row, int64_t timestamp) const {
+  RowKind kind = row.getKind();
+  if (!spec_->acceptsChanges && kind != RowKind::INSERT) {
+    throw ValidationException(fmt::format(
+        "fromDataStream() accepts only insert-only streams, but the DataStream carries the row "
+        "{} of kind {}. Use fromChangelogStream() to interpret a stream of changes.",
+        row.toString(), rowKindName(kind)));
+  }
+  if (spec_->upsert && kind == RowKind::UPDATE_BEFORE) {
+    throw ValidationException(fmt::format(
+        "The changelog stream is declared as ChangelogMode.upsert() but carries the "
+        "UPDATE_BEFORE row {}; use ChangelogMode.all() for a stream with retractions.",
+        row.toString()));
+  }
+  const int fieldCount = chunk.columnCount() - (spec_->rowtimeColumn ? 1 : 0);
+  const auto& fields = spec_->rowType->getFields();
+  if (row.isNameBased() || row.getArity() != fieldCount) {
+    throw ValidationException(fmt::format(
+        "Cannot convert the DataStream record {} into a row of {}: it has {} fields, the "
+        "table has {} physical columns.",
+        row.toString(), spec_->rowType->asSummaryString(),
+        row.isNameBased() ? std::string("named") : std::to_string(row.getArity()), fieldCount));
+  }
+  const int64_t size = chunk.size();
+  int column = 0;
+  try {
+    for (; column < fieldCount; ++column) chunk.mutableColumn(column).appendValue(row.getField(column));
+  } catch (const ValidationException& error) {
+    for (int appended = 0; appended < column; ++appended) chunk.mutableColumn(appended).resize(size);
+    throw ValidationException(fmt::format(
+        "Cannot convert the DataStream record {} into a row of {}: field '{}' (position {}) {}.",
+        row.toString(), spec_->rowType->asSummaryString(), fields[column].name, column,
+        error.what()));
+  }
+  if (spec_->rowtimeColumn) {
+    vector::Vector& rowtime = chunk.mutableColumn(fieldCount);
+    if (timestamp == kNoTimestamp) {
+      rowtime.appendNull();
+    } else {
+      rowtime.appendTimestamp(timestamp, 0);
+    }
+  }
+  chunk.mutableRowKinds().push_back(kind);
 }
 
 }  // namespace eddy::runtime::operators

@@ -32,10 +32,39 @@ class ChunkKeyPartitioner final : public Partitioner {
   std::vector<std::vector<int32_t>> rowsOfTarget_;
 };
 
-/// Converts chunks into Rows with their RowKind and the row type's field names.
+/// Converts chunks into Rows with their RowKind and the row type's field names. With a
+/// `rowtimeColumn` (StreamTableEnvironment::toDataStream of a table with one rowtime
+/// attribute) each Row's record timestamp is that column's epoch milliseconds.
 class ChunkToRowsOperator final : public StreamOperator {
  public:
+  explicit ChunkToRowsOperator(int rowtimeColumn = -1) : rowtimeColumn_(rowtimeColumn) {}
   void processBatch(int inputIndex, BatchPtr batch) override;
+
+ private:
+  int rowtimeColumn_;
+};
+
+/// Converts the Rows of a DataStream into chunks (StreamTableEnvironment::fromDataStream and
+/// fromChangelogStream): field i of each Row becomes column i of `rowType`; with
+/// `rowtimeColumn` the last column is the record's timestamp as TIMESTAMP_LTZ(3) (null when
+/// the record has none). A Row that does not fit, or of a kind the source does not accept,
+/// fails the job with a message naming the row.
+class RowsToChunksOperator final : public StreamOperator {
+ public:
+  struct Spec {
+    LogicalTypePtr rowType;
+    bool rowtimeColumn = false;
+    /// False: only INSERT rows are accepted (fromDataStream).
+    bool acceptsChanges = false;
+    /// Accepts +I/+U/-D but not -U (fromChangelogStream in upsert mode).
+    bool upsert = false;
+  };
+  explicit RowsToChunksOperator(std::shared_ptr<const Spec> spec) : spec_(std::move(spec)) {}
+  void processBatch(int inputIndex, BatchPtr batch) override;
+
+ private:
+  void append(vector::Chunk& chunk, const Row& row, int64_t timestamp) const;
+  std::shared_ptr<const Spec> spec_;
 };
 
 }  // namespace eddy::runtime::operators

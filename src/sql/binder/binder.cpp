@@ -60,6 +60,12 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& arg
       }
       return argument->copy(true);
     case AggregateKind::AVG:
+    // Flink's planner rewrites these four to its Welford m2 and COUNT and casts the result
+    // to AVG's type: DECIMAL(38, max(s, 6)), otherwise the argument's (INT stays INT).
+    case AggregateKind::STDDEV_POP:
+    case AggregateKind::STDDEV_SAMP:
+    case AggregateKind::VAR_POP:
+    case AggregateKind::VAR_SAMP:
       if (argument->getTypeRoot() == LogicalTypeRoot::DECIMAL) {
         return LogicalType::decimal(38, std::max(argument->getScale(), 6));
       }
@@ -67,7 +73,12 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& arg
     case AggregateKind::MIN:
     case AggregateKind::MAX:
     case AggregateKind::SINGLE_VALUE:
+    case AggregateKind::FIRST_VALUE:
+    case AggregateKind::LAST_VALUE:
+    case AggregateKind::LISTAGG:  // Flink's SqlListAggFunction: ARG0_NULLABLE
       return argument->copy(true);
+    case AggregateKind::COLLECT:  // Calcite's TO_MULTISET; an empty group collects {}
+      return LogicalType::multiset(argument, false);
   }
   return argument;
 }
@@ -79,11 +90,45 @@ std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call)
     bool star = call.arguments.size() == 1 && call.arguments[0]->is<StarExpression>();
     return star || call.arguments.empty() ? AggregateKind::COUNT_STAR : AggregateKind::COUNT;
   }
-  if (name == "SUM") return AggregateKind::SUM;
-  if (name == "AVG") return AggregateKind::AVG;
-  if (name == "MIN") return AggregateKind::MIN;
-  if (name == "MAX") return AggregateKind::MAX;
-  return std::nullopt;
+  return runtime::operators::aggregateKindOfName(name);
+}
+
+/// Checks the argument types of an aggregate call as Flink's operand checkers do and takes
+/// LISTAGG's literal separator into `aggregate`; returns Calcite's "Cannot apply" message, or
+/// "" when the arguments fit.
+std::string checkAggregateArguments(const FunctionCallExpression& call, AggregateKind kind,
+                                    const expression::BoundExpression& argument,
+                                    const BoundPtr& separator, AggregateCall& aggregate) {
+  const std::string name = upper(call.name[0]);
+  auto rejection = [&](const std::string& forms) {
+    std::string shown = "<" + function::typeNameInMessage(*argument.type()) + ">";
+    if (separator) shown += ", <" + function::typeNameInMessage(*separator->type()) + ">";
+    return "Cannot apply '" + name + "' to arguments of type '" + name + "(" + shown +
+           ")'. Supported form(s): " + forms;
+  };
+  switch (kind) {
+    case AggregateKind::SUM:
+    case AggregateKind::AVG:
+    case AggregateKind::STDDEV_POP:
+    case AggregateKind::STDDEV_SAMP:
+    case AggregateKind::VAR_POP:
+    case AggregateKind::VAR_SAMP:
+      if (!function::isNumeric(*argument.type())) return rejection("'" + name + "(<NUMERIC>)'");
+      return "";
+    case AggregateKind::LISTAGG: {
+      // Flink's SqlListAggFunction: a character value and an optional character literal.
+      const auto* literal = dynamic_cast<const expression::Literal*>(separator.get());
+      bool separatorFits = !separator || (literal && !literal->value().isNull() &&
+                                          function::isCharacterString(*separator->type()));
+      if (!function::isCharacterString(*argument.type()) || !separatorFits) {
+        return rejection("'LISTAGG(<CHARACTER>)'\n'LISTAGG(<CHARACTER>, <CHARACTER_LITERAL>)'");
+      }
+      if (literal) aggregate.listSeparator = literal->value().get<std::string>();
+      return "";
+    }
+    default:
+      return "";
+  }
 }
 
 /// Calls `visit` for every aggregate call in `expression`, outermost first (aggregates are not
@@ -430,8 +475,7 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
 }
 
 bool isAggregateFunctionName(const std::string& upperCaseName) {
-  return upperCaseName == "COUNT" || upperCaseName == "SUM" || upperCaseName == "AVG" ||
-         upperCaseName == "MIN" || upperCaseName == "MAX";
+  return runtime::operators::aggregateKindOfName(upperCaseName).has_value();
 }
 
 /// How expressions above an aggregation refer to its output: an aggregate call of the AST
@@ -1676,20 +1720,26 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       }
       LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
       if (kind != AggregateKind::COUNT_STAR) {
-        if (call->arguments.size() != 1) {
+        size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : 1;
+        if (call->arguments.empty() || call->arguments.size() > maxArguments) {
           fail(*call, "Invalid number of arguments to function '" + upper(call->name[0]) +
-                          "'. Was expecting 1 arguments");
+                          "'. Was expecting " +
+                          (maxArguments == 1 ? std::string("1") : std::string("1 to 2")) +
+                          " arguments");
         }
         bool nested = false;
-        forEachAggregate(*call->arguments[0], [&](const FunctionCallExpression&) { nested = true; });
+        for (const auto& argumentExpression : call->arguments) {
+          forEachAggregate(*argumentExpression,
+                           [&](const FunctionCallExpression&) { nested = true; });
+        }
         if (nested) fail(*call, "Aggregate expressions cannot be nested");
         BoundPtr argument = bindExpression(*call->arguments[0], input.scope, nullptr);
         argumentType = argument->type();
-        if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && !function::isNumeric(*argumentType)) {
-          fail(*call, "Cannot apply '" + upper(call->name[0]) + "' to arguments of type '" +
-                          upper(call->name[0]) + "(<" + argumentType->copy(true)->asSummaryString() +
-                          ">)'. Supported form(s): '" + upper(call->name[0]) + "(<NUMERIC>)'");
-        }
+        BoundPtr separator = call->arguments.size() > 1
+                                 ? bindExpression(*call->arguments[1], input.scope, nullptr)
+                                 : nullptr;
+        std::string error = checkAggregateArguments(*call, kind, *argument, separator, aggregate);
+        if (!error.empty()) fail(*call, error);
         aggregate.argumentColumn = static_cast<int>(preProjection.size());
         preProjection.push_back(argument);
         preNames.push_back("$f" + std::to_string(aggregate.argumentColumn));

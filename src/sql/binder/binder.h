@@ -135,7 +135,7 @@ LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::Exp
 LogicalNodePtr pruneRankNumber(const LogicalNodePtr& input,
                                std::vector<expression::ExpressionPtr>& projections);
 
-/// True for the aggregate functions the binder knows (COUNT, SUM, AVG, MIN, MAX).
+/// True for the aggregate functions the binder knows (runtime::operators::aggregateKindOfName).
 bool isAggregateFunctionName(const std::string& upperCaseName);
 
 }  // namespace eddy::sql

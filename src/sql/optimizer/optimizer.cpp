@@ -14,6 +14,7 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
   switch (node.kind) {
     case LogicalNodeKind::kValues:
     case LogicalNodeKind::kTableScan:
+    case LogicalNodeKind::kDataStreamScan:
       throw InternalError("a leaf node has no inputs to replace");
     case LogicalNodeKind::kProject: {
       const auto& project = static_cast<const LogicalProject&>(node);

@@ -7,6 +7,7 @@
 #include "runtime/operators/calc/calc_operator.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/normalize/changelog_normalize_operator.h"
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 
@@ -23,19 +24,100 @@ DataStream<vector::Chunk> withParallelism(DataStream<vector::Chunk> stream,
   return stream;
 }
 
+/// A Calc runs at its input's parallelism, chained to it: a stateless projection needs no
+/// redistribution, and the order of rows (per key) stays the input's. (Flink gives a Calc the
+/// default parallelism, which reshuffles the rows of a source of another parallelism.)
 DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, std::shared_ptr<CalcSpec> spec,
-                               std::string name, const TranslationSettings& settings) {
+                               std::string name, const TranslationSettings&) {
   std::shared_ptr<const CalcSpec> shared = std::move(spec);
-  return withParallelism(
+  const int parallelism = input.getParallelism();
+  DataStream<vector::Chunk> output =
       input.transform<vector::Chunk>(std::move(name),
                                      std::make_shared<runtime::LambdaOperatorFactory>([shared] {
                                        return std::make_unique<CalcOperator>(shared);
-                                     })),
-      settings);
+                                     }));
+  output.setParallelism(parallelism);
+  return output;
 }
 
 DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
                                         const TranslationSettings& settings);
+
+/// `transformation` and everything upstream of it, added to `env` (once per job). Operator
+/// factories are immutable and shared; each job creates its own operators from them.
+runtime::Transformation* copyInto(StreamExecutionEnvironment& env,
+                                  const runtime::Transformation& transformation,
+                                  const TranslationSettings& settings) {
+  auto& copies = *settings.copiedTransformations;
+  if (auto found = copies.find(&transformation); found != copies.end()) return found->second;
+  auto copy = std::make_unique<runtime::Transformation>(transformation);
+  for (runtime::Transformation*& input : copy->inputs) input = copyInto(env, *input, settings);
+  runtime::Transformation* added = env.addTransformation(std::move(copy));
+  copies.emplace(&transformation, added);
+  return added;
+}
+
+std::string keyNames(const LogicalTypePtr& rowType, const std::vector<int>& keys) {
+  std::string names;
+  for (int key : keys) names += (names.empty() ? "" : ", ") + rowType->getFields()[key].name;
+  return names;
+}
+
+DataStream<vector::Chunk> dataStreamScan(const LogicalDataStreamScan& scan,
+                                         StreamExecutionEnvironment& env,
+                                         const TranslationSettings& settings) {
+  const DataStreamSource& source = *scan.source;
+  if (!settings.streaming && source.kinds != DataStreamSource::Kinds::kInsertOnly) {
+    throw ValidationException(
+        "Querying a table in batch mode is currently only possible for INSERT-only table "
+        "sources. But the source for table '" + source.name +
+        "' produces other changelog messages than just INSERT (it was read with "
+        "fromChangelogStream()).");
+  }
+  if (!source.unreadableType.empty()) {
+    throw ValidationException("The table " + source.name + " reads records of the C++ type " +
+                              source.unreadableType +
+                              ", which the Table runtime cannot look into. Register the type's "
+                              "fields with EDDY_STRUCT(Type, field, ...) or convert the records "
+                              "into Rows before fromDataStream().");
+  }
+  runtime::Transformation* rows = source.transformation;
+  if (&env != source.environment) rows = copyInto(env, *rows, settings);
+  DataStream<Row> stream(&env, rows);
+  auto spec = std::make_shared<runtime::operators::RowsToChunksOperator::Spec>();
+  spec->rowType = scan.rowType;
+  spec->rowtimeColumn = source.rowtimeColumn;
+  spec->acceptsChanges = source.kinds != DataStreamSource::Kinds::kInsertOnly;
+  spec->upsert = source.kinds == DataStreamSource::Kinds::kUpsert;
+  std::shared_ptr<const runtime::operators::RowsToChunksOperator::Spec> shared = std::move(spec);
+  std::string fields;
+  for (const RowField& field : scan.rowType->getFields()) {
+    fields += (fields.empty() ? "" : ", ") + field.name;
+  }
+  DataStream<vector::Chunk> chunks = stream.transform<vector::Chunk>(
+      "SourceConversion(table=[" + source.name + "], fields=[" + fields + "])",
+      std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+        return std::make_unique<runtime::operators::RowsToChunksOperator>(shared);
+      }));
+  // Chained to the stream's last operator, as Flink's SourceConversion.
+  chunks.setParallelism(stream.getParallelism());
+  if (source.kinds == DataStreamSource::Kinds::kUpsert) {
+    // Upserts by key become a retract changelog (Flink's ChangelogNormalize).
+    std::vector<int> keys = source.upsertKey;
+    LogicalTypePtr rowType = scan.rowType;
+    chunks = withParallelism(
+        chunks.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(keys))
+            .transform<vector::Chunk>(
+                "ChangelogNormalize(key=[" + keyNames(scan.rowType, keys) + "])",
+                std::make_shared<runtime::LambdaOperatorFactory>([rowType, keys] {
+                  return std::make_unique<runtime::operators::ChangelogNormalizeOperator>(rowType,
+                                                                                          keys);
+                }),
+                true),
+        settings);
+  }
+  return chunks;
+}
 
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
                                     const TranslationSettings& settings) {
@@ -68,6 +150,8 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
                          scan.tableName),
           settings);
     }
+    case LogicalNodeKind::kDataStreamScan:
+      return dataStreamScan(static_cast<const LogicalDataStreamScan&>(node), env, settings);
     case LogicalNodeKind::kProject: {
       const auto& project = static_cast<const LogicalProject&>(node);
       auto spec = std::make_shared<CalcSpec>();

@@ -26,6 +26,12 @@ struct TranslationSettings {
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.
   std::shared_ptr<std::map<std::string, DataStream<vector::Chunk>>> reusedSubPlans;
+  /// DataStream scans of another environment (a StreamTableEnvironment's, read by a table job
+  /// that runs on its own environment): the upstream transformations copied into the job, each
+  /// once per job. Shared by every translation of the job.
+  std::shared_ptr<std::map<const runtime::Transformation*, runtime::Transformation*>>
+      copiedTransformations =
+          std::make_shared<std::map<const runtime::Transformation*, runtime::Transformation*>>();
 };
 
 /// Optimizes the plan (sql/optimizer) and translates it.

@@ -60,6 +60,21 @@ std::string changelogModeName(ChangelogMode mode) {
   return mode == ChangelogMode::kInsertOnly ? "[I]" : "[I,UB,UA,D]";
 }
 
+const LogicalNode& updateProducer(const LogicalNode& plan) {
+  const LogicalNode* producer = &plan;
+  for (bool descended = true; descended;) {
+    descended = false;
+    for (const auto& input : producer->inputs) {
+      if (input->changelogMode != ChangelogMode::kInsertOnly) {
+        producer = input.get();
+        descended = true;
+        break;
+      }
+    }
+  }
+  return *producer;
+}
+
 LogicalValues::LogicalValues(LogicalTypePtr rowType, std::vector<Row> valuesRows)
     : LogicalNode(LogicalNodeKind::kValues, std::move(rowType), {}, ChangelogMode::kInsertOnly),
       rows(std::move(valuesRows)) {}
@@ -85,6 +100,21 @@ LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physicalRowT
 
 std::string LogicalTableScan::describe() const {
   return "LogicalTableScan(table=[[" + tableName + "]])";
+}
+
+LogicalDataStreamScan::LogicalDataStreamScan(std::shared_ptr<const DataStreamSource> streamSource,
+                                             LogicalTypePtr scanRowType)
+    : LogicalNode(LogicalNodeKind::kDataStreamScan, std::move(scanRowType), {},
+                  streamSource->kinds == DataStreamSource::Kinds::kInsertOnly
+                      ? ChangelogMode::kInsertOnly
+                      : ChangelogMode::kRetract),
+      source(std::move(streamSource)) {}
+
+std::string LogicalDataStreamScan::describe() const {
+  std::string text = "DataStreamScan(table=[[" + source->name + "]], fields=[";
+  const auto& fields = rowType->getFields();
+  for (size_t i = 0; i < fields.size(); ++i) text += (i ? ", " : "") + fields[i].name;
+  return text + "])";
 }
 
 LogicalProject::LogicalProject(LogicalNodePtr input,

@@ -18,6 +18,13 @@
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 
+namespace eddy {
+class StreamExecutionEnvironment;
+namespace runtime {
+struct Transformation;
+}
+}  // namespace eddy
+
 namespace eddy::sql {
 
 enum class LogicalNodeKind {
@@ -29,7 +36,8 @@ enum class LogicalNodeKind {
   kUnion,
   kSort,
   kJoin,
-  kRank
+  kRank,
+  kDataStreamScan
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -37,6 +45,12 @@ enum class LogicalNodeKind {
 enum class ChangelogMode { kInsertOnly, kRetract };
 
 std::string changelogModeName(ChangelogMode mode);
+
+struct LogicalNode;
+/// The node of an updating plan that first produces updates (the deepest one whose
+/// changelog is not insert-only), which Flink names in "doesn't support consuming update
+/// changes" errors.
+const LogicalNode& updateProducer(const LogicalNode& plan);
 
 struct LogicalNode {
   LogicalNode(LogicalNodeKind nodeKind, LogicalTypePtr outputRowType,
@@ -73,6 +87,39 @@ struct LogicalTableScan final : LogicalNode {
   const std::string tableName;  // catalog.database.table
   const std::map<std::string, std::string> options;
   const std::vector<std::string> partitionKeys;
+};
+
+/// The DataStream<Row> a StreamTableEnvironment reads (fromDataStream, fromChangelogStream):
+/// which transformation of which environment produces it and how its Rows become the scan's
+/// columns. Shared by every plan that reads the stream; immutable.
+struct DataStreamSource {
+  /// Which row kinds the stream may carry (the ChangelogMode given to fromChangelogStream).
+  enum class Kinds { kInsertOnly, kAll, kUpsert };
+
+  StreamExecutionEnvironment* environment = nullptr;
+  /// Produces the Rows (a transformation of `environment`; owned by it).
+  runtime::Transformation* transformation = nullptr;
+  /// `*anonymous_datastream_source$N*`, as Flink names the virtual table.
+  std::string name;
+  Kinds kinds = Kinds::kInsertOnly;
+  /// kUpsert: the primary key columns (of the scan's row type).
+  std::vector<int> upsertKey;
+  /// Each Row's fields, by position, are the scan's first `fieldCount` columns.
+  int fieldCount = 0;
+  /// The scan's last column holds the stream record's timestamp (the `rowtime` METADATA
+  /// column): TIMESTAMP_LTZ(3), null for records without one.
+  bool rowtimeColumn = false;
+  /// Non-empty when the records are of a C++ type the Table runtime cannot read (a RAW
+  /// column): the plan can be shown but not run.
+  std::string unreadableType;
+};
+
+/// Reads a DataStream<Row> (see DataStreamSource): a leaf, insert-only unless the source is a
+/// changelog stream.
+struct LogicalDataStreamScan final : LogicalNode {
+  LogicalDataStreamScan(std::shared_ptr<const DataStreamSource> source, LogicalTypePtr rowType);
+  std::string describe() const override;
+  const std::shared_ptr<const DataStreamSource> source;
 };
 
 struct LogicalProject final : LogicalNode {

@@ -68,6 +68,10 @@ Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNo
       plan_(std::move(plan)),
       schema_(ResolvedSchema::fromRowType(plan_->rowType)) {}
 
+Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan,
+             ResolvedSchema schema)
+    : environment_(environment), plan_(std::move(plan)), schema_(std::move(schema)) {}
+
 void Table::printSchema() const { std::cout << schema_.toString() << std::endl; }
 
 std::vector<std::string> Table::columnNames() const {

@@ -7,10 +7,14 @@
 
 #include "catalog/catalog_manager.h"
 #include "catalog/generic_in_memory_catalog.h"
+#include "config/configuration_view.h"
+#include "config/option_registry.h"
+#include "config/option_warnings.h"
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
 #include "function/function_registry.h"
+#include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "sql/binder/binder.h"
 #include "sql/parser/parser.h"
@@ -372,58 +376,52 @@ namespace {
 
 int parallelismOption(const std::map<std::string, std::string>& configuration,
                       const std::string& key) {
-  auto it = configuration.find(key);
-  if (it == configuration.end()) return -1;
-  try {
-    int value = std::stoi(it->second);
-    if (value > 0) return value;
-  } catch (const std::exception&) {
-  }
-  throw ValidationException("Invalid value for option '" + key + "': '" + it->second +
-                            "' (expected a positive integer)");
+  std::optional<int64_t> value = config::ConfigurationView(configuration).getInteger(key);
+  return value && *value > 0 ? static_cast<int>(*value) : -1;
 }
 
 }  // namespace
 
 bool TableEnvironment::isStreaming() const {
   auto it = configuration_.find("execution.runtime-mode");
-  if (it == configuration_.end()) return settings_.isStreamingMode();
-  std::string mode = it->second;
-  for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (mode == "streaming") return true;
-  if (mode == "batch") return false;
-  throw ValidationException("Invalid value for option 'execution.runtime-mode': '" + it->second +
-                            "' (expected 'streaming' or 'batch')");
+  if (it == configuration_.end()) {
+    if (streamEnvironment_) return streamEnvironment_->getRuntimeMode() != RuntimeExecutionMode::BATCH;
+    return settings_.isStreamingMode();
+  }
+  // AUTOMATIC runs as STREAMING (SET warns that it is not honoured yet).
+  return config::ConfigurationView(configuration_).getEnum("execution.runtime-mode") != "BATCH";
 }
 
 std::unique_ptr<StreamExecutionEnvironment> TableEnvironment::newJobEnvironment(
     sql::TranslationSettings& translation) const {
   auto environment = StreamExecutionEnvironment::getExecutionEnvironment();
+  if (streamEnvironment_) {
+    environment->setParallelism(streamEnvironment_->getParallelism());
+    if (streamEnvironment_->getMaxParallelism() > 0) {
+      environment->setMaxParallelism(streamEnvironment_->getMaxParallelism());
+    }
+    if (!streamEnvironment_->isChainingEnabled()) environment->disableOperatorChaining();
+  }
   bool streaming = isStreaming();
   environment->setRuntimeMode(streaming ? RuntimeExecutionMode::STREAMING
                                         : RuntimeExecutionMode::BATCH);
   int parallelism = parallelismOption(configuration_, "parallelism.default");
   if (parallelism > 0) environment->setParallelism(parallelism);
-  translation.streaming = streaming;
+  configureTranslation(translation);
+  return environment;
+}
+
+void TableEnvironment::configureTranslation(sql::TranslationSettings& translation) const {
+  translation.streaming = isStreaming();
   translation.defaultParallelism =
       parallelismOption(configuration_, "table.exec.resource.default-parallelism");
-  auto reuse = configuration_.find("table.optimizer.reuse-sub-plan-enabled");
-  bool reuseEnabled = true;
-  if (reuse != configuration_.end()) {
-    std::string value = reuse->second;
-    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (value != "true" && value != "false") {
-      throw ValidationException("Could not parse value '" + reuse->second +
-                                "' for key 'table.optimizer.reuse-sub-plan-enabled' (a boolean: "
-                                "true or false)");
-    }
-    reuseEnabled = value == "true";
-  }
+  bool reuseEnabled = config::ConfigurationView(configuration_)
+                          .getBoolean("table.optimizer.reuse-sub-plan-enabled")
+                          .value_or(true);
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();
   }
-  return environment;
 }
 
 namespace {
@@ -474,21 +472,9 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
   std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
   if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
       !sink->acceptsUpdates()) {
-    // Name the node that first produces updates, as Flink does.
-    const sql::LogicalNode* producer = plan.get();
-    for (bool descended = true; descended;) {
-      descended = false;
-      for (const auto& input : producer->inputs) {
-        if (input->changelogMode != sql::ChangelogMode::kInsertOnly) {
-          producer = input.get();
-          descended = true;
-          break;
-        }
-      }
-    }
     throw TableException("Table sink '" + identifier.asSummaryString() +
                          "' doesn't support consuming update changes which is produced by node " +
-                         producer->describe());
+                         sql::updateProducer(*plan).describe());
   }
   auto sinkStream = sql::translateToDataStream(plan, environment, translation)
                         .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
@@ -935,9 +921,11 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           for (const std::string& name : function::FunctionRegistry::builtIn().functionNames()) {
             names.insert(name);
           }
-          for (const char* name : {"AVG", "CAST", "COALESCE", "COUNT", "DENSE_RANK", "GROUPING",
-                                   "GROUPING_ID", "IF", "MAX", "MIN", "NULLIF", "RANK",
-                                   "ROW_NUMBER", "SUM", "TRY_CAST"}) {
+          for (const std::string& name : runtime::operators::aggregateFunctionNames()) {
+            names.insert(name);
+          }
+          for (const char* name : {"CAST", "COALESCE", "DENSE_RANK", "GROUPING", "GROUPING_ID",
+                                   "IF", "NULLIF", "RANK", "ROW_NUMBER", "TRY_CAST"}) {
             names.insert(name);
           }
           return listing("function name", filtered({names.begin(), names.end()}));
@@ -989,13 +977,21 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       const auto& set = statement->as<sql::SetStatement>();
       if (!set.key) {
         std::vector<Row> rows;
-        for (const auto& [key, value] : configuration_) rows.push_back(Row::of(key, value));
+        for (const auto& [key, value] : configuration_) {
+          rows.push_back(Row::of(key, config::displayValue(key, value)));
+        }
         return TableResult::ofRows(
             ResolvedSchema({ResolvedSchema::Column{"key", DataTypes::STRING().notNull(), std::nullopt},
                             ResolvedSchema::Column{"value", DataTypes::STRING().notNull(), std::nullopt}}),
             std::move(rows));
       }
-      configuration_[*set.key] = set.value.value_or("");
+      std::string value = set.value.value_or("");
+      // An invalid value throws; an unknown key, or one not honoured yet, only warns.
+      const config::OptionRegistry& options = config::OptionRegistry::instance();
+      for (const std::string& warning : options.validate(*set.key, value)) {
+        config::reportOptionWarning(warning);
+      }
+      configuration_[*set.key] = value;
       return TableResult::ok();
     }
     case sql::StatementKind::kReset: {

@@ -1,6 +1,9 @@
 #include "runtime/operators/aggregate/aggregate_call.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 #include "common/check.h"
 #include "eddy/exceptions.h"
@@ -104,8 +107,50 @@ std::string aggregateKindName(AggregateKind kind) {
       return "MAX";
     case AggregateKind::SINGLE_VALUE:
       return "SINGLE_VALUE";
+    case AggregateKind::FIRST_VALUE:
+      return "FIRST_VALUE";
+    case AggregateKind::LAST_VALUE:
+      return "LAST_VALUE";
+    case AggregateKind::LISTAGG:
+      return "LISTAGG";
+    case AggregateKind::STDDEV_POP:
+      return "STDDEV_POP";
+    case AggregateKind::STDDEV_SAMP:
+      return "STDDEV_SAMP";
+    case AggregateKind::VAR_POP:
+      return "VAR_POP";
+    case AggregateKind::VAR_SAMP:
+      return "VAR_SAMP";
+    case AggregateKind::COLLECT:
+      return "COLLECT";
   }
   return "?";
+}
+
+namespace {
+constexpr AggregateKind kNamedAggregateKinds[] = {
+    AggregateKind::COUNT,       AggregateKind::SUM,         AggregateKind::AVG,
+    AggregateKind::MIN,         AggregateKind::MAX,         AggregateKind::FIRST_VALUE,
+    AggregateKind::LAST_VALUE,  AggregateKind::LISTAGG,     AggregateKind::STDDEV_POP,
+    AggregateKind::STDDEV_SAMP, AggregateKind::VAR_POP,     AggregateKind::VAR_SAMP,
+    AggregateKind::COLLECT};
+}  // namespace
+
+std::optional<AggregateKind> aggregateKindOfName(std::string_view upperCaseName) {
+  for (AggregateKind kind : kNamedAggregateKinds) {
+    if (aggregateKindName(kind) == upperCaseName) return kind;
+  }
+  return std::nullopt;
+}
+
+const std::vector<std::string>& aggregateFunctionNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (AggregateKind kind : kNamedAggregateKinds) all.push_back(aggregateKindName(kind));
+    std::sort(all.begin(), all.end());
+    return all;
+  }();
+  return names;
 }
 
 int compareValues(const Value& left, const Value& right) {
@@ -173,6 +218,160 @@ int64_t addMultiplicity(ValueMap& entries, const Value& value, int64_t step) {
   return step;
 }
 
+/// Whether compareValues orders values of this kind.
+bool isOrderedKind(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::BOOLEAN:
+    case ValueKind::TINYINT:
+    case ValueKind::SMALLINT:
+    case ValueKind::INT:
+    case ValueKind::BIGINT:
+    case ValueKind::FLOAT:
+    case ValueKind::DOUBLE:
+    case ValueKind::DECIMAL:
+    case ValueKind::STRING:
+    case ValueKind::DATE:
+    case ValueKind::TIME:
+    case ValueKind::TIMESTAMP:
+    case ValueKind::TIMESTAMP_LTZ:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// addMultiplicity for values without an order (BYTES, ARRAY, MAP, ROW, intervals): found by
+/// equality, new values appended.
+void addMultiplicityUnordered(ValueMap& entries, const Value& value, int64_t step) {
+  auto entry = std::find_if(entries.begin(), entries.end(),
+                            [&value](const auto& candidate) { return candidate.first == value; });
+  if (entry == entries.end()) {
+    if (step > 0) entries.emplace_back(value, Value(step));
+    return;
+  }
+  int64_t count = entry->second.get<int64_t>() + step;
+  if (count <= 0) {
+    entries.erase(entry);
+  } else {
+    entry->second = Value(count);
+  }
+}
+
+/// Appends `value` to the arrival-ordered `runs` (value → count; equal neighbours share a run),
+/// or, retracting, removes its earliest occurrence (nothing when it has none).
+void addToRuns(ValueMap& runs, const Value& value, bool retract) {
+  if (!retract) {
+    if (!runs.empty() && runs.back().first == value) {
+      runs.back().second = Value(runs.back().second.get<int64_t>() + 1);
+    } else {
+      runs.emplace_back(value, Value(int64_t{1}));
+    }
+    return;
+  }
+  auto run = std::find_if(runs.begin(), runs.end(),
+                          [&value](const auto& entry) { return entry.first == value; });
+  if (run == runs.end()) return;
+  int64_t count = run->second.get<int64_t>() - 1;
+  if (count > 0) {
+    run->second = Value(count);
+    return;
+  }
+  // Dropping the run may leave two runs of one value side by side: merge them, so that a
+  // value never has two neighbouring runs.
+  auto next = runs.erase(run);
+  if (next != runs.begin() && next != runs.end() && std::prev(next)->first == next->first) {
+    auto previous = std::prev(next);
+    previous->second = Value(previous->second.get<int64_t>() + next->second.get<int64_t>());
+    runs.erase(next);
+  }
+}
+
+/// The runs' values joined by `separator`, each as often as it occurs.
+Value joinRuns(const ValueMap& runs, const std::string& separator) {
+  if (runs.empty()) return Value();
+  std::string joined;
+  bool first = true;
+  for (const auto& [value, count] : runs) {
+    for (int64_t i = 0; i < count.get<int64_t>(); ++i) {
+      if (!first) joined.append(separator);
+      first = false;
+      joined.append(value.get<std::string>());
+    }
+  }
+  return Value(std::move(joined));
+}
+
+/// One step of Welford's online algorithm over [count, mean, m2], forwards or (retracting)
+/// backwards.
+void addToMoments(Value* moments, double input, bool retract) {
+  int64_t count = moments[0].get<int64_t>();
+  double mean = moments[1].get<double>();
+  double m2 = moments[2].get<double>();
+  if (!retract) {
+    ++count;
+    double delta = input - mean;
+    mean += delta / static_cast<double>(count);
+    m2 += delta * (input - mean);
+  } else if (count <= 1) {
+    count = 0;  // the last value leaves: exactly empty, no rounding residue
+    mean = 0;
+    m2 = 0;
+  } else {
+    double newMean = (mean * static_cast<double>(count) - input) / static_cast<double>(count - 1);
+    m2 -= (input - mean) * (input - newMean);
+    mean = newMean;
+    --count;
+  }
+  moments[0] = Value(count);
+  moments[1] = Value(mean);
+  moments[2] = Value(m2);
+}
+
+/// A DOUBLE cast to `type` as Flink's CAST does: integers truncate toward zero (saturating,
+/// NaN → 0, as Java's (long) cast, then wrapping to narrower types), DECIMAL rounds to its
+/// scale.
+Value castDoubleTo(double value, const LogicalType& type) {
+  auto javaLong = [](double d) -> int64_t {
+    if (std::isnan(d)) return 0;
+    if (d >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
+    if (d <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(d);
+  };
+  auto javaInt = [](double d) -> int32_t {
+    if (std::isnan(d)) return 0;
+    if (d >= 2147483647.0) return std::numeric_limits<int32_t>::max();
+    if (d <= -2147483648.0) return std::numeric_limits<int32_t>::min();
+    return static_cast<int32_t>(d);
+  };
+  switch (type.getTypeRoot()) {
+    case LogicalTypeRoot::TINYINT:
+      return Value(static_cast<int8_t>(javaInt(value)));
+    case LogicalTypeRoot::SMALLINT:
+      return Value(static_cast<int16_t>(javaInt(value)));
+    case LogicalTypeRoot::INTEGER:
+      return Value(javaInt(value));
+    case LogicalTypeRoot::BIGINT:
+      return Value(javaLong(value));
+    case LogicalTypeRoot::FLOAT:
+      return Value(static_cast<float>(value));
+    case LogicalTypeRoot::DOUBLE:
+      return Value(value);
+    case LogicalTypeRoot::DECIMAL: {
+      if (!std::isfinite(value)) return Value();
+      char text[400];
+      auto [end, error] = std::to_chars(text, text + sizeof(text), value,
+                                        std::chars_format::fixed, type.getScale());
+      if (error != std::errc()) return Value();
+      auto rescaled = Decimal::fromString(std::string_view(text, end - text))
+                          .rescale(type.getPrecision(), type.getScale());
+      if (!rescaled) return Value();  // overflow: NULL, as Flink's DecimalData
+      return Value(*rescaled);
+    }
+    default:
+      throw InternalError("unsupported aggregate result type " + type.asSummaryString());
+  }
+}
+
 Accumulator createInnerAccumulator(const AggregateCall& call) {
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
@@ -186,6 +385,16 @@ Accumulator createInnerAccumulator(const AggregateCall& call) {
       return {Value::ofMap({})};
     case AggregateKind::SINGLE_VALUE:
       return {Value(int64_t{0}), Value(int64_t{0}), Value::ofMap({})};
+    case AggregateKind::FIRST_VALUE:
+    case AggregateKind::LAST_VALUE:
+    case AggregateKind::LISTAGG:
+    case AggregateKind::COLLECT:
+      return {Value::ofMap({})};
+    case AggregateKind::STDDEV_POP:
+    case AggregateKind::STDDEV_SAMP:
+    case AggregateKind::VAR_POP:
+    case AggregateKind::VAR_SAMP:
+      return {Value(int64_t{0}), Value(0.0), Value(0.0)};
   }
   return {};
 }
@@ -219,6 +428,25 @@ void accumulateInner(const AggregateCall& call, Value* accumulator, const Value&
       addMultiplicity(accumulator[2].getMutable<ValueMap>(), input, step);
       return;
     }
+    case AggregateKind::FIRST_VALUE:
+    case AggregateKind::LAST_VALUE:
+    case AggregateKind::LISTAGG:
+      addToRuns(accumulator[0].getMutable<ValueMap>(), input, retract);
+      return;
+    case AggregateKind::STDDEV_POP:
+    case AggregateKind::STDDEV_SAMP:
+    case AggregateKind::VAR_POP:
+    case AggregateKind::VAR_SAMP:
+      addToMoments(accumulator, doubleOf(input), retract);
+      return;
+    case AggregateKind::COLLECT:
+      // Sorted by value where values have an order (a deterministic print), else by arrival.
+      if (isOrderedKind(input.kind())) {
+        addMultiplicity(accumulator[0].getMutable<ValueMap>(), input, step);
+      } else {
+        addMultiplicityUnordered(accumulator[0].getMutable<ValueMap>(), input, step);
+      }
+      return;
   }
 }
 
@@ -266,6 +494,39 @@ Value innerResult(const AggregateCall& call, const Value* accumulator) {
       if (rows <= 0 || accumulator[1].get<int64_t>() > 0) return Value();
       const ValueMap& entries = accumulator[2].get<ValueMap>();
       return entries.empty() ? Value() : entries.front().first;
+    }
+    case AggregateKind::FIRST_VALUE:
+    case AggregateKind::LAST_VALUE: {
+      const ValueMap& runs = accumulator[0].get<ValueMap>();
+      if (runs.empty()) return Value();
+      return call.kind == AggregateKind::FIRST_VALUE ? runs.front().first : runs.back().first;
+    }
+    case AggregateKind::LISTAGG:
+      return joinRuns(accumulator[0].get<ValueMap>(), call.listSeparator);
+    case AggregateKind::STDDEV_POP:
+    case AggregateKind::STDDEV_SAMP:
+    case AggregateKind::VAR_POP:
+    case AggregateKind::VAR_SAMP: {
+      int64_t count = accumulator[0].get<int64_t>();
+      bool population =
+          call.kind == AggregateKind::STDDEV_POP || call.kind == AggregateKind::VAR_POP;
+      int64_t denominator = population ? count : count - 1;
+      if (denominator <= 0) return Value();  // no rows, or one row for the sample forms
+      // m2 is never negative; rounding in retractions may leave it a hair below zero.
+      double m2 = std::max(accumulator[2].get<double>(), 0.0);
+      double variance = m2 / static_cast<double>(denominator);
+      bool root = call.kind == AggregateKind::STDDEV_POP || call.kind == AggregateKind::STDDEV_SAMP;
+      return castDoubleTo(root ? std::pow(variance, 0.5) : variance, *call.resultType);
+    }
+    case AggregateKind::COLLECT: {
+      // The multiset: each distinct value with its count as INT (Flink's MapData of Integer).
+      ValueMap multiset;
+      const ValueMap& entries = accumulator[0].get<ValueMap>();
+      multiset.reserve(entries.size());
+      for (const auto& [value, count] : entries) {
+        multiset.emplace_back(value, Value(static_cast<int32_t>(count.get<int64_t>())));
+      }
+      return Value::ofMap(std::move(multiset));
     }
   }
   return Value();

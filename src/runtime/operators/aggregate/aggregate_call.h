@@ -12,11 +12,23 @@
 //                                                                  current minimum finds the
 //                                                                  next one)
 //   SINGLE_VALUE(x)      [rows BIGINT, NULL rows BIGINT, map non-null value → multiplicity]
+//   FIRST_VALUE(x),      [runs: map value → count, in arrival order]: consecutive equal
+//   LAST_VALUE(x),       values share one run, so a retraction removes the earliest
+//   LISTAGG(x [, sep])   occurrence of its value (as Flink's *WithRetractAggFunction) and the
+//                        first/last/joined values follow from what is left
+//   STDDEV_POP/_SAMP(x), [count BIGINT, mean DOUBLE, m2 DOUBLE]: Welford's online algorithm
+//   VAR_POP/_SAMP(x)     (run backwards to retract), as Flink's INTERNAL_WELFORD_M2 which its
+//                        planner rewrites these four to; result m2 / n or m2 / (n - 1)
+//                        (square root for STDDEV), cast to the result type
+//   COLLECT(x)           [map value → multiplicity, sorted by value where values have an
+//                        order, else by arrival]: the MULTISET; its counts are INT, as Flink's
 //   f(DISTINCT x)        [map value → multiplicity, f's accumulator...]: a value reaches f
 //                        when its multiplicity becomes 1 and leaves it when it drops to 0
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eddy/types/logical_type.h"
@@ -26,10 +38,33 @@ namespace eddy::runtime::operators {
 
 /// SINGLE_VALUE is Calcite's: the value of a scalar subquery (NULL without rows; more than one
 /// row is an error).
-enum class AggregateKind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, SINGLE_VALUE };
+enum class AggregateKind {
+  COUNT_STAR,
+  COUNT,
+  SUM,
+  AVG,
+  MIN,
+  MAX,
+  SINGLE_VALUE,
+  FIRST_VALUE,
+  LAST_VALUE,
+  LISTAGG,
+  STDDEV_POP,
+  STDDEV_SAMP,
+  VAR_POP,
+  VAR_SAMP,
+  COLLECT
+};
 
 /// The SQL name ("COUNT", "SUM", ...).
 std::string aggregateKindName(AggregateKind kind);
+
+/// The aggregate function called `upperCaseName` (COUNT is COUNT; the binder tells COUNT(*)
+/// apart), or std::nullopt. SINGLE_VALUE is internal and has no name here.
+std::optional<AggregateKind> aggregateKindOfName(std::string_view upperCaseName);
+
+/// Every aggregate function name a query may call, sorted (for SHOW FUNCTIONS).
+const std::vector<std::string>& aggregateFunctionNames();
 
 struct AggregateCall {
   AggregateKind kind;
@@ -39,6 +74,8 @@ struct AggregateCall {
   int filterColumn = -1;
   /// `f(DISTINCT x)`: each distinct value counts once.
   bool distinct = false;
+  /// LISTAGG's separator (its literal second argument).
+  std::string listSeparator = ",";
 };
 
 /// The accumulator of one call (see the file comment); starts empty.

@@ -1,0 +1,90 @@
+#include "client/interactive_sql_client.h"
+
+#include <cctype>
+
+#include "client/sql_script_runner.h"
+#include "client/statement_buffer.h"
+
+namespace eddy::client {
+namespace {
+
+constexpr const char* kWelcome =
+    "eddy SQL client. Statements end with ';' and may span lines. Type HELP; for help, QUIT; to "
+    "leave.\n\n";
+
+constexpr const char* kHelp =
+    "The following commands are available:\n"
+    "\n"
+    "HELP\t\tPrints the available commands.\n"
+    "QUIT/EXIT\tQuits the SQL client (so does Ctrl-D).\n"
+    "SET\t\tSets a session configuration property. Syntax: \"SET '<key>'='<value>';\". Use "
+    "\"SET;\" for listing all properties.\n"
+    "RESET\t\tResets a session configuration property. Syntax: \"RESET '<key>';\". Use "
+    "\"RESET;\" for reset all session properties.\n"
+    "SHOW, DESCRIBE, EXPLAIN, CREATE, DROP, ALTER, USE, SELECT, INSERT INTO, "
+    "BEGIN STATEMENT SET ... END\n"
+    "\t\tFlink SQL statements (docs/sql_grammar.md).\n"
+    "\n"
+    "Hint: Make sure that a statement ends with \";\" for finalizing (multi-line) statements.\n"
+    "Options are described in docs/configuration.md.\n";
+
+/// The statement on one line with runs of blanks folded, for the history and command checks.
+std::string oneLine(const std::string& statement) {
+  std::string line;
+  for (char c : statement) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!line.empty() && line.back() != ' ') line += ' ';
+    } else {
+      line += c;
+    }
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
+}
+
+std::string upperCase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+}  // namespace
+
+InteractiveSqlClient::InteractiveSqlClient(TableEnvironment& environment, LineReader& reader,
+                                           std::ostream& out, std::ostream& err)
+    : environment_(environment), reader_(reader), out_(out), err_(err) {}
+
+void InteractiveSqlClient::run() {
+  SqlScriptRunner runner(environment_, out_, err_);
+  StatementBuffer buffer;
+  out_ << kWelcome << std::flush;
+  while (true) {
+    std::string line;
+    LineEvent event = reader_.readLine(buffer.isEmpty() ? kPrompt : kContinuationPrompt, line);
+    if (event == LineEvent::kEndOfInput) break;
+    if (event == LineEvent::kInterrupted) {  // Ctrl-C: drop what was typed, a fresh prompt
+      buffer.clear();
+      out_ << "\n" << std::flush;
+      continue;
+    }
+    buffer.addLine(line);
+    for (const std::string& statement : buffer.takeCompleteStatements()) {
+      std::string entry = oneLine(statement);
+      reader_.addHistory(entry);
+      std::string command = upperCase(entry);
+      if (command == "QUIT;" || command == "EXIT;") {
+        out_ << "Goodbye!\n" << std::flush;
+        return;
+      }
+      if (command == "HELP;") {
+        out_ << kHelp << std::flush;
+        continue;
+      }
+      runner.run(statement, "");
+      out_ << std::flush;
+      err_ << std::flush;
+    }
+  }
+  out_ << "\nGoodbye!\n" << std::flush;
+}
+
+}  // namespace eddy::client

@@ -1,0 +1,35 @@
+// InteractiveSqlClient: `eddy sql` on a terminal, like Flink's SQL client. It reads lines from
+// a LineReader until they form complete statements (StatementBuffer: a statement ends with
+// `;` and may span lines), runs each with the SqlScriptRunner (results on `out`, errors and
+// warnings on `err`, the client going on after an error), and adds it to the history.
+// `HELP;` lists the commands, `QUIT;` or `EXIT;` (or Ctrl-D) ends the session, Ctrl-C at the
+// prompt discards the statement being typed. Used from one thread; borrows the environment,
+// the reader and the streams.
+#pragma once
+
+#include <ostream>
+
+#include "client/line_reader.h"
+#include "eddy/table/table_environment.h"
+
+namespace eddy::client {
+
+class InteractiveSqlClient {
+ public:
+  InteractiveSqlClient(TableEnvironment& environment, LineReader& reader, std::ostream& out,
+                       std::ostream& err);
+
+  /// Runs the session until QUIT;, EXIT; or the end of the input.
+  void run();
+
+  static constexpr const char* kPrompt = "eddy SQL> ";
+  static constexpr const char* kContinuationPrompt = "        > ";
+
+ private:
+  TableEnvironment& environment_;
+  LineReader& reader_;
+  std::ostream& out_;
+  std::ostream& err_;
+};
+
+}  // namespace eddy::client

@@ -1,0 +1,96 @@
+// The interactive client driven by a scripted line reader: prompts, multi-line statements,
+// HELP, QUIT/EXIT, Ctrl-D, errors that do not end the session, and the history.
+#include "client/interactive_sql_client.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <sstream>
+
+namespace eddy::client {
+namespace {
+
+class ScriptedLineReader : public LineReader {
+ public:
+  explicit ScriptedLineReader(std::deque<std::string> lines) : lines_(std::move(lines)) {}
+
+  /// Plays the lines in order; "<Ctrl-C>" plays an interrupt.
+  LineEvent readLine(const std::string& prompt, std::string& line) override {
+    prompts += prompt;
+    if (lines_.empty()) return LineEvent::kEndOfInput;
+    line = lines_.front();
+    lines_.pop_front();
+    return line == "<Ctrl-C>" ? LineEvent::kInterrupted : LineEvent::kLine;
+  }
+  void addHistory(const std::string& entry) override { history.push_back(entry); }
+
+  std::string prompts;
+  std::vector<std::string> history;
+
+ private:
+  std::deque<std::string> lines_;
+};
+
+struct Session {
+  std::string out;
+  std::string err;
+  std::string prompts;
+  std::vector<std::string> history;
+};
+
+Session runSession(std::deque<std::string> lines) {
+  auto environment = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  ScriptedLineReader reader(std::move(lines));
+  std::ostringstream out, err;
+  InteractiveSqlClient(*environment, reader, out, err).run();
+  return Session{out.str(), err.str(), reader.prompts, reader.history};
+}
+
+constexpr const char* kWelcome =
+    "eddy SQL client. Statements end with ';' and may span lines. Type HELP; for help, QUIT; to "
+    "leave.\n\n";
+
+TEST(InteractiveSqlClientTest, RunsMultiLineStatementsUntilQuit) {
+  Session session = runSession({"SELECT 1 + 1", "  AS two;", "quit;", "SELECT 'never';"});
+  EXPECT_EQ(session.out, std::string(kWelcome) +
+                             "+-----+\n| two |\n+-----+\n|   2 |\n+-----+\n1 row in set\n"
+                             "Goodbye!\n");
+  EXPECT_EQ(session.err, "");
+  EXPECT_EQ(session.prompts, "eddy SQL>         > eddy SQL> ");
+  EXPECT_EQ(session.history, (std::vector<std::string>{"SELECT 1 + 1 AS two;", "quit;"}));
+}
+
+TEST(InteractiveSqlClientTest, AnErrorDoesNotEndTheSessionAndCtrlDQuits) {
+  Session session = runSession({"SELECT * FROM missing;", "SET 'parallelism.default' = '0';",
+                                "SET 'parallelism.default' = '1';"});
+  EXPECT_EQ(session.out,
+            std::string(kWelcome) + "[INFO] Execute statement succeeded.\n\nGoodbye!\n");
+  EXPECT_EQ(session.err,
+            "[ERROR] Could not execute SQL statement. Reason:\n"
+            "SQL validation failed. From line 1, column 15: Object 'missing' not found\n"
+            "[ERROR] Could not execute SQL statement. Reason:\n"
+            "Could not parse value '0' for key 'parallelism.default': expected an integer of at "
+            "least 1.\n");
+}
+
+TEST(InteractiveSqlClientTest, CtrlCDiscardsTheStatementBeingTyped) {
+  Session session = runSession({"SELECT 'dropped'", "<Ctrl-C>", "SELECT 'kept' AS s;"});
+  EXPECT_EQ(session.out, std::string(kWelcome) +
+                             "\n+------+\n|    s |\n+------+\n| kept |\n+------+\n1 row in set\n"
+                             "\nGoodbye!\n");
+  EXPECT_EQ(session.prompts, "eddy SQL>         > eddy SQL> eddy SQL> ");
+  EXPECT_EQ(session.history, std::vector<std::string>{"SELECT 'kept' AS s;"});
+}
+
+TEST(InteractiveSqlClientTest, HelpListsTheCommandsAndExitQuits) {
+  Session session = runSession({"HELP;", "EXIT;"});
+  EXPECT_EQ(session.out.rfind(std::string(kWelcome) + "The following commands are available:\n", 0),
+            0u)
+      << session.out;
+  EXPECT_NE(session.out.find("QUIT/EXIT\tQuits the SQL client (so does Ctrl-D).\n"),
+            std::string::npos);
+  EXPECT_TRUE(session.out.ends_with("docs/configuration.md.\nGoodbye!\n")) << session.out;
+}
+
+}  // namespace
+}  // namespace eddy::client

@@ -1,0 +1,3 @@
+SET 'execution.runtime-mode' = 'batch';
+  SET 'execution.checkpointing.interval' = '10 parsecs';
+SELECT 'never runs';

@@ -1,0 +1,3 @@
+-- -D options and an init script (-i) apply before the script runs.
+SET;
+SELECT * FROM init_view;

@@ -1,0 +1,41 @@
+// ChangelogNormalize: turns an upsert changelog (+I/+U/-D by a unique key, no -U; what
+// StreamTableEnvironment::fromChangelogStream reads with ChangelogMode::upsert()) into a
+// retract changelog (+I/-U/+U/-D), as Flink's ChangelogNormalize: the last row of each key is
+// kept in keyed state; an upsert of a new key is +I, of a known key -U (the stored row) then
+// +U (an identical row changes nothing and emits nothing); a delete of a known key is -D with
+// the stored row, of an unknown key nothing. Its input arrives through a HASH exchange on the
+// key columns. STREAMING only (a changelog source is rejected in BATCH by the planner).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eddy/runtime/stream_operator.h"
+#include "eddy/state/heap_keyed_state_backend.h"
+#include "eddy/state/state.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+class ChangelogNormalizeOperator final : public StreamOperator {
+ public:
+  ChangelogNormalizeOperator(LogicalTypePtr rowType, std::vector<int> keyColumns);
+  ~ChangelogNormalizeOperator() override;
+
+  void open(OperatorContext& context) override;
+  void processBatch(int inputIndex, BatchPtr batch) override;
+
+ private:
+  void append(const std::vector<Value>& row, RowKind kind);
+  void emitOutput();
+
+  LogicalTypePtr rowType_;
+  std::vector<int> keyColumns_;
+  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
+  ValueState<std::vector<Value>>* lastRow_ = nullptr;
+  std::unique_ptr<vector::Chunk> output_;
+  std::string keyBytes_;
+};
+
+}  // namespace eddy::runtime::operators

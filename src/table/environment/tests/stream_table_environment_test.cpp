@@ -1,0 +1,387 @@
+// StreamTableEnvironment: DataStream → Table (schema derivation, declared schemas, printed
+// schemas, changelog streams) and Table → DataStream (insert-only, changelog, retract), in
+// both runtime modes, with the exact errors of wrong uses.
+#include <gtest/gtest.h>
+
+#include <eddy/eddy.h>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+struct User {
+  std::string name;
+  int32_t score;
+  eddy::Instant event_time;
+};
+
+struct Opaque {
+  std::string name;
+  int32_t score;
+};
+
+}  // namespace
+
+EDDY_STRUCT(User, name, score, event_time)
+
+namespace eddy {
+namespace {
+
+std::unique_ptr<StreamExecutionEnvironment> environment(int parallelism = 1) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(parallelism);
+  return env;
+}
+
+std::vector<std::string> collect(DataStream<Row> stream) {
+  std::vector<std::string> rows;
+  auto iterator = stream.executeAndCollect();
+  while (iterator.hasNext()) rows.push_back(iterator.next().toString());
+  return rows;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> rows) {
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+/// Prints each record with its timestamp: `row @ timestamp`.
+struct RecordTimestamp : ProcessFunction<Row, std::string> {
+  void processElement(const Row& row, Context& context, Collector<std::string>& out) override {
+    out.collect(row.toString() + " @ " +
+                (context.timestamp() ? std::to_string(*context.timestamp()) : "none"));
+  }
+};
+
+std::string schemaOf(const Table& table) { return table.getResolvedSchema().toString(); }
+
+DataStream<Row> scores(StreamExecutionEnvironment& env) {
+  return env.fromElements(Row::of("Alice", 12), Row::of("Bob", 10), Row::of("Alice", 100));
+}
+
+TEST(StreamTableEnvironmentTest, AtomicStreamIsColumnF0AndRunsThroughSql) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<std::string> names = env->fromElements("Alice", "Bob", "John");
+  Table table = tableEnv->fromDataStream(names);
+  EXPECT_EQ(schemaOf(table), "(\n  `f0` STRING\n)");
+  tableEnv->createTemporaryView("InputTable", table);
+  Table upper = tableEnv->sqlQuery("SELECT UPPER(f0) FROM InputTable");
+  EXPECT_EQ(collect(tableEnv->toDataStream(upper)),
+            (std::vector<std::string>{"+I[ALICE]", "+I[BOB]", "+I[JOHN]"}));
+}
+
+TEST(StreamTableEnvironmentTest, ChangelogOfAnAggregateInStreamingMode) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  Table input = tableEnv->fromDataStream(scores(*env)).as("name", "score");
+  tableEnv->createTemporaryView("InputTable", input);
+  Table result = tableEnv->sqlQuery("SELECT name, SUM(score) FROM InputTable GROUP BY name");
+  EXPECT_EQ(collect(tableEnv->toChangelogStream(result)),
+            (std::vector<std::string>{"+I[Alice, 12]", "+I[Bob, 10]", "-U[Alice, 12]",
+                                      "+U[Alice, 112]"}));
+}
+
+TEST(StreamTableEnvironmentTest, BatchModeFromTheEnvironmentOrTheSettingsIsInsertOnly) {
+  for (bool viaSettings : {false, true}) {
+    auto env = environment();
+    std::unique_ptr<StreamTableEnvironment> tableEnv;
+    if (viaSettings) {
+      tableEnv = StreamTableEnvironment::create(*env, EnvironmentSettings::inBatchMode());
+      EXPECT_EQ(env->getRuntimeMode(), RuntimeExecutionMode::BATCH);
+    } else {
+      env->setRuntimeMode(RuntimeExecutionMode::BATCH);
+      tableEnv = StreamTableEnvironment::create(*env);
+    }
+    Table input = tableEnv->fromDataStream(scores(*env)).as("name", "score");
+    tableEnv->createTemporaryView("InputTable", input);
+    Table result = tableEnv->sqlQuery("SELECT name, SUM(score) FROM InputTable GROUP BY name");
+    EXPECT_EQ(sorted(collect(tableEnv->toChangelogStream(result))),
+              (std::vector<std::string>{"+I[Alice, 112]", "+I[Bob, 10]"}))
+        << (viaSettings ? "EnvironmentSettings::inBatchMode()" : "env.setRuntimeMode(BATCH)");
+  }
+}
+
+TEST(StreamTableEnvironmentTest, ToDataStreamOfAnUpdatingTableSuggestsToChangelogStream) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->createTemporaryView("InputTable", tableEnv->fromDataStream(scores(*env)).as("name", "score"));
+  Table result = tableEnv->sqlQuery("SELECT name, SUM(score) FROM InputTable GROUP BY name");
+  try {
+    tableEnv->toDataStream(result);
+    FAIL() << "expected an error";
+  } catch (const TableException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Table sink '*anonymous_datastream_sink$1*' doesn't support consuming update changes "
+              "which is produced by node LogicalAggregate(group=[{0}], $f1=[SUM($1)]). Use "
+              "toChangelogStream() to convert a table with updates into a DataStream.");
+  }
+}
+
+TEST(StreamTableEnvironmentTest, RetractStreamPairsAFlagWithAnInsertRow) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->createTemporaryView("InputTable", scores(*env));
+  Table result = tableEnv->sqlQuery("SELECT f0, SUM(f1) FROM InputTable GROUP BY f0");
+  std::vector<std::string> printed;
+  auto iterator = tableEnv->toRetractStream(result).executeAndCollect();
+  while (iterator.hasNext()) printed.push_back(formatRecord(iterator.next()));
+  EXPECT_EQ(printed, (std::vector<std::string>{"(true,+I[Alice, 12])", "(true,+I[Bob, 10])",
+                                               "(false,+I[Alice, 12])", "(true,+I[Alice, 112])"}));
+}
+
+TEST(StreamTableEnvironmentTest, SchemasDerivedFromARegisteredStruct) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<User> users = env->fromElements(User{"Alice", 4, Instant::ofEpochMilli(1000)},
+                                             User{"Bob", 6, Instant::ofEpochMilli(1001)},
+                                             User{"Alice", 10, Instant::ofEpochMilli(1002)});
+  EXPECT_EQ(schemaOf(tableEnv->fromDataStream(users)),
+            "(\n  `name` STRING,\n  `score` INT,\n  `event_time` TIMESTAMP_LTZ(9)\n)");
+  EXPECT_EQ(schemaOf(tableEnv->fromDataStream(
+                users, Schema::newBuilder().columnByExpression("proc_time", "PROCTIME()").build())),
+            "(\n  `name` STRING,\n  `score` INT,\n  `event_time` TIMESTAMP_LTZ(9),\n"
+            "  `proc_time` TIMESTAMP_LTZ(3) NOT NULL *PROCTIME* AS PROCTIME()\n)");
+  EXPECT_EQ(schemaOf(tableEnv->fromDataStream(
+                users, Schema::newBuilder()
+                           .columnByExpression("rowtime", "CAST(event_time AS TIMESTAMP_LTZ(3))")
+                           .watermark("rowtime", "rowtime - INTERVAL '10' SECOND")
+                           .build())),
+            "(\n  `name` STRING,\n  `score` INT,\n  `event_time` TIMESTAMP_LTZ(9),\n"
+            "  `rowtime` TIMESTAMP_LTZ(3) *ROWTIME* AS CAST(event_time AS TIMESTAMP_LTZ(3)),\n"
+            "  WATERMARK FOR `rowtime`: TIMESTAMP_LTZ(3) AS rowtime - INTERVAL '10' SECOND\n)");
+  EXPECT_EQ(schemaOf(tableEnv->fromDataStream(
+                users, Schema::newBuilder()
+                           .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
+                           .watermark("rowtime", "SOURCE_WATERMARK()")
+                           .build())),
+            "(\n  `name` STRING,\n  `score` INT,\n  `event_time` TIMESTAMP_LTZ(9),\n"
+            "  `rowtime` TIMESTAMP_LTZ(3) *ROWTIME* METADATA,\n"
+            "  WATERMARK FOR `rowtime`: TIMESTAMP_LTZ(3) AS SOURCE_WATERMARK()\n)");
+  EXPECT_EQ(schemaOf(tableEnv->fromDataStream(
+                users, Schema::newBuilder()
+                           .column("event_time", "TIMESTAMP_LTZ(3)")
+                           .column("name", "STRING")
+                           .column("score", "INT")
+                           .watermark("event_time", "SOURCE_WATERMARK()")
+                           .build())),
+            "(\n  `event_time` TIMESTAMP_LTZ(3) *ROWTIME*,\n  `name` STRING,\n  `score` INT\n)");
+}
+
+TEST(StreamTableEnvironmentTest, StructRowsAndTheRecordTimestampReachTheTable) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<User> users =
+      env->fromElements(User{"Alice", 4, Instant::ofEpochMilli(1000)},
+                        User{"Bob", 6, Instant::ofEpochMilli(1001)})
+          .assignTimestampsAndWatermarks(
+              WatermarkStrategy<User>::forMonotonousTimestamps().withTimestampAssigner(
+                  [](const User& user, int64_t) { return user.event_time.toEpochMilli() + 5; }));
+  Table table = tableEnv->fromDataStream(
+      users, Schema::newBuilder()
+                 .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
+                 .watermark("rowtime", "SOURCE_WATERMARK()")
+                 .build());
+  tableEnv->createTemporaryView("Users", table);
+  DataStream<Row> rows =
+      tableEnv->toDataStream(tableEnv->sqlQuery("SELECT name, score * 2 AS twice, rowtime FROM Users"));
+  // The rowtime attribute is written back into each record's timestamp.
+  std::vector<std::string> printed;
+  auto iterator = rows.process(RecordTimestamp()).executeAndCollect();
+  while (iterator.hasNext()) printed.push_back(iterator.next());
+  EXPECT_EQ(printed, (std::vector<std::string>{"+I[Alice, 8, 1970-01-01T00:00:01.005Z] @ 1005",
+                                               "+I[Bob, 12, 1970-01-01T00:00:01.006Z] @ 1006"}));
+}
+
+TEST(StreamTableEnvironmentTest, UnregisteredTypeIsRawAndCannotRun) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<Opaque> stream = env->fromElements(Opaque{"Alice", 4});
+  Table table = tableEnv->fromDataStream(stream);
+  EXPECT_EQ(schemaOf(table), "(\n  `f0` RAW('(anonymous namespace)::Opaque', '...')\n)");
+  Table declared = tableEnv->fromDataStream(
+      stream, Schema::newBuilder()
+                  .column("f0", DataTypes::STRUCTURED("User", {DataTypes::FIELD("name", DataTypes::STRING()),
+                                                               DataTypes::FIELD("score", DataTypes::INT())}))
+                  .build())
+                       .as("user");
+  EXPECT_EQ(schemaOf(declared), "(\n  `user` *User<`name` STRING,`score` INT>*\n)");
+  try {
+    tableEnv->toDataStream(table);
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "The table *anonymous_datastream_source$1* reads records of the C++ type "
+              "RAW('(anonymous namespace)::Opaque', '...'), which the Table runtime cannot look "
+              "into. Register the type's fields with EDDY_STRUCT(Type, field, ...) or convert the "
+              "records into Rows before fromDataStream().");
+  }
+}
+
+TEST(StreamTableEnvironmentTest, FromDataStreamRejectsRowsThatAreNotInserts) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<Row> changes = env->fromElements(Row::ofKind(RowKind::INSERT, "Alice", 12),
+                                              Row::ofKind(RowKind::UPDATE_AFTER, "Alice", 100));
+  Table table = tableEnv->fromDataStream(changes);
+  try {
+    collect(tableEnv->toDataStream(table));
+    FAIL() << "expected the job to fail";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("fromDataStream() accepts only insert-only streams, but the DataStream "
+                        "carries the row +U[Alice, 100] of kind UPDATE_AFTER. Use "
+                        "fromChangelogStream() to interpret a stream of changes."),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(StreamTableEnvironmentTest, ChangelogStreamKeepsTheKinds) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<Row> changes = env->fromElements(
+      Row::ofKind(RowKind::INSERT, "Alice", 12), Row::ofKind(RowKind::INSERT, "Bob", 5),
+      Row::ofKind(RowKind::UPDATE_BEFORE, "Alice", 12),
+      Row::ofKind(RowKind::UPDATE_AFTER, "Alice", 100));
+  Table table = tableEnv->fromChangelogStream(changes);
+  tableEnv->createTemporaryView("Changes", table);
+  EXPECT_EQ(collect(tableEnv->toChangelogStream(
+                tableEnv->sqlQuery("SELECT f0 AS name, SUM(f1) AS total FROM Changes GROUP BY f0"))),
+            (std::vector<std::string>{"+I[Alice, 12]", "+I[Bob, 5]", "-D[Alice, 12]",
+                                      "+I[Alice, 100]"}));
+}
+
+TEST(StreamTableEnvironmentTest, SchemaErrorsNameWhatIsWrong) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<Row> rows = scores(*env);
+  try {
+    tableEnv->fromDataStream(rows, Schema::newBuilder().column("user", "STRING").build());
+    FAIL();
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Unable to find a field named 'user' in the physical data type derived from the "
+              "given type information for schema declaration. Make sure that the type "
+              "information is not a generic raw type. Currently available fields are: [f0, f1]");
+  }
+  try {
+    tableEnv->fromDataStream(rows, Schema::newBuilder().watermark("f0", "SOURCE_WATERMARK()").build());
+    FAIL();
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Invalid data type of time field for watermark definition. The field must be of "
+              "type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, "
+              "but the time field type is STRING");
+  }
+  try {
+    tableEnv->fromChangelogStream(rows, Schema::newBuilder().build(), ChangelogMode::upsert());
+    FAIL();
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "fromChangelogStream() in upsert mode (ChangelogMode.upsert()) needs a primary key: "
+              "declare one with Schema.newBuilder().primaryKey(...)");
+  }
+}
+
+TEST(StreamTableEnvironmentTest, TableJobsReadTheDataStreamInTheirOwnJob) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->createTemporaryView("InputTable", tableEnv->fromDataStream(scores(*env)).as("name", "score"));
+  std::vector<std::string> rows;
+  for (const Row& row : tableEnv->executeSql("SELECT name FROM InputTable WHERE score > 11").collectAll()) {
+    rows.push_back(row.toString());
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"+I[Alice]", "+I[Alice]"}));
+  // The same view again, now as a DataStream of the environment's own job.
+  EXPECT_EQ(collect(tableEnv->toDataStream(tableEnv->sqlQuery("SELECT score FROM InputTable"))),
+            (std::vector<std::string>{"+I[12]", "+I[10]", "+I[100]"}));
+}
+
+}  // namespace
+}  // namespace eddy
+
+namespace eddy {
+namespace {
+
+TEST(StreamTableEnvironmentBridgeTest, UpsertChangelogIsNormalizedPerKey) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(2);
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<Row> upserts = env->fromElements(
+      Row::ofKind(RowKind::INSERT, "Alice", 12), Row::ofKind(RowKind::INSERT, "Bob", 5),
+      Row::ofKind(RowKind::UPDATE_AFTER, "Alice", 100), Row::ofKind(RowKind::UPDATE_AFTER, "Alice", 100),
+      Row::ofKind(RowKind::DELETE, "Bob", 5), Row::ofKind(RowKind::DELETE, "Carol", 1));
+  Table table = tableEnv->fromChangelogStream(
+      upserts,
+      Schema::newBuilder().column("name", DataTypes::STRING().notNull()).column("score", DataTypes::INT())
+          .primaryKey({"name"}).build(),
+      ChangelogMode::upsert());
+  std::vector<std::string> alice;
+  std::vector<std::string> bob;
+  auto iterator = tableEnv->toChangelogStream(table).executeAndCollect();
+  while (iterator.hasNext()) {
+    std::string row = iterator.next().toString();
+    (row.find("Alice") != std::string::npos ? alice : bob).push_back(row);
+  }
+  EXPECT_EQ(alice, (std::vector<std::string>{"+I[Alice, 12]", "-U[Alice, 12]", "+U[Alice, 100]"}));
+  EXPECT_EQ(bob, (std::vector<std::string>{"+I[Bob, 5]", "-D[Bob, 5]"}));
+}
+
+TEST(StreamTableEnvironmentBridgeTest, BatchModeRejectsChangelogAndUnboundedSources) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  auto tableEnv = StreamTableEnvironment::create(*env, EnvironmentSettings::inBatchMode());
+  Table changes = tableEnv->fromChangelogStream(env->fromElements(Row::of("Alice", 12)));
+  try {
+    tableEnv->toChangelogStream(changes);
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Querying a table in batch mode is currently only possible for INSERT-only table "
+              "sources. But the source for table '*anonymous_datastream_source$1*' produces other "
+              "changelog messages than just INSERT (it was read with fromChangelogStream()).");
+  }
+  tableEnv->executeSql(
+      "CREATE TABLE endless (id INT) WITH ('connector' = 'datagen', 'rows-per-second' = '5')");
+  DataStream<Row> rows = tableEnv->toDataStream(tableEnv->from("endless"));
+  rows.print();
+  try {
+    env->execute();
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Detected an UNBOUNDED source with the 'execution.runtime-mode' set to 'BATCH'. This "
+              "combination is not allowed, please set the 'execution.runtime-mode' to STREAMING "
+              "or AUTOMATIC. Unbounded source: 'Source: default_catalog.default_database.endless'");
+  }
+}
+
+TEST(StreamTableEnvironmentBridgeTest, DescriptorTableFeedsAKeyedDataStreamPipeline) {
+  // ACCEPTANCE A7: datagen → toDataStream → keyBy → map → executeAndCollect.
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(2);
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  Table table = tableEnv->from(TableDescriptor::forConnector("datagen")
+                                   .option("number-of-rows", "10")
+                                   .schema(Schema::newBuilder()
+                                               .column("uid", DataTypes::TINYINT())
+                                               .column("payload", DataTypes::STRING())
+                                               .build())
+                                   .build());
+  DataStream<Row> stream = tableEnv->toDataStream(table);
+  std::vector<std::string> lines =
+      stream.keyBy([](const Row& row) { return row.getField("uid").isNull() ? int8_t{0} : row.getFieldAs<int8_t>("uid"); })
+          .map([](const Row& row) { return "My custom operator: " + row.getFieldAs<std::string>("payload"); })
+          .executeAndCollect(100);
+  ASSERT_EQ(lines.size(), 10u);
+  for (const std::string& line : lines) {
+    EXPECT_EQ(line.rfind("My custom operator: ", 0), 0u) << line;
+    EXPECT_GT(line.size(), std::string("My custom operator: ").size()) << line;
+  }
+}
+
+}  // namespace
+}  // namespace eddy
