@@ -1,6 +1,6 @@
 # Runs an acceptance example and compares its stdout with the expected output of
 # ../shared/ACCEPTANCE.md (one line per printed line).
-#   -DPROGRAM=path -DEXPECTED=file [-DARGS=a;b] [-DORDER=exact|set]
+#   -DPROGRAM=path -DEXPECTED=file [-DARGS=a;b] [-DORDER=exact|set|keyed|sections|pattern]
 # ORDER=set compares the lines as a multiset (the row says "any order"); ORDER=keyed does too
 # and also requires the lines of each key (the first field, `+I[key, ...` or `key=..., `) in
 # the expected order, as a parallel job keeps the order within a key; ORDER=sections compares
@@ -44,6 +44,23 @@ function(sort_sections text out)
   string(REPLACE ";" "\n" result "${result}")
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
+if(ORDER STREQUAL "pattern")
+  string(REPLACE "\n" ";" spec "${expected}")
+  list(GET spec 0 count)
+  list(GET spec 1 pattern)
+  string(REPLACE ";" "\\;" actual "${actual}")
+  string(REPLACE "\n" ";" lines "${actual}")
+  list(LENGTH lines printed)
+  if(NOT printed EQUAL count)
+    message(FATAL_ERROR "${PROGRAM} printed ${printed} lines, expected ${count}:\n${actual}")
+  endif()
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "${pattern}")
+      message(FATAL_ERROR "${PROGRAM}: the line '${line}' does not match '${pattern}'")
+    endif()
+  endforeach()
+  return()
+endif()
 if(ORDER STREQUAL "sections")
   sort_sections("${actual}" actual)
   sort_sections("${expected}" expected)

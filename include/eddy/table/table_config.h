@@ -14,11 +14,10 @@ class TableConfig {
  public:
   explicit TableConfig(std::map<std::string, std::string>& options) : options_(options) {}
 
-  /// Sets an option, as `SET 'key' = 'value'` does: `getConfig().set("k", "v")`.
-  TableConfig& set(const std::string& key, const std::string& value) {
-    options_[key] = value;
-    return *this;
-  }
+  /// Sets an option, as `SET 'key' = 'value'` does: `getConfig().set("k", "v")`. An invalid
+  /// value throws ValidationException naming the key and the value; an unknown key, or one
+  /// eddy does not honour yet, is set with a warning (docs/configuration.md).
+  TableConfig& set(const std::string& key, const std::string& value);
   TableConfig& set(const std::string& key, const char* value) { return set(key, std::string(value)); }
   TableConfig& set(const std::string& key, bool value) { return set(key, value ? "true" : "false"); }
   TableConfig& set(const std::string& key, int value) { return set(key, std::to_string(value)); }
@@ -28,7 +27,8 @@ class TableConfig {
     if (found == options_.end()) return std::nullopt;
     return found->second;
   }
-  /// Direct access to an option's value (created empty when unset).
+  /// Direct access to an option's value (created empty when unset), unvalidated: a bad value
+  /// fails when a job reads it.
   std::string& operator[](const std::string& key) { return options_[key]; }
   /// `table.local-time-zone` (Flink's TableConfig.setLocalTimeZone).
   TableConfig& setLocalTimeZone(const std::string& zoneId) {
