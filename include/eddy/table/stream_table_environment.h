@@ -110,6 +110,38 @@ class StreamTableEnvironment : public TableEnvironment {
   /// rowtime attribute becomes the records' timestamp. An updating table is an error that
   /// points to toChangelogStream.
   DataStream<Row> toDataStream(const Table& table);
+  /// The rows of an insert-only table as records of a C++ type (Flink's
+  /// toDataStream(table, User.class)): a struct registered with EDDY_STRUCT takes the columns
+  /// of its field names (a NULL leaves the member default-initialized), an atomic type the
+  /// table's only column. A field without a column of its name is an error.
+  template <typename T>
+  DataStream<T> toDataStream(const Table& table) {
+    if constexpr (std::is_same_v<T, Row>) {
+      return toDataStream(table);
+    } else {
+      static_assert(table_detail::IsRegisteredStruct<T>::value || std::is_constructible_v<Value, T>,
+                    "toDataStream<T>: register the struct's fields with EDDY_STRUCT or use an "
+                    "atomic type");
+      if constexpr (table_detail::IsRegisteredStruct<T>::value) {
+        checkTargetColumns(table, table_detail::structFieldNames<T>(),
+                           StructFields<T>::className());
+      } else {
+        checkTargetColumns(table, {}, types::demangledTypeName(typeid(T)));
+      }
+      DataStream<Row> rows = toDataStream(table);
+      const int parallelism = rows.getParallelism();
+      DataStream<T> records = rows.map([](const Row& row) {
+        if constexpr (table_detail::IsRegisteredStruct<T>::value) {
+          return table_detail::structFromRow<T>(row);
+        } else {
+          return row.getField(0).isNull() ? T{} : row.template getFieldAs<T>(0);
+        }
+      });
+      records.name("ToTargetType").setParallelism(parallelism);
+      return records;
+    }
+  }
+
   /// The changelog of the table: Rows whose getKind() is +I, -U, +U or -D.
   DataStream<Row> toChangelogStream(const Table& table);
   /// As toChangelogStream(table); the schema's physical columns (names and types) must match
@@ -147,6 +179,10 @@ class StreamTableEnvironment : public TableEnvironment {
   /// Table runtime cannot look into (its values are RAW and cannot be read).
   Table fromRows(const DataStream<Row>& rows, const TypeInformation& type, const Schema* schema,
                  const ChangelogMode& mode, const std::string& rawTypeName);
+  /// Checks that the table has a column for each of `fieldNames` (an atomic target type, no
+  /// names: that the table has one column).
+  void checkTargetColumns(const Table& table, const std::vector<std::string>& fieldNames,
+                          const std::string& typeName) const;
   /// The table's rows (with their kinds) in the environment; `upsert` drops -U rows.
   DataStream<Row> toRows(const Table& table, bool upsert);
 

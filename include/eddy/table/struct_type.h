@@ -91,6 +91,33 @@ Row structToRow(const T& record) {
                     StructFields<T>::fields());
 }
 
+/// A registered struct from a Row with its field names (toDataStream<T>): each member from
+/// the field of its name; a null field leaves the member default-initialized.
+template <typename T>
+T structFromRow(const Row& row) {
+  T record{};
+  std::apply(
+      [&](const auto&... fields) {
+        auto assign = [&](const auto& field) {
+          using M = typename std::decay_t<decltype(field)>::Type;
+          const Value& value = row.getField(std::string_view(field.name));
+          if (!value.isNull()) record.*(field.member) = row.template getFieldAs<M>(std::string_view(field.name));
+        };
+        (assign(fields), ...);
+      },
+      StructFields<T>::fields());
+  return record;
+}
+
+/// The field names of a registered struct.
+template <typename T>
+std::vector<std::string> structFieldNames() {
+  std::vector<std::string> names;
+  std::apply([&](const auto&... fields) { (names.emplace_back(fields.name), ...); },
+             StructFields<T>::fields());
+  return names;
+}
+
 }  // namespace table_detail
 
 template <typename T>

@@ -440,6 +440,29 @@ DataStream<Row> StreamTableEnvironment::toDataStream(const Table& table) {
   return toRows(table, false);
 }
 
+void StreamTableEnvironment::checkTargetColumns(const Table& table,
+                                                const std::vector<std::string>& fieldNames,
+                                                const std::string& typeName) const {
+  const auto& fields = table.plan()->rowType->getFields();
+  if (fieldNames.empty()) {
+    if (fields.size() != 1) {
+      throw ValidationException("toDataStream() into the atomic type " + typeName +
+                                " needs a table of one column, but the table has " +
+                                std::to_string(fields.size()) + ": [" + joinNames(fields) + "]");
+    }
+    return;
+  }
+  for (const std::string& name : fieldNames) {
+    bool found = std::any_of(fields.begin(), fields.end(),
+                             [&](const RowField& field) { return field.name == name; });
+    if (!found) {
+      throw ValidationException("toDataStream() into " + typeName + ": the field '" + name +
+                                "' has no column of its name in the table [" + joinNames(fields) +
+                                "]");
+    }
+  }
+}
+
 DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table) {
   return toRows(table, false);
 }

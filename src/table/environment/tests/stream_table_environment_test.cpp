@@ -385,3 +385,39 @@ TEST(StreamTableEnvironmentBridgeTest, DescriptorTableFeedsAKeyedDataStreamPipel
 
 }  // namespace
 }  // namespace eddy
+
+namespace eddy {
+namespace {
+
+TEST(StreamTableEnvironmentBridgeTest, ToDataStreamIntoARegisteredStructOrAnAtomicType) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->createTemporaryView(
+      "Users", env->fromElements(User{"Alice", 4, Instant::ofEpochMilli(1000)},
+                                 User{"Bob", 6, Instant::ofEpochMilli(1001)}));
+  Table doubled = tableEnv->sqlQuery(
+      "SELECT event_time, UPPER(name) AS name, score * 2 AS score FROM Users");
+  std::vector<std::string> users;
+  auto iterator = tableEnv->toDataStream<User>(doubled).executeAndCollect();
+  while (iterator.hasNext()) {
+    User user = iterator.next();
+    users.push_back(user.name + " " + std::to_string(user.score) + " " + user.event_time.toString());
+  }
+  EXPECT_EQ(users, (std::vector<std::string>{"ALICE 8 1970-01-01T00:00:01Z",
+                                             "BOB 12 1970-01-01T00:00:01.001Z"}));
+  std::vector<int32_t> scores =
+      tableEnv->toDataStream<int32_t>(tableEnv->sqlQuery("SELECT score FROM Users")).executeAndCollect(10);
+  EXPECT_EQ(scores, (std::vector<int32_t>{4, 6}));
+  try {
+    tableEnv->toDataStream<User>(tableEnv->sqlQuery("SELECT name FROM Users"));
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "toDataStream() into User: the field 'score' has no column of its name in the table "
+              "[name]");
+  }
+}
+
+}  // namespace
+}  // namespace eddy
