@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <set>
 #include <iostream>
 #include <mutex>
@@ -216,7 +217,7 @@ std::shared_ptr<const TypeInformation> typeInformationOfRow(const Row& row) {
 
 }  // namespace datastream_detail
 
-JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
+graph::JobGraph StreamExecutionEnvironment::buildJobGraph() const {
   // The transformations added since the last execute(), and, as in Flink, those of earlier
   // jobs they read from (a DataStream defined before an execute() can be used after it):
   // every input before its consumers.
@@ -231,13 +232,7 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
   bool allBounded = true;
   for (const runtime::Transformation* transformation : transformations) {
     if (transformation->kind == runtime::Transformation::Kind::SOURCE && !transformation->bounded) {
-      if (runtimeMode_ == RuntimeExecutionMode::BATCH) {
-        throw ValidationException(
-            "Detected an UNBOUNDED source with the 'execution.runtime-mode' set to 'BATCH'. This "
-            "combination is not allowed, please set the 'execution.runtime-mode' to STREAMING or "
-            "AUTOMATIC. Unbounded source: '" + transformation->name + "'");
-      }
-      allBounded = false;
+      allBounded = false;  // buildJobGraph rejects an unbounded source in BATCH
     }
   }
   graph::JobGraphSettings settings;
@@ -248,7 +243,93 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
                                ? (allBounded ? RuntimeExecutionMode::BATCH
                                              : RuntimeExecutionMode::STREAMING)
                                : runtimeMode_;
-  graph::JobGraph jobGraph = graph::buildJobGraph(transformations, settings);
+  return graph::buildJobGraph(transformations, settings);
+}
+
+namespace {
+
+std::string jsonString(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+const char* shipStrategyName(runtime::PartitionKind kind) {
+  switch (kind) {
+    case runtime::PartitionKind::FORWARD: return "FORWARD";
+    case runtime::PartitionKind::REBALANCE: return "REBALANCE";
+    case runtime::PartitionKind::SHUFFLE: return "SHUFFLE";
+    case runtime::PartitionKind::BROADCAST: return "BROADCAST";
+    case runtime::PartitionKind::HASH: return "HASH";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string StreamExecutionEnvironment::getExecutionPlan() const {
+  graph::JobGraph jobGraph = buildJobGraph();
+  // One node per operator (Flink's JSON plan): id, name, parallelism, and where its input
+  // comes from — the operator before it in its chain (FORWARD) or the network edges of its
+  // vertex (their partitioning).
+  std::map<std::pair<int, int>, int> operatorIds;
+  for (size_t v = 0; v < jobGraph.vertices.size(); ++v) {
+    for (size_t o = 0; o < jobGraph.vertices[v].operators.size(); ++o) {
+      operatorIds[{static_cast<int>(v), static_cast<int>(o)}] =
+          jobGraph.vertices[v].operators[o].transformation->id;
+    }
+  }
+  std::string json = "{\"nodes\":[";
+  bool firstNode = true;
+  for (size_t v = 0; v < jobGraph.vertices.size(); ++v) {
+    const graph::JobVertex& vertex = jobGraph.vertices[v];
+    for (size_t o = 0; o < vertex.operators.size(); ++o) {
+      const runtime::Transformation& transformation = *vertex.operators[o].transformation;
+      std::vector<std::pair<int, std::string>> predecessors;
+      for (size_t p = 0; p < vertex.operators.size(); ++p) {
+        for (int successor : vertex.operators[p].chainedSuccessors) {
+          if (successor == static_cast<int>(o)) {
+            predecessors.emplace_back(operatorIds[{static_cast<int>(v), static_cast<int>(p)}], "FORWARD");
+          }
+        }
+      }
+      if (o == 0) {
+        for (int edgeIndex : vertex.inputEdges) {
+          const graph::JobEdge& edge = jobGraph.edges[edgeIndex];
+          predecessors.emplace_back(operatorIds[{edge.sourceVertex, edge.sourceOperator}],
+                                    shipStrategyName(edge.partitionKind));
+        }
+      }
+      json += firstNode ? "" : ",";
+      firstNode = false;
+      json += "{\"id\":" + std::to_string(transformation.id) +
+              ",\"type\":" + jsonString(transformation.name) + ",\"pact\":\"" +
+              (vertex.isSource && o == 0 ? "Data Source" : "Operator") +
+              "\",\"contents\":" + jsonString(transformation.name) +
+              ",\"parallelism\":" + std::to_string(vertex.parallelism);
+      if (!predecessors.empty()) {
+        json += ",\"predecessors\":[";
+        for (size_t i = 0; i < predecessors.size(); ++i) {
+          json += (i ? "," : "") + std::string("{\"id\":") + std::to_string(predecessors[i].first) +
+                  ",\"ship_strategy\":\"" + predecessors[i].second + "\",\"side\":\"second\"}";
+        }
+        json += "]";
+      }
+      json += "}";
+    }
+  }
+  return json + "]}";
+}
+
+JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
+  graph::JobGraph jobGraph = buildJobGraph();
 
   // execute() clears the builder; handles on old streams stay valid but belong to no job.
   for (auto& transformation : transformations_) executed_.push_back(std::move(transformation));

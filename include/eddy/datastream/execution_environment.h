@@ -30,6 +30,9 @@ namespace eddy {
 namespace runtime {
 class RunningJob;
 }
+namespace graph {
+struct JobGraph;
+}
 
 template <typename T>
 class DataStream;
@@ -172,11 +175,19 @@ class StreamExecutionEnvironment {
   /// Starts the job and returns at once.
   JobClient executeAsync(std::string jobName = "Flink Streaming Job");
 
+  /// The program as it would run now, as Flink's JSON execution plan: one node per operator
+  /// with its id, name, parallelism and predecessors (with the ship strategy FORWARD,
+  /// REBALANCE, HASH, ...). Runs nothing; throws ValidationException as execute() would.
+  std::string getExecutionPlan() const;
+
   /// Adds a transformation (used by DataStream; the environment owns it).
   runtime::Transformation* addTransformation(std::unique_ptr<runtime::Transformation> t);
   int defaultParallelism() const;
 
  private:
+  /// The job graph of the transformations execute() would run now.
+  graph::JobGraph buildJobGraph() const;
+
   template <typename T>
   DataStream<T> addSource(std::shared_ptr<const Source<T>> source,
                           const WatermarkStrategy<T>& strategy, std::string name, bool parallel);
