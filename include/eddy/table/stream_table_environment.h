@@ -53,6 +53,35 @@ Row toRow(const T& record) {
 
 }  // namespace table_detail
 
+class StreamTableEnvironment;
+
+/// A StatementSet of a StreamTableEnvironment (Flink's StreamStatementSet): besides running
+/// its inserts as a job of their own (execute()), it can attach them to the DataStream program
+/// of the environment (attachAsDataStream()), to run with env.execute().
+class StreamStatementSet : public StatementSet {
+ public:
+  StreamStatementSet& add(const TablePipeline& pipeline) {
+    StatementSet::add(pipeline);
+    return *this;
+  }
+  StreamStatementSet& addInsert(const std::string& targetPath, const Table& table) {
+    StatementSet::addInsert(targetPath, table);
+    return *this;
+  }
+  StreamStatementSet& addInsertSql(const std::string& statement) {
+    StatementSet::addInsertSql(statement);
+    return *this;
+  }
+  /// Adds the inserts' pipelines to the StreamExecutionEnvironment and empties the set; they
+  /// run with the environment's next execute(). Throws TableException when the set is empty.
+  void attachAsDataStream();
+
+ private:
+  friend class StreamTableEnvironment;
+  explicit StreamStatementSet(StreamTableEnvironment* environment);
+  StreamTableEnvironment* streamEnvironment_;
+};
+
 class StreamTableEnvironment : public TableEnvironment {
  public:
   /// A table environment for `environment`, in its runtime mode.
@@ -66,6 +95,9 @@ class StreamTableEnvironment : public TableEnvironment {
                          const EnvironmentSettings& settings);
 
   StreamExecutionEnvironment& getExecutionEnvironment() const { return environment_; }
+
+  /// A statement set whose inserts can also join the DataStream program.
+  StreamStatementSet createStatementSet() { return StreamStatementSet(this); }
 
   // --- DataStream → Table ---
 
@@ -155,6 +187,7 @@ class StreamTableEnvironment : public TableEnvironment {
   DataStream<std::tuple<bool, Row>> toRetractStream(const Table& table);
 
  private:
+  friend class StreamStatementSet;
   template <typename T>
   static std::string rawTypeNameOf() {
     if constexpr (std::is_constructible_v<Value, const T&> || std::is_same_v<T, Row> ||

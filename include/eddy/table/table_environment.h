@@ -47,7 +47,7 @@ class StatementSet {
   /// The plans of the added inserts.
   std::string explain() const;
 
- private:
+ protected:
   friend class TableEnvironment;
   explicit StatementSet(TableEnvironment* environment) : environment_(environment) {}
   TableEnvironment* environment_;
@@ -115,6 +115,12 @@ class TableEnvironment {
       sql::TranslationSettings& translation) const;
   /// The translation settings of the options (runtime mode, default parallelism, reuse).
   void configureTranslation(sql::TranslationSettings& translation) const;
+  /// Adds the sinks of `inserts` (INSERT INTO a catalog table of a plan) to `environment`,
+  /// translated with this environment's options; they run with its next execute().
+  void addInsertsTo(
+      StreamExecutionEnvironment& environment,
+      const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
+          inserts) const;
   /// The StreamExecutionEnvironment a StreamTableEnvironment is bound to; null otherwise.
   StreamExecutionEnvironment* streamEnvironment_ = nullptr;
 

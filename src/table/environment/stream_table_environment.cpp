@@ -103,6 +103,19 @@ std::string metadataClause(const Schema::MetadataColumn& column) {
 
 }  // namespace
 
+StreamStatementSet::StreamStatementSet(StreamTableEnvironment* environment)
+    : StatementSet(environment), streamEnvironment_(environment) {}
+
+void StreamStatementSet::attachAsDataStream() {
+  if (inserts_.empty()) {
+    throw TableException("No statement to attach. Please add an INSERT statement or a Table "
+                         "pipeline to the StatementSet.");
+  }
+  auto inserts = std::move(inserts_);
+  inserts_.clear();
+  streamEnvironment_->addInsertsTo(streamEnvironment_->environment_, inserts);
+}
+
 std::unique_ptr<StreamTableEnvironment> StreamTableEnvironment::create(
     StreamExecutionEnvironment& environment) {
   return std::make_unique<StreamTableEnvironment>(

@@ -531,13 +531,24 @@ TableResult TableEnvironment::runInserts(
                      false);
 }
 
+void TableEnvironment::addInsertsTo(
+    StreamExecutionEnvironment& environment,
+    const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
+        inserts) const {
+  sql::TranslationSettings translation;
+  configureTranslation(translation);
+  for (const auto& [tableName, plan] : inserts) {
+    addInsertSink(*catalogManager_, environment, translation, tableName, plan);
+  }
+}
+
 std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>
 TableEnvironment::planInsert(const sql::InsertStatement& insert) {
   if (!insert.columns.empty() || !insert.partition.empty() || insert.overwrite) {
     throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
   }
   catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert.tableName));
-  sql::Binder binder(*catalogManager_);
+  sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
   return {insert.tableName, binder.bindQuery(*insert.query)};
 }
 

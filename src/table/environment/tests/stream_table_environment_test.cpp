@@ -421,3 +421,49 @@ TEST(StreamTableEnvironmentBridgeTest, ToDataStreamIntoARegisteredStructOrAnAtom
 
 }  // namespace
 }  // namespace eddy
+
+#include <filesystem>
+#include <fstream>
+
+namespace eddy {
+namespace {
+
+std::string filesUnder(const std::filesystem::path& directory) {
+  std::vector<std::string> lines;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
+    if (!entry.is_regular_file() || entry.path().filename().string().front() == '.') continue;
+    std::ifstream file(entry.path());
+    for (std::string line; std::getline(file, line);) lines.push_back(line);
+  }
+  std::sort(lines.begin(), lines.end());
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+TEST(StreamTableEnvironmentBridgeTest, StatementSetAttachedToTheDataStreamProgramRunsWithExecute) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  std::filesystem::path directory = std::filesystem::temp_directory_path() /
+                                    ("eddy_attach_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(directory);
+  tableEnv->createTemporaryView("scores", env->fromElements(Row::of("Alice", 12), Row::of("Bob", 10)));
+  tableEnv->executeSql("CREATE TABLE high (name STRING) WITH ('connector' = 'filesystem', 'path' = '" +
+                       (directory / "high").string() + "', 'format' = 'csv')");
+  tableEnv->executeSql("CREATE TABLE low (name STRING) WITH ('connector' = 'filesystem', 'path' = '" +
+                       (directory / "low").string() + "', 'format' = 'csv')");
+  StreamStatementSet statements = tableEnv->createStatementSet();
+  statements.addInsertSql("INSERT INTO high SELECT f0 FROM scores WHERE f1 > 11")
+      .addInsert("low", tableEnv->sqlQuery("SELECT f0 FROM scores WHERE f1 <= 11"))
+      .attachAsDataStream();
+  EXPECT_FALSE(std::filesystem::exists(directory / "high")) << "nothing runs before execute()";
+  env->execute();
+  EXPECT_EQ(filesUnder(directory / "high"), "Alice\n");
+  EXPECT_EQ(filesUnder(directory / "low"), "Bob\n");
+  EXPECT_THROW(statements.attachAsDataStream(), TableException);
+  std::filesystem::remove_all(directory);
+}
+
+}  // namespace
+}  // namespace eddy
