@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
@@ -507,7 +508,7 @@ LogicalNodePtr Binder::bindQuery(const Query& query) { return bindRelation(query
 void Binder::addInlineTable(const std::string& name, LogicalNodePtr plan) {
   Relation relation;
   for (const RowField& field : plan->rowType->getFields()) {
-    relation.scope.push_back(ScopeColumn{name, field.name, field.type});
+    relation.scope.push_back(ScopeColumn{name, field.name, field.type, false});
   }
   relation.node = std::move(plan);
   commonTableExpressions_.emplace_back(name, std::move(relation));
@@ -517,7 +518,7 @@ expression::ExpressionPtr Binder::bindExpressionText(const std::string& sql,
                                                      const std::vector<RowField>& columns) {
   ExpressionPtr parsed = parseExpression(sql);
   Scope scope;
-  for (const RowField& field : columns) scope.push_back(ScopeColumn{"", field.name, field.type});
+  for (const RowField& field : columns) scope.push_back(ScopeColumn{"", field.name, field.type, false});
   return bindExpression(*parsed, scope, nullptr);
 }
 
@@ -590,7 +591,7 @@ Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
     return std::make_shared<LogicalProject>(side.node, std::move(columns), names);
   };
   Scope scope;
-  for (size_t i = 0; i < names.size(); ++i) scope.push_back(ScopeColumn{"", names[i], types[i]});
+  for (size_t i = 0; i < names.size(); ++i) scope.push_back(ScopeColumn{"", names[i], types[i], false});
   if (set.op != SetOperator::kUnion) {
     return Relation{intersectOrExcept(conform(left), conform(right), set.op == SetOperator::kIntersect),
                     scope};
@@ -692,7 +693,7 @@ Binder::Relation Binder::bindValues(const ValuesQuery& values) {
     rows.push_back(std::move(row));
   }
   Scope scope;
-  for (size_t i = 0; i < arity; ++i) scope.push_back(ScopeColumn{"", names[i], types[i]});
+  for (size_t i = 0; i < arity; ++i) scope.push_back(ScopeColumn{"", names[i], types[i], false});
   return Relation{std::make_shared<LogicalValues>(rowTypeOf(names, types), std::move(rows)), scope};
 }
 
@@ -746,7 +747,7 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
       fail(table, error.what());
     }
     for (const RowField& field : relation.node->rowType->getFields()) {
-      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type});
+      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type, false});
     }
     return relation;
   }
@@ -754,7 +755,7 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
     Relation relation;
     relation.node = catalogTable.plan;
     for (const RowField& field : catalogTable.plan->rowType->getFields()) {
-      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type});
+      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type, false});
     }
     return relation;
   }
@@ -772,7 +773,6 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
   using runtime::operators::JoinType;
   Relation left = bindTableReference(*join.left);
   Relation right = bindTableReference(*join.right);
-  if (!join.usingColumns.empty()) notSupported(join, "JOIN ... USING");
   JoinType joinType = JoinType::INNER;
   switch (join.joinType) {
     case sql::JoinType::kLeft:
@@ -787,6 +787,7 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
     default:
       break;
   }
+  if (join.natural || !join.usingColumns.empty()) return bindUsingJoin(join, left, right, joinType);
   bool needsCondition = join.joinType != sql::JoinType::kCross && join.joinType != sql::JoinType::kComma;
   if (needsCondition && !join.condition) {
     fail(join, "INNER, LEFT, RIGHT or FULL join requires a condition (NATURAL keyword or ON or "
@@ -814,6 +815,91 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
     if (i < left.scope.size() ? padLeft : padRight) column.type = column.type->copy(true);
     result.scope.push_back(std::move(column));
   }
+  return result;
+}
+
+Binder::Relation Binder::bindUsingJoin(const JoinReference& join, const Relation& left,
+                                      const Relation& right,
+                                      runtime::operators::JoinType joinType) {
+  using runtime::operators::JoinType;
+  // The visible column of a side called `name`; -1 when none.
+  auto find = [&](const Scope& scope, const std::string& name, const char* side) {
+    int found = -1;
+    for (size_t i = 0; i < scope.size(); ++i) {
+      if (scope[i].hidden || scope[i].name != name) continue;
+      if (found >= 0) fail(join, "Column name '" + name + "' in USING clause is not unique on one side of join");
+      found = static_cast<int>(i);
+    }
+    if (found < 0 && side) fail(join, "Column '" + name + "' not found in " + side + " table");
+    return found;
+  };
+  std::vector<std::string> names = join.usingColumns;
+  if (join.natural) {
+    for (const ScopeColumn& column : left.scope) {
+      if (!column.hidden && find(right.scope, column.name, nullptr) >= 0) names.push_back(column.name);
+    }
+  }
+  std::vector<int> leftColumns;
+  std::vector<int> rightColumns;
+  std::vector<BoundPtr> equalities;
+  const int leftArity = static_cast<int>(left.scope.size());
+  for (const std::string& name : names) {
+    if (std::count(names.begin(), names.end(), name) > 1) {
+      fail(join, "Duplicate column name '" + name + "' in USING clause");
+    }
+    int l = find(left.scope, name, "left");
+    int r = find(right.scope, name, "right");
+    leftColumns.push_back(l);
+    rightColumns.push_back(r);
+    try {
+      equalities.push_back(expression::call(
+          "=", {expression::column(l, left.scope[l].type),
+                expression::column(leftArity + r, right.scope[r].type)}));
+    } catch (const ValidationException& error) {
+      fail(join, "Column '" + name + "' matched using NATURAL keyword or USING clause has "
+                 "incompatible types: " + error.what());
+    }
+  }
+  BoundPtr condition = equalities.empty() ? nullptr : expression::conjunction(std::move(equalities));
+  LogicalNodePtr joined = planJoin(left.node, right.node, joinType, condition);
+  bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
+  bool padRight = joinType == JoinType::LEFT || joinType == JoinType::FULL;
+  // Output: each USING column once (the left's value; the right's for a RIGHT join; COALESCE of
+  // both for a FULL join), then both sides' columns, the merged ones hidden.
+  std::vector<BoundPtr> projection;
+  std::vector<std::string> outputNames;
+  Relation result;
+  const auto& fields = joined->rowType->getFields();
+  for (size_t k = 0; k < names.size(); ++k) {
+    BoundPtr l = expression::column(leftColumns[k], fields[leftColumns[k]].type);
+    BoundPtr r = expression::column(leftArity + rightColumns[k], fields[leftArity + rightColumns[k]].type);
+    BoundPtr merged = joinType == JoinType::RIGHT ? r
+                      : joinType == JoinType::FULL ? expression::coalesce({l, r})
+                                                    : l;
+    result.scope.push_back(ScopeColumn{"", names[k], merged->type(), false});
+    outputNames.push_back(names[k]);
+    projection.push_back(std::move(merged));
+  }
+  for (int i = 0; i < static_cast<int>(fields.size()); ++i) {
+    bool fromLeft = i < leftArity;
+    ScopeColumn column = fromLeft ? left.scope[i] : right.scope[i - leftArity];
+    if (fromLeft ? padLeft : padRight) column.type = column.type->copy(true);
+    const std::vector<int>& merged = fromLeft ? leftColumns : rightColumns;
+    column.hidden = column.hidden ||
+                    std::find(merged.begin(), merged.end(), fromLeft ? i : i - leftArity) != merged.end();
+    projection.push_back(expression::column(i, fields[i].type));
+    outputNames.push_back(fields[i].name);
+    result.scope.push_back(std::move(column));
+  }
+  // Field names of a row are unique (the hidden columns become `uid0`, ... as Calcite names
+  // repeated join columns); the scope keeps the names SQL refers to.
+  std::set<std::string> used;
+  for (std::string& name : outputNames) {
+    std::string unique = name;
+    for (int suffix = 0; !used.insert(unique).second; ++suffix) unique = name + std::to_string(suffix);
+    name = unique;
+  }
+  result.node = std::make_shared<LogicalProject>(joined, std::move(projection), std::move(outputNames));
   return result;
 }
 
@@ -850,7 +936,7 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
   int found = -1;
   for (size_t i = 0; i < scope.size(); ++i) {
     if (scope[i].name != name) continue;
-    if (qualifier && scope[i].qualifier != *qualifier) continue;
+    if (qualifier ? scope[i].qualifier != *qualifier : scope[i].hidden) continue;
     if (found >= 0) fail(identifier, "Column '" + name + "' is ambiguous");
     found = static_cast<int>(i);
   }
@@ -1582,6 +1668,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       bool any = false;
       for (size_t c = 0; c < input.scope.size(); ++c) {
         if (!star.qualifier.empty() && input.scope[c].qualifier != star.qualifier.back()) continue;
+        if (star.qualifier.empty() && input.scope[c].hidden) continue;
         items.push_back(OutputItem{nullptr, static_cast<int>(c), input.scope[c].name});
         any = true;
       }
@@ -1843,7 +1930,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
                                                 std::vector<std::string>{});
   }
   for (size_t i = 0; i < names.size(); ++i) {
-    outputScope.push_back(ScopeColumn{"", names[i], projections[i]->type()});
+    outputScope.push_back(ScopeColumn{"", names[i], projections[i]->type(), false});
   }
   return Relation{result, outputScope};
 }

@@ -38,6 +38,9 @@ class Binder {
     std::string qualifier;  // table name or alias; empty for unnamed derived columns
     std::string name;
     LogicalTypePtr type;
+    /// A column a JOIN ... USING / NATURAL JOIN merged into one: reachable only by its
+    /// qualified name (`a.k`) and by a qualified star, not by `k` or `*`.
+    bool hidden = false;
   };
   using Scope = std::vector<ScopeColumn>;
   struct Relation {
@@ -48,6 +51,10 @@ class Binder {
   struct SubqueryScope;
 
   Relation bindRelation(const Query& query);
+  /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
+  /// into one output column.
+  Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
+                         runtime::operators::JoinType joinType);
   Relation bindSelect(const SelectQuery& select);
   Relation bindValues(const ValuesQuery& values);
   Relation bindSetOperation(const SetOperationQuery& set);

@@ -463,7 +463,7 @@ struct UnnestReference : TableReference {
 /// kComma is the implicit cross join `FROM a, b`.
 enum class JoinType { kInner, kLeft, kRight, kFull, kCross, kComma };
 
-/// `left [INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] JOIN right [ON cond | USING (cols)]`.
+/// `left [NATURAL] [INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] JOIN right [ON cond | USING (cols)]`.
 struct JoinReference : TableReference {
   static constexpr TableReferenceKind kKind = TableReferenceKind::kJoin;
   JoinReference() : TableReference(kKind) {}
@@ -472,6 +472,7 @@ struct JoinReference : TableReference {
   TableReferencePtr right;
   ExpressionPtr condition;                // ON, null when absent
   std::vector<std::string> usingColumns;  // USING, empty when absent
+  bool natural = false;                   // NATURAL: USING the columns both sides name
 };
 
 // ------------------------------------------------------------------------------------------

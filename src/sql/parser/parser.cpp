@@ -1543,6 +1543,7 @@ class Parser {
         continue;
       }
       JoinType type;
+      const bool natural = acceptKeyword("NATURAL");
       if (acceptKeyword("JOIN")) {
         type = JoinType::kInner;
       } else if (acceptKeyword("INNER")) {
@@ -1560,12 +1561,17 @@ class Parser {
         note("\"LEFT\"");
         note("\"RIGHT\"");
         note("\"FULL\"");
+        if (natural) failExpected();
+        note("\"NATURAL\"");
         return left;
       }
       guard.chain();
       TableReferencePtr join = makeJoin(type, std::move(left), parseTablePrimary());
       auto& joinReference = join->as<JoinReference>();
-      if (acceptKeyword("ON")) {
+      joinReference.natural = natural;
+      if (natural) {
+        // NATURAL takes neither ON nor USING.
+      } else if (acceptKeyword("ON")) {
         joinReference.condition = parseExpression();
       } else if (acceptKeyword("USING")) {
         joinReference.usingColumns = parseParenthesizedIdentifiers();

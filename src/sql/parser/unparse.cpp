@@ -624,16 +624,16 @@ class Printer {
       case JoinType::kCross:
         return left + " CROSS JOIN " + right;
       case JoinType::kInner:
-        left += " JOIN " + right;
+        left += std::string(join.natural ? " NATURAL" : "") + " JOIN " + right;
         break;
       case JoinType::kLeft:
-        left += " LEFT JOIN " + right;
+        left += std::string(join.natural ? " NATURAL" : "") + " LEFT JOIN " + right;
         break;
       case JoinType::kRight:
-        left += " RIGHT JOIN " + right;
+        left += std::string(join.natural ? " NATURAL" : "") + " RIGHT JOIN " + right;
         break;
       case JoinType::kFull:
-        left += " FULL JOIN " + right;
+        left += std::string(join.natural ? " NATURAL" : "") + " FULL JOIN " + right;
         break;
     }
     if (join.condition) left += " ON " + expression(*join.condition);
