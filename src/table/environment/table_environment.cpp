@@ -548,7 +548,7 @@ TableEnvironment::planInsert(const sql::InsertStatement& insert) {
     throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
   }
   catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert.tableName));
-  sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
+  sql::Binder binder(*catalogManager_);
   return {insert.tableName, binder.bindQuery(*insert.query)};
 }
 
