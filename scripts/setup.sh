@@ -7,7 +7,7 @@ packages=(
   g++ cmake ninja-build ccache git libutf8proc-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libabsl-dev libxxhash-dev libsimdjson-dev libre2-dev libssl-dev
-  libyaml-cpp-dev libedit-dev
+  libyaml-cpp-dev libedit-dev libhowardhinnant-date-dev tzdata
   clang libclang-rt-14-dev
 )
 

@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include "client/sql_script_runner.h"
 #include "client/statement_buffer.h"
 
 namespace eddy::client {
@@ -50,11 +49,14 @@ std::string upperCase(std::string text) {
 }  // namespace
 
 InteractiveSqlClient::InteractiveSqlClient(TableEnvironment& environment, LineReader& reader,
-                                           std::ostream& out, std::ostream& err)
-    : environment_(environment), reader_(reader), out_(out), err_(err) {}
+                                           std::ostream& out, std::ostream& err,
+                                           ScriptRunnerSettings terminal)
+    : environment_(environment), reader_(reader), out_(out), err_(err), runnerSettings_(terminal) {
+  runnerSettings_.interactive = true;
+}
 
 void InteractiveSqlClient::run() {
-  SqlScriptRunner runner(environment_, out_, err_);
+  SqlScriptRunner runner(environment_, out_, err_, runnerSettings_);
   StatementBuffer buffer;
   out_ << kWelcome << std::flush;
   while (true) {

@@ -3,21 +3,26 @@
 // `;` and may span lines), runs each with the SqlScriptRunner (results on `out`, errors and
 // warnings on `err`, the client going on after an error), and adds it to the history.
 // `HELP;` lists the commands, `QUIT;` or `EXIT;` (or Ctrl-D) ends the session, Ctrl-C at the
-// prompt discards the statement being typed. Used from one thread; borrows the environment,
-// the reader and the streams.
+// prompt discards the statement being typed, Ctrl-C during a query cancels the query (the
+// client goes on). Query results show in `sql-client.execution.result-mode`: tableau, table
+// or changelog (QueryResultView). Used from one thread; borrows the environment, the reader
+// and the streams.
 #pragma once
 
 #include <ostream>
 
 #include "client/line_reader.h"
+#include "client/sql_script_runner.h"
 #include "eddy/table/table_environment.h"
 
 namespace eddy::client {
 
 class InteractiveSqlClient {
  public:
+  /// `terminal` says where the user types and whether `out` is a terminal (the table view
+  /// redraws in place, Q leaves a view); its `interactive` is set by the client.
   InteractiveSqlClient(TableEnvironment& environment, LineReader& reader, std::ostream& out,
-                       std::ostream& err);
+                       std::ostream& err, ScriptRunnerSettings terminal = {});
 
   /// Runs the session until QUIT;, EXIT; or the end of the input.
   void run();
@@ -30,6 +35,7 @@ class InteractiveSqlClient {
   LineReader& reader_;
   std::ostream& out_;
   std::ostream& err_;
+  ScriptRunnerSettings runnerSettings_;
 };
 
 }  // namespace eddy::client

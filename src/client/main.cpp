@@ -17,6 +17,7 @@
 #include "client/configuration_file.h"
 #include "client/interactive_sql_client.h"
 #include "client/line_reader.h"
+#include "client/progress_line.h"
 #include "client/sql_script_runner.h"
 #include "config/option_registry.h"
 #include "eddy/exceptions.h"
@@ -116,7 +117,9 @@ int main(int argc, char** argv) {
 
   auto environment = eddy::TableEnvironment::create(eddy::EnvironmentSettings::inStreamingMode());
   if (!configure(*environment, configFile, definitions)) return 1;
-  eddy::client::SqlScriptRunner runner(*environment, std::cout, std::cerr);
+  eddy::client::ScriptRunnerSettings scriptSettings;
+  scriptSettings.showProgress = eddy::client::ProgressLine::wanted();
+  eddy::client::SqlScriptRunner runner(*environment, std::cout, std::cerr, scriptSettings);
   for (const std::string& file : {initFile, scriptFile}) {
     if (file.empty()) continue;
     std::string script;
@@ -131,7 +134,10 @@ int main(int argc, char** argv) {
     const char* home = std::getenv("HOME");
     eddy::client::EditLineReader reader(home == nullptr ? ""
                                                         : std::string(home) + "/.eddy_sql_history");
-    eddy::client::InteractiveSqlClient(*environment, reader, std::cout, std::cerr).run();
+    eddy::client::ScriptRunnerSettings terminal;
+    terminal.terminalInput = STDIN_FILENO;
+    terminal.terminalOutput = isatty(STDOUT_FILENO) ? STDOUT_FILENO : -1;
+    eddy::client::InteractiveSqlClient(*environment, reader, std::cout, std::cerr, terminal).run();
   } else if (scriptFile.empty()) {
     std::stringstream buffer;
     buffer << std::cin.rdbuf();

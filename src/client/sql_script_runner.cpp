@@ -1,5 +1,13 @@
 #include "client/sql_script_runner.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <optional>
+
+#include "client/progress_line.h"
+#include "client/query_interruption.h"
+#include "client/query_result_view.h"
 #include "config/environment_variables.h"
 #include "config/option_warnings.h"
 #include "eddy/exceptions.h"
@@ -7,9 +15,39 @@
 
 namespace eddy::client {
 
+namespace {
+
+// Flink's SQL client refuses the same (CliClient, non-interactive execution).
+constexpr const char* kOnlyTableauInScripts =
+    "In non-interactive mode, it only supports to use TABLEAU as value of "
+    "sql-client.execution.result-mode when execute query. Please add "
+    "\"SET 'sql-client.execution.result-mode' = 'tableau';\" to the SQL file.";
+
+}  // namespace
+
 SqlScriptRunner::SqlScriptRunner(TableEnvironment& environment, std::ostream& out,
-                                 std::ostream& err)
-    : environment_(environment), out_(out), err_(err) {}
+                                 std::ostream& err, ScriptRunnerSettings settings)
+    : environment_(environment), out_(out), err_(err), settings_(settings) {}
+
+void SqlScriptRunner::showQuery(TableResult& result) {
+  ResultViewSettings view = resultViewSettingsOf(environment_.getConfig());
+  if (settings_.terminalOutput >= 0) {
+    view.terminal = true;  // of the default size when it does not tell its own
+    winsize size = {};
+    if (ioctl(settings_.terminalOutput, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 &&
+        size.ws_col > 0) {
+      view.terminalRows = size.ws_row;
+      view.terminalColumns = size.ws_col;
+    }
+  }
+  std::optional<ProgressLine> progress;
+  if (settings_.showProgress) view.progress = &progress.emplace(STDERR_FILENO, true);
+  std::optional<QueryInterruption> interruption;
+  if (settings_.interactive) {
+    interruption.emplace(result, view.mode == ResultMode::kTableau ? -1 : settings_.terminalInput);
+  }
+  showQueryResult(result, out_, view);
+}
 
 bool SqlScriptRunner::run(const std::string& script, const std::string& fileName) {
   config::ScopedOptionWarningHandler warnings(
@@ -31,6 +69,10 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
   }
   for (const sql::StatementPtr& statement : statements) {
     try {
+      if (statement->kind == sql::StatementKind::kQuery && !settings_.interactive &&
+          resultModeOf(environment_.getConfig()) != ResultMode::kTableau) {
+        throw ValidationException(kOnlyTableauInScripts);
+      }
       TableResult result = environment_.executeSql(statement->sourceText);
       switch (statement->kind) {
         case sql::StatementKind::kExplain:
@@ -40,16 +82,22 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
           }
           break;
         case sql::StatementKind::kQuery:
+          showQuery(result);
+          break;
         case sql::StatementKind::kShow:
         case sql::StatementKind::kDescribe:
           result.print(out_);
           break;
         case sql::StatementKind::kInsert:
         case sql::StatementKind::kStatementSet:
-        case sql::StatementKind::kExecute:
+        case sql::StatementKind::kExecute: {
+          std::optional<ProgressLine> progress;
+          if (settings_.showProgress) progress.emplace(STDERR_FILENO, false);
           result.await();
+          progress.reset();
           out_ << "[INFO] Complete execution of the SQL update statement.\n";
           break;
+        }
         case sql::StatementKind::kSet:
           if (!statement->as<sql::SetStatement>().key) {
             result.print(out_);

@@ -6,7 +6,10 @@
 // "[ERROR] ..." naming the file, line and column. `${NAME}` in the script is replaced by the
 // environment variable NAME before parsing; an unset variable is an error naming it. Option
 // warnings of SET statements (unknown key, not honoured yet) go to `err` as "[WARNING] ...".
-// Used from one thread.
+// Query results show in `sql-client.execution.result-mode` (QueryResultView); a script only
+// shows tableau results, and a query in another mode fails as in Flink's non-interactive
+// mode. In the interactive client, Ctrl-C (and Q in the table and changelog views) cancels the
+// running query (QueryInterruption). Used from one thread.
 #pragma once
 
 #include <memory>
@@ -17,9 +20,23 @@
 
 namespace eddy::client {
 
+/// How the runner meets its user.
+struct ScriptRunnerSettings {
+  /// The interactive client: every result mode, Ctrl-C cancels a query. Otherwise a script
+  /// (`-f`, or statements piped into `eddy sql`): tableau results only.
+  bool interactive = false;
+  /// The terminal the user types on (for Q in the table and changelog views), or -1.
+  int terminalInput = -1;
+  /// `out` is this terminal: the table view redraws in place (its size read per query), or -1.
+  int terminalOutput = -1;
+  /// Keep a progress line on stderr while a statement's job runs (`-f`, stderr a terminal).
+  bool showProgress = false;
+};
+
 class SqlScriptRunner {
  public:
-  SqlScriptRunner(TableEnvironment& environment, std::ostream& out, std::ostream& err);
+  SqlScriptRunner(TableEnvironment& environment, std::ostream& out, std::ostream& err,
+                  ScriptRunnerSettings settings = {});
 
   /// Runs `script` (named `fileName` in messages; an empty name, for statements typed in the
   /// interactive client, leaves the location out). Returns true when every statement
@@ -27,9 +44,13 @@ class SqlScriptRunner {
   bool run(const std::string& script, const std::string& fileName);
 
  private:
+  /// Shows a query's result in the session's result mode (QueryResultView).
+  void showQuery(TableResult& result);
+
   TableEnvironment& environment_;
   std::ostream& out_;
   std::ostream& err_;
+  ScriptRunnerSettings settings_;
 };
 
 }  // namespace eddy::client

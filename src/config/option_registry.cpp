@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/session_time_zone.h"
 #include "config/option_value.h"
 #include "eddy/exceptions.h"
 
@@ -37,7 +38,7 @@ constexpr const char* kHeapStateOnly =
 constexpr const char* kOneProcess = "eddy runs in one process, without a cluster";
 constexpr const char* kNoMetricsReporters = "metrics reporters are not there yet";
 constexpr const char* kPlannerIgnores = "the planner does not read it yet";
-constexpr const char* kTableauOnly = "the client shows results in the tableau form only";
+constexpr const char* kFixedColumnWidth = "the client cuts values at 30 columns";
 constexpr const char* kNotReadYet = "eddy does not read it yet";
 
 ConfigOption makeOption(std::string key, OptionType type, std::string defaultValue,
@@ -228,16 +229,17 @@ std::vector<ConfigOption> knownOptions() {
   options.push_back(makeEnum("table.optimizer.non-deterministic-update.strategy",
                              {"TRY_RESOLVE", "IGNORE"}, "IGNORE", kPlannerIgnores,
                              "Resolve non-deterministic updates in a changelog."));
-  options.push_back(makeOption("table.local-time-zone", T::kString, "default",
-                               "the session time zone is UTC",
+  // Validated as a zone id (common/session_time_zone.h); `default` is UTC in eddy.
+  options.push_back(makeOption("table.local-time-zone", T::kString, "default", "",
                                "The session time zone of TIMESTAMP_LTZ values, e.g. "
-                               "'Europe/Berlin'."));
+                               "'Europe/Berlin', 'UTC' or 'GMT+08:00'; 'default' is UTC."));
   // ---- SQL client ----
+  // eddy's client defaults to tableau where Flink's defaults to table (client/query_result_view.h).
   options.push_back(makeEnum("sql-client.execution.result-mode", {"TABLE", "CHANGELOG", "TABLEAU"},
-                             "TABLE", kTableauOnly, "How the SQL client shows query results."));
-  options.push_back(makeInteger("sql-client.execution.max-table-result.rows", 1, "1000000",
-                                kTableauOnly, "Rows the table result mode keeps."));
-  options.push_back(makeInteger("sql-client.display.max-column-width", 1, "30", kTableauOnly,
+                             "TABLEAU", "", "How the SQL client shows query results."));
+  options.push_back(makeInteger("sql-client.execution.max-table-result.rows", 1, "1000000", "",
+                                "Rows the table result mode keeps."));
+  options.push_back(makeInteger("sql-client.display.max-column-width", 1, "30", kFixedColumnWidth,
                                 "Widest column the client prints; longer values are cut."));
   options.push_back(makeOption("sql-client.verbose", T::kBoolean, "false", kNotReadYet,
                                "Print the full error (with causes)."));
@@ -377,6 +379,9 @@ std::vector<std::string> OptionRegistry::validate(const std::string& key,
   }
   if (!isValid(*option, value)) {
     throw ValidationException(invalidValueMessage(*option, key, value));
+  }
+  if (option->key == "table.local-time-zone" && !common::SessionTimeZone::parse(value)) {
+    throw ValidationException(common::SessionTimeZone::invalidMessage(value));
   }
   if (!option->isHonoured()) {
     return {"Option '" + key + "' is known but not honoured by eddy yet (" +

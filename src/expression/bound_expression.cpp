@@ -178,14 +178,21 @@ ExpressionPtr literal(Value value, LogicalTypePtr type) {
 
 ExpressionPtr nullLiteral() { return literal(Value(), LogicalType::nullType()); }
 
-ExpressionPtr castIfNeeded(ExpressionPtr operand, const LogicalTypePtr& type) {
+ExpressionPtr castIfNeeded(ExpressionPtr operand, const LogicalTypePtr& type,
+                           const function::BindingContext& context) {
   const LogicalTypePtr& from = operand->type();
   if (*from->copy(true) == *type->copy(true)) return operand;
   if (isNullLiteral(operand)) return literal(Value(), type->copy(true));
-  return cast(std::move(operand), type);
+  return cast(std::move(operand), type, context);
 }
 
 ExpressionPtr call(std::string_view name, std::vector<ExpressionPtr> arguments,
+                   const function::FunctionRegistry& registry) {
+  return call(name, std::move(arguments), function::BindingContext{}, registry);
+}
+
+ExpressionPtr call(std::string_view name, std::vector<ExpressionPtr> arguments,
+                   const function::BindingContext& context,
                    const function::FunctionRegistry& registry) {
   std::vector<LogicalTypePtr> types;
   function::LiteralArguments literals;
@@ -199,7 +206,7 @@ ExpressionPtr call(std::string_view name, std::vector<ExpressionPtr> arguments,
   }
   const function::ScalarFunction* function = registry.lookup(name);
   std::optional<function::BoundScalarFunction> untypedNullsBound;
-  if (function != nullptr && !function->bind(types, literals)) {
+  if (function != nullptr && !function->bind(types, literals, context)) {
     // An untyped NULL takes the type of the first typed argument, as Calcite infers unknown
     // operand types (1 + NULL is INT).
     auto typed = std::find_if(types.begin(), types.end(), [](const LogicalTypePtr& type) {
@@ -210,35 +217,41 @@ ExpressionPtr call(std::string_view name, std::vector<ExpressionPtr> arguments,
       for (LogicalTypePtr& type : inferred) {
         if (function::isNullType(*type)) type = (*typed)->copy(true);
       }
-      untypedNullsBound = function->bind(inferred, literals);
+      untypedNullsBound = function->bind(inferred, literals, context);
     }
   }
-  function::BoundScalarFunction bound =
-      untypedNullsBound ? std::move(*untypedNullsBound) : registry.resolve(name, types, literals);
+  function::BoundScalarFunction bound = untypedNullsBound
+                                            ? std::move(*untypedNullsBound)
+                                            : registry.resolve(name, types, literals, context);
   for (size_t i = 0; i < arguments.size(); ++i) {
-    arguments[i] = castIfNeeded(std::move(arguments[i]), bound.argumentTypes[i]->copy(
-                                                             arguments[i]->type()->isNullable()));
+    arguments[i] =
+        castIfNeeded(std::move(arguments[i]),
+                     bound.argumentTypes[i]->copy(arguments[i]->type()->isNullable()), context);
   }
   return std::make_shared<Call>(function, std::move(bound), std::move(arguments));
 }
 
-ExpressionPtr cast(ExpressionPtr operand, LogicalTypePtr type) {
+ExpressionPtr cast(ExpressionPtr operand, LogicalTypePtr type,
+                   const function::BindingContext& context) {
   if (!function::isCastSupported(*operand->type(), *type)) {
     throw ValidationException(fmt::format("Cast function cannot convert value of type {} to type {}",
                                           typeNameInMessage(*operand->type()),
                                           typeNameInMessage(*type)));
   }
   LogicalTypePtr result = type->copy(operand->type()->isNullable());
-  return std::make_shared<Cast>(std::move(operand), std::move(result), false);
+  return std::make_shared<Cast>(std::move(operand), std::move(result), false,
+                                context.sessionTimeZone);
 }
 
-ExpressionPtr tryCast(ExpressionPtr operand, LogicalTypePtr type) {
+ExpressionPtr tryCast(ExpressionPtr operand, LogicalTypePtr type,
+                      const function::BindingContext& context) {
   if (!function::isCastSupported(*operand->type(), *type)) {
     throw ValidationException(fmt::format("Cast function cannot convert value of type {} to type {}",
                                           typeNameInMessage(*operand->type()),
                                           typeNameInMessage(*type)));
   }
-  return std::make_shared<Cast>(std::move(operand), type->copy(true), true);
+  return std::make_shared<Cast>(std::move(operand), type->copy(true), true,
+                                context.sessionTimeZone);
 }
 
 ExpressionPtr caseWhen(std::vector<ExpressionPtr> conditions, std::vector<ExpressionPtr> results,
@@ -362,7 +375,8 @@ ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<Expressi
     }
     case ExpressionKind::kCast: {
       const auto& castNode = static_cast<const Cast&>(*expression);
-      return std::make_shared<Cast>(children.at(0), castNode.type(), castNode.isTryCast());
+      return std::make_shared<Cast>(children.at(0), castNode.type(), castNode.isTryCast(),
+                                    castNode.sessionTimeZone());
     }
     case ExpressionKind::kCase:
       return std::make_shared<Case>(std::move(children), expression->type());

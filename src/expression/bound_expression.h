@@ -114,18 +114,23 @@ class Call final : public BoundExpression {
   function::BoundScalarFunction bound_;
 };
 
-/// CAST(operand AS type) or TRY_CAST (whose type is always nullable).
+/// CAST(operand AS type) or TRY_CAST (whose type is always nullable). A cast between
+/// TIMESTAMP_LTZ and a zoneless type reads instants in the session time zone it was bound in.
 class Cast final : public BoundExpression {
  public:
-  Cast(ExpressionPtr operand, LogicalTypePtr type, bool tryCast)
+  Cast(ExpressionPtr operand, LogicalTypePtr type, bool tryCast,
+       common::SessionTimeZone sessionTimeZone = {})
       : BoundExpression(ExpressionKind::kCast, std::move(type), {std::move(operand)}),
-        tryCast_(tryCast) {}
+        tryCast_(tryCast),
+        sessionTimeZone_(std::move(sessionTimeZone)) {}
   const ExpressionPtr& operand() const { return children()[0]; }
   bool isTryCast() const { return tryCast_; }
+  const common::SessionTimeZone& sessionTimeZone() const { return sessionTimeZone_; }
   std::string toString() const override;
 
  private:
   bool tryCast_;
+  common::SessionTimeZone sessionTimeZone_;
 };
 
 /// Searched CASE: children are when0, then0, when1, then1, ..., else.
@@ -165,13 +170,22 @@ ExpressionPtr nullLiteral();
 ExpressionPtr call(std::string_view name, std::vector<ExpressionPtr> arguments,
                    const function::FunctionRegistry& registry =
                        function::FunctionRegistry::builtIn());
+/// The same, bound in `context` (the session time zone; the builders without a context bind
+/// in UTC).
+ExpressionPtr call(
+    std::string_view name, std::vector<ExpressionPtr> arguments,
+    const function::BindingContext& context,
+    const function::FunctionRegistry& registry = function::FunctionRegistry::builtIn());
 /// CAST(operand AS type); the type's nullability is adjusted to the operand's. Throws
 /// "Cast function cannot convert value of type BOOLEAN to type DATE".
-ExpressionPtr cast(ExpressionPtr operand, LogicalTypePtr type);
+ExpressionPtr cast(ExpressionPtr operand, LogicalTypePtr type,
+                   const function::BindingContext& context = {});
 /// TRY_CAST(operand AS type): NULL instead of a failure; always nullable.
-ExpressionPtr tryCast(ExpressionPtr operand, LogicalTypePtr type);
+ExpressionPtr tryCast(ExpressionPtr operand, LogicalTypePtr type,
+                      const function::BindingContext& context = {});
 /// An implicit cast when the operand's type differs from `type` (up to nullability).
-ExpressionPtr castIfNeeded(ExpressionPtr operand, const LogicalTypePtr& type);
+ExpressionPtr castIfNeeded(ExpressionPtr operand, const LogicalTypePtr& type,
+                           const function::BindingContext& context = {});
 
 /// Searched CASE WHEN conditions[i] THEN results[i] ... ELSE elseResult END (no ELSE: pass
 /// nullptr for ELSE NULL). Conditions must be BOOLEAN; results merge to their least

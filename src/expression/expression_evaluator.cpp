@@ -168,7 +168,7 @@ KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInp
     case ExpressionKind::kCast: {
       const auto& node = static_cast<const Cast&>(expression);
       return function::castVector(evaluateNode(*node.operand(), input), node.type(),
-                                  node.isTryCast());
+                                  node.isTryCast(), node.sessionTimeZone());
     }
     case ExpressionKind::kCase:
       return evaluateCase(static_cast<const Case&>(expression), input);

@@ -95,9 +95,10 @@ std::string cannotApplyMessage(const ScalarFunction& function,
                      function.name(), call, fmt::join(function.supportedForms(), "\n"));
 }
 
-BoundScalarFunction FunctionRegistry::resolve(
-    std::string_view name, const std::vector<LogicalTypePtr>& argumentTypes,
-    const LiteralArguments& literals) const {
+BoundScalarFunction FunctionRegistry::resolve(std::string_view name,
+                                              const std::vector<LogicalTypePtr>& argumentTypes,
+                                              const LiteralArguments& literals,
+                                              const BindingContext& context) const {
   const ScalarFunction* function = lookup(name);
   if (function == nullptr) {
     std::vector<std::string> shown;
@@ -107,7 +108,7 @@ BoundScalarFunction FunctionRegistry::resolve(
     throw ValidationException(fmt::format("No match found for function signature {}({})",
                                           upperCase(name), fmt::join(shown, ", ")));
   }
-  std::optional<BoundScalarFunction> bound = function->bind(argumentTypes, literals);
+  std::optional<BoundScalarFunction> bound = function->bind(argumentTypes, literals, context);
   if (!bound) throw ValidationException(cannotApplyMessage(*function, argumentTypes));
   return std::move(*bound);
 }

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/session_time_zone.h"
 #include "eddy/types/logical_type.h"
 #include "eddy/types/value.h"
 #include "function/kernel_vector.h"
@@ -69,6 +70,18 @@ using LiteralArguments = std::vector<std::optional<Value>>;
 using ScalarFunctionLiteralBinder = std::function<std::optional<BoundScalarFunction>(
     const std::vector<LogicalTypePtr>&, const LiteralArguments&)>;
 
+/// What a call's kernel may depend on besides its arguments: the session the plan is bound
+/// in. The binder (sql::Binder) resolves it once per plan; functions that need it (the
+/// temporal functions reading TIMESTAMP_LTZ values as wall-clock times) capture it in their
+/// kernel, so nothing is looked up per row or read from a global.
+struct BindingContext {
+  /// `table.local-time-zone` (UTC unless set).
+  common::SessionTimeZone sessionTimeZone;
+};
+/// A binder that also sees the binding context.
+using ScalarFunctionContextBinder = std::function<std::optional<BoundScalarFunction>(
+    const std::vector<LogicalTypePtr>&, const LiteralArguments&, const BindingContext&)>;
+
 /// A built-in scalar function.
 class ScalarFunction {
  public:
@@ -78,10 +91,20 @@ class ScalarFunction {
         syntax_(syntax),
         supportedForms_(std::move(supportedForms)),
         binder_([binder = std::move(binder)](const std::vector<LogicalTypePtr>& types,
-                                             const LiteralArguments&) { return binder(types); }),
+                                             const LiteralArguments&,
+                                             const BindingContext&) { return binder(types); }),
         deterministic_(deterministic) {}
   ScalarFunction(std::string name, FunctionSyntax syntax, std::vector<std::string> supportedForms,
                  ScalarFunctionLiteralBinder binder, bool deterministic = true)
+      : name_(std::move(name)),
+        syntax_(syntax),
+        supportedForms_(std::move(supportedForms)),
+        binder_([binder = std::move(binder)](
+                    const std::vector<LogicalTypePtr>& types, const LiteralArguments& literals,
+                    const BindingContext&) { return binder(types, literals); }),
+        deterministic_(deterministic) {}
+  ScalarFunction(std::string name, FunctionSyntax syntax, std::vector<std::string> supportedForms,
+                 ScalarFunctionContextBinder binder, bool deterministic = true)
       : name_(std::move(name)),
         syntax_(syntax),
         supportedForms_(std::move(supportedForms)),
@@ -98,9 +121,10 @@ class ScalarFunction {
   /// Resolves the call for `arguments`; `literals` (empty, or one entry per argument) holds
   /// the values of literal arguments.
   std::optional<BoundScalarFunction> bind(const std::vector<LogicalTypePtr>& arguments,
-                                          const LiteralArguments& literals = {}) const {
-    if (literals.empty()) return binder_(arguments, LiteralArguments(arguments.size()));
-    return binder_(arguments, literals);
+                                          const LiteralArguments& literals = {},
+                                          const BindingContext& context = {}) const {
+    if (literals.empty()) return binder_(arguments, LiteralArguments(arguments.size()), context);
+    return binder_(arguments, literals, context);
   }
   /// The call printed with `arguments` as operand texts: `+($0, 1)` style for every syntax,
   /// as Flink prints RexCalls in plans.
@@ -110,7 +134,7 @@ class ScalarFunction {
   std::string name_;
   FunctionSyntax syntax_;
   std::vector<std::string> supportedForms_;
-  ScalarFunctionLiteralBinder binder_;
+  ScalarFunctionContextBinder binder_;
   bool deterministic_;
 };
 
@@ -137,7 +161,8 @@ class FunctionRegistry {
   /// types fit no form.
   BoundScalarFunction resolve(std::string_view name,
                               const std::vector<LogicalTypePtr>& argumentTypes,
-                              const LiteralArguments& literals = {}) const;
+                              const LiteralArguments& literals = {},
+                              const BindingContext& context = {}) const;
 
  private:
   std::map<std::string, std::shared_ptr<const ScalarFunction>, std::less<>> functions_;

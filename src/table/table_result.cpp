@@ -54,7 +54,22 @@ TableResult TableResult::ofRows(ResolvedSchema schema, std::vector<Row> rows) {
                      std::make_unique<VectorRowSource>(std::move(rows)), false);
 }
 
-std::optional<Row> TableResult::next() { return rows_ ? rows_->next() : std::nullopt; }
+std::optional<Row> TableResult::next() {
+  if (!rows_ || closedByCancel_) return std::nullopt;
+  std::optional<Row> row = cancelled_->load() ? std::nullopt : rows_->next();
+  if (cancelled_->load()) {
+    // The rows stay owned (a concurrent cancel() may still reach them); the job stops here.
+    closedByCancel_ = true;
+    rows_->close();
+    return std::nullopt;
+  }
+  return row;
+}
+
+void TableResult::cancel() {
+  cancelled_->store(true);
+  if (rows_) rows_->cancel();
+}
 
 std::vector<Row> TableResult::collectAll() {
   std::vector<Row> rows;
@@ -70,11 +85,16 @@ void TableResult::await() {
 void TableResult::print() { print(std::cout); }
 
 void TableResult::print(std::ostream& out) {
+  // TIMESTAMP_LTZ values show in the session time zone of the query (UTC for other results).
+  common::SessionTimeZone zone;
+  if (const auto* session = dynamic_cast<const table::SessionRowSource*>(rows_.get())) {
+    zone = session->sessionTimeZone();
+  }
   if (!streaming_) {
-    table::TableauPrinter::printBatch(tableauColumns(schema_), collectAll(), out);
+    table::TableauPrinter::printBatch(tableauColumns(schema_), collectAll(), out, zone);
     return;
   }
-  table::TableauPrinter printer(tableauColumns(schema_), out);
+  table::TableauPrinter printer(tableauColumns(schema_), out, zone);
   printer.begin();
   while (auto row = next()) printer.printRow(*row);
   printer.end();

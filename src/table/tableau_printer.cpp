@@ -85,15 +85,18 @@ int TableauPrinter::displayWidth(std::string_view text) {
   return width;
 }
 
-std::string TableauPrinter::formatField(const Value& value, const LogicalType& type) {
+std::string TableauPrinter::formatField(const Value& value, const LogicalType& type,
+                                        const common::SessionTimeZone& zone) {
   if (value.isNull()) return kNull;
   switch (value.kind()) {
     case ValueKind::TIMESTAMP:
       return timestampText(value.get<LocalDateTime>(), type.getPrecision());
-    case ValueKind::TIMESTAMP_LTZ:
-      // Shown in the session time zone; eddy's session zone is UTC until
-      // table.local-time-zone is supported.
-      return timestampText(value.get<Instant>().toUtcDateTime(), type.getPrecision());
+    case ValueKind::TIMESTAMP_LTZ: {
+      const Instant& instant = value.get<Instant>();
+      return timestampText(LocalDateTime::ofEpochMillis(zone.toLocalMillis(instant.toEpochMilli()),
+                                                        instant.getNanoOfMillisecond()),
+                           type.getPrecision());
+    }
     case ValueKind::TIME: {
       LocalTime time = value.get<LocalTime>();
       return fmt::format("{:02}:{:02}:{:02}", time.getHour(), time.getMinute(), time.getSecond());
@@ -126,7 +129,8 @@ std::string TableauPrinter::line(const std::vector<int>& widths,
 }
 
 void TableauPrinter::printBatch(const std::vector<TableauColumn>& columns,
-                                const std::vector<Row>& rows, std::ostream& out) {
+                                const std::vector<Row>& rows, std::ostream& out,
+                                const common::SessionTimeZone& zone) {
   if (rows.empty()) {
     out << "Empty set\n";
     return;
@@ -141,7 +145,7 @@ void TableauPrinter::printBatch(const std::vector<TableauColumn>& columns,
   for (const Row& row : rows) {
     std::vector<std::string> rowCells;
     for (size_t i = 0; i < columns.size(); ++i) {
-      rowCells.push_back(formatField(row.getField(static_cast<int>(i)), *columns[i].type));
+      rowCells.push_back(formatField(row.getField(static_cast<int>(i)), *columns[i].type, zone));
       widths[i] = std::max(widths[i], displayWidth(rowCells.back()));
     }
     cells.push_back(std::move(rowCells));
@@ -153,8 +157,9 @@ void TableauPrinter::printBatch(const std::vector<TableauColumn>& columns,
   out << border << "\n" << rows.size() << (rows.size() > 1 ? " rows" : " row") << " in set\n";
 }
 
-TableauPrinter::TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out)
-    : columns_(std::move(columns)), out_(out) {
+TableauPrinter::TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out,
+                               common::SessionTimeZone zone)
+    : columns_(std::move(columns)), out_(out), zone_(std::move(zone)) {
   widths_.push_back(2);  // "op"
   for (const TableauColumn& column : columns_) {
     int nullWidth = static_cast<int>(std::char_traits<char>::length(kNull));
@@ -165,7 +170,7 @@ TableauPrinter::TableauPrinter(std::vector<TableauColumn> columns, std::ostream&
 std::vector<std::string> TableauPrinter::cellsOf(const Row& row) const {
   std::vector<std::string> cells{std::string(shortString(row.getKind()))};
   for (size_t i = 0; i < columns_.size(); ++i) {
-    cells.push_back(formatField(row.getField(static_cast<int>(i)), *columns_[i].type));
+    cells.push_back(formatField(row.getField(static_cast<int>(i)), *columns_[i].type, zone_));
   }
   return cells;
 }

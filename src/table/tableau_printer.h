@@ -14,13 +14,17 @@
 // of N rows". Values print as Flink's PrintUtils prints them: NULL as (NULL), timestamps as
 // `2021-08-21 13:00:00.000` with exactly the type's fractional digits, right-aligned, cut
 // with "..." past 30 columns (display width counts East Asian wide characters twice).
+// TIMESTAMP_LTZ values show their wall-clock time in the session time zone
+// (`table.local-time-zone`) of the statement that produced them, as Flink's tableau does.
 #pragma once
 
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "common/session_time_zone.h"
 #include "eddy/row.h"
+#include "eddy/table/table_result.h"
 #include "eddy/types/logical_type.h"
 
 namespace eddy::table {
@@ -30,21 +34,31 @@ struct TableauColumn {
   LogicalTypePtr type;
 };
 
+/// The rows of a query's job, which know the session time zone the query ran in (so that
+/// TableResult::print() can show TIMESTAMP_LTZ values in it). Implemented by the
+/// TableEnvironment's job results; any other RowSource prints in UTC.
+class SessionRowSource : public RowSource {
+ public:
+  virtual const common::SessionTimeZone& sessionTimeZone() const = 0;
+};
+
 class TableauPrinter {
  public:
   static constexpr int kMaxColumnWidth = 30;
 
-  /// The text of one field as the tableau shows it.
-  static std::string formatField(const Value& value, const LogicalType& type);
+  /// The text of one field as the tableau shows it; TIMESTAMP_LTZ values in `zone`.
+  static std::string formatField(const Value& value, const LogicalType& type,
+                                 const common::SessionTimeZone& zone = {});
   /// Terminal columns a string takes.
   static int displayWidth(std::string_view text);
 
   /// A complete (BATCH) result.
   static void printBatch(const std::vector<TableauColumn>& columns, const std::vector<Row>& rows,
-                         std::ostream& out);
+                         std::ostream& out, const common::SessionTimeZone& zone = {});
 
   /// A STREAMING result, row by row: begin(), printRow() per change, end().
-  TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out);
+  TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out,
+                 common::SessionTimeZone zone = {});
   void begin();
   void printRow(const Row& row);
   void end();
@@ -56,6 +70,7 @@ class TableauPrinter {
 
   std::vector<TableauColumn> columns_;
   std::ostream& out_;
+  common::SessionTimeZone zone_;
   std::vector<int> widths_;
   int64_t rowCount_ = 0;
 };

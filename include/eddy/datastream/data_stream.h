@@ -117,6 +117,9 @@ class CloseableIterator {
     buffered_.reset();
     return record;
   }
+  /// Asks the job to stop; safe from any thread, also while another one waits in hasNext(),
+  /// which then returns false once the job has stopped.
+  void cancel() { client_.cancel(); }
   /// Stops the job if it still runs.
   void close() {
     if (done_ || !queue_) return;

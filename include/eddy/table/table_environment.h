@@ -23,6 +23,9 @@ namespace eddy {
 namespace catalog {
 class CatalogManager;
 }
+namespace function {
+struct BindingContext;
+}
 class StreamExecutionEnvironment;
 namespace sql {
 struct LogicalNode;
@@ -104,6 +107,9 @@ class TableEnvironment {
   TableResult executeInsertPlan(const std::string& targetPath,
                                 const std::shared_ptr<const sql::LogicalNode>& plan);
   catalog::CatalogManager& catalogManager() { return *catalogManager_; }
+  /// The session statements are bound in now (`table.local-time-zone`), for the Table API's
+  /// operations and the DataStream bridge.
+  function::BindingContext bindingContext() const;
 
  protected:
   /// The runtime mode: 'execution.runtime-mode' when SET, else the bound

@@ -1,9 +1,11 @@
 // TableResult: the result of executing a statement, as Flink's. DDL and other statements
 // return "OK" (or their listing, for SHOW); queries return their rows — a finished job's
 // rows in BATCH mode, a running job's changelog in STREAMING mode. print() shows either in
-// Flink's tableau form; collect() iterates the rows (with their RowKind).
+// Flink's tableau form; collect() iterates the rows (with their RowKind). cancel() may be
+// called from any thread (the SQL client's Ctrl-C) while another reads the rows.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,8 +24,12 @@ class RowSource {
  public:
   virtual ~RowSource() = default;
   virtual std::optional<Row> next() = 0;
-  /// Stops the producing job, if any.
+  /// Stops the producing job, if any. Called from the reading thread.
   virtual void close() {}
+  /// Asks a next() blocked in another thread to return soon (nullopt or a row); called from
+  /// any thread, possibly concurrently with next() or close(). The default does nothing: the
+  /// pending next() then returns when its next row or the end arrives.
+  virtual void cancel() {}
 };
 
 class TableResult {
@@ -51,12 +57,24 @@ class TableResult {
   std::optional<Row> next();
   /// Waits until the job behind the result has finished (consuming its rows).
   void await();
+  /// Whether the rows are a STREAMING job's changelog (printed with an `op` column).
+  bool isStreaming() const { return streaming_; }
+
+  /// Ends the result early, from any thread: the next next() (or the pending one, once it
+  /// returns) gives nullopt and stops the job behind the result. Used by the SQL client when
+  /// the user presses Ctrl-C during a query.
+  void cancel();
+  /// Whether cancel() was called.
+  bool isCancelled() const { return cancelled_->load(); }
 
  private:
   ResultKind kind_;
   ResolvedSchema schema_;
   std::unique_ptr<RowSource> rows_;
   bool streaming_;
+  // Heap-allocated so that it stays put when the result moves while another thread holds it.
+  std::unique_ptr<std::atomic<bool>> cancelled_ = std::make_unique<std::atomic<bool>>(false);
+  bool closedByCancel_ = false;  // next() stopped the job after cancel()
 };
 
 }  // namespace eddy

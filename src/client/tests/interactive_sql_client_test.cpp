@@ -1,5 +1,6 @@
 // The interactive client driven by a scripted line reader: prompts, multi-line statements,
-// HELP, QUIT/EXIT, Ctrl-D, errors that do not end the session, and the history.
+// HELP, QUIT/EXIT, Ctrl-D, errors that do not end the session, the history, and the table and
+// changelog result modes on an output that is no terminal (drawn once, when the query ends).
 #include "client/interactive_sql_client.h"
 
 #include <gtest/gtest.h>
@@ -90,6 +91,38 @@ TEST(InteractiveSqlClientTest, HelpListsTheCommandsAndExitQuits) {
   EXPECT_NE(session.out.find("QUIT/EXIT\tQuits the SQL client (so does Ctrl-D).\n"),
             std::string::npos);
   EXPECT_TRUE(session.out.ends_with("docs/configuration.md.\nGoodbye!\n")) << session.out;
+}
+
+TEST(InteractiveSqlClientTest, TableModeAppliesTheChangelogAndKeepsTheNewestRows) {
+  // +I Bob 1, +I Alice 1, +I Greg 1 (Bob 1 dropped: two rows at most), -U Bob 1 (gone
+  // already), +U Bob 2 (Alice 1 dropped).
+  Session session = runSession(
+      {"SET 'execution.runtime-mode' = 'streaming';", "SET 'parallelism.default' = '1';",
+       "SET 'sql-client.execution.result-mode' = 'table';",
+       "SET 'sql-client.execution.max-table-result.rows' = '2';",
+       "SELECT name, COUNT(*) AS cnt FROM (VALUES ('Bob'), ('Alice'), ('Greg'), ('Bob')) "
+       "AS t(name) GROUP BY name;"});
+  EXPECT_EQ(session.out, std::string(kWelcome) +
+                             "[INFO] Execute statement succeeded.\n"
+                             "[INFO] Execute statement succeeded.\n"
+                             "[INFO] Execute statement succeeded.\n"
+                             "[INFO] Execute statement succeeded.\n"
+                             "SQL Query Result (Table)\n"
+                             "+------+-----+\n| name | cnt |\n+------+-----+\n"
+                             "| Greg |   1 |\n|  Bob |   2 |\n+------+-----+\n"
+                             "2 rows in set\nTable program finished.\n\nGoodbye!\n");
+  EXPECT_EQ(session.err, "");
+}
+
+TEST(InteractiveSqlClientTest, ChangelogModeShowsTheOpOfBatchRowsToo) {
+  Session session = runSession({"SET 'sql-client.execution.result-mode' = 'changelog';",
+                                "SELECT * FROM (VALUES (1), (2)) AS t(n);"});
+  EXPECT_EQ(session.out, std::string(kWelcome) +
+                             "[INFO] Execute statement succeeded.\n"
+                             "SQL Query Result (Changelog)\n"
+                             "+----+-------------+\n| op |           n |\n+----+-------------+\n"
+                             "| +I |           1 |\n| +I |           2 |\n+----+-------------+\n"
+                             "Received a total of 2 rows\n\nGoodbye!\n");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The interactive client as a user meets it: the `eddy sql` binary on a pseudo-terminal, driven
-// by keystrokes (libedit line editing, the up arrow recalling history, Ctrl-D quitting), its
-// screen read back. Each expectation waits for text to appear (at most 20 seconds).
+// by keystrokes (libedit line editing, the up arrow recalling history, Ctrl-D quitting, Ctrl-C
+// and Q cancelling a query), its screen read back; and `eddy sql -f` with stderr on one (the
+// progress line). Each expectation waits for text to appear (at most 20 seconds).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -13,7 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace eddy::client {
 namespace {
@@ -22,12 +25,27 @@ namespace {
 /// file is the test's own).
 class TerminalSession {
  public:
-  explicit TerminalSession(const std::filesystem::path& home) {
-    pid_ = forkpty(&terminal_, nullptr, nullptr, nullptr);
+  /// Runs `eddy sql` with `arguments`; with a `stdoutFile`, stdout goes there instead of the
+  /// terminal.
+  explicit TerminalSession(const std::filesystem::path& home,
+                           std::vector<std::string> arguments = {},
+                           const std::filesystem::path& stdoutFile = {}) {
+    arguments.insert(arguments.begin(), {"eddy", "sql"});
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+    winsize size = {};
+    size.ws_row = 40;
+    size.ws_col = 100;
+    pid_ = forkpty(&terminal_, nullptr, nullptr, &size);
     if (pid_ == 0) {
       setenv("HOME", home.c_str(), 1);
       setenv("TERM", "xterm", 1);
-      execl(EDDY_BINARY, "eddy", "sql", static_cast<char*>(nullptr));
+      if (!stdoutFile.empty()) {
+        int output = open(stdoutFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (output < 0 || dup2(output, STDOUT_FILENO) < 0) _exit(126);
+      }
+      execv(EDDY_BINARY, argv.data());
       _exit(127);
     }
   }
@@ -67,6 +85,20 @@ class TerminalSession {
       char buffer[4096];
       ssize_t length = read(terminal_, buffer, sizeof(buffer));
       if (length <= 0) return screen_.find(text, consumed_) != std::string::npos;
+      for (ssize_t i = 0; i < length; ++i) {
+        if (buffer[i] != '\r') screen_ += buffer[i];
+      }
+    }
+  }
+
+  /// Reads what is left on the screen once the process has ended.
+  void readToEnd() {
+    char buffer[4096];
+    while (true) {
+      pollfd descriptor{terminal_, POLLIN, 0};
+      if (poll(&descriptor, 1, 1000) <= 0) return;
+      ssize_t length = read(terminal_, buffer, sizeof(buffer));
+      if (length <= 0) return;
       for (ssize_t i = 0; i < length; ++i) {
         if (buffer[i] != '\r') screen_ += buffer[i];
       }
@@ -171,6 +203,154 @@ TEST_F(TerminalSessionTest, SetResetAndAnErrorThatKeepsTheSession) {
   session.type("quit;\r");
   ASSERT_TRUE(session.waitFor("Goodbye!\n")) << session.screen();
   EXPECT_EQ(session.exitStatus(), 0);
+}
+
+// An unbounded datagen table: one row every 200 ms, ids 1, 2, 3, ...
+constexpr const char* kTicksTable =
+    "CREATE TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5', "
+    "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000000');\r";
+
+TEST_F(TerminalSessionTest, CtrlCCancelsAStreamingQueryAndTheClientGoesOn) {
+  TerminalSession session(home_);
+  ASSERT_TRUE(session.waitFor("eddy SQL> ")) << session.screen();
+  session.type("SET 'parallelism.default' = '1';\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type(kTicksTable);
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type("SELECT id FROM ticks;\r");
+  ASSERT_TRUE(
+      session.waitFor("+----+----------------------+\n| op |                   id |\n"
+                      "+----+----------------------+\n| +I |                    1 |\n"
+                      "| +I |                    2 |\n"))
+      << session.screen();
+  session.type("\x03");
+  ASSERT_TRUE(session.waitFor("Query terminated, received a total of ")) << session.screen();
+  ASSERT_TRUE(session.waitFor(" rows\neddy SQL> ")) << session.screen();
+  session.type("SELECT 'still here' AS answer;\r");
+  ASSERT_TRUE(
+      session.waitFor("| +I |                     still here |\n"
+                      "+----+--------------------------------+\n"
+                      "Received a total of 1 row\neddy SQL> "))
+      << session.screen();
+  session.type("\x04");
+  ASSERT_TRUE(session.waitFor("Goodbye!\n")) << session.screen();
+  EXPECT_EQ(session.exitStatus(), 0);
+}
+
+TEST_F(TerminalSessionTest, TableModeRedrawsTheMaterializedResultInPlace) {
+  TerminalSession session(home_);
+  ASSERT_TRUE(session.waitFor("eddy SQL> ")) << session.screen();
+  session.type("SET 'parallelism.default' = '1';\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  // Six rows, 200 ms apart: the counts per parity update in place (-U/+U) as they come.
+  session.type(
+      "CREATE TABLE six (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '6', "
+      "'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '6');\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type("SET 'sql-client.execution.result-mode' = 'table';\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type("SELECT MOD(id, 2) AS parity, COUNT(*) AS cnt FROM six GROUP BY MOD(id, 2);\r");
+  ASSERT_TRUE(
+      session.waitFor("SQL Query Result (Table)\nEmpty set\n"
+                      "Waiting for changes. Press Q or Ctrl-C to stop.\n"))
+      << session.screen();
+  // A later drawing, while rows still come, moves the cursor up over the previous one and
+  // erases it.
+  ASSERT_TRUE(session.waitFor("A\x1b[J+--------+-----+\n")) << session.screen();
+  ASSERT_TRUE(session.waitFor(" changes received. Press Q or Ctrl-C to stop.\n"))
+      << session.screen();
+  // The last drawing: the changelog applied (the row of parity 1 retracted and re-added last).
+  ASSERT_TRUE(
+      session.waitFor("A\x1b[J+--------+-----+\n"
+                      "| parity | cnt |\n"
+                      "+--------+-----+\n"
+                      "|      1 |   3 |\n"
+                      "|      0 |   3 |\n"
+                      "+--------+-----+\n"
+                      "2 rows in set\nTable program finished.\neddy SQL> "))
+      << session.screen();
+  session.type("\x04");
+  ASSERT_TRUE(session.waitFor("Goodbye!\n")) << session.screen();
+  EXPECT_EQ(session.exitStatus(), 0);
+}
+
+TEST_F(TerminalSessionTest, ChangelogModeShowsRetractionsAndQLeavesIt) {
+  TerminalSession session(home_);
+  ASSERT_TRUE(session.waitFor("eddy SQL> ")) << session.screen();
+  session.type("SET 'parallelism.default' = '1';\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type("SET 'sql-client.execution.result-mode' = 'changelog';\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type(
+      "SELECT name, COUNT(*) AS cnt FROM (VALUES ('Bob'), ('Alice'), ('Greg'), ('Bob')) "
+      "AS t(name) GROUP BY name;\r");
+  ASSERT_TRUE(
+      session.waitFor("SQL Query Result (Changelog)\n"
+                      "+----+--------------------------------+----------------------+\n"
+                      "| op |                           name |                  cnt |\n"
+                      "+----+--------------------------------+----------------------+\n"
+                      "| +I |                            Bob |                    1 |\n"
+                      "| +I |                          Alice |                    1 |\n"
+                      "| +I |                           Greg |                    1 |\n"
+                      "| -U |                            Bob |                    1 |\n"
+                      "| +U |                            Bob |                    2 |\n"
+                      "+----+--------------------------------+----------------------+\n"
+                      "Received a total of 5 rows\neddy SQL> "))
+      << session.screen();
+  // Q leaves the view of an unbounded query (and cancels it); the client goes on.
+  session.type(kTicksTable);
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type("SELECT id FROM ticks;\r");
+  ASSERT_TRUE(session.waitFor("| +I |                    1 |\n")) << session.screen();
+  session.type("q");
+  ASSERT_TRUE(session.waitFor("|\n[INFO] Result retrieval cancelled.\neddy SQL> "))
+      << session.screen();
+  session.type("quit;\r");
+  ASSERT_TRUE(session.waitFor("Goodbye!\n")) << session.screen();
+  EXPECT_EQ(session.exitStatus(), 0);
+}
+
+// `eddy sql -f` with stderr on a terminal and stdout in a file: a progress line on stderr
+// while the two-second query runs, erased at the end; stdout holds only the result.
+TEST_F(TerminalSessionTest, AScriptShowsAProgressLineOnStderr) {
+  std::filesystem::path script = home_ / "slow.sql";
+  std::ofstream(script) << "SET 'parallelism.default' = '1';\n"
+                           "CREATE TABLE eight (id BIGINT) WITH ('connector' = 'datagen', "
+                           "'number-of-rows' = '8', 'rows-per-second' = '4', "
+                           "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+                           "'fields.id.end' = '8');\n"
+                           "SELECT id FROM eight;\n";
+  std::filesystem::path output = home_ / "stdout.txt";
+  TerminalSession session(home_, {"-f", script.string()}, output);
+  ASSERT_TRUE(session.waitFor("\x1b[K[RUNNING] 1 s elapsed, rows read -, rows written "))
+      << session.screen();
+  EXPECT_EQ(session.exitStatus(), 0);
+  session.readToEnd();
+  // Nothing follows the last erase: the terminal is left clean.
+  std::string screen = session.screen();
+  EXPECT_EQ(screen.substr(screen.size() - 3), "\x1b[K") << screen;
+  EXPECT_EQ(screen.find("[INFO]"), std::string::npos) << screen;
+  std::ifstream printed(output);
+  std::stringstream text;
+  text << printed.rdbuf();
+  std::string expected =
+      "[INFO] Execute statement succeeded.\n[INFO] Execute statement succeeded.\n"
+      "+----+----------------------+\n| op |                   id |\n"
+      "+----+----------------------+\n";
+  for (int id = 1; id <= 8; ++id) {
+    expected += "| +I |                    " + std::to_string(id) + " |\n";
+  }
+  expected += "+----+----------------------+\nReceived a total of 8 rows\n";
+  EXPECT_EQ(text.str(), expected);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // intervals as months (YEAR TO MONTH) or milliseconds (DAY TO SECOND). The calendar is the
 // proleptic Gregorian one for every year, with floor division everywhere (Flink's
 // DateTimeUtils truncates toward zero in places, which differs only before 1970; see
-// docs/functions.md). The session time zone is UTC for now: functions that need a zone take
-// a `ZoneOffset` so that `table.local-time-zone` can be threaded through later.
+// docs/functions.md). Everything here is zoneless: the temporal functions convert TIMESTAMP_LTZ
+// instants to wall-clock times of the session zone (common/session_time_zone.h) first.
 // Pure functions; any thread. Internal to src/function.
 #pragma once
 
@@ -22,12 +22,6 @@ constexpr int64_t kMillisPerDay = 86'400'000;
 constexpr int64_t kNanosPerMilli = 1'000'000;
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kNanosPerDay = kMillisPerDay * kNanosPerMilli;
-
-/// The offset of the session time zone from UTC, in milliseconds (0: UTC, the only zone
-/// eddy has today).
-struct ZoneOffset {
-  int64_t millis = 0;
-};
 
 /// Floor division and modulo (the result of floorModulo has the divisor's sign).
 inline int64_t floorDivide(int64_t value, int64_t divisor) {

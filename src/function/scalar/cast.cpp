@@ -495,33 +495,60 @@ bool isCastSupported(const LogicalType& from, const LogicalType& to) {
   }
   if (isCharacterString(to)) {
     return fromNumeric || isStringLike(from) || fromRoot == Root::DATE ||
-           fromRoot == Root::TIME_WITHOUT_TIME_ZONE || fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE;
+           fromRoot == Root::TIME_WITHOUT_TIME_ZONE ||
+           fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE ||
+           fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
   }
   if (isCharacterString(from)) {
     return toNumeric || toRoot == Root::DATE || toRoot == Root::TIME_WITHOUT_TIME_ZONE ||
-           toRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE || isBinaryString(to);
+           toRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE ||
+           toRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE || isBinaryString(to);
   }
   if (isBinaryString(from) && isBinaryString(to)) return true;
-  if (toRoot == Root::DATE) return fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE;
+  bool fromTimestamp = fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE ||
+                       fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+  if (toRoot == Root::DATE) return fromTimestamp;
   if (toRoot == Root::TIME_WITHOUT_TIME_ZONE) {
-    return fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE || fromRoot == Root::TIME_WITHOUT_TIME_ZONE;
+    return fromTimestamp || fromRoot == Root::TIME_WITHOUT_TIME_ZONE;
   }
-  if (toRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE) {
-    return fromRoot == Root::DATE || fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE;
-  }
-  if (toRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
-    return fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+  if (toRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE ||
+      toRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+    return fromRoot == Root::DATE || fromTimestamp;
   }
   return false;
 }
 
-KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target, bool tryCast) {
+KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target, bool tryCast,
+                        const common::SessionTimeZone& sessionTimeZone) {
   const LogicalType& from = *input.type();
   if (isNullType(from)) return KernelVector::constant(target, Value(), input.size());
   CastContext context{target, tryCast};
   // Same type up to nullability: nothing to do.
   if (*from.copy(true) == *target->copy(true)) return input.withType(target);
   Root toRoot = target->getTypeRoot();
+  // TIMESTAMP_LTZ ↔ the zoneless types go through TIMESTAMP: the instant's wall-clock time in
+  // the session zone (Flink's DateTimeUtils.timestampWithLocalZoneToTimestamp and back).
+  Root fromRoot = from.getTypeRoot();
+  if ((fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE) !=
+      (toRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE)) {
+    if (fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      KernelVector local = UnaryExecutor::execute<TimestampValue, TimestampValue>(
+          input, LogicalType::timestamp(from.getPrecision(), TimestampKind::REGULAR, true),
+          [&sessionTimeZone](TimestampValue value) {
+            return TimestampValue{sessionTimeZone.toLocalMillis(value.millisecond),
+                                  value.nanoOfMillisecond};
+          });
+      return castVector(local, target, tryCast, sessionTimeZone);
+    }
+    KernelVector local = castVector(
+        input, LogicalType::timestamp(target->getPrecision(), TimestampKind::REGULAR, true),
+        tryCast, sessionTimeZone);
+    return UnaryExecutor::execute<TimestampValue, TimestampValue>(
+        local, target, [&sessionTimeZone](TimestampValue value) {
+          return TimestampValue{sessionTimeZone.toEpochMillis(value.millisecond),
+                                value.nanoOfMillisecond};
+        });
+  }
   // Strings of another length: CHAR pads, VARCHAR truncates; VARCHAR → wider VARCHAR is free.
   if (isCharacterString(*target)) {
     if (from.getTypeRoot() == Root::VARCHAR && toRoot == Root::VARCHAR &&

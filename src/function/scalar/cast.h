@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "common/session_time_zone.h"
 #include "eddy/types/logical_type.h"
 #include "function/kernel_vector.h"
 
@@ -18,7 +19,10 @@ bool isCastSupported(const LogicalType& from, const LogicalType& to);
 
 /// Casts every row of `input` to `target`. With `tryCast`, a failing row becomes NULL;
 /// without, the first failing row throws TableException "CAST('abc' AS INT) failed: ...".
-KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target, bool tryCast);
+/// Casts between TIMESTAMP_LTZ and the zoneless types (TIMESTAMP, DATE, TIME, strings) read
+/// the instant as a wall-clock time in `sessionTimeZone`, as Flink does.
+KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target, bool tryCast,
+                        const common::SessionTimeZone& sessionTimeZone = {});
 
 /// DOUBLE and FLOAT as Java's Double.toString / Float.toString print them (`1.0`, `1.0E10`,
 /// `1.234E-5`, `NaN`, `Infinity`), shortest round-trip digits.

@@ -793,6 +793,16 @@ void DateTimePattern::format(const DateTimeFields& fields, std::string& out) con
   }
 }
 
+bool DateTimePattern::hasZone() const {
+  for (const Element& element : elements_) {
+    if (element.kind == Element::kField &&
+        std::string_view("zZXxO").find(element.letter) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<TimestampValue> DateTimePattern::parse(std::string_view text) const {
   PatternParser parser(elements_, dialect_);
   ParsedFields parsed;

@@ -54,6 +54,9 @@ class DateTimePattern {
   /// The timestamp (UTC) written in `text`, or nullopt when it does not match. Fields the
   /// pattern lacks default to 1970-01-01 00:00:00. Sub-millisecond digits are kept.
   std::optional<TimestampValue> parse(std::string_view text) const;
+  /// Whether the pattern has a zone field (z Z X x O), so parse() returns an instant rather
+  /// than a wall-clock time.
+  bool hasZone() const;
 
   struct Element {
     enum Kind { kLiteral, kField, kOptionalStart, kOptionalEnd } kind = kLiteral;

@@ -239,18 +239,20 @@ void registerMathFunctions(FunctionRegistry& registry) {
   // FLOOR/CEIL(datetime TO unit) arrive with the unit as a second, character argument.
   registry.add(ScalarFunction("CEIL", FunctionSyntax::kFunction, {"'CEIL(<NUMERIC>)'"},
                               [](const std::vector<LogicalTypePtr>& arguments,
-                                 const LiteralArguments& literals) {
+                                 const LiteralArguments& literals, const BindingContext& context) {
                                 if (arguments.size() == 2) {
-                                  return bindTemporalFloorCeil(true, arguments, literals);
+                                  return bindTemporalFloorCeil(true, arguments, literals,
+                                                               context.sessionTimeZone);
                                 }
                                 return bindCeilFloor(arguments, true);
                               }));
   registry.addAlias("CEILING", "CEIL");
   registry.add(ScalarFunction("FLOOR", FunctionSyntax::kFunction, {"'FLOOR(<NUMERIC>)'"},
                               [](const std::vector<LogicalTypePtr>& arguments,
-                                 const LiteralArguments& literals) {
+                                 const LiteralArguments& literals, const BindingContext& context) {
                                 if (arguments.size() == 2) {
-                                  return bindTemporalFloorCeil(false, arguments, literals);
+                                  return bindTemporalFloorCeil(false, arguments, literals,
+                                                               context.sessionTimeZone);
                                 }
                                 return bindCeilFloor(arguments, false);
                               }));

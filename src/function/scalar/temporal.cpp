@@ -1,6 +1,10 @@
 // Temporal functions with Flink's semantics (DateTimeUtils, SqlDateTimeUtils, Calcite's
-// convertlets), in UTC (the session time zone `table.local-time-zone` is not supported yet;
-// calendar::ZoneOffset is where it goes):
+// convertlets). TIMESTAMP_LTZ values are instants; where Flink reads them as wall-clock times
+// it uses the session time zone (`table.local-time-zone`, common/session_time_zone.h), which
+// the binders of those functions take from the BindingContext and capture in their kernels:
+// EXTRACT and the field functions of an LTZ value, FLOOR/CEIL(ltz TO unit) (rounded on the
+// wall clock, then read back as an instant), DATE_FORMAT(ltz, f), the local current-time
+// functions, UNIX_TIMESTAMP(s [, f]) and FROM_UNIXTIME. The functions:
 //   current time: CURRENT_TIMESTAMP, NOW, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME,
 //     LOCALTIME, CURRENT_ROW_TIMESTAMP, PROCTIME, UNIX_TIMESTAMP() — non-deterministic, so constant
 //     folding leaves them alone; each evaluation (each chunk) reads the clock;
@@ -51,10 +55,15 @@ std::optional<TimeUnit> unitArgument(const LogicalType& type, const std::optiona
 
 int64_t nowMillis() { return SystemClock::instance().currentTimeMillis(); }
 
-ScalarKernel currentTimeKernel(Root root) {
-  return [root](const std::vector<KernelVector>&, const LogicalTypePtr& resultType) {
+// The current instant (TIMESTAMP_LTZ, BIGINT seconds) or wall-clock time in `zone` (DATE,
+// TIME, TIMESTAMP).
+ScalarKernel currentTimeKernel(Root root, const common::SessionTimeZone& zone) {
+  return [root, zone](const std::vector<KernelVector>&, const LogicalTypePtr& resultType) {
     KernelVector result(resultType, 1, true);
     int64_t now = nowMillis();
+    if (root != Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE && root != Root::BIGINT) {
+      now = zone.toLocalMillis(now);
+    }
     switch (root) {
       case Root::DATE:
         result.mutableData<int32_t>()[0] = static_cast<int32_t>(floorDivide(now, kMillisPerDay));
@@ -80,10 +89,10 @@ void addCurrentTimeFunction(FunctionRegistry& registry, const char* name, Logica
   Root root = type->getTypeRoot();
   registry.add(ScalarFunction(
       name, FunctionSyntax::kFunction, {fmt::format("'{}()'", name)},
-      [type,
-       root](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
+      [type, root](const std::vector<LogicalTypePtr>& arguments, const LiteralArguments&,
+                   const BindingContext& context) -> std::optional<BoundScalarFunction> {
         if (!arguments.empty()) return std::nullopt;
-        return BoundScalarFunction{{}, type, currentTimeKernel(root)};
+        return BoundScalarFunction{{}, type, currentTimeKernel(root, context.sessionTimeZone)};
       },
       /*deterministic=*/false));
 }
@@ -105,7 +114,7 @@ bool extractApplies(TimeUnit unit, Root root) {
   }
 }
 
-ScalarKernel extractKernel(TimeUnit unit, Root root) {
+ScalarKernel extractKernel(TimeUnit unit, Root root, const common::SessionTimeZone& zone) {
   switch (root) {
     case Root::DATE:
       return unaryKernel<int32_t, int64_t>(
@@ -113,6 +122,13 @@ ScalarKernel extractKernel(TimeUnit unit, Root root) {
     case Root::TIME_WITHOUT_TIME_ZONE:
       return unaryKernel<int64_t, int64_t>(
           [unit](int64_t nanoOfDay) { return calendar::extractFromTime(unit, nanoOfDay); });
+    case Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+      // The fields of the wall-clock time in the session zone; EPOCH stays the instant's.
+      return unaryKernel<TimestampValue, int64_t>([unit, zone](TimestampValue value) {
+        int64_t millis =
+            unit == TimeUnit::kEpoch ? value.millisecond : zone.toLocalMillis(value.millisecond);
+        return calendar::extractFromTimestamp(unit, millis, value.nanoOfMillisecond);
+      });
     default:
       return unaryKernel<TimestampValue, int64_t>([unit](TimestampValue value) {
         return calendar::extractFromTimestamp(unit, value.millisecond, value.nanoOfMillisecond);
@@ -120,24 +136,25 @@ ScalarKernel extractKernel(TimeUnit unit, Root root) {
   }
 }
 
-std::optional<BoundScalarFunction> bindExtract(TimeUnit unit, const LogicalTypePtr& argument) {
+std::optional<BoundScalarFunction> bindExtract(TimeUnit unit, const LogicalTypePtr& argument,
+                                               const common::SessionTimeZone& zone) {
   Root root = argument->getTypeRoot();
   if (!extractApplies(unit, root)) return std::nullopt;
   return BoundScalarFunction{
-      {argument}, bigintType(argument->isNullable()), extractKernel(unit, root)};
+      {argument}, bigintType(argument->isNullable()), extractKernel(unit, root, zone)};
 }
 
 void addFieldFunction(FunctionRegistry& registry, const char* name, TimeUnit unit, bool timeToo) {
   registry.add(ScalarFunction(
       name, FunctionSyntax::kFunction,
       {fmt::format("'{}(<{}>)'", name, timeToo ? "DATETIME" : "DATE")},
-      [unit, timeToo](
-          const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
+      [unit, timeToo](const std::vector<LogicalTypePtr>& arguments, const LiteralArguments&,
+                      const BindingContext& context) -> std::optional<BoundScalarFunction> {
         if (arguments.size() != 1) return std::nullopt;
         if (!timeToo && arguments[0]->getTypeRoot() == Root::TIME_WITHOUT_TIME_ZONE) {
           return std::nullopt;
         }
-        return bindExtract(unit, arguments[0]);
+        return bindExtract(unit, arguments[0], context.sessionTimeZone);
       }));
 }
 
@@ -511,7 +528,9 @@ LogicalTypePtr asString(const LogicalTypePtr& type) {
   return isNullType(*type) ? stringType(true) : type;
 }
 
-std::optional<BoundScalarFunction> bindDateFormat(const std::vector<LogicalTypePtr>& arguments) {
+std::optional<BoundScalarFunction> bindDateFormat(const std::vector<LogicalTypePtr>& arguments,
+                                                  const LiteralArguments&,
+                                                  const BindingContext& context) {
   if (arguments.size() != 2 || !isStringOrNull(*arguments[1])) return std::nullopt;
   const LogicalTypePtr& value = arguments[0];
   LogicalTypePtr format = asString(arguments[1]);
@@ -541,15 +560,19 @@ std::optional<BoundScalarFunction> bindDateFormat(const std::vector<LogicalTypeP
   } else if (!isTimestampRoot(root)) {
     return std::nullopt;
   }
+  // An LTZ value is formatted as its wall-clock time in the session zone.
+  std::optional<common::SessionTimeZone> zone;
+  if (root == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE) zone = context.sessionTimeZone;
   return BoundScalarFunction{
       {timestamp, format},
       stringType(true),
-      [](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+      [zone](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
         PatternCache cache(PatternDialect::kDateTimeFormatter);
         return BinaryExecutor::execute<TimestampValue, string_view, string_view>(
             values[0], values[1], type, [&](TimestampValue value, string_view pattern) {
+              int64_t millis = zone ? zone->toLocalMillis(value.millisecond) : value.millisecond;
               return formatFields(cache.get(pattern),
-                                  fieldsOfTimestamp(value.millisecond, value.nanoOfMillisecond));
+                                  fieldsOfTimestamp(millis, value.nanoOfMillisecond));
             });
       }};
 }
@@ -605,9 +628,12 @@ std::optional<BoundScalarFunction> bindToDate(const std::vector<LogicalTypePtr>&
       }};
 }
 
-std::optional<BoundScalarFunction> bindUnixTimestamp(const std::vector<LogicalTypePtr>& arguments) {
+std::optional<BoundScalarFunction> bindUnixTimestamp(const std::vector<LogicalTypePtr>& arguments,
+                                                     const LiteralArguments&,
+                                                     const BindingContext& context) {
+  const common::SessionTimeZone& zone = context.sessionTimeZone;
   if (arguments.empty()) {
-    return BoundScalarFunction{{}, bigintType(false), currentTimeKernel(Root::BIGINT)};
+    return BoundScalarFunction{{}, bigintType(false), currentTimeKernel(Root::BIGINT, zone)};
   }
   if (arguments.size() > 2) return std::nullopt;
   for (const LogicalTypePtr& argument : arguments) {
@@ -615,10 +641,14 @@ std::optional<BoundScalarFunction> bindUnixTimestamp(const std::vector<LogicalTy
   }
   std::vector<LogicalTypePtr> types;
   for (const LogicalTypePtr& argument : arguments) types.push_back(asString(argument));
-  // Seconds (truncated toward zero, Java's division); Long.MIN_VALUE when the text does not
-  // parse, as Flink documents.
-  auto seconds = [](std::optional<TimestampValue> parsed) {
-    return parsed ? parsed->millisecond / 1000 : std::numeric_limits<int64_t>::min();
+  // Seconds of the text read as a wall-clock time in the session zone, unless the pattern
+  // parses a zone of its own (truncated toward zero, Java's division); Long.MIN_VALUE when the
+  // text does not parse, as Flink documents.
+  auto seconds = [zone](const DateTimePattern& pattern, string_view text) {
+    std::optional<TimestampValue> parsed = pattern.parse(text);
+    if (!parsed) return std::numeric_limits<int64_t>::min();
+    return (pattern.hasZone() ? parsed->millisecond : zone.toEpochMillis(parsed->millisecond)) /
+           1000;
   };
   LogicalTypePtr resultType = bigintType(anyNullable(types));
   if (arguments.size() == 1) {
@@ -628,7 +658,7 @@ std::optional<BoundScalarFunction> bindUnixTimestamp(const std::vector<LogicalTy
           DateTimePattern pattern =
               DateTimePattern::compile(kDefaultTimestampFormat, PatternDialect::kSimpleDateFormat);
           return UnaryExecutor::execute<string_view, int64_t>(
-              values[0], type, [&](string_view text) { return seconds(pattern.parse(text)); });
+              values[0], type, [&](string_view text) { return seconds(pattern, text); });
         }};
   }
   return BoundScalarFunction{
@@ -637,12 +667,14 @@ std::optional<BoundScalarFunction> bindUnixTimestamp(const std::vector<LogicalTy
         PatternCache cache(PatternDialect::kSimpleDateFormat);
         return BinaryExecutor::execute<string_view, string_view, int64_t>(
             values[0], values[1], type, [&](string_view text, string_view pattern) {
-              return seconds(cache.get(pattern).parse(text));
+              return seconds(cache.get(pattern), text);
             });
       }};
 }
 
-std::optional<BoundScalarFunction> bindFromUnixTime(const std::vector<LogicalTypePtr>& arguments) {
+std::optional<BoundScalarFunction> bindFromUnixTime(const std::vector<LogicalTypePtr>& arguments,
+                                                    const LiteralArguments&,
+                                                    const BindingContext& context) {
   if (arguments.empty() || arguments.size() > 2) return std::nullopt;
   if (!isNullType(*arguments[0]) && !isNumeric(*arguments[0])) return std::nullopt;
   std::vector<LogicalTypePtr> types{bigintType(arguments[0]->isNullable())};
@@ -650,9 +682,10 @@ std::optional<BoundScalarFunction> bindFromUnixTime(const std::vector<LogicalTyp
     if (!isStringOrNull(*arguments[1])) return std::nullopt;
     types.push_back(asString(arguments[1]));
   }
-  auto format = [](const DateTimePattern& pattern, int64_t seconds) {
+  // The instant's wall-clock time in the session zone.
+  auto format = [zone = context.sessionTimeZone](const DateTimePattern& pattern, int64_t seconds) {
     int64_t millis = static_cast<int64_t>(static_cast<uint64_t>(seconds) * 1000);
-    return formatFields(pattern, fieldsOfTimestamp(millis, 0));
+    return formatFields(pattern, fieldsOfTimestamp(zone.toLocalMillis(millis), 0));
   };
   if (types.size() == 1) {
     return BoundScalarFunction{
@@ -811,7 +844,8 @@ std::optional<BoundScalarFunction> bindTemporalArithmetic(
 }
 
 std::optional<BoundScalarFunction> bindTemporalFloorCeil(
-    bool ceil, const std::vector<LogicalTypePtr>& arguments, const LiteralArguments& literals) {
+    bool ceil, const std::vector<LogicalTypePtr>& arguments, const LiteralArguments& literals,
+    const common::SessionTimeZone& zone) {
   if (arguments.size() != 2) return std::nullopt;
   std::optional<TimeUnit> unit = unitArgument(*arguments[1], literals[1]);
   if (!unit || !calendar::isFloorCeilUnit(*unit)) return std::nullopt;
@@ -837,13 +871,22 @@ std::optional<BoundScalarFunction> bindTemporalFloorCeil(
       });
       break;
     case Root::TIMESTAMP_WITHOUT_TIME_ZONE:
-    case Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
       // As Flink, on epoch milliseconds: the sub-millisecond digits are dropped.
       kernel = unaryKernel<TimestampValue, TimestampValue>([timeUnit, ceil](TimestampValue v) {
         return TimestampValue{ceil ? calendar::ceilMillis(timeUnit, v.millisecond)
                                    : calendar::floorMillis(timeUnit, v.millisecond),
                               0};
       });
+      break;
+    case Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+      // Rounded on the wall clock of the session zone, then read back as an instant.
+      kernel =
+          unaryKernel<TimestampValue, TimestampValue>([timeUnit, ceil, zone](TimestampValue v) {
+            int64_t local = zone.toLocalMillis(v.millisecond);
+            int64_t rounded = ceil ? calendar::ceilMillis(timeUnit, local)
+                                   : calendar::floorMillis(timeUnit, local);
+            return TimestampValue{zone.toEpochMillis(rounded), 0};
+          });
       break;
     default:
       return std::nullopt;
@@ -871,12 +914,12 @@ void registerTemporalFunctions(FunctionRegistry& registry) {
 
   registry.add(ScalarFunction(
       "EXTRACT", FunctionSyntax::kFunction, {"'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'"},
-      [](const std::vector<LogicalTypePtr>& arguments,
-         const LiteralArguments& literals) -> std::optional<BoundScalarFunction> {
+      [](const std::vector<LogicalTypePtr>& arguments, const LiteralArguments& literals,
+         const BindingContext& context) -> std::optional<BoundScalarFunction> {
         if (arguments.size() != 2) return std::nullopt;
         std::optional<TimeUnit> unit = unitArgument(*arguments[0], literals[0]);
         if (!unit) return std::nullopt;
-        auto bound = bindExtract(*unit, arguments[1]);
+        auto bound = bindExtract(*unit, arguments[1], context.sessionTimeZone);
         if (!bound) return std::nullopt;
         ScalarKernel inner = bound->kernel;
         return BoundScalarFunction{

@@ -36,9 +36,11 @@ std::optional<BoundScalarFunction> bindTemporalArithmetic(
     bool minus, const std::vector<LogicalTypePtr>& arguments);
 
 /// FLOOR/CEIL(datetime TO unit): `arguments` are the datetime and the unit as a character
-/// literal (its value in `literals`). nullopt when they are not.
+/// literal (its value in `literals`). nullopt when they are not. A TIMESTAMP_LTZ is rounded
+/// on its wall-clock time in `zone`.
 std::optional<BoundScalarFunction> bindTemporalFloorCeil(
-    bool ceil, const std::vector<LogicalTypePtr>& arguments, const LiteralArguments& literals);
+    bool ceil, const std::vector<LogicalTypePtr>& arguments, const LiteralArguments& literals,
+    const common::SessionTimeZone& zone);
 
 /// Whether the type is an INTERVAL.
 bool isInterval(const LogicalType& type);

@@ -491,7 +491,8 @@ struct Binder::AggregateBinding {
   int groupingFlagsOffset = -1;
 };
 
-Binder::Binder(const catalog::CatalogManager& catalogManager) : catalogManager_(catalogManager) {}
+Binder::Binder(const catalog::CatalogManager& catalogManager, function::BindingContext context)
+    : catalogManager_(catalogManager), context_(std::move(context)) {}
 
 void Binder::fail(const Node& node, const std::string& message) {
   throw ValidationException("SQL validation failed. From line " +
@@ -586,7 +587,7 @@ Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
     std::vector<BoundPtr> columns;
     for (size_t i = 0; i < side.scope.size(); ++i) {
       columns.push_back(expression::castIfNeeded(
-          expression::column(static_cast<int>(i), side.scope[i].type), types[i]));
+          expression::column(static_cast<int>(i), side.scope[i].type), types[i], context_));
     }
     return std::make_shared<LogicalProject>(side.node, std::move(columns), names);
   };
@@ -685,7 +686,7 @@ Binder::Relation Binder::bindValues(const ValuesQuery& values) {
   for (size_t r = 0; r < boundRows.size(); ++r) {
     Row row(static_cast<int>(arity));
     for (size_t column = 0; column < arity; ++column) {
-      BoundPtr typed = expression::castIfNeeded(boundRows[r][column], types[column]);
+      BoundPtr typed = expression::castIfNeeded(boundRows[r][column], types[column], context_);
       std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(typed);
       if (!value) fail(*values.rows[r][column], "Cannot evaluate '" + typed->toString() + "'");
       row.setField(static_cast<int>(column), *value);
@@ -1083,7 +1084,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     BoundPtr text = bindExpression(*call.arguments[2], scope, aggregates);
     BoundPtr characters = bindExpression(*call.arguments[1], scope, aggregates);
     try {
-      return expression::call(function, {text, characters});
+      return expression::call(function, {text, characters}, context_);
     } catch (const ValidationException& error) {
       fail(call, error.what());
     }
@@ -1128,7 +1129,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
   std::string name;
   for (size_t i = 0; i < call.name.size(); ++i) name += (i ? "." : "") + call.name[i];
   try {
-    return expression::call(name, std::move(arguments));
+    return expression::call(name, std::move(arguments), context_);
   } catch (const ValidationException& error) {
     fail(call, error.what());
   }
@@ -1177,7 +1178,7 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         const auto& binary = node.as<BinaryExpression>();
         BoundPtr left = bindExpression(*binary.left, scope, aggregates);
         BoundPtr right = bindExpression(*binary.right, scope, aggregates);
-        return expression::call(binaryOperatorText(binary.op), {left, right});
+        return expression::call(binaryOperatorText(binary.op), {left, right}, context_);
       }
       case ExpressionKind::kIs: {
         const auto& is = node.as<IsExpression>();
@@ -1242,8 +1243,8 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       case ExpressionKind::kCast: {
         const auto& castNode = node.as<CastExpression>();
         BoundPtr operand = bindExpression(*castNode.operand, scope, aggregates);
-        return castNode.tryCast ? expression::tryCast(operand, castNode.targetType)
-                                : expression::cast(operand, castNode.targetType);
+        return castNode.tryCast ? expression::tryCast(operand, castNode.targetType, context_)
+                                : expression::cast(operand, castNode.targetType, context_);
       }
       case ExpressionKind::kFunctionCall:
         return bindFunctionCall(node.as<FunctionCallExpression>(), scope, aggregates);

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "catalog/catalog_manager.h"
+#include "function/function_registry.h"
 #include "sql/parser/ast.h"
 #include "sql/planner/logical_node.h"
 
@@ -23,7 +24,11 @@ namespace eddy::sql {
 
 class Binder {
  public:
-  explicit Binder(const catalog::CatalogManager& catalogManager);
+  /// `context` is the session the plan is bound in: its time zone (`table.local-time-zone`)
+  /// is captured by the casts and functions that read TIMESTAMP_LTZ values as wall-clock
+  /// times, so a plan keeps the zone it was bound in.
+  explicit Binder(const catalog::CatalogManager& catalogManager,
+                  function::BindingContext context = {});
 
   LogicalNodePtr bindQuery(const Query& query);
   /// Makes `plan` readable as the table `name` by the queries bound next (as a WITH item is):
@@ -95,6 +100,7 @@ class Binder {
   [[noreturn]] static void notSupported(const Node& node, const std::string& what);
 
   const catalog::CatalogManager& catalogManager_;
+  const function::BindingContext context_;
   // The relation that subqueries of the expression being bound join onto (the FROM of the
   // SELECT whose WHERE or select list is bound); null where subqueries are not supported.
   Relation* subqueryInput_ = nullptr;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "common/session_time_zone.h"
 #include "eddy/datastream/data_stream.h"
 #include "sql/planner/logical_node.h"
 #include "vector/chunk.h"
@@ -22,6 +23,9 @@ struct TranslationSettings {
   bool streaming = true;
   /// table.exec.resource.default-parallelism; -1: the environment's default.
   int defaultParallelism = -1;
+  /// table.local-time-zone, for the job's result: TableResult.print() shows TIMESTAMP_LTZ
+  /// values in it. (The plan's casts and functions captured the zone when they were bound.)
+  common::SessionTimeZone sessionTimeZone;
   /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.

@@ -240,7 +240,7 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
 
   // The table's columns: all derived ones then the declared non-physical ones, or, when the
   // schema declares physical columns, the declared columns in their order.
-  sql::Binder binder(catalogManager());
+  sql::Binder binder(catalogManager(), bindingContext());
   std::vector<BoundPtr> projection;
   std::vector<std::string> names;
   std::vector<ResolvedSchema::Column> columns;

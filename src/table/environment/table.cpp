@@ -88,7 +88,7 @@ Table Table::derive(const std::string& query, const std::vector<const Table*>& i
     }
   }
   sql::StatementPtr statement = sql::parseStatement(query);
-  sql::Binder binder(environment_->catalogManager());
+  sql::Binder binder(environment_->catalogManager(), environment_->bindingContext());
   for (size_t i = 0; i < inputs.size(); ++i) {
     binder.addInlineTable("input" + std::to_string(i), inputs[i]->plan_);
   }

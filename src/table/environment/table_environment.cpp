@@ -2,8 +2,8 @@
 
 #include <functional>
 #include <iostream>
-#include <set>
 #include <regex>
+#include <set>
 
 #include "catalog/catalog_manager.h"
 #include "catalog/generic_in_memory_catalog.h"
@@ -17,10 +17,11 @@
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "sql/binder/binder.h"
+#include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
 #include "sql/parser/unparse.h"
-#include "sql/optimizer/optimizer.h"
 #include "sql/physical/translator.h"
+#include "table/tableau_printer.h"
 
 namespace eddy {
 
@@ -28,20 +29,25 @@ namespace {
 
 /// Rows of a running (or finished) job, pulled through the collect sink. Owns the job's
 /// environment so that it lives as long as the rows are read.
-class JobRowSource final : public RowSource {
+class JobRowSource final : public table::SessionRowSource {
  public:
   JobRowSource(std::unique_ptr<StreamExecutionEnvironment> environment,
-               CloseableIterator<Row> iterator)
-      : environment_(std::move(environment)), iterator_(std::move(iterator)) {}
+               CloseableIterator<Row> iterator, common::SessionTimeZone sessionTimeZone)
+      : environment_(std::move(environment)),
+        iterator_(std::move(iterator)),
+        sessionTimeZone_(std::move(sessionTimeZone)) {}
   std::optional<Row> next() override {
     if (!iterator_.hasNext()) return std::nullopt;
     return iterator_.next();
   }
   void close() override { iterator_.close(); }
+  void cancel() override { iterator_.cancel(); }
+  const common::SessionTimeZone& sessionTimeZone() const override { return sessionTimeZone_; }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
   CloseableIterator<Row> iterator_;
+  common::SessionTimeZone sessionTimeZone_;
 };
 
 /// The result of INSERT statements: one row (-1, as Flink reports an unknown count) per sink;
@@ -347,13 +353,25 @@ void TableEnvironment::useDatabase(const std::string& name) {
   catalogManager_->setCurrentDatabase(name);
 }
 
+namespace {
+
+// The session plans are bound in: `table.local-time-zone` (UTC when unset or `default`),
+// resolved once per statement (SET has validated the value).
+function::BindingContext bindingContextOf(const std::map<std::string, std::string>& configuration) {
+  auto zone = configuration.find("table.local-time-zone");
+  if (zone == configuration.end()) return {};
+  return function::BindingContext{common::SessionTimeZone::of(zone->second)};
+}
+
+}  // namespace
+
 Table TableEnvironment::sqlQuery(const std::string& query) {
   sql::StatementPtr statement = sql::parseStatement(query);
   if (!statement->is<sql::QueryStatement>()) {
     throw ValidationException(
         "Unsupported SQL query! sqlQuery() only accepts a single SQL query.");
   }
-  sql::Binder binder(*catalogManager_);
+  sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
   return Table(this, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
 }
 
@@ -368,7 +386,8 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
                           }))
           .executeAndCollect("collect");
   return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema::fromRowType(plan->rowType),
-                     std::make_unique<JobRowSource>(std::move(environment), std::move(rows)),
+                     std::make_unique<JobRowSource>(std::move(environment), std::move(rows),
+                                                    translation.sessionTimeZone),
                      translation.streaming);
 }
 
@@ -381,6 +400,10 @@ int parallelismOption(const std::map<std::string, std::string>& configuration,
 }
 
 }  // namespace
+
+function::BindingContext TableEnvironment::bindingContext() const {
+  return bindingContextOf(configuration_);
+}
 
 bool TableEnvironment::isStreaming() const {
   auto it = configuration_.find("execution.runtime-mode");
@@ -418,6 +441,7 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
   bool reuseEnabled = config::ConfigurationView(configuration_)
                           .getBoolean("table.optimizer.reuse-sub-plan-enabled")
                           .value_or(true);
+  translation.sessionTimeZone = bindingContextOf(configuration_).sessionTimeZone;
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();
@@ -453,7 +477,8 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
   for (size_t i = 0; i < sinkFields.size(); ++i) {
     auto column = expression::column(static_cast<int>(i), queryFields[i].type);
     try {
-      casts.push_back(expression::castIfNeeded(column, sinkFields[i].type));
+      casts.push_back(expression::castIfNeeded(
+          column, sinkFields[i].type, function::BindingContext{translation.sessionTimeZone}));
     } catch (const ValidationException& error) {
       throw ValidationException("Column types of query result and sink for '" +
                                 identifier.asSummaryString() + "' do not match.\nCause: " +
@@ -548,7 +573,7 @@ TableEnvironment::planInsert(const sql::InsertStatement& insert) {
     throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
   }
   catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert.tableName));
-  sql::Binder binder(*catalogManager_);
+  sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
   return {insert.tableName, binder.bindQuery(*insert.query)};
 }
 
@@ -688,7 +713,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
   catalog::CatalogManager& catalogs = *catalogManager_;
   switch (statement->kind) {
     case sql::StatementKind::kQuery: {
-      sql::Binder binder(catalogs);
+      sql::Binder binder(catalogs, bindingContextOf(configuration_));
       return executePlan(binder.bindQuery(*statement->as<sql::QueryStatement>().query));
     }
     case sql::StatementKind::kInsert:
@@ -707,7 +732,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       const sql::Statement& inner = *statement->as<sql::ExecuteStatement>().statement;
       if (inner.is<sql::InsertStatement>()) return executeInserts({&inner.as<sql::InsertStatement>()});
       if (inner.is<sql::QueryStatement>()) {
-        sql::Binder binder(catalogs);
+        sql::Binder binder(catalogs, bindingContextOf(configuration_));
         return executePlan(binder.bindQuery(*inner.as<sql::QueryStatement>().query));
       }
       throw ValidationException("EXECUTE accepts a query or an INSERT statement");
@@ -977,7 +1002,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       }
       bool changelogMode = std::find(explain.details.begin(), explain.details.end(),
                                      sql::ExplainDetail::kChangelogMode) != explain.details.end();
-      sql::Binder binder(catalogs);
+      sql::Binder binder(catalogs, bindingContextOf(configuration_));
       sql::LogicalNodePtr plan = binder.bindQuery(*explain.statement->as<sql::QueryStatement>().query);
       std::string text = "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
                          "\n== Optimized Logical Plan ==\n" +

@@ -99,6 +99,7 @@ struct ChunkKey {
   std::vector<JoinRecord> otherRecords;
   int32_t firstOtherRow = 0;  // row of otherRecords[0] in the chunk of other-side rows
   bool otherChanged = false;
+  bool otherMoved = false;  // otherRecords was moved out of the state entry
 };
 
 }  // namespace
@@ -295,8 +296,19 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, const vector::Chun
   vector::Chunk otherRows(otherSide == 0 ? spec_->leftRowType : spec_->rightRowType);
   for (ChunkKey& key : keys) {
     stateBackend_->setCurrentKey(key.bytes, key.keyGroup);
-    key.inputRecords = recordState_[inputSide]->value().value_or(std::vector<JoinRecord>{});
-    key.otherRecords = recordState_[otherSide]->value().value_or(std::vector<JoinRecord>{});
+    // Moved out of the heap backend's entries (no copy); copied from backends that keep
+    // values serialized. Both go back in step 6.
+    auto take = [](RecordState& state, bool& moved) {
+      if (std::vector<JoinRecord>* held = state.valuePointer()) {
+        moved = true;
+        return std::move(*held);
+      }
+      moved = false;
+      return state.value().value_or(std::vector<JoinRecord>{});
+    };
+    bool inputMoved = false;
+    key.inputRecords = take(*recordState_[inputSide], inputMoved);
+    key.otherRecords = take(*recordState_[otherSide], key.otherMoved);
     key.firstOtherRow = static_cast<int32_t>(otherRows.size());
     for (const JoinRecord& record : key.otherRecords) appendRecordRow(record, otherRows);
   }
@@ -435,7 +447,9 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, const vector::Chun
     } else {
       recordState_[inputSide]->update(std::move(key.inputRecords));
     }
-    if (key.otherChanged) recordState_[otherSide]->update(std::move(key.otherRecords));
+    if (key.otherChanged || key.otherMoved) {
+      recordState_[otherSide]->update(std::move(key.otherRecords));
+    }
   }
   flushOutput();  // before the sources go away
   setSources(0, {});

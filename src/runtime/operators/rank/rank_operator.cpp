@@ -112,7 +112,15 @@ void RankOperator::processBatch(int, BatchPtr batch) {
         continue;
       }
       stateBackend_->setCurrentKey(keyBytes_, assignToKeyGroup(keyBytes_, context().maxParallelism));
-      Rows sorted = rowsState_->value().value_or(Rows{});
+      // The partition's rows, changed in place on the heap backend (a copy from backends that
+      // keep values serialized, written back below).
+      Rows copied;
+      Rows* held = rowsState_->valuePointer();
+      if (held == nullptr) {
+        copied = rowsState_->value().value_or(Rows{});
+        held = &copied;
+      }
+      Rows& sorted = *held;
       // Before: the visible rows (copied, since `sorted` changes).
       std::vector<std::pair<std::vector<Value>, int64_t>> before;
       for (const auto& [visibleRow, rank] : visible(sorted)) before.emplace_back(*visibleRow, rank);
@@ -173,8 +181,8 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       }
       if (sorted.empty()) {
         rowsState_->clear();
-      } else {
-        rowsState_->update(std::move(sorted));
+      } else if (held == &copied) {
+        rowsState_->update(std::move(copied));
       }
     }
   }

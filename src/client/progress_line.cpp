@@ -1,0 +1,72 @@
+#include "client/progress_line.h"
+
+#include <unistd.h>
+
+#include <string>
+
+namespace eddy::client {
+
+namespace {
+
+constexpr std::chrono::milliseconds kFirstShownAfter{1000};
+constexpr std::chrono::milliseconds kRefreshInterval{250};
+constexpr const char* kEraseLine = "\r\x1b[K";
+
+void writeAll(int descriptor, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t written = write(descriptor, text.data() + done, text.size() - done);
+    if (written <= 0) return;  // a closed stderr loses the line, nothing else
+    done += static_cast<size_t>(written);
+  }
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine(int descriptor, bool countsRows)
+    : descriptor_(descriptor), countsRows_(countsRows), ticker_([this] { tick(); }) {}
+
+ProgressLine::~ProgressLine() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    eraseLocked();
+  }
+  stop_.notify_all();
+  ticker_.join();
+}
+
+bool ProgressLine::wanted() { return isatty(STDERR_FILENO) == 1; }
+
+std::unique_lock<std::mutex> ProgressLine::pause() {
+  std::unique_lock lock(mutex_);
+  eraseLocked();
+  return lock;
+}
+
+std::string ProgressLine::format(std::chrono::milliseconds elapsed, bool countsRows,
+                                 int64_t rowsWritten) {
+  return "[RUNNING] " + std::to_string(elapsed.count() / 1000) + " s elapsed, rows read -, " +
+         "rows written " + (countsRows ? std::to_string(rowsWritten) : std::string("-")) +
+         ", watermark -";
+}
+
+void ProgressLine::eraseLocked() {
+  if (!shown_) return;
+  writeAll(descriptor_, kEraseLine);
+  shown_ = false;
+}
+
+void ProgressLine::tick() {
+  std::unique_lock lock(mutex_);
+  if (stop_.wait_until(lock, start_ + kFirstShownAfter, [this] { return stopping_; })) return;
+  while (!stopping_) {
+    auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start_);
+    writeAll(descriptor_, kEraseLine + format(elapsed, countsRows_, rowsWritten_.load()));
+    shown_ = true;
+    stop_.wait_for(lock, kRefreshInterval, [this] { return stopping_; });
+  }
+}
+
+}  // namespace eddy::client
