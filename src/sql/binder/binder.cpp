@@ -1252,9 +1252,14 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
       case ExpressionKind::kSubquery:
         return bindScalarSubquery(node.as<SubqueryExpression>());
-      case ExpressionKind::kExists:
-        return expression::call("IS NOT NULL",
-                                {markSubquery(node, *node.as<ExistsExpression>().query, scope, nullptr)});
+      case ExpressionKind::kExists: {
+        // WHERE EXISTS (...) AND ...: a semi join; elsewhere the marker of a LEFT join.
+        bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &node) !=
+                        topLevelConjuncts_.end();
+        return expression::call(
+            "IS NOT NULL",
+            {markSubquery(node, *node.as<ExistsExpression>().query, scope, nullptr, topLevel)});
+      }
       default:
         notSupported(node, "The expression '" + unparse(node) + "'");
     }
@@ -1513,7 +1518,7 @@ Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& o
 }
 
 BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const Scope& scope,
-                              const Expression* inOperand) {
+                              const Expression* inOperand, bool semi) {
   if (!subqueryInput_) notSupported(node, "A subquery in this clause");
   Relation& outer = *subqueryInput_;
   BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, nullptr) : nullptr;
@@ -1549,9 +1554,12 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
         "=", {key, expression::column(column, rightFields[column - outerArity].type)}));
     ++column;
   }
-  outer.node = planJoin(outer.node, right, runtime::operators::JoinType::LEFT,
+  // A semi join (a WHERE conjunct that keeps only matched rows) is an INNER join with the
+  // distinct partners: insert-only over insert-only inputs, as Flink's semi join.
+  outer.node = planJoin(outer.node, right,
+                        semi ? runtime::operators::JoinType::INNER : runtime::operators::JoinType::LEFT,
                         conditions.empty() ? nullptr : expression::conjunction(conditions));
-  return expression::column(outerArity, LogicalType::simple(LogicalTypeRoot::BOOLEAN));
+  return expression::column(outerArity, LogicalType::simple(LogicalTypeRoot::BOOLEAN, semi ? false : true));
 }
 
 BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
@@ -1559,7 +1567,8 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
                   topLevelConjuncts_.end();
   if (topLevel && !in.negated) {
     // WHERE x IN (...) AND ...: a row without a match is filtered out, FALSE or UNKNOWN.
-    return expression::call("IS NOT NULL", {markSubquery(in, *in.subquery, scope, in.operand.get())});
+    return expression::call("IS NOT NULL",
+                            {markSubquery(in, *in.subquery, scope, in.operand.get(), true)});
   }
   // SQL's three-valued IN: TRUE with a match; otherwise FALSE when the subquery is empty or
   // (x is not NULL and the subquery has no NULL), else UNKNOWN. The subquery's row count and

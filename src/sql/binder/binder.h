@@ -90,9 +90,11 @@ class Binder {
   SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue);
   /// Joins `subqueryInput_` with the subquery (LEFT, on the IN value and the correlation
   /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
-  /// has a match, NULL where not.
+  /// has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that keeps
+  /// only the matched rows), so the marker is always TRUE.
   expression::ExpressionPtr markSubquery(const Expression& node, const Query& query,
-                                         const Scope& scope, const Expression* inOperand);
+                                         const Scope& scope, const Expression* inOperand,
+                                         bool semi = false);
   expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
   expression::ExpressionPtr bindScalarSubquery(const SubqueryExpression& subquery);
 

@@ -147,7 +147,12 @@ LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> groupi
                                    std::vector<std::string> names)
     : LogicalNode(LogicalNodeKind::kAggregate,
                   aggregateRowType(*input, grouping, aggregateCalls, names), {input},
-                  ChangelogMode::kRetract),
+                  // Grouping without aggregate calls (DISTINCT, an IN subquery's keys) over an
+                  // insert-only input emits each group once and never changes it.
+                  aggregateCalls.empty() && !grouping.empty() &&
+                          input->changelogMode == ChangelogMode::kInsertOnly
+                      ? ChangelogMode::kInsertOnly
+                      : ChangelogMode::kRetract),
       groupingColumns(std::move(grouping)),
       calls(std::move(aggregateCalls)) {}
 

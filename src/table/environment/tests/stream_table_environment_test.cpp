@@ -467,3 +467,28 @@ TEST(StreamTableEnvironmentBridgeTest, StatementSetAttachedToTheDataStreamProgra
 
 }  // namespace
 }  // namespace eddy
+
+namespace eddy {
+namespace {
+
+TEST(StreamTableEnvironmentBridgeTest, InAndExistsSubqueriesAreInsertOnlySemiJoins) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->createTemporaryView(
+      "orders", env->fromElements(Row::of(1, "u1"), Row::of(2, "u2"), Row::of(3, "u1")),
+      Schema::newBuilder().column("id", "INT").column("userId", "STRING").build());
+  tableEnv->createTemporaryView(
+      "vips", env->fromElements(Row::of("u1"), Row::of("u1")),
+      Schema::newBuilder().column("userId", "STRING").build());
+  // toDataStream accepts only insert-only tables: a semi join over insert-only inputs is one.
+  EXPECT_EQ(sorted(collect(tableEnv->toDataStream(tableEnv->sqlQuery(
+                "SELECT id FROM orders WHERE userId IN (SELECT userId FROM vips)")))),
+            (std::vector<std::string>{"+I[1]", "+I[3]"}));
+  EXPECT_EQ(sorted(collect(tableEnv->toDataStream(tableEnv->sqlQuery(
+                "SELECT id FROM orders o WHERE EXISTS (SELECT * FROM vips v WHERE v.userId = o.userId)")))),
+            (std::vector<std::string>{"+I[1]", "+I[3]"}));
+}
+
+}  // namespace
+}  // namespace eddy
