@@ -31,14 +31,7 @@ LogicalTypePtr ResolvedSchema::toRowType() const {
 }
 
 namespace {
-std::string quoted(const std::string& name) {
-  std::string text = "`";
-  for (char c : name) {
-    text += c;
-    if (c == '`') text += '`';
-  }
-  return text + "`";
-}
+std::string quoted(const std::string& name) { return escapeIdentifier(name); }
 }  // namespace
 
 std::string ResolvedSchema::toString() const {

@@ -9,14 +9,7 @@ namespace eddy {
 
 namespace {
 
-std::string quoted(const std::string& name) {
-  std::string result = "`";
-  for (char c : name) {
-    result += c;
-    if (c == '`') result += '`';
-  }
-  return result + "`";
-}
+std::string quoted(const std::string& name) { return escapeIdentifier(name); }
 
 std::string typeText(const Schema::ColumnType& type) {
   if (const auto* dataType = std::get_if<DataType>(&type)) return dataType->toString();
