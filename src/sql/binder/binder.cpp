@@ -420,6 +420,13 @@ LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type) {
   return parseLogicalType(std::get<std::string>(type));
 }
 
+std::string withoutSqlPosition(const std::string& message) {
+  const std::string prefix = "SQL validation failed. From line ";
+  size_t colon = message.find(": ");
+  if (message.rfind(prefix, 0) != 0 || colon == std::string::npos) return message;
+  return message.substr(colon + 2);
+}
+
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName) {
   std::vector<RowField> fields;
@@ -456,12 +463,9 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
         columns.push_back(binder.bindExpressionText(computedColumn->expression, fields));
       } catch (const std::exception& error) {
         // The position inside the column's expression text means little here: keep the cause.
-        std::string cause = error.what();
-        if (cause.rfind("SQL validation failed. From line ", 0) == 0 && cause.find(": ") != std::string::npos) {
-          cause = cause.substr(cause.find(": ") + 2);
-        }
         throw ValidationException("Invalid expression for computed column '" + computedColumn->name +
-                                  "' of table '" + tableName + "': " + cause);
+                                  "' of table '" + tableName + "': " +
+                                  withoutSqlPosition(error.what()));
       }
       names.push_back(computedColumn->name);
       continue;

@@ -118,6 +118,11 @@ class Binder {
 /// The type of a schema column declared as a DataType or as a type string.
 LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 
+/// A binder message without its "SQL validation failed. From line L, column C: " prefix, for
+/// errors whose SQL the user did not write as a statement (a computed column's expression, a
+/// Table API operation): the position means nothing there, the cause does.
+std::string withoutSqlPosition(const std::string& message);
+
 /// ROW<...> of a catalog table's physical columns (the row its connector reads or writes;
 /// computed columns are left out). Throws ValidationException (naming the column) for
 /// metadata columns, which are not supported yet.

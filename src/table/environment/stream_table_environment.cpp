@@ -15,11 +15,7 @@ namespace eddy {
 namespace {
 
 using BoundPtr = expression::ExpressionPtr;
-
-LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type) {
-  if (const auto* dataType = std::get_if<DataType>(&type)) return dataType->getLogicalType();
-  return parseLogicalType(std::get<std::string>(type));
-}
+using sql::logicalTypeOf;
 
 std::string joinNames(const std::vector<RowField>& fields) {
   std::string text;
@@ -281,12 +277,8 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
       try {
         bound = binder.bindExpressionText(computed.expression, scanFields);
       } catch (const ValidationException& error) {
-        std::string cause = error.what();
-        if (cause.rfind("SQL validation failed. From line ", 0) == 0 && cause.find(": ") != std::string::npos) {
-          cause = cause.substr(cause.find(": ") + 2);
-        }
         throw ValidationException("Invalid expression for computed column '" + computed.name +
-                                  "' of " + method + "(): " + cause);
+                                  "' of " + method + "(): " + sql::withoutSqlPosition(error.what()));
       }
       addColumn(computed.name, std::move(bound), "AS " + computed.expression);
     }

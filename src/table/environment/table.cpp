@@ -35,13 +35,7 @@ std::string joined(const std::vector<Expression>& expressions, bool withAliases)
 /// Errors of the SQL the operation was written as carry its line and column, which mean
 /// nothing to a Table API caller: keep only the message.
 [[noreturn]] void rethrowWithoutPosition(const ValidationException& error) {
-  std::string message = error.what();
-  const std::string prefix = "SQL validation failed. From line ";
-  if (message.rfind(prefix, 0) == 0) {
-    size_t colon = message.find(": ");
-    if (colon != std::string::npos) message = message.substr(colon + 2);
-  }
-  throw ValidationException(message);
+  throw ValidationException(sql::withoutSqlPosition(error.what()));
 }
 
 /// The column name an expression names when it is a bare column reference (`name`).
