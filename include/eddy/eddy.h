@@ -22,6 +22,7 @@
 #include "eddy/table/changelog_mode.h"
 #include "eddy/table/environment_settings.h"
 #include "eddy/table/expressions.h"
+#include "eddy/table/group_window.h"
 #include "eddy/table/resolved_schema.h"
 #include "eddy/table/schema.h"
 #include "eddy/table/stream_table_environment.h"

@@ -47,6 +47,15 @@ void SqlScriptRunner::showQuery(TableResult& result) {
     interruption.emplace(result, view.mode == ResultMode::kTableau ? -1 : settings_.terminalInput);
   }
   showQueryResult(result, out_, view);
+  reportLateRecords(result);
+}
+
+void SqlScriptRunner::reportLateRecords(const TableResult& result) {
+  int64_t late = result.getNumLateRecordsDropped();
+  if (late == 0) return;
+  err_ << "[WARNING] " << late << (late == 1 ? " record" : " records")
+       << " arrived behind the watermark and " << (late == 1 ? "was" : "were")
+       << " dropped as late by windows or interval joins.\n";
 }
 
 bool SqlScriptRunner::run(const std::string& script, const std::string& fileName) {
@@ -96,6 +105,7 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
           result.await();
           progress.reset();
           out_ << "[INFO] Complete execution of the SQL update statement.\n";
+          reportLateRecords(result);
           break;
         }
         case sql::StatementKind::kSet:

@@ -46,6 +46,8 @@ class SqlScriptRunner {
  private:
   /// Shows a query's result in the session's result mode (QueryResultView).
   void showQuery(TableResult& result);
+  /// A warning on stderr when the job dropped late records (none: nothing is printed).
+  void reportLateRecords(const TableResult& result);
 
   TableEnvironment& environment_;
   std::ostream& out_;

@@ -78,6 +78,8 @@ std::vector<ConfigOption> knownOptions() {
                                 "Parallelism of the operators of a job."));
   options.push_back(
       makeOption("pipeline.name", T::kString, "", kNotReadYet, "The name of the job."));
+  options.push_back(makeOption("pipeline.auto-watermark-interval", T::kDuration, "200 ms", "",
+                               "How far event time advances before a watermark is emitted."));
   options.push_back(makeInteger("pipeline.max-parallelism", 1, "", kNotReadYet,
                                 "The number of key groups keyed state is split into."));
   ConfigOption runtimeMode =
@@ -175,8 +177,7 @@ std::vector<ConfigOption> knownOptions() {
   options.push_back(makeOption("table.exec.state.ttl", T::kDuration, "0 ms",
                                "SQL operators keep their state without a TTL yet",
                                "Idle state of SQL operators expires after this time; 0: never."));
-  options.push_back(makeOption("table.exec.source.idle-timeout", T::kDuration, "0 ms",
-                               "SQL sources do not mark themselves idle yet",
+  options.push_back(makeOption("table.exec.source.idle-timeout", T::kDuration, "0 ms", "",
                                "A source without input for this long is marked idle."));
   options.push_back(makeOption("table.exec.source.cdc-events-duplicate", T::kBoolean, "false",
                                kPlannerIgnores, "The CDC source may produce duplicate events."));

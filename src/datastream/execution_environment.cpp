@@ -118,9 +118,14 @@ JobStatus JobClient::getJobStatus() const {
 
 void JobClient::cancel() { job_->cancel(); }
 
+int64_t JobClient::getNumLateRecordsDropped() const {
+  return job_->metrics().numLateRecordsDropped.load();
+}
+
 JobExecutionResult JobClient::waitForCompletion() {
   job_->waitForCompletion();
-  return JobExecutionResult(job_->name(), job_->netRuntimeMillis());
+  return JobExecutionResult(job_->name(), job_->netRuntimeMillis(),
+                            job_->metrics().numLateRecordsDropped.load());
 }
 
 // ---- StreamExecutionEnvironment ---------------------------------------------------------

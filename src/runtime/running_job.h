@@ -16,6 +16,7 @@
 
 #include "eddy/clock.h"
 #include "graph/job_graph.h"
+#include "eddy/runtime/stream_operator.h"
 #include "runtime/input_gate.h"
 
 namespace eddy::runtime {
@@ -36,6 +37,9 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   JobStatus status() const;
   const std::string& name() const { return name_; }
   int64_t netRuntimeMillis() const { return netRuntimeMillis_; }
+  /// The counters its operators add to (see JobMetrics); live while the job runs.
+  JobMetrics& metrics() { return metrics_; }
+  const JobMetrics& metrics() const { return metrics_; }
 
   // Called by tasks.
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
@@ -54,6 +58,7 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   std::vector<std::thread> threads_;
   std::atomic<bool> cancelled_{false};
   std::atomic<int> runningTasks_{0};
+  JobMetrics metrics_;
 
   mutable std::mutex mutex_;
   std::condition_variable finished_;

@@ -139,6 +139,7 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
         graph.maxParallelism, vertex_.parallelism, subtaskIndex);
     context.processingTimeService = this;
     context.clock = &clock;
+    context.metrics = &job.metrics();
   }
 
   // Wire each operator's output: chained successors and network edges.

@@ -82,6 +82,10 @@ void TableResult::await() {
   }
 }
 
+int64_t TableResult::getNumLateRecordsDropped() const {
+  return rows_ ? rows_->numLateRecordsDropped() : 0;
+}
+
 void TableResult::print() { print(std::cout); }
 
 void TableResult::print(std::ostream& out) {

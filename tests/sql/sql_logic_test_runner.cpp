@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <sstream>
 
 namespace eddy::sqllogictest {
@@ -88,8 +89,13 @@ SqlLogicTestRunner::~SqlLogicTestRunner() = default;
 std::vector<RecordFailure> SqlLogicTestRunner::run(const SqlLogicTestFile& file) {
   std::vector<RecordFailure> failures;
   outcomes_.assign(file.records.size(), RecordOutcome{});
+  const std::string fileDirectory = std::filesystem::path(file.path).parent_path().string();
   for (size_t i = 0; i < file.records.size(); ++i) {
-    const Record& record = file.records[i];
+    // `${FILE_DIR}` in SQL is the directory of the .test file (for data files beside it).
+    Record record = file.records[i];
+    for (size_t at; (at = record.sql.find("${FILE_DIR}")) != std::string::npos;) {
+      record.sql.replace(at, std::string("${FILE_DIR}").size(), fileDirectory);
+    }
     if (!runsIn(record.modes, mode_)) continue;
     if (record.kind == Record::Kind::kChangelog && mode_ != RuntimeMode::kStreaming) continue;
     std::string failure;

@@ -120,6 +120,8 @@ class CloseableIterator {
   /// Asks the job to stop; safe from any thread, also while another one waits in hasNext(),
   /// which then returns false once the job has stopped.
   void cancel() { client_.cancel(); }
+  /// The job producing the records.
+  const JobClient& getJobClient() const { return client_; }
   /// Stops the job if it still runs.
   void close() {
     if (done_ || !queue_) return;

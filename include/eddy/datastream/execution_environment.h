@@ -87,15 +87,21 @@ class CheckpointConfig {
 /// The outcome of a finished job.
 class JobExecutionResult {
  public:
-  JobExecutionResult(std::string jobName, int64_t netRuntimeMillis)
-      : jobName_(std::move(jobName)), netRuntimeMillis_(netRuntimeMillis) {}
+  JobExecutionResult(std::string jobName, int64_t netRuntimeMillis,
+                     int64_t numLateRecordsDropped = 0)
+      : jobName_(std::move(jobName)),
+        netRuntimeMillis_(netRuntimeMillis),
+        numLateRecordsDropped_(numLateRecordsDropped) {}
   const std::string& getJobName() const { return jobName_; }
   /// Wall-clock milliseconds from start to end.
   int64_t getNetRuntime() const { return netRuntimeMillis_; }
+  /// Records the job's time-based operators dropped as late (behind their watermark).
+  int64_t getNumLateRecordsDropped() const { return numLateRecordsDropped_; }
 
  private:
   std::string jobName_;
   int64_t netRuntimeMillis_;
+  int64_t numLateRecordsDropped_;
 };
 
 enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
@@ -112,6 +118,8 @@ class JobClient {
   void cancel();
   /// Blocks until the job ends; throws JobExecutionException if it failed.
   JobExecutionResult waitForCompletion();
+  /// Records the job's time-based operators dropped as late so far (see JobExecutionResult).
+  int64_t getNumLateRecordsDropped() const;
 
  private:
   std::shared_ptr<runtime::RunningJob> job_;

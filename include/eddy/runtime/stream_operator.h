@@ -10,6 +10,7 @@
 // operator fail the job with their message and the operator's name.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,6 +43,14 @@ class ProcessingTimeService {
   virtual void registerTimer(int64_t time, std::function<void(int64_t)> callback) = 0;
 };
 
+/// Counters the operators of a job add to, read by the job's clients (JobExecutionResult, the
+/// SQL client's status line) so that what an operator discards is never silent. Thread-safe.
+struct JobMetrics {
+  /// Records a time-based operator (window, interval join, ...) dropped because they arrived
+  /// behind its watermark (Flink's numLateRecordsDropped, summed over the job).
+  std::atomic<int64_t> numLateRecordsDropped{0};
+};
+
 /// What a subtask's operator knows about where it runs. Owned by the task; valid from open()
 /// until close() returns.
 struct OperatorContext {
@@ -55,6 +64,8 @@ struct OperatorContext {
   Output* output = nullptr;
   ProcessingTimeService* processingTimeService = nullptr;
   const Clock* clock = nullptr;
+  /// The job's counters; null where an operator runs outside a job (unit-test harnesses).
+  JobMetrics* metrics = nullptr;
 };
 
 class StreamOperator {

@@ -76,6 +76,21 @@ class Expression {
   /// The aggregate over distinct values: `$("a").count().distinct()`.
   Expression distinct() const;
 
+  // Intervals of an integer literal: `lit(5).minutes()` is INTERVAL '5' MINUTE (Flink's
+  // ApiExpression.minutes() and friends); other expressions are multiplied by one unit.
+  Expression millis() const;
+  Expression seconds() const;
+  Expression minutes() const;
+  Expression hours() const;
+  Expression days() const;
+
+  // Properties of a group window named by its alias (`$("w").start()`), in the select of
+  // `window(...).groupBy($("w"), ...)`.
+  Expression start() const;
+  Expression end() const;
+  Expression rowtime() const;
+  Expression proctime() const;
+
   /// Names the column a select produces (Flink's `as`).
   Expression as(const std::string& name) const;
   /// Sort directions for orderBy.
@@ -95,6 +110,7 @@ class Expression {
   Expression binary(const char* op, const Expression& other) const;
   Expression function(const char* name) const;
   Expression aggregate(const char* name) const;
+  Expression interval(const char* unit) const;
   friend Expression col(const std::string& name);
   friend Expression row(const std::vector<Expression>& fields);
   friend Expression nullOf(const DataType& type);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eddy/table/expressions.h"
+#include "eddy/table/group_window.h"
 #include "eddy/table/resolved_schema.h"
 #include "eddy/table/table_result.h"
 
@@ -35,6 +36,39 @@ class GroupedTable {
   GroupedTable(const Table& table, std::vector<Expression> keys);
   std::shared_ptr<const Table> table_;
   std::vector<Expression> keys_;
+};
+
+/// A windowed table grouped by the window alias and keys (GroupWindowedTable::groupBy);
+/// select() aggregates per window and group.
+class WindowGroupedTable {
+ public:
+  template <typename... E>
+  Table select(const E&... fields) const;
+  Table select(const std::vector<Expression>& fields) const;
+
+ private:
+  friend class GroupWindowedTable;
+  WindowGroupedTable(const Table& table, GroupWindow window, std::vector<Expression> keys);
+  std::shared_ptr<const Table> table_;
+  GroupWindow window_;
+  std::vector<Expression> keys_;
+};
+
+/// A Table with a group window (Table::window): groupBy must name the window's alias.
+class GroupWindowedTable {
+ public:
+  template <typename... E>
+  WindowGroupedTable groupBy(const E&... keys) const {
+    return groupBy(std::vector<Expression>{Expression(keys)...});
+  }
+  /// Throws ValidationException when `keys` do not name the window's alias exactly once.
+  WindowGroupedTable groupBy(const std::vector<Expression>& keys) const;
+
+ private:
+  friend class Table;
+  GroupWindowedTable(const Table& table, GroupWindow window);
+  std::shared_ptr<const Table> table_;
+  GroupWindow window_;
 };
 
 /// `insertInto(path)`: a Table bound to a sink, run by execute() (Flink's TablePipeline).
@@ -77,6 +111,8 @@ class Table {
     return groupBy(std::vector<Expression>{Expression(keys)...});
   }
   GroupedTable groupBy(const std::vector<Expression>& keys) const;
+  /// Groups by a window (Tumble, Slide, Session; see eddy/table/group_window.h).
+  GroupWindowedTable window(const GroupWindow& window) const;
   Table distinct() const;
   /// Inner join; without a predicate, follow with where() (or it is a cross join).
   Table join(const Table& right) const;
@@ -127,6 +163,7 @@ class Table {
 
  private:
   friend class GroupedTable;
+  friend class WindowGroupedTable;
   /// A new Table from a query over `inputs` (SQL text naming them `input0`, `input1`, ...):
   /// every Table operation is one such query.
   Table derive(const std::string& query, const std::vector<const Table*>& inputs) const;
@@ -140,6 +177,11 @@ class Table {
 
 template <typename... E>
 Table GroupedTable::select(const E&... fields) const {
+  return select(std::vector<Expression>{Expression(fields)...});
+}
+
+template <typename... E>
+Table WindowGroupedTable::select(const E&... fields) const {
   return select(std::vector<Expression>{Expression(fields)...});
 }
 

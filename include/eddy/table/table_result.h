@@ -30,6 +30,8 @@ class RowSource {
   /// any thread, possibly concurrently with next() or close(). The default does nothing: the
   /// pending next() then returns when its next row or the end arrives.
   virtual void cancel() {}
+  /// Rows the producing job's time-based operators dropped as late so far (0 without a job).
+  virtual int64_t numLateRecordsDropped() const { return 0; }
 };
 
 class TableResult {
@@ -57,6 +59,9 @@ class TableResult {
   std::optional<Row> next();
   /// Waits until the job behind the result has finished (consuming its rows).
   void await();
+  /// Rows that the job's windows, interval joins and other time-based operators dropped
+  /// because they arrived behind the watermark (so far; final once the rows are consumed).
+  int64_t getNumLateRecordsDropped() const;
   /// Whether the rows are a STREAMING job's changelog (printed with an `op` column).
   bool isStreaming() const { return streaming_; }
 

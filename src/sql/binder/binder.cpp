@@ -50,7 +50,12 @@ LogicalTypePtr rowTypeOf(const std::vector<std::string>& names,
 }
 
 /// Flink's result types of the aggregate functions.
-LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& argument) {
+LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& timeArgument) {
+  // An aggregate of a time attribute (MAX(rowtime)) is a plain timestamp, as in Flink.
+  const LogicalTypePtr argument =
+      timeArgument->getTimestampKind() == TimestampKind::REGULAR
+          ? timeArgument
+          : timeArgument->copyWithTimestampKind(TimestampKind::REGULAR);
   switch (kind) {
     case AggregateKind::COUNT_STAR:
     case AggregateKind::COUNT:
@@ -451,7 +456,8 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                               [](const Schema::Column& column) {
                                 return std::holds_alternative<Schema::ComputedColumn>(column);
                               });
-  if (!computed) return scan;
+  const auto& watermarks = table.schema.getWatermarkSpecs();
+  if (!computed && watermarks.empty()) return scan;
   // Computed columns: a projection over the physical columns, in the declared column order.
   Binder binder(catalogManager);
   const auto& fields = physical->getFields();
@@ -476,7 +482,49 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     }
     names.push_back(name);
   }
-  return std::make_shared<LogicalProject>(scan, std::move(columns), std::move(names));
+  if (watermarks.empty()) {
+    return std::make_shared<LogicalProject>(scan, std::move(columns), std::move(names));
+  }
+  // WATERMARK FOR rowtime AS expression: the column becomes the rowtime attribute, and a
+  // watermark assigner over the table's columns generates the watermarks.
+  if (watermarks.size() > 1) {
+    throw ValidationException("Multiple watermark definitions are not supported yet: table '" +
+                              tableName + "'");
+  }
+  const Schema::WatermarkSpec& watermark = watermarks[0];
+  auto position = std::find(names.begin(), names.end(), watermark.columnName) - names.begin();
+  if (position == static_cast<long>(names.size())) {
+    throw ValidationException("The rowtime attribute field '" + watermark.columnName +
+                              "' is not defined in the table schema of '" + tableName + "'");
+  }
+  const LogicalType& timeType = *columns[position]->type();
+  bool timestamp = timeType.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
+                   timeType.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+  if (!timestamp || timeType.getPrecision() > 3) {
+    throw ValidationException(
+        "Invalid data type of time field for watermark definition. The field must be of type "
+        "TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the "
+        "time field type is " + timeType.asSummaryString());
+  }
+  columns[position] = expression::cast(columns[position],
+                                       timeType.copyWithTimestampKind(TimestampKind::ROWTIME));
+  LogicalNodePtr project = std::make_shared<LogicalProject>(scan, std::move(columns), names);
+  BoundPtr bound;
+  try {
+    bound = binder.bindExpressionText(watermark.expression, project->rowType->getFields());
+  } catch (const std::exception& error) {
+    throw ValidationException("Invalid expression for watermark '" + watermark.expression +
+                              "' of table '" + tableName + "': " + withoutSqlPosition(error.what()));
+  }
+  const LogicalTypeRoot root = bound->type()->getTypeRoot();
+  if (root != LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE &&
+      root != LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+    throw ValidationException(
+        "Invalid data type of expression for watermark definition. The field must be of type "
+        "TIMESTAMP(p) or TIMESTAMP_LTZ(p), but the watermark expression type is " +
+        bound->type()->asSummaryString());
+  }
+  return std::make_shared<LogicalWatermarkAssigner>(project, static_cast<int>(position), bound);
 }
 
 bool isAggregateFunctionName(const std::string& upperCaseName) {
@@ -908,6 +956,246 @@ Binder::Relation Binder::bindUsingJoin(const JoinReference& join, const Relation
   return result;
 }
 
+int64_t Binder::windowIntervalMillis(const Expression& argument, const std::string& parameter) {
+  BoundPtr bound = bindExpression(argument, Scope{}, nullptr);
+  std::optional<Value> value;
+  if (bound->isConstant()) value = expression::ExpressionEvaluator::evaluateConstant(bound);
+  if (!value || value->isNull() || value->kind() != ValueKind::DURATION) {
+    fail(argument, "The " + parameter +
+                       " of a window must be a constant day-time interval such as INTERVAL '10' "
+                       "MINUTE, but is '" + unparse(argument) + "'");
+  }
+  return value->get<Duration>().toMillis();
+}
+
+runtime::operators::WindowSpec Binder::windowSpecOf(const Node& at,
+                                                    runtime::operators::WindowKind kind,
+                                                    int timeColumn, const Scope& scope,
+                                                    const Expression* size,
+                                                    const Expression* slide,
+                                                    const Expression* offset) {
+  using runtime::operators::WindowKind;
+  const LogicalType& timeType = *scope[timeColumn].type;
+  if (timeType.getTimestampKind() == TimestampKind::REGULAR) {
+    fail(at, "The window function requires the timecol is a time attribute type, but is " +
+                 timeType.asSummaryString() + ".");
+  }
+  runtime::operators::WindowSpec window;
+  window.kind = kind;
+  window.timeColumn = timeColumn;
+  window.processingTime = timeType.getTimestampKind() == TimestampKind::PROCTIME;
+  const bool session = kind == WindowKind::SESSION;
+  window.size = windowIntervalMillis(*size, session ? "gap" : "size");
+  if (slide) {
+    window.slide = windowIntervalMillis(*slide, kind == WindowKind::HOP ? "slide" : "step");
+  }
+  if (offset) window.offset = windowIntervalMillis(*offset, "offset");
+  if (window.size <= 0) {
+    fail(*size, std::string(session ? "The gap" : "The size") + " of a window must be positive");
+  }
+  if (slide && window.slide <= 0) fail(*slide, "The slide or step of a window must be positive");
+  if (kind == WindowKind::CUMULATE && window.size % window.slide != 0) {
+    fail(at, "CUMULATE table function based aggregate requires maxSize must be an integral "
+             "multiple of step, but got maxSize " + std::to_string(window.size) +
+             " ms and step " + std::to_string(window.slide) + " ms.");
+  }
+  if (window.processingTime ||
+      timeType.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+    window.timeZone = context_.sessionTimeZone;
+  }
+  return window;
+}
+
+Binder::Relation Binder::bindWindowTableFunction(const TableFunctionReference& reference) {
+  using runtime::operators::WindowKind;
+  const FunctionCallExpression& call = *reference.call;
+  std::string name = call.name.size() == 1 ? upper(call.name[0]) : unparse(call);
+  WindowKind kind;
+  std::vector<std::string> parameters;
+  if (name == "TUMBLE") {
+    kind = WindowKind::TUMBLE;
+    parameters = {"DATA", "TIMECOL", "SIZE", "OFFSET"};
+  } else if (name == "HOP") {
+    kind = WindowKind::HOP;
+    parameters = {"DATA", "TIMECOL", "SLIDE", "SIZE", "OFFSET"};
+  } else if (name == "CUMULATE") {
+    kind = WindowKind::CUMULATE;
+    parameters = {"DATA", "TIMECOL", "STEP", "SIZE", "OFFSET"};
+  } else if (name == "SESSION") {
+    kind = WindowKind::SESSION;
+    parameters = {"DATA", "TIMECOL", "GAP"};
+  } else {
+    notSupported(reference, "The table function '" + name + "'");
+  }
+  if (reference.lateral) notSupported(reference, "LATERAL TABLE");
+  // Positional arguments first, then named ones (`SIZE => INTERVAL ..`).
+  std::map<std::string, const Expression*> arguments;
+  for (size_t i = 0; i < call.arguments.size(); ++i) {
+    const Expression& argument = *call.arguments[i];
+    if (argument.is<NamedArgumentExpression>()) {
+      const auto& named = argument.as<NamedArgumentExpression>();
+      std::string parameter = upper(named.name);
+      if (std::find(parameters.begin(), parameters.end(), parameter) == parameters.end()) {
+        fail(argument, "Unknown parameter '" + named.name + "' of the window function " + name);
+      }
+      if (!arguments.emplace(parameter, named.value.get()).second) {
+        fail(argument, "The parameter '" + named.name + "' is given twice");
+      }
+      continue;
+    }
+    if (i >= parameters.size()) {
+      fail(argument, "Too many arguments for the window function " + name);
+    }
+    arguments[parameters[i]] = &argument;
+  }
+  const size_t required = kind == WindowKind::TUMBLE || kind == WindowKind::SESSION ? 3 : 4;
+  for (size_t i = 0; i < required; ++i) {
+    if (!arguments.count(parameters[i])) {
+      fail(call, "The window function " + name + " requires the parameter " + parameters[i]);
+    }
+  }
+  const Expression& data = *arguments["DATA"];
+  if (!data.is<TableArgumentExpression>()) {
+    fail(data, "The first argument of the window function " + name +
+                   " must be a table, written TABLE name");
+  }
+  const auto& table = data.as<TableArgumentExpression>();
+  NamedTableReference named;
+  named.position = table.position;
+  named.name = table.tableName;
+  Relation relation = bindNamedTable(named);
+  const Expression& descriptor = *arguments["TIMECOL"];
+  if (!descriptor.is<DescriptorExpression>() ||
+      descriptor.as<DescriptorExpression>().columns.size() != 1) {
+    fail(descriptor, "The second argument of the window function " + name +
+                         " must name one time attribute column, written DESCRIPTOR(column)");
+  }
+  const std::string& timeName = descriptor.as<DescriptorExpression>().columns[0];
+  int timeColumn = -1;
+  for (size_t c = 0; c < relation.scope.size(); ++c) {
+    if (relation.scope[c].name == timeName) timeColumn = static_cast<int>(c);
+  }
+  if (timeColumn < 0) fail(descriptor, "Column '" + timeName + "' not found in the table");
+  for (const std::string& key : table.partitionBy) {
+    bool found = std::any_of(relation.scope.begin(), relation.scope.end(),
+                             [&](const ScopeColumn& column) { return column.name == key; });
+    if (!found) fail(table, "Column '" + key + "' not found in the table");
+  }
+  auto argumentOf = [&](const char* parameter) -> const Expression* {
+    auto found = arguments.find(parameter);
+    return found == arguments.end() ? nullptr : found->second;
+  };
+  const Expression* size = argumentOf(kind == WindowKind::SESSION ? "GAP" : "SIZE");
+  const Expression* slide = kind == WindowKind::HOP        ? argumentOf("SLIDE")
+                            : kind == WindowKind::CUMULATE ? argumentOf("STEP")
+                                                           : nullptr;
+  runtime::operators::WindowSpec window = windowSpecOf(descriptor, kind, timeColumn, relation.scope,
+                                                       size, slide, argumentOf("OFFSET"));
+  auto node = std::make_shared<LogicalWindowTableFunction>(relation.node, std::move(window));
+  Relation result;
+  result.node = node;
+  const auto& fields = node->rowType->getFields();
+  for (size_t c = 0; c < fields.size(); ++c) {
+    result.scope.push_back(ScopeColumn{"", fields[c].name, fields[c].type, false});
+  }
+  return result;
+}
+
+namespace {
+bool readsColumnAtOrAbove(const BoundPtr& e, int column) {
+  if (e->kind() == expression::ExpressionKind::kColumnReference) {
+    return static_cast<const expression::ColumnReference&>(*e).index() >= column;
+  }
+  for (const BoundPtr& child : e->children()) {
+    if (readsColumnAtOrAbove(child, column)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+LogicalNodePtr planWindowAggregate(const LogicalNodePtr& pre, int groupCount,
+                                   const std::vector<AggregateCall>& calls,
+                                   const std::vector<std::string>& names) {
+  using Output = runtime::operators::WindowAggregateSpec::OutputColumn;
+  const auto* project = dynamic_cast<const LogicalProject*>(pre.get());
+  if (!project) return nullptr;
+  std::vector<BoundPtr> filters;
+  LogicalNodePtr below = project->inputs[0];
+  while (below->kind == LogicalNodeKind::kFilter) {
+    filters.push_back(static_cast<const LogicalFilter&>(*below).condition);
+    below = below->inputs[0];
+  }
+  const auto* function = dynamic_cast<const LogicalWindowTableFunction*>(below.get());
+  if (!function) return nullptr;
+  const LogicalNodePtr& data = function->inputs[0];
+  const int arity = data->rowType->getFieldCount();
+  for (const BoundPtr& filter : filters) {
+    if (readsColumnAtOrAbove(filter, arity)) return nullptr;
+  }
+  const auto& preFields = pre->rowType->getFields();
+  std::vector<BoundPtr> projection;
+  std::vector<std::string> projectionNames;
+  std::vector<int> keyColumns;
+  std::vector<Output> outputs;
+  bool hasStart = false;
+  bool hasEnd = false;
+  for (int k = 0; k < groupCount; ++k) {
+    const BoundPtr& key = project->expressions[k];
+    if (key->kind() == expression::ExpressionKind::kColumnReference &&
+        static_cast<const expression::ColumnReference&>(*key).index() >= arity) {
+      int property = static_cast<const expression::ColumnReference&>(*key).index() - arity;
+      hasStart = hasStart || property == 0;
+      hasEnd = hasEnd || property == 1;
+      outputs.push_back(Output{property == 0   ? Output::Kind::WINDOW_START
+                               : property == 1 ? Output::Kind::WINDOW_END
+                                               : Output::Kind::WINDOW_TIME,
+                               0});
+      continue;
+    }
+    if (readsColumnAtOrAbove(key, arity)) return nullptr;
+    outputs.push_back(Output{Output::Kind::KEY, static_cast<int>(keyColumns.size())});
+    keyColumns.push_back(static_cast<int>(projection.size()));
+    projection.push_back(key);
+    projectionNames.push_back(preFields[k].name);
+  }
+  if (!hasStart || !hasEnd) return nullptr;
+  // The aggregate arguments and filters, re-projected after the keys.
+  std::map<int, int> moved;
+  auto move = [&](int column) {
+    if (column < 0) return column;
+    auto found = moved.find(column);
+    if (found != moved.end()) return found->second;
+    int index = static_cast<int>(projection.size());
+    projection.push_back(project->expressions[column]);
+    projectionNames.push_back(preFields[column].name);
+    moved.emplace(column, index);
+    return index;
+  };
+  std::vector<AggregateCall> windowCalls = calls;
+  for (size_t i = 0; i < windowCalls.size(); ++i) {
+    for (int column : {windowCalls[i].argumentColumn, windowCalls[i].filterColumn}) {
+      if (column >= 0 && readsColumnAtOrAbove(project->expressions[column], arity)) return nullptr;
+    }
+    windowCalls[i].argumentColumn = move(windowCalls[i].argumentColumn);
+    windowCalls[i].filterColumn = move(windowCalls[i].filterColumn);
+    outputs.push_back(Output{Output::Kind::CALL, static_cast<int>(i)});
+  }
+  runtime::operators::WindowSpec window = function->window;
+  const RowField& timeField = data->rowType->getFields()[window.timeColumn];
+  window.timeColumn = static_cast<int>(projection.size());
+  projection.push_back(expression::column(function->window.timeColumn, timeField.type));
+  projectionNames.push_back(timeField.name);
+  LogicalNodePtr input = data;
+  for (auto it = filters.rbegin(); it != filters.rend(); ++it) {
+    input = std::make_shared<LogicalFilter>(input, *it);
+  }
+  input = std::make_shared<LogicalProject>(input, std::move(projection),
+                                           uniquifyNames(projectionNames));
+  return std::make_shared<LogicalWindowAggregate>(input, std::move(window), std::move(keyColumns),
+                                                  std::move(windowCalls), std::move(outputs),
+                                                  names);
+}
+
 Binder::Relation Binder::bindTableReference(const TableReference& reference) {
   switch (reference.kind) {
     case TableReferenceKind::kNamedTable:
@@ -922,7 +1210,7 @@ Binder::Relation Binder::bindTableReference(const TableReference& reference) {
     case TableReferenceKind::kJoin:
       return bindJoin(reference.as<JoinReference>());
     case TableReferenceKind::kTableFunction:
-      notSupported(reference, "Table functions and window TVFs");
+      return renamed(bindWindowTableFunction(reference.as<TableFunctionReference>()), reference);
     case TableReferenceKind::kUnnest:
       notSupported(reference, "UNNEST");
   }
@@ -1716,6 +2004,56 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
   }
   bool aggregating = !select.groupBy.empty() || !aggregateCalls.empty() || select.having;
 
+  // A legacy group window, `GROUP BY TUMBLE(ts, INTERVAL ..)` (or HOP(ts, slide, size),
+  // SESSION(ts, gap)): the window TVF over the input, grouped by its window; TUMBLE_START,
+  // TUMBLE_END and TUMBLE_ROWTIME (TUMBLE_PROCTIME) read the window's properties.
+  const FunctionCallExpression* groupWindow = nullptr;
+  std::vector<std::string> groupWindowTexts;  // _START, _END, _ROWTIME as SQL text
+  int groupWindowColumn = -1;                 // window_start in the input scope
+  for (const GroupingElement& element : select.groupBy) {
+    if (!element.expression || !element.expression->is<FunctionCallExpression>()) continue;
+    const auto& call = element.expression->as<FunctionCallExpression>();
+    if (call.name.size() != 1 || call.quotedName) continue;
+    std::string name = upper(call.name[0]);
+    if (name != "TUMBLE" && name != "HOP" && name != "SESSION") continue;
+    if (element.kind != GroupingKind::kExpression) {
+      notSupported(call, "A group window inside GROUPING SETS, ROLLUP or CUBE");
+    }
+    if (groupWindow) fail(call, "Only one group window is allowed in GROUP BY");
+    groupWindow = &call;
+    using runtime::operators::WindowKind;
+    WindowKind kind = name == "TUMBLE" ? WindowKind::TUMBLE
+                      : name == "HOP"  ? WindowKind::HOP
+                                       : WindowKind::SESSION;
+    size_t minimum = kind == WindowKind::HOP ? 3 : 2;
+    size_t maximum = kind == WindowKind::SESSION ? 2 : minimum + 1;
+    if (call.arguments.size() < minimum || call.arguments.size() > maximum) {
+      fail(call, "Invalid number of arguments to the group window function " + name);
+    }
+    BoundPtr time = bindExpression(*call.arguments[0], input.scope, nullptr);
+    if (time->kind() != expression::ExpressionKind::kColumnReference) {
+      fail(*call.arguments[0], "The time argument of the group window " + name +
+                                   " must be a time attribute column");
+    }
+    int timeColumn = static_cast<const expression::ColumnReference&>(*time).index();
+    const Expression* slide = kind == WindowKind::HOP ? call.arguments[1].get() : nullptr;
+    const Expression* size = kind == WindowKind::HOP ? call.arguments[2].get() : call.arguments[1].get();
+    const Expression* offset = call.arguments.size() > minimum ? call.arguments.back().get() : nullptr;
+    runtime::operators::WindowSpec window =
+        windowSpecOf(*call.arguments[0], kind, timeColumn, input.scope, size, slide, offset);
+    bool processingTime = window.processingTime;
+    auto function = std::make_shared<LogicalWindowTableFunction>(input.node, std::move(window));
+    groupWindowColumn = static_cast<int>(input.scope.size());
+    const auto& fields = function->rowType->getFields();
+    for (size_t c = input.scope.size(); c < fields.size(); ++c) {
+      input.scope.push_back(ScopeColumn{"", fields[c].name, fields[c].type, true});
+    }
+    input.node = function;
+    std::string arguments = unparse(call).substr(call.name[0].size());
+    groupWindowTexts = {name + "_START" + arguments, name + "_END" + arguments,
+                        name + (processingTime ? "_PROCTIME" : "_ROWTIME") + arguments};
+  }
+
   // Ranking functions ROW_NUMBER() / RANK() / DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..)
   // as select items: a Rank node appends the rank column (bounded later by a WHERE above).
   int rankFunctions = 0;
@@ -1796,6 +2134,18 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     const bool multipleSets = !plainGrouping && groupingSets.size() > 1;
     for (size_t k = 0; k < keyExpressions.size(); ++k) {
       const Expression& keyExpression = *keyExpressions[k];
+      if (&keyExpression == groupWindow) {
+        // The group window: its start, end and time, read as TUMBLE_START(..) and so on.
+        static const char* kNames[] = {"w$start", "w$end", "w$rowtime"};
+        for (int property = 0; property < 3; ++property) {
+          const ScopeColumn& column = input.scope[groupWindowColumn + property];
+          binding.groupingTexts.push_back(groupWindowTexts[property]);
+          binding.outputTypes.push_back(column.type);
+          preProjection.push_back(expression::column(groupWindowColumn + property, column.type));
+          preNames.push_back(kNames[property]);
+        }
+        continue;
+      }
       BoundPtr key = bindExpression(keyExpression, input.scope, nullptr);
       binding.groupingTexts.push_back(unparse(keyExpression));
       // A key absent from some grouping set is NULL in that set's rows.
@@ -1863,11 +2213,22 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     LogicalNodePtr pre = std::make_shared<LogicalProject>(input.node, preProjection, preNames);
     LogicalNodePtr aggregate;
     if (!multipleSets) {
-      // One grouping set: every key, in order.
-      std::vector<int> grouping;
-      for (int i = 0; i < groupCount; ++i) grouping.push_back(i);
-      aggregate = std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls),
-                                                     callNames);
+      // One grouping set: every key, in order; a window aggregation when it groups by the
+      // window of a window TVF.
+      std::vector<std::string> outputNames(preNames.begin(), preNames.begin() + groupCount);
+      outputNames.insert(outputNames.end(), callNames.begin(), callNames.end());
+      aggregate = planWindowAggregate(pre, groupCount, calls, outputNames);
+      if (!aggregate) {
+        std::vector<int> grouping;
+        for (int i = 0; i < groupCount; ++i) grouping.push_back(i);
+        aggregate = std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls),
+                                                       callNames);
+      }
+      // The keys' types as the aggregation outputs them (time attributes materialized by a
+      // regular aggregation, window_time kept by a window aggregation).
+      for (int k = 0; k < groupCount; ++k) {
+        binding.outputTypes[k] = aggregate->rowType->getFields()[k].type;
+      }
     } else {
       // One aggregate per grouping set, each padded to all keys (NULL where the set lacks a
       // key) plus one GROUPING flag per key (1 where it lacks it), then UNION ALL.

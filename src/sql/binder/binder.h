@@ -67,6 +67,16 @@ class Binder {
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
   Relation bindJoin(const JoinReference& join);
+  /// `TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL ..))`.
+  Relation bindWindowTableFunction(const TableFunctionReference& reference);
+  /// The window of a window TVF call or a legacy group window (`TUMBLE(ts, INTERVAL ..)` in
+  /// GROUP BY) over `timeColumn` of `scope`.
+  runtime::operators::WindowSpec windowSpecOf(const Node& at, runtime::operators::WindowKind kind,
+                                               int timeColumn, const Scope& scope,
+                                               const Expression* size, const Expression* slide,
+                                               const Expression* offset);
+  /// Milliseconds of a constant day-time interval argument of a window function.
+  int64_t windowIntervalMillis(const Expression& argument, const std::string& parameter);
   static Relation renamed(Relation relation, const TableReference& reference);
 
   expression::ExpressionPtr bindExpression(const Expression& expression, const Scope& scope,
@@ -154,6 +164,14 @@ LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::Exp
 /// not read it; `projections` are remapped.
 LogicalNodePtr pruneRankNumber(const LogicalNodePtr& input,
                                std::vector<expression::ExpressionPtr>& projections);
+
+/// Aggregate(`pre`) grouped by its first `groupCount` columns as a window aggregation, when
+/// `pre` is a projection over a window TVF (through filters that do not read the window
+/// columns) that groups by window_start and window_end; null otherwise. `names`: the keys'
+/// then the calls' output names.
+LogicalNodePtr planWindowAggregate(const LogicalNodePtr& pre, int groupCount,
+                                   const std::vector<runtime::operators::AggregateCall>& calls,
+                                   const std::vector<std::string>& names);
 
 /// True for the aggregate functions the binder knows (runtime::operators::aggregateKindOfName).
 bool isAggregateFunctionName(const std::string& upperCaseName);

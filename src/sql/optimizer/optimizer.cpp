@@ -10,6 +10,10 @@ namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
 
+namespace {
+std::vector<std::string> namesOf(const LogicalNode& node);
+}  // namespace
+
 LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> inputs) {
   switch (node.kind) {
     case LogicalNodeKind::kValues:
@@ -51,6 +55,20 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
       return std::make_shared<LogicalRank>(inputs[0], rank.partitionKeys, rank.sortKeys,
                                            rank.rankKind, rank.rankStart, rank.rankEnd,
                                            rank.outputRankNumber, rank.rankName);
+    }
+    case LogicalNodeKind::kWatermarkAssigner: {
+      const auto& assigner = static_cast<const LogicalWatermarkAssigner&>(node);
+      return std::make_shared<LogicalWatermarkAssigner>(inputs[0], assigner.rowtimeColumn,
+                                                        assigner.watermark);
+    }
+    case LogicalNodeKind::kWindowTableFunction:
+      return std::make_shared<LogicalWindowTableFunction>(
+          inputs[0], static_cast<const LogicalWindowTableFunction&>(node).window);
+    case LogicalNodeKind::kWindowAggregate: {
+      const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);
+      return std::make_shared<LogicalWindowAggregate>(inputs[0], aggregate.window,
+                                                      aggregate.keyColumns, aggregate.calls,
+                                                      aggregate.outputColumns, namesOf(node));
     }
   }
   throw InternalError("unknown logical node");

@@ -965,7 +965,11 @@ class Parser {
       }
       return node;
     }
-    if (isIdentifier() && isSymbol("=>", 1)) {
+    // `name => value`; the name may be a reserved word (`OFFSET => INTERVAL ..`), as the
+    // arrow leaves no doubt.
+    const TokenKind kind = peek().kind;
+    if ((kind == TokenKind::kIdentifier || kind == TokenKind::kQuotedIdentifier) &&
+        isSymbol("=>", 1)) {
       auto node = makeNode<NamedArgumentExpression>(peek().position);
       node->name = next().text;
       next();

@@ -10,6 +10,10 @@
 #include "runtime/operators/normalize/changelog_normalize_operator.h"
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
+#include "runtime/operators/join/interval_join_operator.h"
+#include "runtime/operators/watermark/watermark_assigner_operator.h"
+#include "runtime/operators/window/window_aggregate_operator.h"
+#include "runtime/operators/window/window_table_function_operator.h"
 
 namespace eddy::sql {
 
@@ -117,6 +121,47 @@ DataStream<vector::Chunk> dataStreamScan(const LogicalDataStreamScan& scan,
         settings);
   }
   return chunks;
+}
+
+DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
+                                    const TranslationSettings& settings);
+
+/// An interval join (Flink's IntervalJoin): both inputs partitioned by the equi keys; state
+/// of each row released once the watermark passes the last time a partner could arrive.
+DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionEnvironment& env,
+                                       const TranslationSettings& settings) {
+  const IntervalJoinBounds& bounds = *join.interval;
+  auto spec = std::make_shared<runtime::operators::IntervalJoinSpec>();
+  spec->joinType = join.joinType;
+  spec->leftRowType = join.inputs[0]->rowType;
+  spec->rightRowType = join.inputs[1]->rowType;
+  spec->leftKeys = join.leftKeys;
+  spec->rightKeys = join.rightKeys;
+  spec->leftTimeColumn = bounds.leftTimeColumn;
+  spec->rightTimeColumn = bounds.rightTimeColumn;
+  spec->lowerBound = bounds.lowerBound;
+  spec->upperBound = bounds.upperBound;
+  spec->condition = bounds.residual;
+  spec->processingTime = bounds.processingTime;
+  spec->outputRowType = join.rowType;
+  std::shared_ptr<const runtime::operators::IntervalJoinSpec> shared = spec;
+  auto left = translate(*join.inputs[0], env, settings)
+                  .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.leftKeys));
+  auto right = translate(*join.inputs[1], env, settings)
+                   .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.rightKeys));
+  std::string name = "IntervalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+                     "], windowBounds=[isRowTime=" + (bounds.processingTime ? "false" : "true") +
+                     ", leftLowerBound=" + std::to_string(-bounds.upperBound) +
+                     ", leftUpperBound=" + std::to_string(-bounds.lowerBound) +
+                     ", leftTimeIndex=" + std::to_string(bounds.leftTimeColumn) +
+                     ", rightTimeIndex=" + std::to_string(bounds.rightTimeColumn) + "], where=[" +
+                     join.fullCondition()->toString() + "])";
+  auto result = left.transformTwoInput<vector::Chunk>(
+      name, right, std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+        return std::make_unique<runtime::operators::IntervalJoinOperator>(shared);
+      }));
+  if (join.leftKeys.empty()) return result.setParallelism(1);
+  return withParallelism(result, settings);
 }
 
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
@@ -268,8 +313,73 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       if (rank.partitionKeys.empty()) return result.setParallelism(1);
       return withParallelism(result, settings);
     }
+    case LogicalNodeKind::kWatermarkAssigner: {
+      const auto& assigner = static_cast<const LogicalWatermarkAssigner&>(node);
+      auto spec = std::make_shared<runtime::operators::WatermarkAssignerSpec>();
+      spec->rowType = node.rowType;
+      spec->watermark = assigner.watermark;
+      spec->emitInterval = settings.autoWatermarkInterval;
+      spec->idleTimeout = settings.sourceIdleTimeout;
+      std::shared_ptr<const runtime::operators::WatermarkAssignerSpec> shared = spec;
+      DataStream<vector::Chunk> input = translate(*node.inputs[0], env, settings);
+      const int parallelism = input.getParallelism();
+      return input
+          .transform<vector::Chunk>(
+              "WatermarkAssigner(rowtime=[" + node.rowType->getFields()[assigner.rowtimeColumn].name +
+                  "], watermark=[" + assigner.watermark->toString() + "])",
+              std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                return std::make_unique<runtime::operators::WatermarkAssignerOperator>(shared);
+              }))
+          .setParallelism(parallelism);
+    }
+    case LogicalNodeKind::kWindowTableFunction: {
+      const auto& function = static_cast<const LogicalWindowTableFunction&>(node);
+      auto spec = std::make_shared<runtime::operators::WindowTableFunctionSpec>();
+      spec->inputRowType = node.inputs[0]->rowType;
+      spec->window = function.window;
+      spec->outputRowType = node.rowType;
+      std::shared_ptr<const runtime::operators::WindowTableFunctionSpec> shared = spec;
+      // Validates the window now, at planning time, rather than in every subtask.
+      runtime::operators::WindowTableFunctionOperator check(shared);
+      DataStream<vector::Chunk> input = translate(*node.inputs[0], env, settings);
+      const int parallelism = input.getParallelism();
+      return input
+          .transform<vector::Chunk>(
+              "WindowTableFunction(window=[" +
+                  describeWindow(function.window,
+                                 node.rowType->getFields()[function.window.timeColumn].name) +
+                  "])",
+              std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                return std::make_unique<runtime::operators::WindowTableFunctionOperator>(shared);
+              }))
+          .setParallelism(parallelism);
+    }
+    case LogicalNodeKind::kWindowAggregate: {
+      const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);
+      auto spec = std::make_shared<runtime::operators::WindowAggregateSpec>();
+      spec->inputRowType = node.inputs[0]->rowType;
+      spec->window = aggregate.window;
+      spec->keyColumns = aggregate.keyColumns;
+      spec->calls = aggregate.calls;
+      spec->outputColumns = aggregate.outputColumns;
+      spec->outputRowType = node.rowType;
+      std::shared_ptr<const runtime::operators::WindowAggregateSpec> shared = spec;
+      std::string name = aggregate.describe().substr(std::string("Logical").size());
+      auto result =
+          translate(*node.inputs[0], env, settings)
+              .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(aggregate.keyColumns))
+              .transform<vector::Chunk>(
+                  name,
+                  std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                    return std::make_unique<runtime::operators::WindowAggregateOperator>(shared);
+                  }),
+                  true);
+      if (aggregate.keyColumns.empty()) return result.setParallelism(1);
+      return withParallelism(result, settings);
+    }
     case LogicalNodeKind::kJoin: {
       const auto& join = static_cast<const LogicalJoin&>(node);
+      if (join.interval) return intervalJoin(join, env, settings);
       auto spec = std::make_shared<runtime::operators::JoinSpec>();
       spec->joinType = join.joinType;
       spec->leftRowType = node.inputs[0]->rowType;

@@ -26,6 +26,11 @@ struct TranslationSettings {
   /// table.local-time-zone, for the job's result: TableResult.print() shows TIMESTAMP_LTZ
   /// values in it. (The plan's casts and functions captured the zone when they were bound.)
   common::SessionTimeZone sessionTimeZone;
+  /// pipeline.auto-watermark-interval (ms): how far a WATERMARK declaration's watermark
+  /// advances before it is emitted.
+  int64_t autoWatermarkInterval = 200;
+  /// table.exec.source.idle-timeout (ms; 0: sources never go idle).
+  int64_t sourceIdleTimeout = 0;
   /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.

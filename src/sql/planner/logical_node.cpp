@@ -21,12 +21,23 @@ std::vector<LogicalTypePtr> typesOf(const std::vector<expression::ExpressionPtr>
   return types;
 }
 
+/// `type` without its time attribute: where Flink materializes a rowtime or proctime (a
+/// regular aggregation's keys, a regular join's output) it becomes a plain timestamp.
+LogicalTypePtr materialized(const LogicalTypePtr& type) {
+  if (type->getTimestampKind() == TimestampKind::REGULAR) return type;
+  return type->copyWithTimestampKind(TimestampKind::REGULAR);
+}
+
 LogicalTypePtr aggregateRowType(const LogicalNode& input, const std::vector<int>& grouping,
                                 const std::vector<runtime::operators::AggregateCall>& calls,
                                 const std::vector<std::string>& names) {
   std::vector<RowField> fields;
   const auto& inputFields = input.rowType->getFields();
-  for (int column : grouping) fields.push_back(inputFields.at(column));
+  for (int column : grouping) {
+    RowField field = inputFields.at(column);
+    field.type = materialized(field.type);
+    fields.push_back(std::move(field));
+  }
   for (size_t i = 0; i < calls.size(); ++i) {
     fields.push_back(RowField{names.at(i), calls[i].resultType, std::nullopt});
   }
@@ -216,17 +227,124 @@ std::string LogicalUnion::describe() const {
 }
 
 namespace {
+
+/// `expression` as a time attribute column plus a constant offset in milliseconds (`ts`,
+/// `ts + INTERVAL ..`, `ts - INTERVAL ..`, `INTERVAL .. + ts`); nullopt for anything else.
+struct TimeOffset {
+  int column = -1;
+  int64_t offset = 0;
+};
+
+std::optional<int64_t> intervalMillis(const expression::ExpressionPtr& e) {
+  if (e->kind() != expression::ExpressionKind::kLiteral) return std::nullopt;
+  const Value& value = static_cast<const expression::Literal&>(*e).value();
+  if (value.isNull() || value.kind() != ValueKind::DURATION) return std::nullopt;
+  return value.get<Duration>().toMillis();
+}
+
+std::optional<TimeOffset> timeOffsetOf(const expression::ExpressionPtr& e) {
+  if (e->kind() == expression::ExpressionKind::kColumnReference) {
+    if (e->type()->getTimestampKind() == TimestampKind::REGULAR) return std::nullopt;
+    return TimeOffset{static_cast<const expression::ColumnReference&>(*e).index(), 0};
+  }
+  bool plus = expression::isCallTo(*e, "+");
+  if (!plus && !expression::isCallTo(*e, "-")) return std::nullopt;
+  const auto& operands = e->children();
+  if (operands.size() != 2) return std::nullopt;
+  if (auto base = timeOffsetOf(operands[0])) {
+    auto millis = intervalMillis(operands[1]);
+    if (!millis) return std::nullopt;
+    base->offset += plus ? *millis : -*millis;
+    return base;
+  }
+  if (plus) {
+    auto millis = intervalMillis(operands[0]);
+    auto base = timeOffsetOf(operands[1]);
+    if (!millis || !base) return std::nullopt;
+    base->offset += *millis;
+    return base;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<IntervalJoinBounds> intervalJoinBoundsOf(const LogicalNode& left,
+                                                       const LogicalNode& right,
+                                                       const expression::ExpressionPtr& condition) {
+  if (!condition || left.changelogMode != ChangelogMode::kInsertOnly ||
+      right.changelogMode != ChangelogMode::kInsertOnly) {
+    return std::nullopt;
+  }
+  const int leftArity = left.rowType->getFieldCount();
+  std::optional<int64_t> lower;
+  std::optional<int64_t> upper;
+  IntervalJoinBounds bounds;
+  std::vector<expression::ExpressionPtr> residual;
+  for (const expression::ExpressionPtr& conjunct : expression::conjunctsOf(condition)) {
+    bool less = expression::isCallTo(*conjunct, "<");
+    bool lessEqual = expression::isCallTo(*conjunct, "<=");
+    bool greater = expression::isCallTo(*conjunct, ">");
+    bool greaterEqual = expression::isCallTo(*conjunct, ">=");
+    std::optional<TimeOffset> a;
+    std::optional<TimeOffset> b;
+    if (less || lessEqual || greater || greaterEqual) {
+      a = timeOffsetOf(conjunct->children()[0]);
+      b = timeOffsetOf(conjunct->children()[1]);
+    }
+    bool usable = a && b && (a->column < leftArity) != (b->column < leftArity);
+    if (usable) {
+      // Orient as `L + x  op  R + y`, then bound R - L against x - y.
+      if (a->column >= leftArity) {
+        std::swap(a, b);
+        std::swap(less, greater);
+        std::swap(lessEqual, greaterEqual);
+      }
+      const LogicalType& leftType = *left.rowType->getFields()[a->column].type;
+      const LogicalType& rightType = *right.rowType->getFields()[b->column - leftArity].type;
+      usable = leftType.getTimestampKind() == rightType.getTimestampKind() &&
+               (bounds.leftTimeColumn < 0 ||
+                (bounds.leftTimeColumn == a->column && bounds.rightTimeColumn == b->column - leftArity));
+      if (usable) {
+        bounds.leftTimeColumn = a->column;
+        bounds.rightTimeColumn = b->column - leftArity;
+        bounds.processingTime = leftType.getTimestampKind() == TimestampKind::PROCTIME;
+        int64_t difference = a->offset - b->offset;
+        if (lessEqual || less) {
+          int64_t bound = less ? difference + 1 : difference;  // R - L >= bound
+          lower = lower ? std::max(*lower, bound) : bound;
+        } else {
+          int64_t bound = greater ? difference - 1 : difference;  // R - L <= bound
+          upper = upper ? std::min(*upper, bound) : bound;
+        }
+        continue;
+      }
+    }
+    residual.push_back(conjunct);
+  }
+  if (!lower || !upper) return std::nullopt;
+  bounds.lowerBound = *lower;
+  bounds.upperBound = *upper;
+  if (!residual.empty()) bounds.residual = expression::conjunction(std::move(residual));
+  return bounds;
+}
+
+namespace {
 LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
-                           runtime::operators::JoinType joinType) {
+                           runtime::operators::JoinType joinType, bool interval) {
   using runtime::operators::JoinType;
   bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
   bool padRight = joinType == JoinType::LEFT || joinType == JoinType::FULL;
+  auto typeOf = [interval](const LogicalTypePtr& type, bool padded) {
+    LogicalTypePtr result = interval ? type : materialized(type);
+    return padded ? result->copy(true) : result;
+  };
   std::vector<RowField> fields;
   for (const RowField& field : left.rowType->getFields()) {
-    fields.push_back(RowField{field.name, padLeft ? field.type->copy(true) : field.type, std::nullopt});
+    fields.push_back(RowField{field.name, typeOf(field.type, padLeft), std::nullopt});
   }
   for (const RowField& field : right.rowType->getFields()) {
-    fields.push_back(RowField{field.name, padRight ? field.type->copy(true) : field.type, std::nullopt});
+    fields.push_back(RowField{field.name, typeOf(field.type, padRight), std::nullopt});
   }
   std::vector<std::string> names;
   for (const RowField& field : fields) names.push_back(field.name);
@@ -247,12 +365,15 @@ ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
-    : LogicalNode(LogicalNodeKind::kJoin, joinRowType(*left, *right, type), {left, right},
-                  joinMode(*left, *right, type)),
+    : LogicalNode(LogicalNodeKind::kJoin,
+                  joinRowType(*left, *right, type,
+                              intervalJoinBoundsOf(*left, *right, residual).has_value()),
+                  {left, right}, joinMode(*left, *right, type)),
       joinType(type),
       leftKeys(std::move(leftKeyColumns)),
       rightKeys(std::move(rightKeyColumns)),
-      condition(std::move(residual)) {}
+      condition(std::move(residual)),
+      interval(intervalJoinBoundsOf(*inputs[0], *inputs[1], condition)) {}
 
 expression::ExpressionPtr LogicalJoin::fullCondition() const {
   std::vector<expression::ExpressionPtr> conjuncts;
@@ -335,6 +456,182 @@ std::string explainPlan(const LogicalNode& root, bool withChangelogMode) {
   std::string text;
   explainInto(root, 0, withChangelogMode, text);
   return text;
+}
+
+// ---- Event time ------------------------------------------------------------------------------
+
+LogicalWatermarkAssigner::LogicalWatermarkAssigner(LogicalNodePtr input, int rowtime,
+                                                   expression::ExpressionPtr watermarkExpression)
+    : LogicalNode(LogicalNodeKind::kWatermarkAssigner, input->rowType, {input},
+                  input->changelogMode),
+      rowtimeColumn(rowtime),
+      watermark(std::move(watermarkExpression)) {}
+
+std::string LogicalWatermarkAssigner::describe() const {
+  return "LogicalWatermarkAssigner(rowtime=[" + rowType->getFields()[rowtimeColumn].name +
+         "], watermark=[" + watermark->toString() + "])";
+}
+
+LogicalTypePtr windowStartType() { return LogicalType::timestamp(3, TimestampKind::REGULAR, false); }
+
+LogicalTypePtr windowTimeType(const LogicalType& timeType) {
+  if (timeType.getTimestampKind() == TimestampKind::PROCTIME) {
+    return LogicalType::localZonedTimestamp(3, TimestampKind::PROCTIME, false);
+  }
+  if (timeType.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+    return LogicalType::localZonedTimestamp(3, TimestampKind::ROWTIME, timeType.isNullable());
+  }
+  return LogicalType::timestamp(3, TimestampKind::ROWTIME, timeType.isNullable());
+}
+
+namespace {
+/// Flink's TimeUtils.formatWithHighestUnit: "10 min", "1 h", "2 d", "1500 ms".
+std::string formatDuration(int64_t millis) {
+  static const std::pair<int64_t, const char*> kUnits[] = {
+      {86400000, "d"}, {3600000, "h"}, {60000, "min"}, {1000, "s"}};
+  for (const auto& [unit, name] : kUnits) {
+    if (millis != 0 && millis % unit == 0) return std::to_string(millis / unit) + " " + name;
+  }
+  return std::to_string(millis) + " ms";
+}
+}  // namespace
+
+std::string describeWindow(const runtime::operators::WindowSpec& window,
+                           const std::string& timeColumn) {
+  using runtime::operators::WindowKind;
+  std::string text = runtime::operators::windowKindName(window.kind) + "(" +
+                     (window.processingTime ? "time_col=[" : "time_col=[") + timeColumn + "]";
+  switch (window.kind) {
+    case WindowKind::TUMBLE:
+      text += ", size=[" + formatDuration(window.size) + "]";
+      break;
+    case WindowKind::HOP:
+      text += ", size=[" + formatDuration(window.size) + "], slide=[" +
+              formatDuration(window.slide) + "]";
+      break;
+    case WindowKind::CUMULATE:
+      text += ", max_size=[" + formatDuration(window.size) + "], step=[" +
+              formatDuration(window.slide) + "]";
+      break;
+    case WindowKind::SESSION:
+      text += ", gap=[" + formatDuration(window.size) + "]";
+      break;
+  }
+  if (window.offset != 0) text += ", offset=[" + formatDuration(window.offset) + "]";
+  return text + ")";
+}
+
+namespace {
+LogicalTypePtr windowTableFunctionRowType(const LogicalNode& input,
+                                          const runtime::operators::WindowSpec& window) {
+  std::vector<RowField> fields = input.rowType->getFields();
+  const LogicalType& timeType = *fields.at(window.timeColumn).type;
+  fields.push_back(RowField{"window_start", windowStartType(), std::nullopt});
+  fields.push_back(RowField{"window_end", windowStartType(), std::nullopt});
+  fields.push_back(RowField{"window_time", windowTimeType(timeType), std::nullopt});
+  std::vector<std::string> names;
+  for (const RowField& field : fields) names.push_back(field.name);
+  names = uniquifyNames(names);
+  for (size_t i = 0; i < fields.size(); ++i) fields[i].name = names[i];
+  return LogicalType::row(std::move(fields), false);
+}
+}  // namespace
+
+LogicalWindowTableFunction::LogicalWindowTableFunction(LogicalNodePtr input,
+                                                       runtime::operators::WindowSpec spec)
+    : LogicalNode(LogicalNodeKind::kWindowTableFunction, windowTableFunctionRowType(*input, spec),
+                  {input}, input->changelogMode),
+      window(std::move(spec)) {}
+
+std::string LogicalWindowTableFunction::describe() const {
+  return "LogicalWindowTableFunction(window=[" +
+         describeWindow(window, rowType->getFields()[window.timeColumn].name) + "])";
+}
+
+namespace {
+LogicalTypePtr windowAggregateRowType(
+    const LogicalNode& input, const runtime::operators::WindowSpec& window,
+    const std::vector<int>& keys, const std::vector<runtime::operators::AggregateCall>& calls,
+    const std::vector<runtime::operators::WindowAggregateSpec::OutputColumn>& columns,
+    const std::vector<std::string>& names) {
+  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  const auto& inputFields = input.rowType->getFields();
+  std::vector<RowField> fields;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    LogicalTypePtr type;
+    switch (columns[i].kind) {
+      case Kind::KEY:
+        type = materialized(inputFields.at(keys.at(columns[i].index)).type);
+        break;
+      case Kind::WINDOW_START:
+      case Kind::WINDOW_END:
+        type = windowStartType();
+        break;
+      case Kind::WINDOW_TIME:
+        type = windowTimeType(*inputFields.at(window.timeColumn).type)->copy(false);
+        break;
+      case Kind::CALL:
+        type = calls.at(columns[i].index).resultType;
+        break;
+    }
+    fields.push_back(RowField{names.at(i), type, std::nullopt});
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+}  // namespace
+
+LogicalWindowAggregate::LogicalWindowAggregate(
+    LogicalNodePtr input, runtime::operators::WindowSpec spec, std::vector<int> keys,
+    std::vector<runtime::operators::AggregateCall> aggregateCalls,
+    std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> columns,
+    std::vector<std::string> names)
+    : LogicalNode(LogicalNodeKind::kWindowAggregate,
+                  windowAggregateRowType(*input, spec, keys, aggregateCalls, columns, names),
+                  {input}, ChangelogMode::kInsertOnly),
+      window(std::move(spec)),
+      keyColumns(std::move(keys)),
+      calls(std::move(aggregateCalls)),
+      outputColumns(std::move(columns)) {}
+
+std::string LogicalWindowAggregate::describe() const {
+  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  const auto& inputFields = inputs[0]->rowType->getFields();
+  std::string text = "LogicalWindowAggregate(groupBy=[";
+  for (size_t i = 0; i < keyColumns.size(); ++i) {
+    text += (i ? ", " : "") + inputFields[keyColumns[i]].name;
+  }
+  text += "], window=[" + describeWindow(window, inputFields[window.timeColumn].name) +
+          "], select=[";
+  const auto& fields = rowType->getFields();
+  for (size_t i = 0; i < outputColumns.size(); ++i) {
+    const auto& column = outputColumns[i];
+    text += i ? ", " : "";
+    switch (column.kind) {
+      case Kind::KEY:
+        text += inputFields[keyColumns[column.index]].name;
+        break;
+      case Kind::WINDOW_START:
+        text += "start('w$) AS " + fields[i].name;
+        break;
+      case Kind::WINDOW_END:
+        text += "end('w$) AS " + fields[i].name;
+        break;
+      case Kind::WINDOW_TIME:
+        text += "rowtime('w$) AS " + fields[i].name;
+        break;
+      case Kind::CALL: {
+        const auto& call = calls[column.index];
+        std::string argument =
+            call.argumentColumn < 0 ? "*" : inputFields[call.argumentColumn].name;
+        text += runtime::operators::aggregateKindName(call.kind) + "(" +
+                (call.distinct ? "DISTINCT " : "") + argument + ")" +
+                (call.filterColumn >= 0 ? " FILTER " + inputFields[call.filterColumn].name : "") +
+                " AS " + fields[i].name;
+        break;
+      }
+    }
+  }
+  return text + "])";
 }
 
 }  // namespace eddy::sql

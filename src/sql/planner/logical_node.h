@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "runtime/operators/join/join_operator.h"
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
+#include "runtime/operators/window/window_aggregate_operator.h"
+#include "runtime/operators/window/window_spec.h"
 
 namespace eddy {
 class StreamExecutionEnvironment;
@@ -37,7 +40,10 @@ enum class LogicalNodeKind {
   kSort,
   kJoin,
   kRank,
-  kDataStreamScan
+  kDataStreamScan,
+  kWatermarkAssigner,
+  kWindowTableFunction,
+  kWindowAggregate
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -162,6 +168,26 @@ struct LogicalSort final : LogicalNode {
   const int64_t fetch;
 };
 
+/// The time bounds of an interval join (Flink's IntervalJoin): a conjunct of the join
+/// condition bounds `rightTime - leftTime` from below and one from above, both times being
+/// time attributes of the same kind (rowtime or proctime) of insert-only inputs.
+struct IntervalJoinBounds {
+  int leftTimeColumn = -1;   // of the left input
+  int rightTimeColumn = -1;  // of the right input
+  /// rightTime - leftTime must lie in [lowerBound, upperBound] (milliseconds, inclusive).
+  int64_t lowerBound = 0;
+  int64_t upperBound = 0;
+  bool processingTime = false;
+  /// The join's residual condition without the bounds; null when nothing is left.
+  expression::ExpressionPtr residual;
+};
+
+/// The interval bounds of a join of `left` and `right` whose residual condition (over the
+/// concatenated row) is `condition`; nullopt when the join is not an interval join.
+std::optional<IntervalJoinBounds> intervalJoinBoundsOf(const LogicalNode& left,
+                                                       const LogicalNode& right,
+                                                       const expression::ExpressionPtr& condition);
+
 /// A regular (unwindowed) join. Output: the left input's columns then the right's (names made
 /// unique as Calcite does: a repeated `name` becomes `name0`, `name1`, ...), the null-padded
 /// side's columns nullable for outer joins. Rows pair when the equi keys are equal (pairwise of
@@ -178,6 +204,9 @@ struct LogicalJoin final : LogicalNode {
   const std::vector<int> leftKeys;
   const std::vector<int> rightKeys;
   const expression::ExpressionPtr condition;
+  /// Set for an interval join (see IntervalJoinBounds), whose output keeps the inputs' time
+  /// attributes; a regular join materializes them into plain timestamps, as Flink does.
+  const std::optional<IntervalJoinBounds> interval;
 };
 
 /// Top-N: the rows of each partition (partitionKeys) ranked by sortKeys, kept when their rank
@@ -198,6 +227,51 @@ struct LogicalRank final : LogicalNode {
   const int64_t rankEnd;
   const bool outputRankNumber;
   const std::string rankName;
+};
+
+/// Generates the watermarks of a table with `WATERMARK FOR rowtime AS expression`: the rows
+/// pass unchanged; the watermark is the largest value of `watermark` (an expression over the
+/// row, of a TIMESTAMP type) seen so far (Flink's WatermarkAssigner).
+struct LogicalWatermarkAssigner final : LogicalNode {
+  LogicalWatermarkAssigner(LogicalNodePtr input, int rowtimeColumn,
+                           expression::ExpressionPtr watermark);
+  std::string describe() const override;
+  const int rowtimeColumn;
+  const expression::ExpressionPtr watermark;
+};
+
+/// A window table-valued function (TUMBLE, HOP, CUMULATE; SESSION only under a window
+/// aggregation): the input's columns, then window_start, window_end and window_time, one row
+/// per window that contains the row's time.
+struct LogicalWindowTableFunction final : LogicalNode {
+  LogicalWindowTableFunction(LogicalNodePtr input, runtime::operators::WindowSpec window);
+  std::string describe() const override;
+  const runtime::operators::WindowSpec window;
+};
+
+/// The window properties' types for a time column of type `timeType`: window_start and
+/// window_end are TIMESTAMP(3) NOT NULL; window_time is the time attribute of the window
+/// (TIMESTAMP(3) *ROWTIME*, TIMESTAMP_LTZ(3) *ROWTIME* for an LTZ rowtime, TIMESTAMP_LTZ(3)
+/// *PROCTIME* for processing time).
+LogicalTypePtr windowStartType();
+LogicalTypePtr windowTimeType(const LogicalType& timeType);
+/// "TUMBLE(time_col=[ts], size=[10 min])", as Flink's EXPLAIN names a window.
+std::string describeWindow(const runtime::operators::WindowSpec& window, const std::string& timeColumn);
+
+/// A window aggregation (Flink's WindowAggregate): GROUP BY window_start, window_end [, keys]
+/// over a window TVF, insert-only, each window's rows emitted once the watermark passes its
+/// end. Output: `outputColumns` (keys, window properties, aggregate results) in order.
+struct LogicalWindowAggregate final : LogicalNode {
+  LogicalWindowAggregate(
+      LogicalNodePtr input, runtime::operators::WindowSpec window, std::vector<int> keyColumns,
+      std::vector<runtime::operators::AggregateCall> calls,
+      std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> outputColumns,
+      std::vector<std::string> names);
+  std::string describe() const override;
+  const runtime::operators::WindowSpec window;
+  const std::vector<int> keyColumns;
+  const std::vector<runtime::operators::AggregateCall> calls;
+  const std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> outputColumns;
 };
 
 /// `names` made unique as Calcite makes a row type's field names unique: a repeated `name`

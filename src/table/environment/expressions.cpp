@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -138,6 +139,34 @@ Expression Expression::desc() const {
   result.ordering_ = "DESC";
   return result;
 }
+
+Expression Expression::interval(const char* unit) const {
+  bool integer = !sql_.empty() && std::all_of(sql_.begin(), sql_.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  if (integer) return ofSql("INTERVAL '" + sql_ + "' " + unit);
+  return ofSql("(" + sql_ + " * INTERVAL '1' " + unit + ")");
+}
+Expression Expression::millis() const {
+  bool integer = !sql_.empty() && std::all_of(sql_.begin(), sql_.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  // SQL has no millisecond interval literal: a fraction of a second.
+  if (integer) {
+    long long value = std::stoll(sql_);
+    return ofSql(fmt::format("INTERVAL '{}.{:03}' SECOND", value / 1000, value % 1000));
+  }
+  return ofSql("(" + sql_ + " * INTERVAL '0.001' SECOND)");
+}
+Expression Expression::seconds() const { return interval("SECOND"); }
+Expression Expression::minutes() const { return interval("MINUTE"); }
+Expression Expression::hours() const { return interval("HOUR"); }
+Expression Expression::days() const { return interval("DAY"); }
+
+Expression Expression::start() const { return function("start"); }
+Expression Expression::end() const { return function("end"); }
+Expression Expression::rowtime() const { return function("rowtime"); }
+Expression Expression::proctime() const { return function("proctime"); }
 
 Expression col(const std::string& name) { return Expression::ofSql(escapeIdentifier(name)); }
 

@@ -305,6 +305,9 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
   if (declared.getWatermarkSpecs().size() > 1) {
     throw ValidationException("Multiple watermark definitions are not supported yet.");
   }
+  // A declared watermark expression (not SOURCE_WATERMARK()) generates the watermarks.
+  int watermarkColumn = -1;
+  BoundPtr watermarkExpression;
   for (const Schema::WatermarkSpec& watermark : declared.getWatermarkSpecs()) {
     auto position = std::find(names.begin(), names.end(), watermark.columnName) - names.begin();
     if (position == static_cast<long>(names.size())) {
@@ -339,6 +342,8 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
                                   "the watermark expression type is " +
                                   bound->type()->asSummaryString());
       }
+      watermarkColumn = static_cast<int>(position);
+      watermarkExpression = bound;
     }
     LogicalTypePtr rowtimeType = timeType.copyWithTimestampKind(TimestampKind::ROWTIME);
     projection[position] = expression::cast(projection[position], rowtimeType);
@@ -383,6 +388,10 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
                names[i] == scanFields[i].name && *projection[i]->type() == *scanFields[i].type;
   }
   if (!identity) plan = std::make_shared<sql::LogicalProject>(plan, std::move(projection), names);
+  if (watermarkExpression) {
+    plan = std::make_shared<sql::LogicalWatermarkAssigner>(plan, watermarkColumn,
+                                                           std::move(watermarkExpression));
+  }
   return Table(this, std::move(plan), ResolvedSchema(std::move(columns), std::move(watermarks)));
 }
 

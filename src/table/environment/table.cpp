@@ -276,6 +276,82 @@ Table GroupedTable::select(const std::vector<Expression>& fields) const {
   return table_->derive(query, {table_.get()});
 }
 
+// ---- Group windows ---------------------------------------------------------------------------
+
+GroupWindow TumbleWithSizeOnTime::as(const std::string& alias) const {
+  return GroupWindow("TUMBLE",
+                     "TUMBLE(" + time_.asSummaryString() + ", " + size_.asSummaryString() + ")",
+                     alias);
+}
+
+GroupWindow SlideWithSizeAndSlideOnTime::as(const std::string& alias) const {
+  return GroupWindow("HOP",
+                     "HOP(" + time_.asSummaryString() + ", " + slide_.asSummaryString() + ", " +
+                         size_.asSummaryString() + ")",
+                     alias);
+}
+
+GroupWindow SessionWithGapOnTime::as(const std::string& alias) const {
+  return GroupWindow("SESSION",
+                     "SESSION(" + time_.asSummaryString() + ", " + gap_.asSummaryString() + ")",
+                     alias);
+}
+
+GroupWindowedTable Table::window(const GroupWindow& window) const {
+  return GroupWindowedTable(*this, window);
+}
+
+GroupWindowedTable::GroupWindowedTable(const Table& table, GroupWindow window)
+    : table_(std::make_shared<const Table>(table)), window_(std::move(window)) {}
+
+WindowGroupedTable GroupWindowedTable::groupBy(const std::vector<Expression>& keys) const {
+  int aliases = 0;
+  for (const Expression& key : keys) {
+    if (columnNameOf(key) == window_.alias()) ++aliases;
+  }
+  if (aliases != 1) {
+    throw ValidationException("A group window expects the window alias '" + window_.alias() +
+                              "' exactly once among the groupBy keys.");
+  }
+  return WindowGroupedTable(*table_, window_, keys);
+}
+
+WindowGroupedTable::WindowGroupedTable(const Table& table, GroupWindow window,
+                                       std::vector<Expression> keys)
+    : table_(std::make_shared<const Table>(table)),
+      window_(std::move(window)),
+      keys_(std::move(keys)) {}
+
+Table WindowGroupedTable::select(const std::vector<Expression>& fields) const {
+  // The window's properties (`start(`w`)`, ...) become TUMBLE_START(..) and friends; the
+  // alias among the keys becomes the group window call.
+  const std::string alias = escapeIdentifier(window_.alias());
+  const std::string arguments = window_.functionSql().substr(window_.functionName().size());
+  auto substituted = [&](std::string text) {
+    for (const char* property : {"start", "end", "rowtime", "proctime"}) {
+      std::string marker = std::string(property) + "(" + alias + ")";
+      std::string upper = property;
+      std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+      std::string replacement = window_.functionName() + "_" + upper + arguments;
+      for (size_t at; (at = text.find(marker)) != std::string::npos;) {
+        text.replace(at, marker.size(), replacement);
+      }
+    }
+    return text;
+  };
+  std::string items;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    items += (i ? ", " : "") + substituted(selectItem(fields[i]));
+  }
+  std::string groups;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    std::string key = columnNameOf(keys_[i]) == window_.alias() ? window_.functionSql()
+                                                                 : keys_[i].asSummaryString();
+    groups += (i ? ", " : "") + key;
+  }
+  return table_->derive("SELECT " + items + " FROM input0 GROUP BY " + groups, {table_.get()});
+}
+
 TablePipeline::TablePipeline(const Table& table, std::string targetPath)
     : table_(std::make_shared<const Table>(table)), targetPath_(std::move(targetPath)) {}
 

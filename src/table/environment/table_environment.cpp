@@ -43,6 +43,9 @@ class JobRowSource final : public table::SessionRowSource {
   void close() override { iterator_.close(); }
   void cancel() override { iterator_.cancel(); }
   const common::SessionTimeZone& sessionTimeZone() const override { return sessionTimeZone_; }
+  int64_t numLateRecordsDropped() const override {
+    return iterator_.getJobClient().getNumLateRecordsDropped();
+  }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
@@ -70,6 +73,7 @@ class InsertRowSource final : public RowSource {
     }
     return std::nullopt;
   }
+  int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
@@ -442,6 +446,14 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
                           .getBoolean("table.optimizer.reuse-sub-plan-enabled")
                           .value_or(true);
   translation.sessionTimeZone = bindingContextOf(configuration_).sessionTimeZone;
+  config::ConfigurationView view(configuration_);
+  translation.autoWatermarkInterval =
+      view.getDuration("pipeline.auto-watermark-interval")
+          .value_or(std::chrono::milliseconds(
+              streamEnvironment_ ? streamEnvironment_->getConfig().getAutoWatermarkInterval() : 200))
+          .count();
+  translation.sourceIdleTimeout =
+      view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();

@@ -1,0 +1,760 @@
+// IntervalJoinOperator: STREAMING time-bounded join with watermark- or timer-driven release,
+// and BATCH join at finish() (see the header).
+//
+// One input chunk in STREAMING: read each row's time and key, classify it (unjoinable: NULL key
+// or time; late; joinable), collect every candidate pair (the row and each stored row of the
+// other side under its key whose time is in its range: a binary search in the key's
+// time-ordered rows), evaluate the residual condition once over the joined chunk of all
+// candidates (ExpressionEvaluator::selectTrue), then walk the rows in order to emit joined and
+// padded rows. The chunk itself is the segment the stored rows point into; it is compacted to
+// its stored rows when most of it is not stored. Output rows are queued as segment positions
+// and assembled a column at a time (KernelVector::interleave).
+//
+// What is per row: encoding the equi key (into one reused buffer per chunk), one hash lookup,
+// the binary search, and a 24-byte entry for a stored row. Nothing is converted to Values.
+#include "runtime/operators/join/interval_join_operator.h"
+
+#include <absl/strings/string_view.h>
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+#include "common/check.h"
+#include "eddy/exceptions.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+namespace {
+
+// The most candidate pairs materialized for one condition evaluation; probe rows are taken in
+// windows that stay under it (a single row with more candidates is taken alone).
+constexpr int64_t kMaxCandidatesPerEvaluation = 16 * static_cast<int64_t>(kDefaultBatchSize);
+
+// What becomes of an input row in STREAMING.
+enum RowStatus : uint8_t {
+  kUnjoinable,  // NULL key or NULL time: matches nothing
+  kLate,        // every possible partner is gone (see the header)
+  kJoinable,    // joins stored rows; not stored (it would be released at once)
+  kStored,      // joins stored rows and is stored
+};
+
+int64_t saturatingAdd(int64_t value, int64_t delta) {
+  int64_t result = 0;
+  if (__builtin_add_overflow(value, delta, &result)) {
+    return delta > 0 ? Watermark::kMax : Watermark::kMin;
+  }
+  return result;
+}
+
+bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row) {
+  for (int column : keyColumns) {
+    if (chunk.column(column).isNull(row)) return true;
+  }
+  return false;
+}
+
+void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns) {
+  if (expression.kind() == expression::ExpressionKind::kColumnReference) {
+    int index = static_cast<const expression::ColumnReference&>(expression).index();
+    EDDY_CHECK_LT(index, static_cast<int>(columns.size()));
+    columns[static_cast<size_t>(index)] = true;
+  }
+  for (const expression::ExpressionPtr& child : expression.children()) {
+    markReadColumns(*child, columns);
+  }
+}
+
+void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
+  EDDY_CHECK_GE(column, 0);
+  EDDY_CHECK_LT(column, rowType->getFieldCount());
+  vector::PhysicalLayout layout =
+      vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type);
+  EDDY_CHECK(layout == vector::PhysicalLayout::kInt64 ||
+             layout == vector::PhysicalLayout::kTimestamp);
+}
+
+}  // namespace
+
+int64_t intervalJoinWatermarkDelay(const IntervalJoinSpec& spec) {
+  const int64_t negatedLower =
+      spec.lowerBound == Watermark::kMin ? Watermark::kMax : -spec.lowerBound;
+  return std::max<int64_t>(0, std::max(spec.upperBound, negatedLower));
+}
+
+void IntervalJoinOperator::JoinedRows::add(int32_t leftSegment, int32_t leftPosition,
+                                           int32_t rightSegment, int32_t rightPosition) {
+  leftSegmentOf.push_back(leftSegment);
+  leftPositionOf.push_back(leftPosition);
+  rightSegmentOf.push_back(rightSegment);
+  rightPositionOf.push_back(rightPosition);
+}
+
+void IntervalJoinOperator::JoinedRows::clear() {
+  leftSegmentOf.clear();
+  leftPositionOf.clear();
+  rightSegmentOf.clear();
+  rightPositionOf.clear();
+}
+
+IntervalJoinOperator::IntervalJoinOperator(std::shared_ptr<const IntervalJoinSpec> spec)
+    : spec_(std::move(spec)), evaluator_({}) {
+  EDDY_CHECK(spec_ != nullptr);
+  EDDY_CHECK(spec_->leftRowType != nullptr && spec_->rightRowType != nullptr &&
+             spec_->outputRowType != nullptr);
+  EDDY_CHECK_EQ(spec_->leftKeys.size(), spec_->rightKeys.size());
+  columnCount_[0] = spec_->leftRowType->getFieldCount();
+  columnCount_[1] = spec_->rightRowType->getFieldCount();
+  // Equal keys must give equal key bytes on both sides: the planner casts keys to one type.
+  for (size_t i = 0; i < spec_->leftKeys.size(); ++i) {
+    const LogicalType& leftKey =
+        *spec_->leftRowType->getFields().at(static_cast<size_t>(spec_->leftKeys[i])).type;
+    const LogicalType& rightKey =
+        *spec_->rightRowType->getFields().at(static_cast<size_t>(spec_->rightKeys[i])).type;
+    EDDY_CHECK(vector::physicalLayoutOf(leftKey) == vector::physicalLayoutOf(rightKey));
+    EDDY_CHECK_EQ(leftKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? leftKey.getScale() : 0,
+                  rightKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? rightKey.getScale() : 0);
+  }
+  EDDY_CHECK_LE(spec_->lowerBound, spec_->upperBound);
+  EDDY_CHECK_GT(spec_->lowerBound, Watermark::kMin);  // its negation is a release offset
+  if (!spec_->processingTime) {
+    checkTimeColumn(spec_->leftRowType, spec_->leftTimeColumn);
+    checkTimeColumn(spec_->rightRowType, spec_->rightTimeColumn);
+  }
+  EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(), columnCount_[0] + columnCount_[1]);
+  conditionColumns_.assign(static_cast<size_t>(columnCount_[0] + columnCount_[1]), false);
+  if (spec_->condition) markReadColumns(*spec_->condition, conditionColumns_);
+  watermarkDelay_ = intervalJoinWatermarkDelay(*spec_);
+}
+
+IntervalJoinOperator::~IntervalJoinOperator() = default;
+
+bool IntervalJoinOperator::isOuter(int side) const {
+  switch (spec_->joinType) {
+    case JoinType::INNER:
+      return false;
+    case JoinType::LEFT:
+      return side == 0;
+    case JoinType::RIGHT:
+      return side == 1;
+    case JoinType::FULL:
+      return true;
+  }
+  return false;
+}
+
+int64_t IntervalJoinOperator::timeOffset(int side) const {
+  // A left row at l can meet right rows up to l + upperBound; a right row at r left rows up
+  // to r - lowerBound.
+  return side == 0 ? spec_->upperBound : -spec_->lowerBound;
+}
+
+int64_t IntervalJoinOperator::lateThreshold(int side, int64_t time) const {
+  // Past its own release (no partner can arrive any more) and past the release of the latest
+  // stored partner it could join (at time + upperBound, released at time + upperBound -
+  // lowerBound; mirrored for the right side).
+  const int64_t release = saturatingAdd(time, timeOffset(side));
+  return saturatingAdd(release, std::max<int64_t>(0, timeOffset(1 - side)));
+}
+
+void IntervalJoinOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  if (spec_->processingTime && context.processingTimeService == nullptr) {
+    throw InternalError("A processing-time interval join needs a ProcessingTimeService.");
+  }
+  for (int side = 0; side < 2; ++side) {
+    emptyChunk_[side] =
+        std::make_unique<vector::Chunk>(side == 0 ? spec_->leftRowType : spec_->rightRowType);
+    placeholders_[side].clear();
+    placeholders_[side].reserve(static_cast<size_t>(columnCount_[side]));
+    for (int column = 0; column < columnCount_[side]; ++column) {
+      placeholders_[side].push_back(
+          function::KernelVector::borrow(emptyChunk_[side]->column(column)));
+    }
+    sourcePointers_[side].assign(static_cast<size_t>(columnCount_[side]), {});
+  }
+}
+
+void IntervalJoinOperator::close() { finished_ = true; }
+
+int32_t IntervalJoinOperator::addSegment(int side, vector::Chunk chunk) {
+  int32_t slot = 0;
+  if (!freeSegments_[side].empty()) {
+    slot = freeSegments_[side].back();
+    freeSegments_[side].pop_back();
+  } else {
+    slot = static_cast<int32_t>(segments_[side].size());
+    segments_[side].push_back(std::make_unique<Segment>());
+    for (int column = 0; column < columnCount_[side]; ++column) {
+      sourcePointers_[side][static_cast<size_t>(column)].push_back(
+          &placeholders_[side][static_cast<size_t>(column)]);
+    }
+  }
+  replaceSegmentChunk(side, slot, std::move(chunk));
+  return slot;
+}
+
+void IntervalJoinOperator::replaceSegmentChunk(int side, int32_t slot, vector::Chunk chunk) {
+  Segment& segment = *segments_[side][static_cast<size_t>(slot)];
+  // The chunk is not moved again once its columns are borrowed (a short string's bytes live
+  // inside the object).
+  segment.chunk = std::make_unique<vector::Chunk>(std::move(chunk));
+  segment.views.clear();
+  segment.views.reserve(static_cast<size_t>(columnCount_[side]));
+  for (int column = 0; column < columnCount_[side]; ++column) {
+    segment.views.push_back(function::KernelVector::borrow(segment.chunk->column(column)));
+  }
+  for (int column = 0; column < columnCount_[side]; ++column) {
+    sourcePointers_[side][static_cast<size_t>(column)][static_cast<size_t>(slot)] =
+        &segment.views[static_cast<size_t>(column)];
+  }
+}
+
+void IntervalJoinOperator::freeSegment(int side, int32_t slot) {
+  Segment& segment = *segments_[side][static_cast<size_t>(slot)];
+  segment.chunk.reset();
+  segment.views.clear();
+  segment.liveRows = 0;
+  for (int column = 0; column < columnCount_[side]; ++column) {
+    sourcePointers_[side][static_cast<size_t>(column)][static_cast<size_t>(slot)] =
+        &placeholders_[side][static_cast<size_t>(column)];
+  }
+  freeSegments_[side].push_back(slot);
+}
+
+void IntervalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
+  EDDY_CHECK(inputIndex == 0 || inputIndex == 1);
+  EDDY_CHECK(!finished_);
+  for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    if (chunk.size() == 0) continue;
+    for (RowKind kind : chunk.rowKinds()) {
+      if (kind != RowKind::INSERT) {
+        throw InternalError("an input of an interval join must be insert-only");
+      }
+    }
+    if (!batchMode_) {
+      processChunkInStreamingMode(inputIndex, std::move(chunk));
+      continue;
+    }
+    bufferedRows_ += static_cast<size_t>(chunk.size());
+    const int32_t slot = addSegment(inputIndex, std::move(chunk));
+    if (spec_->processingTime) {
+      std::vector<int64_t>& arrivals = segmentArrivalTime_[inputIndex];
+      arrivals.resize(std::max(arrivals.size(), static_cast<size_t>(slot) + 1));
+      arrivals[static_cast<size_t>(slot)] =
+          context().processingTimeService->currentProcessingTime();
+    }
+  }
+}
+
+int32_t IntervalJoinOperator::findOrAddKey(std::string_view bytes) {
+  // This absl's string_view is not std::string_view; both view the same bytes.
+  auto found = keyIndex_.find(absl::string_view(bytes.data(), bytes.size()));
+  if (found != keyIndex_.end()) return found->second;
+  int32_t index = 0;
+  if (!freeKeys_.empty()) {
+    index = freeKeys_.back();
+    freeKeys_.pop_back();
+  } else {
+    index = static_cast<int32_t>(keys_.size());
+    keys_.emplace_back();
+  }
+  KeyEntry& key = keys_[static_cast<size_t>(index)];
+  key.bytes.assign(bytes);
+  key.inUse = true;
+  keyIndex_.emplace(key.bytes, index);
+  return index;
+}
+
+void IntervalJoinOperator::freeKey(int32_t keyIndex) {
+  KeyEntry& key = keys_[static_cast<size_t>(keyIndex)];
+  keyIndex_.erase(key.bytes);
+  key = KeyEntry{};
+  freeKeys_.push_back(keyIndex);
+}
+
+void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk chunk) {
+  const int otherSide = 1 - side;
+  const bool inputIsLeft = side == 0;
+  const bool inputIsOuter = isOuter(side);
+  const bool otherIsOuter = isOuter(otherSide);
+  const std::vector<int>& keyColumns = inputIsLeft ? spec_->leftKeys : spec_->rightKeys;
+  const int64_t rowCount = chunk.size();
+
+  int64_t arrivalTime = 0;
+  if (spec_->processingTime) {
+    arrivalTime = context().processingTimeService->currentProcessingTime();
+    // Rows of the current millisecond may still arrive; everything before it is complete.
+    const int64_t complete = saturatingAdd(arrivalTime, -1);
+    if (complete > currentWatermark_) releaseUntil(complete);
+  }
+  const int64_t watermark = currentWatermark_;
+  const bool anyWatermark = watermark > Watermark::kMin;
+
+  const int32_t segment = addSegment(side, std::move(chunk));
+  const vector::Chunk& input = *segments_[side][static_cast<size_t>(segment)]->chunk;
+
+  // 1. Each row's time, status and key (found among the stored keys or not).
+  const vector::Vector* timeVector = nullptr;
+  const int64_t* times = nullptr;
+  if (!spec_->processingTime) {
+    timeVector = &input.column(inputIsLeft ? spec_->leftTimeColumn : spec_->rightTimeColumn);
+    times = timeVector->data<int64_t>();
+  }
+  rowTimes_.assign(static_cast<size_t>(rowCount), 0);
+  rowStatus_.assign(static_cast<size_t>(rowCount), kUnjoinable);
+  keyOfRow_.assign(static_cast<size_t>(rowCount), -1);
+  keyBytesEnd_.assign(static_cast<size_t>(rowCount), 0);
+  rowJoined_.assign(static_cast<size_t>(rowCount), 0);
+  chunkKeyBytes_.clear();
+  int64_t lateRows = 0;
+  for (int64_t row = 0; row < rowCount; ++row) {
+    const auto index = static_cast<size_t>(row);
+    const size_t keyBegin = chunkKeyBytes_.size();
+    keyBytesEnd_[index] = static_cast<int32_t>(keyBegin);
+    if ((timeVector != nullptr && timeVector->isNull(row)) || keyHasNull(input, keyColumns, row)) {
+      continue;
+    }
+    const int64_t time = times != nullptr ? times[row] : arrivalTime;
+    rowTimes_[index] = time;
+    if (anyWatermark && watermark >= lateThreshold(side, time)) {
+      rowStatus_[index] = kLate;
+      ++lateRows;
+      continue;
+    }
+    rowStatus_[index] =
+        anyWatermark && watermark >= saturatingAdd(time, timeOffset(side)) ? kJoinable : kStored;
+    vector::appendKeyBytes(input, keyColumns, row, chunkKeyBytes_);
+    keyBytesEnd_[index] = static_cast<int32_t>(chunkKeyBytes_.size());
+    auto found = keyIndex_.find(
+        absl::string_view(chunkKeyBytes_.data() + keyBegin, chunkKeyBytes_.size() - keyBegin));
+    if (found != keyIndex_.end()) keyOfRow_[index] = found->second;
+  }
+  countLateRows(lateRows);
+
+  // 2. Candidates, condition and emission, in windows of rows.
+  JoinedRows candidates;
+  std::vector<size_t> otherRowOfCandidate;  // index into the key's other-side rows
+  std::vector<int64_t> firstCandidateOfRow;
+  int64_t storedRows = 0;
+  int64_t windowBegin = 0;
+  while (windowBegin < rowCount) {
+    candidates.clear();
+    otherRowOfCandidate.clear();
+    firstCandidateOfRow.clear();
+    int64_t windowEnd = windowBegin;
+    while (windowEnd < rowCount &&
+           (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
+      const auto index = static_cast<size_t>(windowEnd);
+      firstCandidateOfRow.push_back(candidates.size());
+      if (rowStatus_[index] >= kJoinable && keyOfRow_[index] >= 0) {
+        const int64_t time = rowTimes_[index];
+        // The other side's times this row joins: [time + lower, time + upper] for a left row,
+        // [time - upper, time - lower] for a right row.
+        const int64_t low = inputIsLeft ? saturatingAdd(time, spec_->lowerBound)
+                                        : saturatingAdd(time, -spec_->upperBound);
+        const int64_t high = inputIsLeft ? saturatingAdd(time, spec_->upperBound)
+                                         : saturatingAdd(time, -spec_->lowerBound);
+        const SideRows& others = keys_[static_cast<size_t>(keyOfRow_[index])].sides[otherSide];
+        auto other = std::lower_bound(
+            others.rows.begin() + static_cast<std::ptrdiff_t>(others.head), others.rows.end(), low,
+            [](const StoredRow& stored, int64_t value) { return stored.time < value; });
+        const auto inputRow = static_cast<int32_t>(windowEnd);
+        for (; other != others.rows.end() && other->time <= high; ++other) {
+          if (inputIsLeft) {
+            candidates.add(segment, inputRow, other->segment, other->position);
+          } else {
+            candidates.add(other->segment, other->position, segment, inputRow);
+          }
+          otherRowOfCandidate.push_back(static_cast<size_t>(other - others.rows.begin()));
+        }
+      }
+      ++windowEnd;
+    }
+    firstCandidateOfRow.push_back(candidates.size());
+    const std::vector<uint8_t> matches = evaluateCondition(candidates);
+
+    for (int64_t row = windowBegin; row < windowEnd; ++row) {
+      const auto index = static_cast<size_t>(row);
+      bool joined = false;
+      const int64_t end = firstCandidateOfRow[index - static_cast<size_t>(windowBegin) + 1];
+      for (int64_t c = firstCandidateOfRow[index - static_cast<size_t>(windowBegin)]; c < end;
+           ++c) {
+        const auto candidate = static_cast<size_t>(c);
+        if (matches[candidate] == 0) continue;
+        appendOutput(candidates.leftSegmentOf[candidate], candidates.leftPositionOf[candidate],
+                     candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]);
+        joined = true;
+        if (otherIsOuter) {
+          keys_[static_cast<size_t>(keyOfRow_[index])]
+              .sides[otherSide]
+              .rows[otherRowOfCandidate[candidate]]
+              .joined = true;
+        }
+      }
+      rowJoined_[index] = joined ? 1 : 0;
+      if (rowStatus_[index] == kStored) {
+        ++storedRows;
+      } else if (!joined && inputIsOuter) {
+        appendPadded(side, segment, static_cast<int32_t>(row));
+      }
+    }
+    windowBegin = windowEnd;
+  }
+  flushOutput();  // before the segment changes
+
+  // 3. Store the rows that can still meet rows of the other side.
+  if (storedRows == 0) {
+    freeSegment(side, segment);
+    return;
+  }
+  std::vector<int32_t> storedPositions;  // input row -> position in the stored segment
+  if (storedRows * 2 <= rowCount) {
+    std::vector<int32_t> selection;
+    selection.reserve(static_cast<size_t>(storedRows));
+    for (int64_t row = 0; row < rowCount; ++row) {
+      if (rowStatus_[static_cast<size_t>(row)] == kStored) {
+        selection.push_back(static_cast<int32_t>(row));
+      }
+    }
+    vector::Chunk compacted =
+        vector::gather(input, selection.data(), static_cast<int64_t>(selection.size()));
+    replaceSegmentChunk(side, segment, std::move(compacted));  // `input` is gone now
+    storedPositions.assign(static_cast<size_t>(rowCount), -1);
+    for (size_t i = 0; i < selection.size(); ++i) {
+      storedPositions[static_cast<size_t>(selection[i])] = static_cast<int32_t>(i);
+    }
+  }
+  for (int64_t row = 0; row < rowCount; ++row) {
+    const auto index = static_cast<size_t>(row);
+    if (rowStatus_[index] != kStored) continue;
+    int32_t keyIndex = keyOfRow_[index];
+    if (keyIndex < 0) {
+      const size_t keyBegin = row == 0 ? 0 : static_cast<size_t>(keyBytesEnd_[index - 1]);
+      keyIndex =
+          findOrAddKey(std::string_view(chunkKeyBytes_)
+                           .substr(keyBegin, static_cast<size_t>(keyBytesEnd_[index]) - keyBegin));
+    }
+    const StoredRow stored{
+        rowTimes_[index], segment,
+        storedPositions.empty() ? static_cast<int32_t>(row) : storedPositions[index],
+        rowJoined_[index] != 0};
+    std::vector<StoredRow>& rows = keys_[static_cast<size_t>(keyIndex)].sides[side].rows;
+    if (rows.empty() || rows.back().time <= stored.time) {
+      rows.push_back(stored);
+    } else {
+      // Out of order: after the rows of the same time, so arrival order is kept among them.
+      SideRows& sideRows = keys_[static_cast<size_t>(keyIndex)].sides[side];
+      auto position = std::upper_bound(
+          rows.begin() + static_cast<std::ptrdiff_t>(sideRows.head), rows.end(), stored.time,
+          [](int64_t value, const StoredRow& row) { return value < row.time; });
+      rows.insert(position, stored);
+    }
+    scheduleRelease(keyIndex);
+  }
+  segments_[side][static_cast<size_t>(segment)]->liveRows = storedRows;
+  bufferedRows_ += static_cast<size_t>(storedRows);
+}
+
+void IntervalJoinOperator::scheduleRelease(int32_t keyIndex) {
+  KeyEntry& key = keys_[static_cast<size_t>(keyIndex)];
+  bool any = false;
+  int64_t earliest = Watermark::kMax;
+  for (int side = 0; side < 2; ++side) {
+    const SideRows& rows = key.sides[side];
+    if (rows.empty()) continue;
+    any = true;
+    earliest = std::min(earliest, saturatingAdd(rows.rows[rows.head].time, timeOffset(side)));
+  }
+  if (!any || (key.releaseScheduled && key.scheduledRelease <= earliest)) return;
+  key.releaseScheduled = true;
+  key.scheduledRelease = earliest;
+  releaseQueue_.push(ReleaseEntry{earliest, keyIndex});
+  // Released once the clock minus 1 ms reaches the release time.
+  if (spec_->processingTime) requestTimer(saturatingAdd(earliest, 1));
+}
+
+void IntervalJoinOperator::requestTimer(int64_t time) {
+  if (time >= nextTimerTime_) return;
+  nextTimerTime_ = time;
+  context().processingTimeService->registerTimer(time,
+                                                 [this](int64_t now) { onProcessingTime(now); });
+}
+
+void IntervalJoinOperator::onProcessingTime(int64_t time) {
+  if (finished_ || batchMode_) return;
+  // The clock reached `time`: every timer up to it has fired (or is firing now).
+  if (time >= nextTimerTime_) nextTimerTime_ = kNoTimer;
+  const int64_t now = std::max(time, context().processingTimeService->currentProcessingTime());
+  const int64_t complete = saturatingAdd(now, -1);
+  if (complete > currentWatermark_) releaseUntil(complete);
+  if (!releaseQueue_.empty()) requestTimer(saturatingAdd(releaseQueue_.top().time, 1));
+}
+
+void IntervalJoinOperator::releaseUntil(int64_t watermark) {
+  currentWatermark_ = watermark;
+  while (!releaseQueue_.empty() && releaseQueue_.top().time <= watermark) {
+    const ReleaseEntry entry = releaseQueue_.top();
+    releaseQueue_.pop();
+    KeyEntry& key = keys_[static_cast<size_t>(entry.key)];
+    if (!key.inUse || !key.releaseScheduled || key.scheduledRelease != entry.time) continue;
+    key.releaseScheduled = false;
+    releaseRows(key, 0, watermark);
+    releaseRows(key, 1, watermark);
+    if (key.sides[0].empty() && key.sides[1].empty()) {
+      freeKey(entry.key);
+    } else {
+      scheduleRelease(entry.key);
+    }
+  }
+  flushOutput();
+  for (int side = 0; side < 2; ++side) {
+    for (int32_t slot : segmentsToFree_[side]) freeSegment(side, slot);
+    segmentsToFree_[side].clear();
+  }
+}
+
+void IntervalJoinOperator::releaseRows(KeyEntry& key, int side, int64_t watermark) {
+  SideRows& rows = key.sides[side];
+  const int64_t offset = timeOffset(side);
+  const bool outer = isOuter(side);
+  while (!rows.empty()) {
+    const StoredRow& row = rows.rows[rows.head];
+    if (saturatingAdd(row.time, offset) > watermark) break;
+    if (outer && !row.joined) appendPadded(side, row.segment, row.position);
+    Segment& segment = *segments_[side][static_cast<size_t>(row.segment)];
+    if (--segment.liveRows == 0) segmentsToFree_[side].push_back(row.segment);
+    --bufferedRows_;
+    ++rows.head;
+  }
+  if (rows.empty()) {
+    rows.rows.clear();
+    rows.head = 0;
+  } else if (rows.head * 2 > rows.rows.size()) {
+    rows.rows.erase(rows.rows.begin(), rows.rows.begin() + static_cast<std::ptrdiff_t>(rows.head));
+    rows.head = 0;
+  }
+}
+
+void IntervalJoinOperator::processWatermark(Watermark watermark) {
+  // BATCH: the output comes at finish(), after any watermark; none is forwarded.
+  if (batchMode_) return;
+  if (spec_->processingTime) {
+    if (watermark.timestamp > lastEmittedWatermark_) {
+      lastEmittedWatermark_ = watermark.timestamp;
+      output().emitWatermark(watermark);
+    }
+    return;
+  }
+  if (watermark.timestamp <= currentWatermark_) return;
+  releaseUntil(watermark.timestamp);
+  const int64_t heldBack = watermark.timestamp == Watermark::kMax
+                               ? Watermark::kMax
+                               : saturatingAdd(watermark.timestamp, -watermarkDelay_);
+  if (heldBack > lastEmittedWatermark_) {
+    lastEmittedWatermark_ = heldBack;
+    output().emitWatermark(Watermark{heldBack});
+  }
+}
+
+void IntervalJoinOperator::finish() {
+  if (batchMode_) {
+    finishInBatchMode();
+  } else {
+    // Bounded input ended: every stored outer row that never joined is emitted padded.
+    releaseUntil(Watermark::kMax);
+    EDDY_CHECK(releaseQueue_.empty());
+  }
+  EDDY_CHECK_EQ(bufferedRows_, size_t{0});
+  finished_ = true;
+}
+
+void IntervalJoinOperator::finishInBatchMode() {
+  // A buffered row's time: the column's value (nullopt for NULL) or the chunk's arrival time.
+  auto timeOf = [&](int side, int32_t slot, const vector::Chunk& chunk, int64_t row,
+                    int64_t& time) {
+    if (spec_->processingTime) {
+      time = segmentArrivalTime_[side][static_cast<size_t>(slot)];
+      return true;
+    }
+    const vector::Vector& column =
+        chunk.column(side == 0 ? spec_->leftTimeColumn : spec_->rightTimeColumn);
+    if (column.isNull(row)) return false;
+    time = column.data<int64_t>()[row];
+    return true;
+  };
+
+  // Build: the right rows, numbered in arrival order (no segment was freed in BATCH, so slot
+  // order is arrival order), and per key their numbers ordered by time, then arrival.
+  struct BuildRow {
+    int32_t segment;
+    int32_t position;
+    int64_t time;
+  };
+  std::vector<BuildRow> buildRows;
+  absl::flat_hash_map<std::string, std::vector<int32_t>> buildRowsOfKey;
+  std::string keyBytes;
+  for (size_t slot = 0; slot < segments_[1].size(); ++slot) {
+    const vector::Chunk& chunk = *segments_[1][slot]->chunk;
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      const auto buildRow = static_cast<int32_t>(buildRows.size());
+      int64_t time = 0;
+      const bool hasTime = timeOf(1, static_cast<int32_t>(slot), chunk, row, time);
+      buildRows.push_back(BuildRow{static_cast<int32_t>(slot), static_cast<int32_t>(row), time});
+      if (!hasTime || keyHasNull(chunk, spec_->rightKeys, row)) continue;
+      keyBytes.clear();
+      vector::appendKeyBytes(chunk, spec_->rightKeys, row, keyBytes);
+      buildRowsOfKey[keyBytes].push_back(buildRow);
+    }
+  }
+  for (auto& [key, rows] : buildRowsOfKey) {
+    std::stable_sort(rows.begin(), rows.end(), [&](int32_t a, int32_t b) {
+      return buildRows[static_cast<size_t>(a)].time < buildRows[static_cast<size_t>(b)].time;
+    });
+  }
+  std::vector<uint8_t> buildRowJoined(buildRows.size(), 0);
+
+  // Probe with the left rows in arrival order.
+  JoinedRows candidates;
+  std::vector<int32_t> buildRowOfCandidate;
+  std::vector<int64_t> firstCandidateOfRow;
+  std::vector<int32_t> inRange;
+  for (size_t slot = 0; slot < segments_[0].size(); ++slot) {
+    const vector::Chunk& chunk = *segments_[0][slot]->chunk;
+    const auto probeSegment = static_cast<int32_t>(slot);
+    int64_t windowBegin = 0;
+    while (windowBegin < chunk.size()) {
+      candidates.clear();
+      buildRowOfCandidate.clear();
+      firstCandidateOfRow.clear();
+      int64_t windowEnd = windowBegin;
+      while (windowEnd < chunk.size() &&
+             (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
+        firstCandidateOfRow.push_back(candidates.size());
+        int64_t time = 0;
+        if (timeOf(0, probeSegment, chunk, windowEnd, time) &&
+            !keyHasNull(chunk, spec_->leftKeys, windowEnd)) {
+          keyBytes.clear();
+          vector::appendKeyBytes(chunk, spec_->leftKeys, windowEnd, keyBytes);
+          auto found = buildRowsOfKey.find(keyBytes);
+          if (found != buildRowsOfKey.end()) {
+            const std::vector<int32_t>& rows = found->second;
+            const int64_t low = saturatingAdd(time, spec_->lowerBound);
+            const int64_t high = saturatingAdd(time, spec_->upperBound);
+            auto begin = std::lower_bound(
+                rows.begin(), rows.end(), low, [&](int32_t buildRow, int64_t value) {
+                  return buildRows[static_cast<size_t>(buildRow)].time < value;
+                });
+            auto end =
+                std::upper_bound(begin, rows.end(), high, [&](int64_t value, int32_t buildRow) {
+                  return value < buildRows[static_cast<size_t>(buildRow)].time;
+                });
+            inRange.assign(begin, end);
+            std::sort(inRange.begin(), inRange.end());  // arrival order
+            for (int32_t buildRow : inRange) {
+              const BuildRow& right = buildRows[static_cast<size_t>(buildRow)];
+              candidates.add(probeSegment, static_cast<int32_t>(windowEnd), right.segment,
+                             right.position);
+              buildRowOfCandidate.push_back(buildRow);
+            }
+          }
+        }
+        ++windowEnd;
+      }
+      firstCandidateOfRow.push_back(candidates.size());
+      const std::vector<uint8_t> matches = evaluateCondition(candidates);
+      for (int64_t row = windowBegin; row < windowEnd; ++row) {
+        bool joined = false;
+        const auto offset = static_cast<size_t>(row - windowBegin);
+        for (int64_t c = firstCandidateOfRow[offset]; c < firstCandidateOfRow[offset + 1]; ++c) {
+          const auto candidate = static_cast<size_t>(c);
+          if (matches[candidate] == 0) continue;
+          appendOutput(probeSegment, static_cast<int32_t>(row),
+                       candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]);
+          buildRowJoined[static_cast<size_t>(buildRowOfCandidate[candidate])] = 1;
+          joined = true;
+        }
+        if (!joined && isOuter(0)) appendPadded(0, probeSegment, static_cast<int32_t>(row));
+      }
+      windowBegin = windowEnd;
+    }
+  }
+
+  // The right rows nobody joined, in arrival order.
+  if (isOuter(1)) {
+    for (size_t buildRow = 0; buildRow < buildRows.size(); ++buildRow) {
+      if (buildRowJoined[buildRow] != 0) continue;
+      appendPadded(1, buildRows[buildRow].segment, buildRows[buildRow].position);
+    }
+  }
+  flushOutput();
+  for (int side = 0; side < 2; ++side) {
+    for (size_t slot = 0; slot < segments_[side].size(); ++slot) {
+      if (segments_[side][slot]->chunk != nullptr) freeSegment(side, static_cast<int32_t>(slot));
+    }
+  }
+  bufferedRows_ = 0;
+}
+
+vector::Chunk IntervalJoinOperator::assemble(const JoinedRows& rows,
+                                             bool onlyConditionColumns) const {
+  vector::Chunk chunk(spec_->outputRowType);
+  const std::vector<RowField>& fields = spec_->outputRowType->getFields();
+  for (int column = 0; column < columnCount_[0] + columnCount_[1]; ++column) {
+    if (onlyConditionColumns && !conditionColumns_[static_cast<size_t>(column)]) continue;
+    const bool left = column < columnCount_[0];
+    const int side = left ? 0 : 1;
+    const int sourceColumn = left ? column : column - columnCount_[0];
+    chunk.mutableColumn(column) =
+        function::KernelVector::interleave(fields[static_cast<size_t>(column)].type,
+                                           sourcePointers_[side][static_cast<size_t>(sourceColumn)],
+                                           left ? rows.leftSegmentOf : rows.rightSegmentOf,
+                                           left ? rows.leftPositionOf : rows.rightPositionOf)
+            .toVector();
+  }
+  chunk.mutableRowKinds().assign(static_cast<size_t>(rows.size()), RowKind::INSERT);
+  return chunk;
+}
+
+std::vector<uint8_t> IntervalJoinOperator::evaluateCondition(const JoinedRows& candidates) const {
+  if (!spec_->condition) return std::vector<uint8_t>(static_cast<size_t>(candidates.size()), 1);
+  std::vector<uint8_t> matches(static_cast<size_t>(candidates.size()), 0);
+  if (candidates.size() == 0) return matches;
+  vector::Chunk joined = assemble(candidates, /*onlyConditionColumns=*/true);
+  for (int32_t selected : evaluator_.selectTrue(spec_->condition, joined)) {
+    matches[static_cast<size_t>(selected)] = 1;
+  }
+  return matches;
+}
+
+void IntervalJoinOperator::appendOutput(int32_t leftSegment, int32_t leftPosition,
+                                        int32_t rightSegment, int32_t rightPosition) {
+  pendingOutput_.add(leftSegment, leftPosition, rightSegment, rightPosition);
+  if (pendingOutput_.size() >= static_cast<int64_t>(kDefaultBatchSize)) flushOutput();
+}
+
+void IntervalJoinOperator::appendPadded(int side, int32_t segment, int32_t position) {
+  if (side == 0) {
+    appendOutput(segment, position, -1, 0);
+  } else {
+    appendOutput(-1, 0, segment, position);
+  }
+}
+
+void IntervalJoinOperator::flushOutput() {
+  if (pendingOutput_.size() == 0) return;
+  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+  batch->push(assemble(pendingOutput_, /*onlyConditionColumns=*/false), kNoTimestamp);
+  pendingOutput_.clear();
+  output().emitBatch(std::move(batch));
+}
+
+void IntervalJoinOperator::countLateRows(int64_t count) {
+  if (count > 0 && context().metrics != nullptr) {
+    context().metrics->numLateRecordsDropped.fetch_add(count, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,268 @@
+// IntervalJoinOperator: the time-interval JOIN of two insert-only chunk streams, as Flink's
+// RowTimeIntervalJoin / ProcTimeIntervalJoin (STREAMING) and its batch counterpart (BATCH).
+//
+// Input 0 is the LEFT side, input 1 the RIGHT side. A left row at time l and a right row at time
+// r join when l + lowerBound <= r <= l + upperBound (milliseconds, both inclusive), their equi
+// keys are equal (a key holding a NULL never matches; neither does a NULL time) and the residual
+// condition over the joined row (left columns, then right columns) is TRUE. Output rows are +I
+// only: each joined pair once, emitted when the later of its two rows arrives; for an outer side
+// (LEFT: left rows, RIGHT: right rows, FULL: both) a row that never joined is emitted once,
+// padded with NULLs for the other side's columns, when no partner can come any more.
+//
+// STREAMING, event time. W is the operator's combined input watermark ("no row with a time <= W
+// follows"). Each side keeps its rows per equi key, ordered by time. A stored row is released
+// when no row of the other side can still join it:
+//   left row at l:  when W >= l + upperBound     (Flink's rightQualifiedUpperBound)
+//   right row at r: when W >= r - lowerBound     (Flink's leftQualifiedUpperBound)
+// A released outer row that never joined is emitted padded at that moment. An arriving row
+// joins the stored rows of the other side in its range (every stored row is still unreleased, so
+// the result does not depend on when cleanup runs, unlike Flink's lazily timed cleanup), and is
+// then stored unless it would be released at once; an unstored outer row that joined nothing is
+// emitted padded at once (Flink's rule for rows it does not cache).
+//
+// Late rows: a row is late when W has passed both the last time a row of the other side could
+// still arrive for it and the release of every stored row it could join:
+//   left row at l:  W >= l + upperBound + max(0, -lowerBound)
+//   right row at r: W >= r - lowerBound + max(0, upperBound)
+// It then cannot join anything (Flink, which joins every row against what is still cached,
+// finds nothing either); it is counted in JobMetrics::numLateRecordsDropped and, for an outer
+// side, emitted padded at once, as Flink does for an uncached row that joined nothing.
+//
+// Output watermark: held back by Flink's getMaxOutputDelay, max(upperBound, -lowerBound) (the
+// larger of the two relative window sizes; allowed lateness is 0 as in Flink's planner), so a
+// padded row emitted at release is never behind a watermark emitted before it. The padded rows
+// released by a watermark are emitted before the held-back watermark. Watermark::kMax (end of
+// input) releases all state and is forwarded as it is; no watermark ever goes backwards.
+//
+// STREAMING, processing time: a row's time is the ProcessingTimeService's clock when its chunk
+// arrives (the time columns are not read), and W is that clock minus 1 ms (rows arriving in the
+// current millisecond may still join). State is released by ProcessingTimeService timers (and
+// before each chunk); nothing is ever late. Watermarks are forwarded unchanged.
+//
+// finish(): every still-stored outer row that never joined is emitted padded, and all state is
+// released, in event and processing time alike: an accepted row is never dropped silently.
+//
+// BATCH: no watermarks (any that arrive are not forwarded: the output comes at finish()); both
+// inputs are buffered and joined at finish(): each left row in arrival order emits its matching
+// right rows in their arrival order (or, for LEFT/FULL, its padded row when it has none), then,
+// for RIGHT/FULL, the unmatched right rows come padded in arrival order. Nothing is late.
+// Streaming output without late rows equals the BATCH output as a multiset.
+//
+// Emission order in STREAMING: for an input chunk, row by row, each row's joined rows in the
+// other side's time order (arrival order among equal times), or its padded row; on release, key
+// by key in order of their earliest release time (ties by key slot), within a key the left rows
+// then the right rows, each in time order. Output chunks hold at most kDefaultBatchSize rows.
+//
+// State: plain member containers (checkpointing of interval joins comes later; this state is
+// not part of a snapshot yet). Stored rows stay in the columnar chunks they arrived in (a chunk
+// with few stored rows is compacted to them); per key and side a vector of (time, chunk, row,
+// joined) entries ordered by time, and one release queue of (earliest release time, key) over
+// all keys, so a watermark touches only the keys with something to release.
+//
+// Threading and ownership: one operator per subtask, called only by its task thread (timer
+// callbacks included, see ProcessingTimeService). The spec is the shared immutable definition;
+// the operator owns its state.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eddy/runtime/stream_operator.h"
+#include "expression/bound_expression.h"
+#include "expression/expression_evaluator.h"
+#include "function/kernel_vector.h"
+#include "runtime/operators/join/join_operator.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+/// The definition of one interval join (built by the planner, shared by all subtasks).
+struct IntervalJoinSpec {
+  JoinType joinType = JoinType::INNER;  // INNER, LEFT, RIGHT or FULL
+  LogicalTypePtr leftRowType;           // ROW<...> of input 0
+  LogicalTypePtr rightRowType;          // ROW<...> of input 1
+  /// Equi-join key columns of each input, pairwise of identical types. May be empty: every row
+  /// then has the same (empty) key and the planner runs the join at parallelism 1.
+  std::vector<int> leftKeys;
+  std::vector<int> rightKeys;
+  /// The time attribute columns: TIMESTAMP(3), TIMESTAMP_LTZ(3) or BIGINT, read as epoch
+  /// milliseconds. Required unless `processingTime` (then they are not read and may be -1).
+  int leftTimeColumn = -1;
+  int rightTimeColumn = -1;
+  /// A pair joins when leftTime + lowerBound <= rightTime <= leftTime + upperBound (ms, both
+  /// inclusive; the planner turns strict bounds into inclusive ones by ±1 ms), the keys are
+  /// equal and `condition` is TRUE. lowerBound <= upperBound.
+  int64_t lowerBound = 0;
+  int64_t upperBound = 0;
+  /// Residual condition over the joined row (left columns, then right columns); null = none.
+  expression::ExpressionPtr condition;
+  /// Processing-time join: a row's time is the clock at its arrival; state expires by
+  /// processing-time timers.
+  bool processingTime = false;
+  LogicalTypePtr outputRowType;  // left fields then right fields (padded sides nullable)
+};
+
+/// How far the output watermark is held back behind the input watermark (event time): Flink's
+/// getMaxOutputDelay, max(upperBound, -lowerBound), never negative.
+int64_t intervalJoinWatermarkDelay(const IntervalJoinSpec& spec);
+
+/// The interval join of input 0 (left) and input 1 (right); see the file comment.
+class IntervalJoinOperator final : public StreamOperator {
+ public:
+  explicit IntervalJoinOperator(std::shared_ptr<const IntervalJoinSpec> spec);
+  ~IntervalJoinOperator() override;
+
+  /// Needs context.processingTimeService for a processing-time join.
+  void open(OperatorContext& context) override;
+  /// `inputIndex` 0 is the left input, 1 the right input. Chunks must be insert-only.
+  void processBatch(int inputIndex, BatchPtr batch) override;
+  void processWatermark(Watermark watermark) override;
+  void finish() override;
+  void close() override;
+
+  /// Rows held in state (STREAMING) or buffered (BATCH), both sides together. For tests.
+  size_t bufferedRows() const { return bufferedRows_; }
+
+ private:
+  static constexpr int64_t kNoTimer = Watermark::kMax;
+
+  /// Rows of a joined chunk by where their halves come from: row i's left half is row
+  /// leftPositionOf[i] of left segment leftSegmentOf[i] (NULLs where that is -1), likewise its
+  /// right half.
+  struct JoinedRows {
+    std::vector<int32_t> leftSegmentOf;
+    std::vector<int32_t> leftPositionOf;
+    std::vector<int32_t> rightSegmentOf;
+    std::vector<int32_t> rightPositionOf;
+
+    int64_t size() const { return static_cast<int64_t>(leftSegmentOf.size()); }
+    void add(int32_t leftSegment, int32_t leftPosition, int32_t rightSegment,
+             int32_t rightPosition);
+    void clear();
+  };
+
+  /// One chunk of a side whose rows are stored (STREAMING) or buffered (BATCH), with borrowed
+  /// views of its columns for KernelVector::interleave.
+  struct Segment {
+    std::unique_ptr<vector::Chunk> chunk;  // null while the slot is free
+    std::vector<function::KernelVector> views;
+    int64_t liveRows = 0;  // STREAMING: stored rows still pointing into it
+  };
+
+  /// One stored row of a side under one key.
+  struct StoredRow {
+    int64_t time;
+    int32_t segment;
+    int32_t position;
+    bool joined;  // an outer side's row that joined at least once (never padded then)
+  };
+
+  /// One side's stored rows of one key, ordered by time, then arrival; rows[0, head) are
+  /// released and erased in bulk.
+  struct SideRows {
+    std::vector<StoredRow> rows;
+    size_t head = 0;
+    bool empty() const { return head == rows.size(); }
+  };
+
+  /// One equi key with stored rows on either side (a slot of keys_, free while bytes is
+  /// unset).
+  struct KeyEntry {
+    std::string bytes;
+    bool inUse = false;
+    SideRows sides[2];
+    /// The time of this key's valid entry in releaseQueue_, when releaseScheduled. Other
+    /// entries of the key in the queue are stale and skipped.
+    bool releaseScheduled = false;
+    int64_t scheduledRelease = 0;
+  };
+
+  struct ReleaseEntry {
+    int64_t time;
+    int32_t key;
+    auto operator<=>(const ReleaseEntry&) const = default;
+  };
+
+  bool isOuter(int side) const;
+  int64_t timeOffset(int side) const;  // a stored row of `side` at t is released at t + this
+  int64_t lateThreshold(int side, int64_t time) const;
+  void processChunkInStreamingMode(int side, vector::Chunk chunk);
+  void finishInBatchMode();
+
+  /// Moves `chunk` into a free segment slot of `side`; returns the slot.
+  int32_t addSegment(int side, vector::Chunk chunk);
+  void replaceSegmentChunk(int side, int32_t slot, vector::Chunk chunk);
+  void freeSegment(int side, int32_t slot);
+
+  /// Releases, on every key due, the stored rows whose release time is <= `watermark`; pads
+  /// the outer ones that never joined, flushes the output and frees emptied segments.
+  void releaseUntil(int64_t watermark);
+  void releaseRows(KeyEntry& key, int side, int64_t watermark);
+  /// Queues a release entry for the key's earliest stored row when it is before the one
+  /// already queued (and, in processing time, a timer for it).
+  void scheduleRelease(int32_t keyIndex);
+  void requestTimer(int64_t time);
+  void onProcessingTime(int64_t time);
+  int32_t findOrAddKey(std::string_view bytes);
+  void freeKey(int32_t keyIndex);
+
+  /// For every pair of `candidates`, whether the residual condition holds (all when none).
+  std::vector<uint8_t> evaluateCondition(const JoinedRows& candidates) const;
+  /// The joined chunk of `rows` over the current segments; with `onlyConditionColumns` only
+  /// the columns the condition reads are filled.
+  vector::Chunk assemble(const JoinedRows& rows, bool onlyConditionColumns) const;
+  void appendOutput(int32_t leftSegment, int32_t leftPosition, int32_t rightSegment,
+                    int32_t rightPosition);
+  /// Pads row `position` of segment `segment` of `side`.
+  void appendPadded(int side, int32_t segment, int32_t position);
+  void flushOutput();
+  void countLateRows(int64_t count);
+
+  std::shared_ptr<const IntervalJoinSpec> spec_;
+  expression::ExpressionEvaluator evaluator_;
+  int columnCount_[2] = {0, 0};
+  std::vector<bool> conditionColumns_;  // joined columns the condition reads
+  int64_t watermarkDelay_ = 0;
+  bool batchMode_ = false;
+  bool finished_ = false;
+
+  // Segments of each side by slot; sourcePointers_[side][column][slot] points at the slot's
+  // view of the column (or at an empty placeholder for a free slot) for interleave.
+  std::vector<std::unique_ptr<Segment>> segments_[2];
+  std::vector<int32_t> freeSegments_[2];
+  std::vector<int32_t> segmentsToFree_[2];  // emptied by a release; freed after the flush
+  std::unique_ptr<vector::Chunk> emptyChunk_[2];
+  std::vector<function::KernelVector> placeholders_[2];
+  std::vector<std::vector<const function::KernelVector*>> sourcePointers_[2];
+  JoinedRows pendingOutput_;
+  size_t bufferedRows_ = 0;
+
+  // STREAMING state.
+  std::vector<KeyEntry> keys_;
+  std::vector<int32_t> freeKeys_;
+  absl::flat_hash_map<std::string, int32_t> keyIndex_;
+  std::priority_queue<ReleaseEntry, std::vector<ReleaseEntry>, std::greater<>> releaseQueue_;
+  int64_t currentWatermark_ = Watermark::kMin;  // event time: input W; processing time: clock-1
+  int64_t lastEmittedWatermark_ = Watermark::kMin;
+  int64_t nextTimerTime_ = kNoTimer;  // earliest processing-time timer known to be pending
+
+  // Per-chunk scratch, reused across chunks.
+  std::string chunkKeyBytes_;
+  std::vector<int32_t> keyBytesEnd_;  // row i's key is chunkKeyBytes_[end(i-1), end(i))
+  std::vector<int64_t> rowTimes_;
+  std::vector<uint8_t> rowStatus_;
+  std::vector<int32_t> keyOfRow_;
+  std::vector<uint8_t> rowJoined_;
+
+  // BATCH: the processing time at which each buffered chunk arrived (processing time only).
+  std::vector<int64_t> segmentArrivalTime_[2];
+};
+
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,114 @@
+// WindowSpec: the time window of one of Flink's windowing table-valued functions — TUMBLE, HOP,
+// CUMULATE or SESSION over a time attribute — as the planner hands it to the window operators
+// (WindowTableFunctionOperator, WindowAggregateOperator), and WindowAssigner, the window
+// arithmetic they share (Flink's TimeWindow.getWindowStartWithOffset and the table runtime's
+// Tumbling/Sliding/Cumulative/SessionWindowAssigner).
+//
+// A window is [start, end), end exclusive. Windows are computed in the *window scale*: the time
+// column's own milliseconds for a TIMESTAMP, or, when the time is an instant (TIMESTAMP_LTZ or
+// processing time) and `timeZone` is set, the wall-clock milliseconds of that instant in the
+// zone, so that a TUMBLE of one day aligns to local midnight. window_start and window_end are
+// reported in the window scale (TIMESTAMP(3)); the window's *window time* — its last
+// millisecond, window_time, and the time at which it fires — is end - 1 in the column's scale,
+// or zone.toEpochMillis(end) - 1 (an instant) when zoned. A window fires when the watermark (or
+// the processing-time clock) reaches its window time.
+//
+//   TUMBLE(size, offset)         start = floor((t - offset) / size) * size + offset (floor
+//                                toward -infinity), one window per row
+//   HOP(slide, size, offset)     windows of `size` starting at every multiple of `slide`
+//                                (+ offset); a row is in every one containing it (size / slide
+//                                of them when slide divides size)
+//   CUMULATE(step, size, offset) s = the TUMBLE(size, offset) start; windows [s, s + step),
+//                                [s, s + 2 step) ... [s, s + size); a row at t is in every one
+//                                whose end > t. size must be a multiple of step.
+//   SESSION(gap)                 a row opens [t, t + gap); sessions of one key whose intervals
+//                                intersect — overlapping or merely touching ([a, b) and [b, c)),
+//                                as Flink's TimeWindow.intersects — merge into one
+//
+// Everything here is an immutable value or a pure function; any thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/session_time_zone.h"
+#include "eddy/types/logical_type.h"
+#include "vector/vector.h"
+
+namespace eddy::runtime::operators {
+
+enum class WindowKind { TUMBLE, HOP, CUMULATE, SESSION };
+
+/// The name of the table function: "TUMBLE", "HOP", "CUMULATE", "SESSION".
+std::string windowKindName(WindowKind kind);
+
+/// The window of a windowing TVF (see the file comment). Built by the planner, shared
+/// immutably by the subtasks of one operator.
+struct WindowSpec {
+  WindowKind kind = WindowKind::TUMBLE;
+  /// The input column holding the time attribute, TIMESTAMP(p) or TIMESTAMP_LTZ(p) (int64 epoch
+  /// millis in the chunk; nanoseconds within the millisecond are ignored). Unused (may be -1)
+  /// with processingTime.
+  int timeColumn = -1;
+  /// Assign windows by the wall clock at arrival
+  /// (context.processingTimeService->currentProcessingTime(), an instant) instead of timeColumn.
+  bool processingTime = false;
+  int64_t size = 0;    ///< TUMBLE/HOP size, CUMULATE max size, SESSION gap (ms); > 0
+  int64_t slide = 0;   ///< HOP slide, CUMULATE step (ms); > 0 for those two
+  int64_t offset = 0;  ///< TUMBLE/HOP/CUMULATE offset (ms), Flink's `offset` argument
+  /// Set when the time is an instant (TIMESTAMP_LTZ or proctime): windows align to this zone's
+  /// wall clock, window_start/window_end are wall-clock TIMESTAMP(3) millis, and a window's
+  /// event/processing time end is zone.toEpochMillis(window_end). Unset: the time column is a
+  /// TIMESTAMP and start/end are in its own scale (a proctime without zone is read as UTC).
+  std::optional<common::SessionTimeZone> timeZone;
+};
+
+/// A window [start, end) in the window scale.
+struct TimeWindow {
+  int64_t start = 0;
+  int64_t end = 0;
+
+  bool operator==(const TimeWindow&) const = default;
+};
+
+/// Flink's TimeWindow.getWindowStartWithOffset: the start of the `size`-aligned window
+/// (shifted by `offset`) containing `timestamp`, rounding toward -infinity.
+int64_t windowStartWithOffset(int64_t timestamp, int64_t offset, int64_t size);
+
+/// The message Flink fails with when a row's time attribute is NULL.
+inline constexpr const char* kNullRowTimeMessage =
+    "RowTime field should not be null, please convert it to a non-null long value.";
+
+/// The window arithmetic of one WindowSpec (see the file comment). A small immutable value.
+class WindowAssigner {
+ public:
+  /// Validates `spec` against `inputRowType` (the operator's input ROW type): positive size
+  /// (and slide for HOP/CUMULATE), CUMULATE's size a multiple of its step, an event-time
+  /// column of type TIMESTAMP or TIMESTAMP_LTZ. Throws ValidationException otherwise.
+  WindowAssigner(const WindowSpec& spec, const LogicalType& inputRowType);
+
+  const WindowSpec& spec() const { return spec_; }
+
+  /// The event time of row `row` of the time column (epoch millis); throws TableException
+  /// with kNullRowTimeMessage for NULL.
+  static int64_t rowTime(const vector::Vector& timeColumn, int64_t row);
+  /// A row time (or processing time) in the window scale: its wall clock when zoned.
+  int64_t toWindowScale(int64_t time) const {
+    return spec_.timeZone ? spec_.timeZone->toLocalMillis(time) : time;
+  }
+  /// Replaces `windows` by the windows containing `windowScaleTime`, in the order of Flink's
+  /// assigners: HOP latest start first, CUMULATE smallest end first; SESSION gives [t, t+gap).
+  void assignWindows(int64_t windowScaleTime, std::vector<TimeWindow>& windows) const;
+  /// The window time of a window ending at `end` (window scale): end - 1, or
+  /// zone.toEpochMillis(end) - 1 when zoned. The window fires when time reaches it.
+  int64_t windowTime(int64_t end) const {
+    return spec_.timeZone ? spec_.timeZone->toEpochMillis(end) - 1 : end - 1;
+  }
+
+ private:
+  WindowSpec spec_;
+};
+
+}  // namespace eddy::runtime::operators
