@@ -391,8 +391,17 @@ expression::ExpressionPtr LogicalJoin::fullCondition() const {
 
 std::string LogicalJoin::describe() const {
   static const char* kNames[] = {"inner", "left", "right", "full"};
-  return "LogicalJoin(condition=[" + fullCondition()->toString() + "], joinType=[" +
-         kNames[static_cast<int>(joinType)] + "])";
+  std::string text = "LogicalJoin(condition=[" + fullCondition()->toString() + "], joinType=[" +
+                     kNames[static_cast<int>(joinType)] + "]";
+  if (interval) {
+    // An interval join: rightTime - leftTime in [lower, upper] ms.
+    text += ", interval=[" + std::string(interval->processingTime ? "proctime" : "rowtime") +
+            ", $" + std::to_string(interval->leftTimeColumn) + " to $" +
+            std::to_string(inputs[0]->rowType->getFieldCount() + interval->rightTimeColumn) +
+            " within [" + std::to_string(interval->lowerBound) + ", " +
+            std::to_string(interval->upperBound) + "] ms]";
+  }
+  return text + ")";
 }
 
 namespace {
