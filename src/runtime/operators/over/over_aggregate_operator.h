@@ -1,0 +1,227 @@
+// OverAggregateOperator: `agg(...) OVER (PARTITION BY .. ORDER BY <time attribute> ROWS|RANGE
+// BETWEEN <n | UNBOUNDED> PRECEDING AND CURRENT ROW)`, as Flink's StreamExecOverAggregate with
+// its RowTime{Rows,Range}{Bounded,Unbounded}PrecedingFunction and ProcTime* counterparts, and
+// BatchExecOverAggregate. Output: insert-only, exactly one +I row per accepted input row — the
+// input row followed by one column per call, the calls aggregated over the row's frame.
+//
+// Input: insert-only chunks (any other RowKind is treated as an insert — the planner never feeds
+// a changelog here), partitioned by the partition keys (a HASH edge), so all rows of a partition
+// meet in one subtask. No partition keys: one partition, and the planner runs parallelism 1.
+//
+// Order and frames. Rows of a partition are processed in *processing order*: by time, rows of
+// equal time in arrival order. A row at time t with preceding = n sees:
+//   ROWS  n PRECEDING          itself and the n rows before it in processing order
+//   ROWS  UNBOUNDED PRECEDING  itself and every row before it in processing order
+//   RANGE n PRECEDING          every row with time in [t - n, t], bounds inclusive — all peers
+//                              (rows of time t) included, so peers get equal values (Flink
+//                              retracts rows whose time is more than n before t)
+//   RANGE UNBOUNDED PRECEDING  every row with time <= t, peers included
+// Bounded frames slide by retraction (AggregateCall's accumulate(..., retract = true)) of the
+// rows leaving them; nothing is recomputed.
+//
+// STREAMING, event time (ORDER BY a rowtime): a row whose time is <= the current watermark at
+// arrival is late: dropped and counted in JobMetrics::numLateRecordsDropped (Flink drops it
+// too). Other rows wait in their partition until the watermark reaches their time; a watermark
+// W then processes every waiting row with time <= W (all peers of a time arrive before the
+// watermark passes it, so a RANGE frame always sees all of them), emits their output and only
+// then forwards W. A NULL time fails the job with Flink's message (kNullRowTimeMessage).
+//
+// STREAMING, processing time (ORDER BY a proctime): the order column is not read; every row is
+// processed as its chunk arrives, in arrival order, at time = the ProcessingTimeService's clock
+// at the chunk's arrival (never before an earlier arrival's). RANGE frames are over those
+// times; a row's frame holds the rows that arrived before it, so a peer arriving later in the
+// same millisecond is not in it. (Flink's ProcTimeRangeBoundedPrecedingFunction holds RANGE rows
+// back for one millisecond to gather all peers; ProcTimeUnboundedPrecedingFunction, used for
+// RANGE UNBOUNDED, does not, as here.) Nothing is late; watermarks are forwarded unchanged.
+//
+// State, kept bounded: per partition, the accumulators; for a bounded frame the rows still in
+// it (only the values the calls read: argument and FILTER columns) — the last n rows (ROWS), or
+// the rows no more than n ms before the latest time (RANGE). A RANGE row is dropped as soon as
+// it has left every future frame: in event time when W >= its time + n, in processing time
+// when the clock passes its time + n (a ProcessingTimeService timer); a RANGE partition whose
+// frame empties is dropped entirely. Waiting rows are kept per partition, columnar, in arrival
+// order. Unbounded frames keep their accumulators, and ROWS frames their last n rows, as long
+// as the job runs (Flink keeps them until state TTL, which eddy does not have yet). All of it
+// lives in plain member containers: checkpointing of over aggregates comes later, the state is
+// not part of a snapshot yet.
+//
+// finish(): every still-waiting row is processed and emitted, whatever the watermark — an
+// accepted row is never dropped silently at the end of a bounded input. A Watermark::kMax
+// (end of input) does the same and releases all state.
+//
+// BATCH: no watermarks (they are forwarded and process nothing) and nothing is late; all rows
+// are buffered and processed at finish(), with the same frames and the same results as
+// STREAMING (processing time: times are still the clock at arrival).
+//
+// Emission order (deterministic): the rows one watermark (or finish()) releases are emitted
+// partition by partition in key-byte order (vector::appendKeyBytes), each partition's rows in
+// processing order; so STREAMING ended by Watermark::kMax emits exactly BATCH's rows in BATCH's
+// order. Processing time emits rows in arrival order. Output chunks hold at most
+// kDefaultBatchSize rows.
+//
+// Threading and ownership: one operator per subtask, called only by its task thread (timer
+// callbacks included, see ProcessingTimeService). The spec is the shared immutable definition;
+// the operator owns its state.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "eddy/runtime/stream_operator.h"
+#include "runtime/operators/aggregate/aggregate_call.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+/// ROWS: the frame counts rows; RANGE: it spans an interval of the order column's time.
+enum class OverFrameUnit { ROWS, RANGE };
+
+/// The definition of one over aggregation: one frame shared by all its calls (the planner
+/// makes one operator per distinct window). Built by the planner, shared by all subtasks.
+struct OverAggregateSpec {
+  LogicalTypePtr inputRowType;
+  /// PARTITION BY columns (input columns). May be empty: one partition, parallelism 1.
+  std::vector<int> partitionKeys;
+  /// The ORDER BY time attribute: a rowtime column, TIMESTAMP(3), TIMESTAMP_LTZ(3) or BIGINT,
+  /// read as epoch milliseconds. Not read (may be -1) with processingTime.
+  int orderColumn = -1;
+  /// ORDER BY a proctime: rows are processed in arrival order at the clock's time.
+  bool processingTime = false;
+  OverFrameUnit unit = OverFrameUnit::ROWS;
+  /// ROWS: how many rows before the current one; RANGE: how many milliseconds before (a row at
+  /// t sees rows with time in [t - preceding, t]); >= 0. nullopt: UNBOUNDED PRECEDING. The
+  /// frame always ends at CURRENT ROW.
+  std::optional<int64_t> preceding;
+  /// Over input columns, as GroupAggregateOperator's (FILTER and DISTINCT included).
+  std::vector<AggregateCall> calls;
+  /// The input columns (same types), then one column per call (of its resultType).
+  LogicalTypePtr outputRowType;
+};
+
+/// The over aggregation of one subtask; see the file comment.
+class OverAggregateOperator final : public StreamOperator {
+ public:
+  /// Throws InternalError when the spec is inconsistent (columns out of range, an order column
+  /// that is not a time, a negative `preceding`, an output type that does not fit).
+  explicit OverAggregateOperator(std::shared_ptr<const OverAggregateSpec> spec);
+  ~OverAggregateOperator() override;
+
+  /// Needs context.processingTimeService when the spec orders by processing time.
+  void open(OperatorContext& context) override;
+  void processBatch(int inputIndex, BatchPtr batch) override;
+  void processWatermark(Watermark watermark) override;
+  void finish() override;
+
+  /// Rows held in state: waiting rows plus the rows kept in bounded frames, over all
+  /// partitions. For tests.
+  size_t stateRows() const { return stateRows_; }
+  /// Partitions holding state. For tests.
+  size_t partitionCount() const { return partitionIndex_.size(); }
+
+ private:
+  /// The rows of a partition's bounded frame, oldest first: rows [head, times.size()) are in
+  /// the frame; values holds stride values per row (the columns in frameColumns_).
+  struct FrameRows {
+    std::vector<int64_t> times;
+    std::vector<Value> values;
+    size_t head = 0;
+
+    size_t size() const { return times.size() - head; }
+    bool empty() const { return head == times.size(); }
+    int64_t frontTime() const { return times[head]; }
+  };
+
+  /// One partition (a slot of partitions_, free while !inUse).
+  struct Partition {
+    std::string keyBytes;
+    bool inUse = false;
+    std::vector<Accumulator> accumulators;
+    FrameRows frame;  // bounded frames only
+    /// Event time and BATCH: accepted rows not processed yet, in arrival order, with their
+    /// times (null until the first one).
+    std::unique_ptr<vector::Chunk> waitingRows;
+    std::vector<int64_t> waitingTimes;
+    /// The time of this partition's valid entry in dueQueue_, when scheduled. Other entries of
+    /// the slot in the queue are stale and skipped.
+    bool scheduled = false;
+    int64_t scheduledTime = 0;
+  };
+
+  struct DueEntry {
+    int64_t time;
+    int32_t partition;
+    auto operator<=>(const DueEntry&) const = default;
+  };
+
+  void processChunk(const vector::Chunk& chunk);
+  int32_t findOrAddPartition();  // of keyBytes_
+  void freePartition(int32_t index);
+
+  /// Processes rows[0, count) of `source`, all of `partition` and all at `time`, in that order,
+  /// and emits their output rows.
+  void processPeers(Partition& partition, const vector::Chunk& source, const int32_t* rows,
+                    int64_t count, int64_t time);
+  /// Processes the waiting rows of `partition` with time <= `time`, in processing order.
+  void processWaitingRows(Partition& partition, int64_t time);
+  /// Processes every partition due at or before `time` (watermark, or processing-time clock
+  /// minus 1 ms): its waiting rows up to `time` and the expiry of its RANGE frame rows.
+  void releaseUntil(int64_t time);
+  /// Retracts and drops the frame rows no future row's frame can hold once the clock is
+  /// `time` (RANGE bounded frames).
+  void expireFrame(Partition& partition, int64_t time);
+  /// The earliest time at which `partition` has something to do (process a waiting row or
+  /// expire a frame row), if any.
+  std::optional<int64_t> dueTime(const Partition& partition) const;
+  /// Queues an entry for the partition's due time when it is before its scheduled one (in
+  /// processing time with a timer).
+  void schedule(int32_t index);
+  void requestTimer(int64_t time);
+  void onProcessingTime(int64_t time);
+
+  /// Reads the values the calls read from row `row` of `source` into rowValues_, then adds
+  /// them to the accumulators (and to the frame, when bounded).
+  void addRow(Partition& partition, const vector::Chunk& source, int64_t row, int64_t time);
+  void retractOldestFrameRow(Partition& partition);
+  void appendOutput(const vector::Chunk& source, int64_t row);
+  void emitOutput();
+  void countLateRow();
+
+  std::shared_ptr<const OverAggregateSpec> spec_;
+  int inputColumnCount_ = 0;
+  bool bounded_ = false;      // preceding is set: frames keep their rows
+  int64_t preceding_ = 0;     // when bounded_
+  bool batchMode_ = false;
+  bool eventTime_ = false;    // STREAMING ordered by a rowtime: watermarks release rows
+  bool bufferRows_ = false;   // event time or BATCH: rows wait in their partition
+  int64_t currentWatermark_ = Watermark::kMin;
+  int64_t lastArrivalTime_ = Watermark::kMin;  // processing time: the clock, made monotonic
+  int64_t nextTimerTime_ = Watermark::kMax;    // earliest timer known to be pending
+  std::unique_ptr<vector::Chunk> output_;
+
+  // The input columns the calls read (arguments and filters), and each input column's
+  // position among them, or -1.
+  std::vector<int> frameColumns_;
+  std::vector<int> positionInFrameRow_;
+
+  std::vector<Partition> partitions_;
+  std::vector<int32_t> freePartitions_;
+  absl::flat_hash_map<std::string, int32_t> partitionIndex_;
+  std::priority_queue<DueEntry, std::vector<DueEntry>, std::greater<>> dueQueue_;
+  size_t stateRows_ = 0;
+
+  // Scratch, reused.
+  std::string keyBytes_;
+  std::vector<Value> rowValues_;
+  std::vector<Value> results_;
+  std::vector<int32_t> order_;
+  std::vector<int32_t> due_;
+};
+
+}  // namespace eddy::runtime::operators
