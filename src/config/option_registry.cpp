@@ -174,8 +174,7 @@ std::vector<ConfigOption> knownOptions() {
                                kPlannerIgnores, "The longest a mini-batch buffers rows."));
   options.push_back(makeInteger("table.exec.mini-batch.size", -1, "-1", kPlannerIgnores,
                                 "The most rows a mini-batch buffers."));
-  options.push_back(makeOption("table.exec.state.ttl", T::kDuration, "0 ms",
-                               "SQL operators keep their state without a TTL yet",
+  options.push_back(makeOption("table.exec.state.ttl", T::kDuration, "0 ms", "",
                                "Idle state of SQL operators expires after this time; 0: never."));
   options.push_back(makeOption("table.exec.source.idle-timeout", T::kDuration, "0 ms", "",
                                "A source without input for this long is marked idle."));

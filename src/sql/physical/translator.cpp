@@ -270,6 +270,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->groupingColumns = aggregate.groupingColumns;
       spec->calls = aggregate.calls;
       spec->outputRowType = aggregate.rowType;
+      spec->stateTtlMillis = settings.stateTtl;
       std::shared_ptr<const runtime::operators::GroupAggregateSpec> shared = spec;
       auto result =
           translate(*node.inputs[0], env, settings)
@@ -388,6 +389,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->rightKeys = join.rightKeys;
       spec->condition = join.condition;
       spec->outputRowType = join.rowType;
+      spec->stateTtlMillis = settings.stateTtl;
       std::shared_ptr<const runtime::operators::JoinSpec> shared = spec;
       // Both inputs are partitioned by their keys, so matching rows meet in one subtask;
       // without equi keys everything meets in subtask 0 (Flink's singleton distribution).

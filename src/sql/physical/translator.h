@@ -31,6 +31,8 @@ struct TranslationSettings {
   int64_t autoWatermarkInterval = 200;
   /// table.exec.source.idle-timeout (ms; 0: sources never go idle).
   int64_t sourceIdleTimeout = 0;
+  /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
+  int64_t stateTtl = 0;
   /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.

@@ -454,6 +454,8 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
           .count();
   translation.sourceIdleTimeout =
       view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
+  translation.stateTtl =
+      view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();

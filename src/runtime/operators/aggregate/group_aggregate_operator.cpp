@@ -23,8 +23,12 @@ void GroupAggregateOperator::open(OperatorContext& context) {
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
   stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
                                                           context.maxParallelism, *context.clock);
-  accumulatorState_ = stateBackend_->getValueState(
-      ValueStateDescriptor<std::vector<std::vector<Value>>>("accumulators"));
+  ValueStateDescriptor<std::vector<std::vector<Value>>> descriptor("accumulators");
+  if (spec_->stateTtlMillis > 0) {
+    descriptor.enableTimeToLive(
+        StateTtlConfig::newBuilder(std::chrono::milliseconds(spec_->stateTtlMillis)).build());
+  }
+  accumulatorState_ = stateBackend_->getValueState(descriptor);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
 }
 

@@ -34,6 +34,10 @@ struct GroupAggregateSpec {
   std::vector<AggregateCall> calls;
   LogicalTypePtr outputRowType;
   bool generateUpdateBefore = true;
+  /// table.exec.state.ttl (ms; 0: never): a group's accumulators expire when the group was not
+  /// updated for this long (processing time); its next row starts the group afresh (+I), as
+  /// Flink's state TTL does.
+  int64_t stateTtlMillis = 0;
 };
 
 class GroupAggregateOperator final : public StreamOperator {

@@ -180,10 +180,15 @@ void JoinOperator::open(OperatorContext& context) {
   if (batchMode_) return;
   stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
                                                           context.maxParallelism, *context.clock);
-  recordState_[0] =
-      stateBackend_->getValueState(ValueStateDescriptor<std::vector<JoinRecord>>("left-records"));
-  recordState_[1] =
-      stateBackend_->getValueState(ValueStateDescriptor<std::vector<JoinRecord>>("right-records"));
+  for (int side = 0; side < 2; ++side) {
+    ValueStateDescriptor<std::vector<JoinRecord>> descriptor(side == 0 ? "left-records"
+                                                                       : "right-records");
+    if (spec_->stateTtlMillis > 0) {
+      descriptor.enableTimeToLive(
+          StateTtlConfig::newBuilder(std::chrono::milliseconds(spec_->stateTtlMillis)).build());
+    }
+    recordState_[side] = stateBackend_->getValueState(descriptor);
+  }
 }
 
 void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {

@@ -66,6 +66,10 @@ struct JoinSpec {
   expression::ExpressionPtr condition;
   LogicalTypePtr outputRowType;  // left fields then right fields (the padded side's fields
                                  // nullable for outer joins)
+  /// table.exec.state.ttl (ms; 0: never): a key's stored rows of one side expire when that
+  /// side's rows of the key were not written for this long (processing time). Flink expires
+  /// each row on its own; here the rows of a key and side expire together.
+  int64_t stateTtlMillis = 0;
 };
 
 /// One distinct row of one join input in STREAMING keyed state. A key's state is the list of

@@ -66,14 +66,15 @@ class CollectingOutput final : public Output {
 /// and in which order rows arrive (Flink's KeyedTwoInputStreamOperatorTestHarness).
 class JoinHarness {
  public:
-  JoinHarness(std::shared_ptr<const JoinSpec> spec, RuntimeExecutionMode mode)
+  JoinHarness(std::shared_ptr<const JoinSpec> spec, RuntimeExecutionMode mode,
+              const Clock* clock = &SystemClock::instance())
       : operator_(std::move(spec)) {
     context_.operatorName = "Join";
     context_.executionMode = mode;
     context_.maxParallelism = 128;
     context_.keyGroupRange = KeyGroupRange{0, 127};
     context_.output = &output_;
-    context_.clock = &SystemClock::instance();
+    context_.clock = clock;
     operator_.open(context_);
   }
   ~JoinHarness() { operator_.close(); }
@@ -119,6 +120,21 @@ TEST(JoinTest, TypeNamesAreFlinks) {
   EXPECT_EQ(joinTypeName(JoinType::LEFT), "LeftOuterJoin");
   EXPECT_EQ(joinTypeName(JoinType::RIGHT), "RightOuterJoin");
   EXPECT_EQ(joinTypeName(JoinType::FULL), "FullOuterJoin");
+}
+
+TEST(JoinTest, StateTtlExpiresAKeysRowsOfOneSide) {
+  // table.exec.state.ttl = 1 s: Alice's left row is gone 1 s after it was stored, so a right
+  // row arriving later finds no partner; Bob's was rewritten and still joins.
+  auto spec = std::make_shared<JoinSpec>(*joinSpec(JoinType::INNER));
+  spec->stateTtlMillis = 1000;
+  ManualClock clock(0);
+  JoinHarness join(spec, RuntimeExecutionMode::STREAMING, &clock);
+  EXPECT_EQ(join.left({Row::of("Alice", 1), Row::of("Bob", 2)}), Rows{});
+  clock.advance(600);
+  EXPECT_EQ(join.left({Row::of("Bob", 3)}), Rows{});
+  clock.advance(600);
+  EXPECT_EQ(join.right({Row::of("Alice", 10), Row::of("Bob", 20)}),
+            (Rows{"+I[Bob, 2, Bob, 20]", "+I[Bob, 3, Bob, 20]"}));
 }
 
 TEST(JoinTest, StreamingInnerJoinMatchesWhicheverSideArrivesLast) {
