@@ -101,12 +101,17 @@ TEST(ConfigurationFileTest, TheSeedsProductionConfigurationLoads) {
             "39 metrics.reporter.prom.factory.class = "
             "org.apache.flink.metrics.prometheus.PrometheusReporterFactory\n"
             "40 metrics.reporter.prom.port = 9249\n");
-  // Every key is one eddy knows and every value is valid; none is honoured yet, and each
-  // says so (the exact warnings are in tests/scripts/production_config.stderr).
+  // Every key is one eddy knows and every value is valid; all but table.exec.state.ttl are
+  // not honoured yet, and each of those says so (the exact warnings are in
+  // tests/scripts/production_config.stderr).
   for (const ConfigurationEntry& entry : entries) {
     ASSERT_NE(config::OptionRegistry::instance().find(entry.key), nullptr) << entry.key;
     std::vector<std::string> warnings =
         config::OptionRegistry::instance().validate(entry.key, entry.value);
+    if (entry.key == "table.exec.state.ttl") {
+      EXPECT_TRUE(warnings.empty()) << warnings[0];
+      continue;
+    }
     ASSERT_EQ(warnings.size(), 1u) << entry.key;
     EXPECT_EQ(warnings[0].rfind("Option '" + entry.key + "'", 0), 0u) << warnings[0];
     EXPECT_NE(warnings[0].find("not honoured by eddy yet"), std::string::npos) << warnings[0];

@@ -137,59 +137,81 @@ std::string checkAggregateArguments(const FunctionCallExpression& call, Aggregat
   }
 }
 
-/// Calls `visit` for every aggregate call in `expression`, outermost first (aggregates are not
-/// looked for inside other aggregates: nesting is an error reported when binding).
-void forEachAggregate(const Expression& expression,
-                      const std::function<void(const FunctionCallExpression&)>& visit) {
+/// Calls `visit` for the function calls of `expression`, outermost first; the arguments of a
+/// call are visited only when `visit` returns false for it.
+void forEachCall(const Expression& expression,
+                 const std::function<bool(const FunctionCallExpression&)>& visit) {
+  auto recurse = [&visit](const Expression& child) { forEachCall(child, visit); };
   if (expression.is<FunctionCallExpression>()) {
     const auto& call = expression.as<FunctionCallExpression>();
-    if (aggregateKindOf(call)) {
-      visit(call);
-      return;
-    }
-    for (const auto& argument : call.arguments) forEachAggregate(*argument, visit);
+    if (visit(call)) return;
+    for (const auto& argument : call.arguments) recurse(*argument);
     return;
   }
   switch (expression.kind) {
     case ExpressionKind::kUnary:
-      forEachAggregate(*expression.as<UnaryExpression>().operand, visit);
+      recurse(*expression.as<UnaryExpression>().operand);
       break;
     case ExpressionKind::kBinary:
-      forEachAggregate(*expression.as<BinaryExpression>().left, visit);
-      forEachAggregate(*expression.as<BinaryExpression>().right, visit);
+      recurse(*expression.as<BinaryExpression>().left);
+      recurse(*expression.as<BinaryExpression>().right);
       break;
     case ExpressionKind::kIs:
-      forEachAggregate(*expression.as<IsExpression>().operand, visit);
+      recurse(*expression.as<IsExpression>().operand);
       break;
     case ExpressionKind::kCast:
-      forEachAggregate(*expression.as<CastExpression>().operand, visit);
+      recurse(*expression.as<CastExpression>().operand);
       break;
     case ExpressionKind::kBetween: {
       const auto& between = expression.as<BetweenExpression>();
-      forEachAggregate(*between.operand, visit);
-      forEachAggregate(*between.lower, visit);
-      forEachAggregate(*between.upper, visit);
+      recurse(*between.operand);
+      recurse(*between.lower);
+      recurse(*between.upper);
       break;
     }
     case ExpressionKind::kCase: {
       const auto& caseExpression = expression.as<CaseExpression>();
-      if (caseExpression.operand) forEachAggregate(*caseExpression.operand, visit);
+      if (caseExpression.operand) recurse(*caseExpression.operand);
       for (const auto& when : caseExpression.whenClauses) {
-        forEachAggregate(*when.condition, visit);
-        forEachAggregate(*when.result, visit);
+        recurse(*when.condition);
+        recurse(*when.result);
       }
-      if (caseExpression.elseResult) forEachAggregate(*caseExpression.elseResult, visit);
+      if (caseExpression.elseResult) recurse(*caseExpression.elseResult);
       break;
     }
     case ExpressionKind::kIn: {
       const auto& in = expression.as<InExpression>();
-      forEachAggregate(*in.operand, visit);
-      for (const auto& value : in.values) forEachAggregate(*value, visit);
+      recurse(*in.operand);
+      for (const auto& value : in.values) recurse(*value);
       break;
     }
     default:
       break;
   }
+}
+
+/// Calls `visit` for every aggregate call in `expression`, outermost first (aggregates are not
+/// looked for inside other aggregates: nesting is an error reported when binding).
+void forEachAggregate(const Expression& expression,
+                      const std::function<void(const FunctionCallExpression&)>& visit) {
+  forEachCall(expression, [&visit](const FunctionCallExpression& call) {
+    if (!aggregateKindOf(call)) return false;
+    visit(call);
+    return true;
+  });
+}
+
+/// Calls `visit` for every aggregate function called with OVER in `expression`.
+void forEachOverAggregate(const Expression& expression,
+                          const std::function<void(const FunctionCallExpression&)>& visit) {
+  forEachCall(expression, [&visit](const FunctionCallExpression& call) {
+    if (!call.over || call.name.size() != 1 ||
+        !runtime::operators::aggregateKindOfName(upper(call.name[0]))) {
+      return false;
+    }
+    visit(call);
+    return true;
+  });
 }
 
 /// The grouping sets of a GROUP BY clause (SQL's rules: each element gives a list of sets,
@@ -1365,6 +1387,8 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     if (rank != rankColumns_.end()) {
       return expression::column(rank->second, LogicalType::simple(LogicalTypeRoot::BIGINT, false));
     }
+    auto over = overColumns_.find(&call);
+    if (over != overColumns_.end()) return expression::column(over->second.first, over->second.second);
     notSupported(call, "OVER windows");
   }
   if (call.distinct || call.filter) fail(call, "DISTINCT and FILTER apply only to aggregate functions");
@@ -1920,8 +1944,164 @@ BoundPtr Binder::bindScalarSubquery(const SubqueryExpression& subquery) {
   return expression::column(outerArity, type);
 }
 
+AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, const Scope& scope,
+                                        std::vector<BoundPtr>& projection,
+                                        std::vector<std::string>& names) {
+  const std::string name = upper(call.name[0]);
+  AggregateKind kind = *runtime::operators::aggregateKindOfName(name);
+  if (kind == AggregateKind::COUNT &&
+      (call.arguments.empty() ||
+       (call.arguments.size() == 1 && call.arguments[0]->is<StarExpression>()))) {
+    kind = AggregateKind::COUNT_STAR;
+  }
+  AggregateCall aggregate{kind, -1, nullptr, -1, call.distinct};
+  if (call.distinct && kind == AggregateKind::COUNT_STAR) {
+    fail(call, "COUNT(DISTINCT *) is not allowed; name the columns");
+  }
+  LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+  if (kind != AggregateKind::COUNT_STAR) {
+    size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : 1;
+    if (call.arguments.empty() || call.arguments.size() > maxArguments) {
+      fail(call, "Invalid number of arguments to function '" + name + "'. Was expecting " +
+                     (maxArguments == 1 ? std::string("1") : std::string("1 to 2")) +
+                     " arguments");
+    }
+    bool nested = false;
+    for (const auto& argumentExpression : call.arguments) {
+      forEachAggregate(*argumentExpression, [&](const FunctionCallExpression&) { nested = true; });
+    }
+    if (nested) fail(call, "Aggregate expressions cannot be nested");
+    BoundPtr argument = bindExpression(*call.arguments[0], scope, nullptr);
+    argumentType = argument->type();
+    BoundPtr separator =
+        call.arguments.size() > 1 ? bindExpression(*call.arguments[1], scope, nullptr) : nullptr;
+    std::string error = checkAggregateArguments(call, kind, *argument, separator, aggregate);
+    if (!error.empty()) fail(call, error);
+    aggregate.argumentColumn = static_cast<int>(projection.size());
+    projection.push_back(argument);
+    names.push_back("$f" + std::to_string(aggregate.argumentColumn));
+  }
+  if (call.filter) {
+    BoundPtr filter = bindExpression(*call.filter, scope, nullptr);
+    if (filter->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+      fail(*call.filter, "FILTER expression must be of type BOOLEAN");
+    }
+    aggregate.filterColumn = static_cast<int>(projection.size());
+    projection.push_back(filter);
+    names.push_back("$f" + std::to_string(aggregate.filterColumn));
+  }
+  aggregate.resultType = aggregateResultType(kind, argumentType);
+  return aggregate;
+}
+
+void Binder::planOverAggregates(const SelectQuery& select,
+                                const std::vector<const FunctionCallExpression*>& calls,
+                                Relation& input) {
+  // The window of each call: its own specification or a WINDOW clause entry.
+  auto windowOf = [&](const FunctionCallExpression& call) -> const WindowSpecification& {
+    const WindowSpecification& own = *call.over;
+    if (own.referenceName.empty()) return own;
+    if (!own.partitionBy.empty() || !own.orderBy.empty() || own.frame) {
+      notSupported(own, "A window that refines a named window");
+    }
+    for (const NamedWindow& named : select.windows) {
+      if (named.name == own.referenceName) return *named.specification;
+    }
+    fail(own, "Window '" + own.referenceName + "' not found");
+  };
+  const WindowSpecification& window = windowOf(*calls[0]);
+  const std::string windowText = unparse(window);
+  for (const FunctionCallExpression* call : calls) {
+    if (unparse(windowOf(*call)) != windowText) {
+      notSupported(*call, "OVER aggregates over different windows in one SELECT");
+    }
+  }
+  auto columnOf = [&](const Expression& expression) {
+    BoundPtr bound = bindExpression(expression, input.scope, nullptr);
+    const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get());
+    if (!reference) {
+      notSupported(expression, "PARTITION BY / ORDER BY an expression that is not a column in OVER");
+    }
+    return reference->index();
+  };
+  std::vector<int> partition;
+  for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
+  if (window.orderBy.size() != 1 || window.orderBy[0].descending) {
+    fail(window, "OVER windows' ordering in stream mode must be defined on a time attribute.");
+  }
+  const int order = columnOf(*window.orderBy[0].expression);
+  if (input.scope[order].type->getTimestampKind() == TimestampKind::REGULAR) {
+    fail(*window.orderBy[0].expression,
+         "OVER windows' ordering in stream mode must be defined on a time attribute.");
+  }
+  // The frame: SQL's default with ORDER BY is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+  runtime::operators::OverFrameUnit unit = runtime::operators::OverFrameUnit::RANGE;
+  std::optional<int64_t> preceding;
+  if (window.frame) {
+    const WindowFrame& frame = *window.frame;
+    unit = frame.unit == FrameUnit::kRows ? runtime::operators::OverFrameUnit::ROWS
+                                          : runtime::operators::OverFrameUnit::RANGE;
+    if (frame.end && frame.end->kind != FrameBoundKind::kCurrentRow) {
+      notSupported(window, "An OVER window that does not end at CURRENT ROW");
+    }
+    if (frame.start.kind == FrameBoundKind::kPreceding) {
+      BoundPtr offset = bindExpression(*frame.start.offset, Scope{}, nullptr);
+      std::optional<Value> value;
+      if (offset->isConstant()) value = expression::ExpressionEvaluator::evaluateConstant(offset);
+      if (unit == runtime::operators::OverFrameUnit::ROWS) {
+        std::optional<int64_t> rows;
+        if (value && !value->isNull() && value->kind() == ValueKind::INT) rows = value->get<int32_t>();
+        if (value && !value->isNull() && value->kind() == ValueKind::BIGINT) rows = value->get<int64_t>();
+        if (!rows || *rows < 0) {
+          fail(*frame.start.offset, "ROWS PRECEDING needs a non-negative integer literal");
+        }
+        preceding = *rows;
+      } else {
+        if (!value || value->isNull() || value->kind() != ValueKind::DURATION) {
+          fail(*frame.start.offset,
+               "RANGE PRECEDING over a time attribute needs a day-time interval literal such "
+               "as INTERVAL '10' MINUTE");
+        }
+        preceding = value->get<Duration>().toMillis();
+      }
+    } else if (frame.start.kind == FrameBoundKind::kCurrentRow) {
+      preceding = 0;
+    } else if (frame.start.kind != FrameBoundKind::kUnboundedPreceding) {
+      notSupported(window, "An OVER window that starts after the current row");
+    }
+  }
+  // A projection of the input's columns then the calls' arguments, and the OverAggregate.
+  std::vector<BoundPtr> projection;
+  std::vector<std::string> names;
+  for (size_t c = 0; c < input.scope.size(); ++c) {
+    projection.push_back(expression::column(static_cast<int>(c), input.scope[c].type));
+    names.push_back(input.node->rowType->getFields()[c].name);
+  }
+  std::vector<AggregateCall> aggregateCalls;
+  for (const FunctionCallExpression* call : calls) {
+    aggregateCalls.push_back(bindAggregateCall(*call, input.scope, projection, names));
+  }
+  const int width = static_cast<int>(projection.size());
+  LogicalNodePtr pre = input.node;
+  if (width > static_cast<int>(input.scope.size())) {
+    pre = std::make_shared<LogicalProject>(input.node, std::move(projection), uniquifyNames(names));
+  }
+  std::vector<std::string> callNames;
+  for (size_t i = 0; i < aggregateCalls.size(); ++i) {
+    callNames.push_back("w0$o" + std::to_string(i));
+    overColumns_[calls[i]] = {width + static_cast<int>(i), aggregateCalls[i].resultType};
+  }
+  input.node = std::make_shared<LogicalOverAggregate>(pre, std::move(partition), order, unit,
+                                                      preceding, std::move(aggregateCalls),
+                                                      uniquifyNames(callNames));
+  // The arguments and results are reachable only through the calls.
+  const auto& fields = input.node->rowType->getFields();
+  for (size_t c = input.scope.size(); c < fields.size(); ++c) {
+    input.scope.push_back(ScopeColumn{"", fields[c].name, fields[c].type, true});
+  }
+}
+
 Binder::Relation Binder::bindSelect(const SelectQuery& select) {
-  if (!select.windows.empty()) notSupported(select, "The WINDOW clause");
   Relation input;
   if (select.from) {
     input = bindTableReference(*select.from);
@@ -2100,6 +2280,19 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
                                                kind, 1, INT64_MAX, true, item.name);
   }
 
+  // OVER aggregates: `agg(x) OVER (PARTITION BY .. ORDER BY time ROWS|RANGE .. PRECEDING)`.
+  std::vector<const FunctionCallExpression*> overCalls;
+  for (const OutputItem& item : items) {
+    if (item.expression) {
+      forEachOverAggregate(*item.expression,
+                           [&](const FunctionCallExpression& call) { overCalls.push_back(&call); });
+    }
+  }
+  if (!overCalls.empty()) {
+    if (aggregating) notSupported(*overCalls[0], "OVER aggregates together with GROUP BY");
+    planOverAggregates(select, overCalls, input);
+  }
+
   Scope outputScope;
   std::vector<BoundPtr> projections;
   std::vector<std::string> names;
@@ -2164,47 +2357,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     std::vector<AggregateCall> calls;
     std::vector<std::string> callNames;
     for (const FunctionCallExpression* call : aggregateCalls) {
-      AggregateKind kind = *aggregateKindOf(*call);
-      AggregateCall aggregate{kind, -1, nullptr, -1, call->distinct};
-      if (call->distinct && kind == AggregateKind::COUNT_STAR) {
-        fail(*call, "COUNT(DISTINCT *) is not allowed; name the columns");
-      }
-      LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
-      if (kind != AggregateKind::COUNT_STAR) {
-        size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : 1;
-        if (call->arguments.empty() || call->arguments.size() > maxArguments) {
-          fail(*call, "Invalid number of arguments to function '" + upper(call->name[0]) +
-                          "'. Was expecting " +
-                          (maxArguments == 1 ? std::string("1") : std::string("1 to 2")) +
-                          " arguments");
-        }
-        bool nested = false;
-        for (const auto& argumentExpression : call->arguments) {
-          forEachAggregate(*argumentExpression,
-                           [&](const FunctionCallExpression&) { nested = true; });
-        }
-        if (nested) fail(*call, "Aggregate expressions cannot be nested");
-        BoundPtr argument = bindExpression(*call->arguments[0], input.scope, nullptr);
-        argumentType = argument->type();
-        BoundPtr separator = call->arguments.size() > 1
-                                 ? bindExpression(*call->arguments[1], input.scope, nullptr)
-                                 : nullptr;
-        std::string error = checkAggregateArguments(*call, kind, *argument, separator, aggregate);
-        if (!error.empty()) fail(*call, error);
-        aggregate.argumentColumn = static_cast<int>(preProjection.size());
-        preProjection.push_back(argument);
-        preNames.push_back("$f" + std::to_string(aggregate.argumentColumn));
-      }
-      if (call->filter) {
-        BoundPtr filter = bindExpression(*call->filter, input.scope, nullptr);
-        if (filter->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
-          fail(*call->filter, "FILTER expression must be of type BOOLEAN");
-        }
-        aggregate.filterColumn = static_cast<int>(preProjection.size());
-        preProjection.push_back(filter);
-        preNames.push_back("$f" + std::to_string(aggregate.filterColumn));
-      }
-      aggregate.resultType = aggregateResultType(kind, argumentType);
+      AggregateCall aggregate = bindAggregateCall(*call, input.scope, preProjection, preNames);
       binding.callColumns[call] = groupCount + static_cast<int>(calls.size());
       binding.outputTypes.push_back(aggregate.resultType);
       callNames.push_back("$f" + std::to_string(groupCount + calls.size()));

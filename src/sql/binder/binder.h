@@ -61,6 +61,18 @@ class Binder {
   Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
                          runtime::operators::JoinType joinType);
   Relation bindSelect(const SelectQuery& select);
+  /// An aggregate call of `call` (a GROUP BY aggregate or an OVER aggregate): its argument and
+  /// FILTER expressions, bound over `scope`, are appended to `projection` (named `$fN`) and
+  /// the call refers to them there.
+  runtime::operators::AggregateCall bindAggregateCall(const FunctionCallExpression& call,
+                                                      const Scope& scope,
+                                                      std::vector<expression::ExpressionPtr>& projection,
+                                                      std::vector<std::string>& names);
+  /// OVER aggregates of the select list (`items`): an OverAggregate over `input`, whose
+  /// result columns the calls then read (overColumns_).
+  void planOverAggregates(const SelectQuery& select,
+                          const std::vector<const FunctionCallExpression*>& calls,
+                          Relation& input);
   Relation bindValues(const ValuesQuery& values);
   Relation bindSetOperation(const SetOperationQuery& set);
   Relation bindOrderBy(const OrderByQuery& orderBy);
@@ -121,6 +133,8 @@ class Binder {
   std::vector<const Expression*> topLevelConjuncts_;
   // Ranking function calls of the select list being bound → their column in the Rank output.
   std::map<const FunctionCallExpression*, int> rankColumns_;
+  // OVER aggregate calls of the select list being bound → their column in the OverAggregate.
+  std::map<const FunctionCallExpression*, std::pair<int, LogicalTypePtr>> overColumns_;
   // WITH items visible to the query being bound, innermost last.
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
 };

@@ -64,6 +64,17 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
     case LogicalNodeKind::kWindowTableFunction:
       return std::make_shared<LogicalWindowTableFunction>(
           inputs[0], static_cast<const LogicalWindowTableFunction&>(node).window);
+    case LogicalNodeKind::kOverAggregate: {
+      const auto& over = static_cast<const LogicalOverAggregate&>(node);
+      std::vector<std::string> names;
+      const auto& fields = node.rowType->getFields();
+      for (size_t i = fields.size() - over.calls.size(); i < fields.size(); ++i) {
+        names.push_back(fields[i].name);
+      }
+      return std::make_shared<LogicalOverAggregate>(inputs[0], over.partitionKeys,
+                                                    over.orderColumn, over.unit, over.preceding,
+                                                    over.calls, std::move(names));
+    }
     case LogicalNodeKind::kWindowAggregate: {
       const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);
       return std::make_shared<LogicalWindowAggregate>(inputs[0], aggregate.window,

@@ -11,6 +11,7 @@
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "runtime/operators/join/interval_join_operator.h"
+#include "runtime/operators/over/over_aggregate_operator.h"
 #include "runtime/operators/watermark/watermark_assigner_operator.h"
 #include "runtime/operators/window/window_aggregate_operator.h"
 #include "runtime/operators/window/window_table_function_operator.h"
@@ -297,7 +298,13 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->outputRankNumber = rank.outputRankNumber;
       spec->inputInsertOnly = node.inputs[0]->changelogMode == ChangelogMode::kInsertOnly;
       spec->outputRowType = rank.rowType;
-      if (settings.streaming && rank.rankEnd == INT64_MAX) {
+      // Window Top-N: partitioned by a window's start and end over insert-only input.
+      spec->windowEndColumn = windowRankEndColumn(*node.inputs[0], rank.partitionKeys);
+      if (spec->windowEndColumn >= 0) {
+        spec->windowTimeZone =
+            windowPropertyOf(*node.inputs[0], spec->windowEndColumn)->window.timeZone;
+      }
+      if (settings.streaming && rank.rankEnd == INT64_MAX && spec->windowEndColumn < 0) {
         throw TableException(
             "ROW_NUMBER, RANK and DENSE_RANK in STREAMING mode need a filter on the rank that "
             "bounds it from above (Top-N, e.g. WHERE rownum <= 10)");
@@ -354,6 +361,30 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
                 return std::make_unique<runtime::operators::WindowTableFunctionOperator>(shared);
               }))
           .setParallelism(parallelism);
+    }
+    case LogicalNodeKind::kOverAggregate: {
+      const auto& over = static_cast<const LogicalOverAggregate&>(node);
+      auto spec = std::make_shared<runtime::operators::OverAggregateSpec>();
+      spec->inputRowType = node.inputs[0]->rowType;
+      spec->partitionKeys = over.partitionKeys;
+      spec->orderColumn = over.orderColumn;
+      spec->processingTime = over.processingTime;
+      spec->unit = over.unit;
+      spec->preceding = over.preceding;
+      spec->calls = over.calls;
+      spec->outputRowType = node.rowType;
+      std::shared_ptr<const runtime::operators::OverAggregateSpec> shared = spec;
+      auto result =
+          translate(*node.inputs[0], env, settings)
+              .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(over.partitionKeys))
+              .transform<vector::Chunk>(
+                  over.describe().substr(std::string("Logical").size()),
+                  std::make_shared<runtime::LambdaOperatorFactory>([shared] {
+                    return std::make_unique<runtime::operators::OverAggregateOperator>(shared);
+                  }),
+                  true);
+      if (over.partitionKeys.empty()) return result.setParallelism(1);
+      return withParallelism(result, settings);
     }
     case LogicalNodeKind::kWindowAggregate: {
       const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);

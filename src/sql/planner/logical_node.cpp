@@ -416,12 +416,26 @@ LogicalTypePtr rankRowType(const LogicalNode& input, bool outputRankNumber,
 }
 }  // namespace
 
+int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partitionKeys) {
+  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  if (input.changelogMode != ChangelogMode::kInsertOnly) return -1;
+  int start = -1;
+  int end = -1;
+  for (int key : partitionKeys) {
+    auto property = windowPropertyOf(input, key);
+    if (property && property->kind == Kind::WINDOW_START) start = key;
+    if (property && property->kind == Kind::WINDOW_END) end = key;
+  }
+  return start >= 0 ? end : -1;
+}
+
 LogicalRank::LogicalRank(LogicalNodePtr input, std::vector<int> partition,
                          std::vector<runtime::operators::SortKey> sort,
                          runtime::operators::RankKind kind, int64_t start, int64_t end,
                          bool rankNumber, std::string name)
     : LogicalNode(LogicalNodeKind::kRank, rankRowType(*input, rankNumber, name), {input},
-                  ChangelogMode::kRetract),
+                  windowRankEndColumn(*input, partition) >= 0 ? ChangelogMode::kInsertOnly
+                                                              : ChangelogMode::kRetract),
       partitionKeys(std::move(partition)),
       sortKeys(std::move(sort)),
       rankKind(kind),
@@ -641,6 +655,84 @@ std::string LogicalWindowAggregate::describe() const {
     }
   }
   return text + "])";
+}
+
+namespace {
+LogicalTypePtr overRowType(const LogicalNode& input,
+                           const std::vector<runtime::operators::AggregateCall>& calls,
+                           const std::vector<std::string>& names) {
+  std::vector<RowField> fields = input.rowType->getFields();
+  for (size_t i = 0; i < calls.size(); ++i) {
+    fields.push_back(RowField{names.at(i), calls[i].resultType, std::nullopt});
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+}  // namespace
+
+LogicalOverAggregate::LogicalOverAggregate(LogicalNodePtr input, std::vector<int> partition,
+                                           int order, runtime::operators::OverFrameUnit frameUnit,
+                                           std::optional<int64_t> framePreceding,
+                                           std::vector<runtime::operators::AggregateCall> overCalls,
+                                           std::vector<std::string> names)
+    : LogicalNode(LogicalNodeKind::kOverAggregate, overRowType(*input, overCalls, names), {input},
+                  ChangelogMode::kInsertOnly),
+      partitionKeys(std::move(partition)),
+      orderColumn(order),
+      processingTime(inputs[0]->rowType->getFields().at(order).type->getTimestampKind() ==
+                     TimestampKind::PROCTIME),
+      unit(frameUnit),
+      preceding(framePreceding),
+      calls(std::move(overCalls)) {}
+
+std::string LogicalOverAggregate::describe() const {
+  const auto& inputFields = inputs[0]->rowType->getFields();
+  std::string text = "LogicalOverAggregate(partitionBy=[";
+  for (size_t i = 0; i < partitionKeys.size(); ++i) {
+    text += (i ? ", " : "") + inputFields[partitionKeys[i]].name;
+  }
+  text += "], orderBy=[" + inputFields[orderColumn].name + " ASC], window=[" +
+          (unit == runtime::operators::OverFrameUnit::ROWS ? "ROWS" : "RANGE") + " BETWEEN " +
+          (preceding ? std::to_string(*preceding) : std::string("UNBOUNDED")) +
+          " PRECEDING AND CURRENT ROW], select=[";
+  const auto& fields = rowType->getFields();
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const auto& call = calls[i];
+    std::string argument = call.argumentColumn < 0 ? "*" : inputFields[call.argumentColumn].name;
+    text += (i ? ", " : "") + runtime::operators::aggregateKindName(call.kind) + "(" +
+            (call.distinct ? "DISTINCT " : "") + argument + ") AS " +
+            fields[inputFields.size() + i].name;
+  }
+  return text + "])";
+}
+
+std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int column) {
+  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  switch (node.kind) {
+    case LogicalNodeKind::kWindowTableFunction: {
+      const auto& function = static_cast<const LogicalWindowTableFunction&>(node);
+      int arity = node.inputs[0]->rowType->getFieldCount();
+      if (column < arity) return windowPropertyOf(*node.inputs[0], column);
+      static const Kind kKinds[] = {Kind::WINDOW_START, Kind::WINDOW_END, Kind::WINDOW_TIME};
+      return WindowProperty{kKinds[column - arity], function.window};
+    }
+    case LogicalNodeKind::kWindowAggregate: {
+      const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);
+      Kind kind = aggregate.outputColumns.at(column).kind;
+      if (kind == Kind::KEY || kind == Kind::CALL) return std::nullopt;
+      return WindowProperty{kind, aggregate.window};
+    }
+    case LogicalNodeKind::kProject: {
+      const auto& expression = static_cast<const LogicalProject&>(node).expressions.at(column);
+      if (expression->kind() != expression::ExpressionKind::kColumnReference) return std::nullopt;
+      return windowPropertyOf(
+          *node.inputs[0], static_cast<const expression::ColumnReference&>(*expression).index());
+    }
+    case LogicalNodeKind::kFilter:
+    case LogicalNodeKind::kWatermarkAssigner:
+      return windowPropertyOf(*node.inputs[0], column);
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace eddy::sql

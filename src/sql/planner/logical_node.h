@@ -16,6 +16,7 @@
 #include "expression/bound_expression.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/over/over_aggregate_operator.h"
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "runtime/operators/window/window_aggregate_operator.h"
@@ -43,7 +44,8 @@ enum class LogicalNodeKind {
   kDataStreamScan,
   kWatermarkAssigner,
   kWindowTableFunction,
-  kWindowAggregate
+  kWindowAggregate,
+  kOverAggregate
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -273,6 +275,38 @@ struct LogicalWindowAggregate final : LogicalNode {
   const std::vector<runtime::operators::AggregateCall> calls;
   const std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> outputColumns;
 };
+
+/// OVER aggregation (Flink's OverAggregate): every input row, followed by aggregates over its
+/// frame — the rows of its partition ordered by a time attribute, from `preceding` rows (ROWS)
+/// or milliseconds (RANGE) before it (UNBOUNDED without) to the current row. Insert-only.
+struct LogicalOverAggregate final : LogicalNode {
+  LogicalOverAggregate(LogicalNodePtr input, std::vector<int> partitionKeys, int orderColumn,
+                       runtime::operators::OverFrameUnit unit, std::optional<int64_t> preceding,
+                       std::vector<runtime::operators::AggregateCall> calls,
+                       std::vector<std::string> names);
+  std::string describe() const override;
+  const std::vector<int> partitionKeys;
+  const int orderColumn;
+  const bool processingTime;
+  const runtime::operators::OverFrameUnit unit;
+  const std::optional<int64_t> preceding;
+  const std::vector<runtime::operators::AggregateCall> calls;
+};
+
+/// A window property column: which property, of which window.
+struct WindowProperty {
+  runtime::operators::WindowAggregateSpec::OutputColumn::Kind kind;  // WINDOW_START/_END/_TIME
+  runtime::operators::WindowSpec window;
+};
+/// What column `column` of `node` is when it is a window's window_start, window_end or
+/// window_time (produced by a window TVF or a window aggregation, passed on unchanged by
+/// projections and filters); nullopt otherwise.
+std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int column);
+
+/// Window Top-N (Flink's WindowRank): the partition key that is window_end when a rank over
+/// `input` partitioned by `partitionKeys` ranks the rows of each window (the keys include a
+/// window's window_start and window_end, the input is insert-only); -1 otherwise.
+int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partitionKeys);
 
 /// `names` made unique as Calcite makes a row type's field names unique: a repeated `name`
 /// becomes `name0`, then `name1`, ... (skipping names already taken).

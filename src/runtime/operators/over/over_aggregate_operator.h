@@ -20,11 +20,11 @@
 // rows leaving them; nothing is recomputed.
 //
 // STREAMING, event time (ORDER BY a rowtime): a row whose time is <= the current watermark at
-// arrival is late: dropped and counted in JobMetrics::numLateRecordsDropped (Flink drops it
-// too). Other rows wait in their partition until the watermark reaches their time; a watermark
-// W then processes every waiting row with time <= W (all peers of a time arrive before the
-// watermark passes it, so a RANGE frame always sees all of them), emits their output and only
-// then forwards W. A NULL time fails the job with Flink's message (kNullRowTimeMessage).
+// arrival is late: dropped and counted in JobMetrics::numLateRecordsDropped. Other rows wait in
+// their partition until the watermark reaches their time; a watermark W then processes every
+// waiting row with time <= W (all peers of a time arrive before the watermark passes it, so a RANGE
+// frame always sees all of them), emits their output and only then forwards W. A NULL time fails
+// the job with Flink's message (kNullRowTimeMessage).
 //
 // STREAMING, processing time (ORDER BY a proctime): the order column is not read; every row is
 // processed as its chunk arrives, in arrival order, at time = the ProcessingTimeService's clock
@@ -35,15 +35,15 @@
 // RANGE UNBOUNDED, does not, as here.) Nothing is late; watermarks are forwarded unchanged.
 //
 // State, kept bounded: per partition, the accumulators; for a bounded frame the rows still in
-// it (only the values the calls read: argument and FILTER columns) — the last n rows (ROWS), or
-// the rows no more than n ms before the latest time (RANGE). A RANGE row is dropped as soon as
-// it has left every future frame: in event time when W >= its time + n, in processing time
-// when the clock passes its time + n (a ProcessingTimeService timer); a RANGE partition whose
-// frame empties is dropped entirely. Waiting rows are kept per partition, columnar, in arrival
-// order. Unbounded frames keep their accumulators, and ROWS frames their last n rows, as long
-// as the job runs (Flink keeps them until state TTL, which eddy does not have yet). All of it
-// lives in plain member containers: checkpointing of over aggregates comes later, the state is
-// not part of a snapshot yet.
+// it (only the values the calls read: argument and FILTER columns) — the last n + 1 rows (ROWS:
+// the latest frame, cut to n when the next row comes), or the rows no more than n ms before
+// the latest time (RANGE). A RANGE row is dropped as soon as it has left every future frame:
+// in event time when W >= its time + n, in processing time when the clock passes its time + n
+// (a ProcessingTimeService timer); a RANGE partition whose frame empties is dropped entirely.
+// Waiting rows are kept per partition, columnar, in arrival order. Unbounded frames keep their
+// accumulators, and ROWS frames their last rows, as long as the job runs (Flink keeps them
+// until state TTL, which eddy does not have yet). All of it lives in plain member containers:
+// checkpointing of over aggregates comes later, the state is not part of a snapshot yet.
 //
 // finish(): every still-waiting row is processed and emitted, whatever the watermark — an
 // accepted row is never dropped silently at the end of a bounded input. A Watermark::kMax
@@ -179,9 +179,9 @@ class OverAggregateOperator final : public StreamOperator {
   /// The earliest time at which `partition` has something to do (process a waiting row or
   /// expire a frame row), if any.
   std::optional<int64_t> dueTime(const Partition& partition) const;
-  /// Queues an entry for the partition's due time when it is before its scheduled one (in
-  /// processing time with a timer).
-  void schedule(int32_t index);
+  /// Queues an entry for partition `index` at `time` unless it is scheduled no later already
+  /// (in processing time with a timer at time + 1).
+  void scheduleAt(int32_t index, int64_t time);
   void requestTimer(int64_t time);
   void onProcessingTime(int64_t time);
 
@@ -195,11 +195,11 @@ class OverAggregateOperator final : public StreamOperator {
 
   std::shared_ptr<const OverAggregateSpec> spec_;
   int inputColumnCount_ = 0;
-  bool bounded_ = false;      // preceding is set: frames keep their rows
-  int64_t preceding_ = 0;     // when bounded_
+  bool bounded_ = false;   // preceding is set: frames keep their rows
+  int64_t preceding_ = 0;  // when bounded_
   bool batchMode_ = false;
-  bool eventTime_ = false;    // STREAMING ordered by a rowtime: watermarks release rows
-  bool bufferRows_ = false;   // event time or BATCH: rows wait in their partition
+  bool eventTime_ = false;   // STREAMING ordered by a rowtime: watermarks release rows
+  bool bufferRows_ = false;  // event time or BATCH: rows wait in their partition
   int64_t currentWatermark_ = Watermark::kMin;
   int64_t lastArrivalTime_ = Watermark::kMin;  // processing time: the clock, made monotonic
   int64_t nextTimerTime_ = Watermark::kMax;    // earliest timer known to be pending
@@ -221,6 +221,7 @@ class OverAggregateOperator final : public StreamOperator {
   std::vector<Value> rowValues_;
   std::vector<Value> results_;
   std::vector<int32_t> order_;
+  std::vector<int64_t> remainingTimes_;
   std::vector<int32_t> due_;
 };
 

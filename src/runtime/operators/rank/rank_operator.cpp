@@ -9,9 +9,7 @@
 namespace eddy::runtime::operators {
 
 namespace {
-bool isAccumulate(RowKind kind) {
-  return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER;
-}
+bool isAccumulate(RowKind kind) { return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER; }
 }  // namespace
 
 std::string rankKindName(RankKind kind) {
@@ -106,12 +104,30 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       row.reserve(arity);
       for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(r));
       bool accumulate = isAccumulate(chunk.rowKind(r));
-      if (batchMode_) {
-        if (!accumulate) throw InternalError("BATCH Rank received an update or delete row");
+      if (batchMode_ || spec_->windowEndColumn >= 0) {
+        if (!accumulate)
+          throw InternalError("BATCH or window Rank received an update or delete row");
+        if (!batchMode_) {
+          const Value& end = row[spec_->windowEndColumn];
+          int64_t endMillis = end.get<LocalDateTime>().getMillisecond();
+          int64_t fireTime =
+              (spec_->windowTimeZone ? spec_->windowTimeZone->toEpochMillis(endMillis)
+                                     : endMillis) -
+              1;
+          if (fireTime <= currentWatermark_) {
+            if (context().metrics) ++context().metrics->numLateRecordsDropped;
+            continue;
+          }
+          auto [position, inserted] = partitions_.try_emplace(keyBytes_);
+          if (inserted) windowPartitions_[fireTime].push_back(keyBytes_);
+          position->second.push_back(std::move(row));
+          continue;
+        }
         partitions_[keyBytes_].push_back(std::move(row));
         continue;
       }
-      stateBackend_->setCurrentKey(keyBytes_, assignToKeyGroup(keyBytes_, context().maxParallelism));
+      stateBackend_->setCurrentKey(keyBytes_,
+                                   assignToKeyGroup(keyBytes_, context().maxParallelism));
       // The partition's rows, changed in place on the heap backend (a copy from backends that
       // keep values serialized, written back below).
       Rows copied;
@@ -125,8 +141,9 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       std::vector<std::pair<std::vector<Value>, int64_t>> before;
       for (const auto& [visibleRow, rank] : visible(sorted)) before.emplace_back(*visibleRow, rank);
       if (accumulate) {
-        auto position = std::upper_bound(sorted.begin(), sorted.end(), row,
-                                         [this](const auto& a, const auto& b) { return less(a, b); });
+        auto position =
+            std::upper_bound(sorted.begin(), sorted.end(), row,
+                             [this](const auto& a, const auto& b) { return less(a, b); });
         sorted.insert(position, std::move(row));
         if (spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER &&
             static_cast<int64_t>(sorted.size()) > spec_->rankEnd) {
@@ -189,18 +206,45 @@ void RankOperator::processBatch(int, BatchPtr batch) {
   emitOutput();
 }
 
+void RankOperator::emitPartition(const std::string& key) {
+  auto found = partitions_.find(key);
+  if (found == partitions_.end()) return;
+  Rows& rows = found->second;
+  std::stable_sort(rows.begin(), rows.end(),
+                   [this](const auto& a, const auto& b) { return less(a, b); });
+  for (const auto& [row, rank] : visible(rows)) append(*row, rank, RowKind::INSERT);
+  partitions_.erase(found);
+}
+
+void RankOperator::processWatermark(Watermark watermark) {
+  currentWatermark_ = std::max(currentWatermark_, watermark.timestamp);
+  // Window Top-N: the windows the watermark closed, earliest first, partitions in key order.
+  while (!windowPartitions_.empty() && windowPartitions_.begin()->first <= currentWatermark_) {
+    std::vector<std::string> keys = std::move(windowPartitions_.begin()->second);
+    windowPartitions_.erase(windowPartitions_.begin());
+    std::sort(keys.begin(), keys.end());
+    for (const std::string& key : keys) emitPartition(key);
+  }
+  emitOutput();
+  output().emitWatermark(watermark);
+}
+
 void RankOperator::finish() {
-  if (!batchMode_) return;
+  if (!batchMode_ && spec_->windowEndColumn < 0) return;
+  // BATCH: every partition; window Top-N: the windows still open (nothing accepted is lost).
   std::vector<std::string> keys;
   keys.reserve(partitions_.size());
-  for (const auto& entry : partitions_) keys.push_back(entry.first);
-  std::sort(keys.begin(), keys.end());
-  for (const std::string& key : keys) {
-    Rows& rows = partitions_[key];
-    std::stable_sort(rows.begin(), rows.end(),
-                     [this](const auto& a, const auto& b) { return less(a, b); });
-    for (const auto& [row, rank] : visible(rows)) append(*row, rank, RowKind::INSERT);
+  if (batchMode_) {
+    for (const auto& entry : partitions_) keys.push_back(entry.first);
+    std::sort(keys.begin(), keys.end());
+  } else {
+    for (auto& [time, windowKeys] : windowPartitions_) {
+      std::sort(windowKeys.begin(), windowKeys.end());
+      keys.insert(keys.end(), windowKeys.begin(), windowKeys.end());
+    }
+    windowPartitions_.clear();
   }
+  for (const std::string& key : keys) emitPartition(key);
   partitions_.clear();
   emitOutput();
 }

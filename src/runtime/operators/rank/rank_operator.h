@@ -21,10 +21,13 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
 #include "runtime/operators/sort/sort_operator.h"
@@ -47,6 +50,13 @@ struct RankSpec {
   bool outputRankNumber = false;  // append the rank as a BIGINT NOT NULL column
   bool inputInsertOnly = false;   // lets STREAMING keep only the top rows
   LogicalTypePtr outputRowType;
+  /// Window Top-N (Flink's WindowRank): >= 0 when the partition keys include a window's
+  /// window_end (this input column, a TIMESTAMP(3) in the window scale). STREAMING then buffers
+  /// each window's partitions and emits their ranked rows once, as +I, when the watermark
+  /// reaches the window's time (window_end - 1; the instant of window_end in `windowTimeZone`
+  /// when set); rows of a window already emitted are late: dropped and counted.
+  int windowEndColumn = -1;
+  std::optional<common::SessionTimeZone> windowTimeZone;
 };
 
 class RankOperator final : public StreamOperator {
@@ -56,6 +66,7 @@ class RankOperator final : public StreamOperator {
 
   void open(OperatorContext& context) override;
   void processBatch(int inputIndex, BatchPtr batch) override;
+  void processWatermark(Watermark watermark) override;
   void finish() override;
 
   using Rows = std::vector<std::vector<Value>>;
@@ -69,6 +80,8 @@ class RankOperator final : public StreamOperator {
   /// The visible rows of a sorted partition with their ranks.
   std::vector<std::pair<const std::vector<Value>*, int64_t>> visible(const Rows& sorted) const;
   void append(const std::vector<Value>& row, int64_t rank, RowKind kind);
+  /// Sorts the buffered partition `key` and emits its visible rows as +I; forgets it.
+  void emitPartition(const std::string& key);
   void emitOutput();
 
   std::shared_ptr<const RankSpec> spec_;
@@ -77,8 +90,11 @@ class RankOperator final : public StreamOperator {
   ValueState<Rows>* rowsState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;
-  // BATCH: the rows of each partition in arrival order.
+  // BATCH and window Top-N: the rows of each partition in arrival order.
   absl::flat_hash_map<std::string, Rows> partitions_;
+  // Window Top-N: the partitions of each window, by the window's time.
+  std::map<int64_t, std::vector<std::string>> windowPartitions_;
+  int64_t currentWatermark_ = Watermark::kMin;
 };
 
 }  // namespace eddy::runtime::operators

@@ -1,0 +1,471 @@
+#include "runtime/operators/over/over_aggregate_operator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/check.h"
+#include "eddy/exceptions.h"
+#include "runtime/operators/window/window_spec.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+namespace {
+
+/// a + b for b >= 0, saturating at Watermark::kMax (times near the end of time stay ordered).
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  return a > Watermark::kMax - b ? Watermark::kMax : a + b;
+}
+
+/// Feeds one row to every call, adding (retract = false) or removing it: `valueOf(column)`
+/// reads the row's value of an input column. A call with a FILTER column sees only rows where
+/// it is TRUE; COUNT(*) counts a constant.
+template <typename ValueOf>
+void accumulateCalls(const std::vector<AggregateCall>& calls,
+                     std::vector<Accumulator>& accumulators, bool retract, ValueOf&& valueOf) {
+  static const Value kCountStarInput(int64_t{1});
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const AggregateCall& call = calls[i];
+    if (call.filterColumn >= 0) {
+      const Value& filter = valueOf(call.filterColumn);
+      if (filter.isNull() || !filter.get<bool>()) continue;
+    }
+    accumulate(call, accumulators[i],
+               call.argumentColumn >= 0 ? valueOf(call.argumentColumn) : kCountStarInput, retract);
+  }
+}
+
+template <typename T>
+void appendFixed(const vector::Vector& from, int64_t row, vector::Vector& to) {
+  to.append<T>(from.data<T>()[row]);
+}
+
+/// Appends value `row` of `from` to `to`, a vector of the same layout, without boxing it.
+void appendValueOf(const vector::Vector& from, int64_t row, vector::Vector& to) {
+  using vector::PhysicalLayout;
+  if (from.isNull(row)) {
+    to.appendNull();
+    return;
+  }
+  switch (from.layout()) {
+    case PhysicalLayout::kBoolean:
+      return appendFixed<bool>(from, row, to);
+    case PhysicalLayout::kInt8:
+      return appendFixed<int8_t>(from, row, to);
+    case PhysicalLayout::kInt16:
+      return appendFixed<int16_t>(from, row, to);
+    case PhysicalLayout::kInt32:
+      return appendFixed<int32_t>(from, row, to);
+    case PhysicalLayout::kInt64:
+      return appendFixed<int64_t>(from, row, to);
+    case PhysicalLayout::kFloat:
+      return appendFixed<float>(from, row, to);
+    case PhysicalLayout::kDouble:
+      return appendFixed<double>(from, row, to);
+    case PhysicalLayout::kInt128:
+      return appendFixed<__int128>(from, row, to);
+    case PhysicalLayout::kTimestamp:
+      return to.appendTimestamp(from.data<int64_t>()[row], from.nanosOfMillisecond()[row]);
+    case PhysicalLayout::kVariableWidth:
+      return to.appendString(from.stringAt(row));
+    case PhysicalLayout::kBoxed:
+      return to.appendBoxed(from.boxedAt(row));
+  }
+}
+
+void clearChunk(vector::Chunk& chunk) {
+  for (int column = 0; column < chunk.columnCount(); ++column) {
+    chunk.mutableColumn(column).resize(0);
+  }
+  chunk.mutableRowKinds().clear();
+}
+
+}  // namespace
+
+OverAggregateOperator::OverAggregateOperator(std::shared_ptr<const OverAggregateSpec> spec)
+    : spec_(std::move(spec)) {
+  const auto invalid = [](const std::string& why) {
+    throw InternalError(fmt::format("Invalid over aggregate: {}.", why));
+  };
+  const auto& inputFields = spec_->inputRowType->getFields();
+  inputColumnCount_ = static_cast<int>(inputFields.size());
+  const auto isInputColumn = [this](int column) {
+    return column >= 0 && column < inputColumnCount_;
+  };
+  for (int key : spec_->partitionKeys) {
+    if (!isInputColumn(key)) invalid(fmt::format("partition key column {} is out of range", key));
+  }
+  if (!spec_->processingTime) {
+    if (!isInputColumn(spec_->orderColumn)) {
+      invalid(fmt::format("order column {} is out of range", spec_->orderColumn));
+    }
+    vector::PhysicalLayout layout = vector::physicalLayoutOf(*inputFields[spec_->orderColumn].type);
+    if (layout != vector::PhysicalLayout::kTimestamp && layout != vector::PhysicalLayout::kInt64) {
+      invalid(fmt::format("order column {} ({}) is not a time attribute",
+                          inputFields[spec_->orderColumn].name,
+                          inputFields[spec_->orderColumn].type->toString()));
+    }
+  }
+  if (spec_->preceding) {
+    if (*spec_->preceding < 0) invalid(fmt::format("{} PRECEDING", *spec_->preceding));
+    bounded_ = true;
+    preceding_ = *spec_->preceding;
+  }
+  positionInFrameRow_.assign(static_cast<size_t>(inputColumnCount_), -1);
+  const auto use = [&](int column) {
+    if (column < 0) return;
+    if (!isInputColumn(column))
+      invalid(fmt::format("call input column {} is out of range", column));
+    if (positionInFrameRow_[column] >= 0) return;
+    positionInFrameRow_[column] = static_cast<int>(frameColumns_.size());
+    frameColumns_.push_back(column);
+  };
+  for (const AggregateCall& call : spec_->calls) {
+    use(call.argumentColumn);
+    use(call.filterColumn);
+  }
+  const auto& outputFields = spec_->outputRowType->getFields();
+  if (outputFields.size() != inputFields.size() + spec_->calls.size()) {
+    invalid(fmt::format("output type {} does not have the {} input columns and {} calls",
+                        spec_->outputRowType->toString(), inputFields.size(), spec_->calls.size()));
+  }
+  for (size_t i = 0; i < inputFields.size(); ++i) {
+    if (!(*outputFields[i].type->copy(true) == *inputFields[i].type->copy(true))) {
+      invalid(fmt::format("output column {} ({}) is not input column {} ({})", i,
+                          outputFields[i].type->toString(), i, inputFields[i].type->toString()));
+    }
+  }
+  results_.resize(spec_->calls.size());
+}
+
+OverAggregateOperator::~OverAggregateOperator() = default;
+
+void OverAggregateOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  eventTime_ = !batchMode_ && !spec_->processingTime;
+  bufferRows_ = batchMode_ || eventTime_;
+  if (spec_->processingTime && context.processingTimeService == nullptr) {
+    throw InternalError("A processing-time over aggregate needs a ProcessingTimeService.");
+  }
+  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+}
+
+void OverAggregateOperator::processBatch(int, BatchPtr batch) {
+  for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    processChunk(chunk);
+  }
+}
+
+void OverAggregateOperator::processChunk(const vector::Chunk& chunk) {
+  if (chunk.size() == 0) return;
+  // Processing time: every row of a chunk arrives at the same instant.
+  int64_t arrivalTime = 0;
+  if (spec_->processingTime) {
+    lastArrivalTime_ =
+        std::max(lastArrivalTime_, context().processingTimeService->currentProcessingTime());
+    arrivalTime = lastArrivalTime_;
+  }
+  const vector::Vector* timeColumn =
+      spec_->processingTime ? nullptr : &chunk.column(spec_->orderColumn);
+  const bool rangeBounded = bounded_ && spec_->unit == OverFrameUnit::RANGE;
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    const int64_t time = timeColumn ? WindowAssigner::rowTime(*timeColumn, row) : arrivalTime;
+    if (eventTime_ && time <= currentWatermark_) {
+      countLateRow();
+      continue;
+    }
+    keyBytes_.clear();
+    vector::appendKeyBytes(chunk, spec_->partitionKeys, row, keyBytes_);
+    const int32_t index = findOrAddPartition();
+    Partition& partition = partitions_[static_cast<size_t>(index)];
+    if (!bufferRows_) {
+      const auto position = static_cast<int32_t>(row);
+      processPeers(partition, chunk, &position, 1, time);
+      if (rangeBounded) scheduleAt(index, saturatingAdd(partition.frame.frontTime(), preceding_));
+      continue;
+    }
+    if (partition.waitingRows == nullptr) {
+      partition.waitingRows = std::make_unique<vector::Chunk>(spec_->inputRowType);
+    }
+    for (int column = 0; column < inputColumnCount_; ++column) {
+      appendValueOf(chunk.column(column), row, partition.waitingRows->mutableColumn(column));
+    }
+    partition.waitingRows->mutableRowKinds().push_back(RowKind::INSERT);
+    partition.waitingTimes.push_back(time);
+    ++stateRows_;
+    scheduleAt(index, time);
+  }
+  emitOutput();
+}
+
+int32_t OverAggregateOperator::findOrAddPartition() {
+  auto [position, inserted] = partitionIndex_.try_emplace(keyBytes_, 0);
+  if (!inserted) return position->second;
+  int32_t index = 0;
+  if (!freePartitions_.empty()) {
+    index = freePartitions_.back();
+    freePartitions_.pop_back();
+  } else {
+    index = static_cast<int32_t>(partitions_.size());
+    partitions_.emplace_back();
+  }
+  position->second = index;
+  Partition& partition = partitions_[static_cast<size_t>(index)];
+  partition.keyBytes = keyBytes_;
+  partition.inUse = true;
+  partition.accumulators.reserve(spec_->calls.size());
+  for (const AggregateCall& call : spec_->calls) {
+    partition.accumulators.push_back(createAccumulator(call));
+  }
+  return index;
+}
+
+void OverAggregateOperator::freePartition(int32_t index) {
+  Partition& partition = partitions_[static_cast<size_t>(index)];
+  EDDY_CHECK(partition.inUse);
+  stateRows_ -= partition.frame.size() + partition.waitingTimes.size();
+  partitionIndex_.erase(partition.keyBytes);
+  partition = Partition{};  // not scheduled: its queue entries are stale now
+  freePartitions_.push_back(index);
+}
+
+void OverAggregateOperator::processPeers(Partition& partition, const vector::Chunk& source,
+                                         const int32_t* rows, int64_t count, int64_t time) {
+  const auto computeResults = [&] {
+    for (size_t i = 0; i < spec_->calls.size(); ++i) {
+      results_[i] = aggregateResult(spec_->calls[i], partition.accumulators[i]);
+    }
+  };
+  if (spec_->unit == OverFrameUnit::RANGE) {
+    // Rows more than `preceding` ms before `time` leave the frame; all peers enter it.
+    if (bounded_) {
+      while (!partition.frame.empty() &&
+             saturatingAdd(partition.frame.frontTime(), preceding_) < time) {
+        retractOldestFrameRow(partition);
+      }
+    }
+    for (int64_t i = 0; i < count; ++i) addRow(partition, source, rows[i], time);
+    computeResults();
+    for (int64_t i = 0; i < count; ++i) appendOutput(source, rows[i]);
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    if (bounded_) {
+      while (partition.frame.size() > static_cast<uint64_t>(preceding_)) {
+        retractOldestFrameRow(partition);
+      }
+    }
+    addRow(partition, source, rows[i], time);
+    computeResults();
+    appendOutput(source, rows[i]);
+  }
+}
+
+void OverAggregateOperator::processWaitingRows(Partition& partition, int64_t time) {
+  const std::vector<int64_t>& times = partition.waitingTimes;
+  const size_t waiting = times.size();
+  if (waiting == 0) return;
+  // Processing order: by time, then arrival (the index: waiting rows are kept in arrival order
+  // among equal times, see below).
+  order_.resize(waiting);
+  std::iota(order_.begin(), order_.end(), 0);
+  if (!std::is_sorted(times.begin(), times.end())) {
+    std::sort(order_.begin(), order_.end(), [&times](int32_t left, int32_t right) {
+      return times[left] < times[right] || (times[left] == times[right] && left < right);
+    });
+  }
+  const auto due = static_cast<size_t>(
+      std::partition_point(order_.begin(), order_.end(),
+                           [&times, time](int32_t row) { return times[row] <= time; }) -
+      order_.begin());
+  if (due == 0) return;
+  for (size_t begin = 0; begin < due;) {
+    const int64_t peerTime = times[order_[begin]];
+    size_t end = begin + 1;
+    while (end < due && times[order_[end]] == peerTime) ++end;
+    processPeers(partition, *partition.waitingRows, order_.data() + begin,
+                 static_cast<int64_t>(end - begin), peerTime);
+    begin = end;
+  }
+  stateRows_ -= due;
+  if (due == waiting) {
+    clearChunk(*partition.waitingRows);
+    partition.waitingTimes.clear();
+    return;
+  }
+  // The rows left keep processing order, which is arrival order among equal times; rows that
+  // arrive later are appended behind them.
+  const int32_t* rest = order_.data() + due;
+  const auto restCount = static_cast<int64_t>(waiting - due);
+  *partition.waitingRows = vector::gather(*partition.waitingRows, rest, restCount);
+  remainingTimes_.clear();
+  for (int64_t i = 0; i < restCount; ++i) remainingTimes_.push_back(times[rest[i]]);
+  partition.waitingTimes.swap(remainingTimes_);
+}
+
+void OverAggregateOperator::releaseUntil(int64_t time) {
+  due_.clear();
+  while (!dueQueue_.empty() && dueQueue_.top().time <= time) {
+    const DueEntry entry = dueQueue_.top();
+    dueQueue_.pop();
+    Partition& partition = partitions_[static_cast<size_t>(entry.partition)];
+    if (!partition.inUse || !partition.scheduled || partition.scheduledTime != entry.time) {
+      continue;  // stale
+    }
+    partition.scheduled = false;
+    due_.push_back(entry.partition);
+  }
+  std::sort(due_.begin(), due_.end(), [this](int32_t left, int32_t right) {
+    return partitions_[static_cast<size_t>(left)].keyBytes <
+           partitions_[static_cast<size_t>(right)].keyBytes;
+  });
+  for (int32_t index : due_) {
+    Partition& partition = partitions_[static_cast<size_t>(index)];
+    processWaitingRows(partition, time);
+    if (bounded_ && spec_->unit == OverFrameUnit::RANGE) expireFrame(partition, time);
+    if (bounded_ && partition.frame.empty() && partition.waitingTimes.empty()) {
+      freePartition(index);
+    } else if (std::optional<int64_t> next = dueTime(partition)) {
+      scheduleAt(index, *next);
+    }
+  }
+  if (time == Watermark::kMax) {
+    // End of input: no row follows, every partition's state is done with.
+    partitions_.clear();
+    freePartitions_.clear();
+    partitionIndex_.clear();
+    dueQueue_ = {};
+    stateRows_ = 0;
+  }
+}
+
+void OverAggregateOperator::expireFrame(Partition& partition, int64_t time) {
+  // Every future row comes after `time`: its frame starts after time - preceding.
+  while (!partition.frame.empty() &&
+         saturatingAdd(partition.frame.frontTime(), preceding_) <= time) {
+    retractOldestFrameRow(partition);
+  }
+}
+
+std::optional<int64_t> OverAggregateOperator::dueTime(const Partition& partition) const {
+  std::optional<int64_t> due;
+  if (!partition.waitingTimes.empty()) {
+    due = *std::min_element(partition.waitingTimes.begin(), partition.waitingTimes.end());
+  }
+  if (bounded_ && spec_->unit == OverFrameUnit::RANGE && !partition.frame.empty()) {
+    const int64_t expiry = saturatingAdd(partition.frame.frontTime(), preceding_);
+    due = due ? std::min(*due, expiry) : expiry;
+  }
+  return due;
+}
+
+void OverAggregateOperator::scheduleAt(int32_t index, int64_t time) {
+  Partition& partition = partitions_[static_cast<size_t>(index)];
+  if (partition.scheduled && partition.scheduledTime <= time) return;
+  partition.scheduled = true;
+  partition.scheduledTime = time;
+  dueQueue_.push(DueEntry{time, index});
+  // Processing time: a partition due at t is released once the clock passes t.
+  if (!bufferRows_) requestTimer(saturatingAdd(time, 1));
+}
+
+void OverAggregateOperator::requestTimer(int64_t time) {
+  if (time >= nextTimerTime_) return;
+  nextTimerTime_ = time;
+  context().processingTimeService->registerTimer(time,
+                                                 [this](int64_t now) { onProcessingTime(now); });
+}
+
+void OverAggregateOperator::onProcessingTime(int64_t time) {
+  if (time >= nextTimerTime_) nextTimerTime_ = Watermark::kMax;
+  releaseUntil(time - 1);
+  emitOutput();
+  // Entries scheduled while an earlier timer was pending have none of their own.
+  if (!dueQueue_.empty()) requestTimer(saturatingAdd(dueQueue_.top().time, 1));
+}
+
+void OverAggregateOperator::processWatermark(Watermark watermark) {
+  if (eventTime_ && watermark.timestamp > currentWatermark_) {
+    currentWatermark_ = watermark.timestamp;
+    releaseUntil(currentWatermark_);
+    emitOutput();
+  }
+  output().emitWatermark(watermark);
+}
+
+void OverAggregateOperator::finish() {
+  // Bounded input ended: every accepted row reaches the output, whatever the clocks say.
+  releaseUntil(Watermark::kMax);
+  emitOutput();
+}
+
+void OverAggregateOperator::addRow(Partition& partition, const vector::Chunk& source, int64_t row,
+                                   int64_t time) {
+  rowValues_.clear();
+  for (int column : frameColumns_) rowValues_.push_back(source.column(column).valueAt(row));
+  accumulateCalls(spec_->calls, partition.accumulators, /*retract=*/false,
+                  [this](int column) -> const Value& {
+                    return rowValues_[static_cast<size_t>(positionInFrameRow_[column])];
+                  });
+  if (!bounded_) return;
+  FrameRows& frame = partition.frame;
+  frame.times.push_back(time);
+  for (Value& value : rowValues_) frame.values.push_back(std::move(value));
+  ++stateRows_;
+}
+
+void OverAggregateOperator::retractOldestFrameRow(Partition& partition) {
+  FrameRows& frame = partition.frame;
+  EDDY_CHECK(!frame.empty());
+  const size_t stride = frameColumns_.size();
+  Value* values = frame.values.data() + frame.head * stride;
+  accumulateCalls(spec_->calls, partition.accumulators, /*retract=*/true,
+                  [&](int column) -> const Value& {
+                    return values[static_cast<size_t>(positionInFrameRow_[column])];
+                  });
+  for (size_t i = 0; i < stride; ++i) values[i] = Value();  // free strings and nested values now
+  ++frame.head;
+  --stateRows_;
+  if (frame.head == frame.times.size()) {
+    frame.times.clear();
+    frame.values.clear();
+    frame.head = 0;
+  } else if (frame.head >= 64 && frame.head * 2 >= frame.times.size()) {
+    // Drop the retracted prefix, amortized O(1) per row.
+    frame.times.erase(frame.times.begin(),
+                      frame.times.begin() + static_cast<std::ptrdiff_t>(frame.head));
+    frame.values.erase(frame.values.begin(),
+                       frame.values.begin() + static_cast<std::ptrdiff_t>(frame.head * stride));
+    frame.head = 0;
+  }
+}
+
+void OverAggregateOperator::appendOutput(const vector::Chunk& source, int64_t row) {
+  for (int column = 0; column < inputColumnCount_; ++column) {
+    appendValueOf(source.column(column), row, output_->mutableColumn(column));
+  }
+  for (size_t i = 0; i < results_.size(); ++i) {
+    output_->mutableColumn(inputColumnCount_ + static_cast<int>(i)).appendValue(results_[i]);
+  }
+  output_->mutableRowKinds().push_back(RowKind::INSERT);
+  if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+}
+
+void OverAggregateOperator::emitOutput() {
+  if (output_->size() == 0) return;
+  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+  batch->push(std::move(*output_), kNoTimestamp);
+  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  output().emitBatch(std::move(batch));
+}
+
+void OverAggregateOperator::countLateRow() {
+  if (context().metrics != nullptr) {
+    context().metrics->numLateRecordsDropped.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace eddy::runtime::operators
