@@ -11,6 +11,17 @@
 // draws k with the same generator as datagen (std::mt19937_64 and a uniform distribution),
 // filters and aggregates into an absl::flat_hash_map keyed by k.
 //
+// With --window, also an event-time window aggregation over the same rows, t's rowtime being
+// `ts AS TO_TIMESTAMP_LTZ(v, 3)` (one row per millisecond, so a 10-second TUMBLE holds 10,000
+// rows, about 10 per key) with `WATERMARK FOR ts AS ts`:
+//
+//   INSERT INTO window_sink SELECT k, window_start, COUNT(*), SUM(v)
+//     FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+//     WHERE v % 10 <> 0 GROUP BY k, window_start, window_end
+//
+// beside a loop that keeps the open window's groups in a flat_hash_map and emits them when the
+// window ends (rows arrive in time order, as here).
+//
 // MAX(v) is left out unless --with-max is given: eddy's MIN/MAX accumulator copies a sorted
 // map of every distinct value of the group for each row (aggregate_call.cpp), so the query
 // with MAX is quadratic in the group size and takes many minutes per run at 10 M rows instead
@@ -23,7 +34,8 @@
 //   --repeat R           run each measurement R times and keep the fastest (default 3)
 //   --mode M             batch, streaming or both (default); one mode is handy under perf
 //   --with-max           add MAX(v) to the query (and the loop)
-//   --check              also run the query as a SELECT in both modes and compare its totals
+//   --window             also measure the TUMBLE window aggregation (and its loop)
+//   --check              also run the queries as SELECTs in both modes and compare their totals
 //                        (sum of counts, sum of sums, maximum) with the loop's; exits 1 when
 //                        they differ. For smoke tests: it costs one more run per mode.
 #include <absl/container/flat_hash_map.h>
@@ -130,6 +142,42 @@ Totals handWrittenQuery(int64_t rows) {
   return totals;
 }
 
+// The window query's loop: rows come in time order (v milliseconds), so only the current
+// 10-second window is open; each closing window emits (folds) its groups.
+constexpr int64_t kWindowMillis = 10'000;
+Totals handWrittenWindowQuery(int64_t rows) {
+  KeyGenerator keys;
+  absl::flat_hash_map<int32_t, GroupState> groups;
+  Totals totals;
+  int64_t windowStart = 0;
+  auto emit = [&] {
+    for (const auto& [k, group] : groups) {
+      totals.rows += group.count;
+      totals.sum += group.sum;
+    }
+    groups.clear();
+  };
+  for (int64_t v = 1; v <= rows; ++v) {
+    int32_t k = keys.next();
+    int64_t start = v - v % kWindowMillis;
+    if (start != windowStart) {
+      emit();
+      windowStart = start;
+    }
+    if (v % 10 == 0) continue;
+    GroupState& group = groups[k];
+    ++group.count;
+    group.sum += v;
+  }
+  emit();
+  return totals;
+}
+
+constexpr const char* kWindowQuery =
+    "SELECT k, window_start, COUNT(*) AS cnt, SUM(v) AS total "
+    "FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND)) "
+    "WHERE v % 10 <> 0 GROUP BY k, window_start, window_end";
+
 const char* modeName(bool streaming) { return streaming ? "STREAMING" : "BATCH"; }
 
 // The grouped query, with or without MAX(v).
@@ -151,7 +199,9 @@ std::unique_ptr<eddy::TableEnvironment> createEnvironment(bool streaming, int64_
   std::string maxKey = std::to_string(kKeys - 1);
   // rows-per-second is datagen's throttle (default 10,000); set far above what can be reached,
   // so that the source emits full chunks of 1024 rows as fast as it can.
-  std::string createSource = "CREATE TABLE t (k INT, v BIGINT) WITH ('connector' = 'datagen', ";
+  std::string createSource =
+      "CREATE TABLE t (k INT, v BIGINT, ts AS TO_TIMESTAMP_LTZ(v, 3), WATERMARK FOR ts AS ts) "
+      "WITH ('connector' = 'datagen', ";
   createSource += "'rows-per-second' = '1000000000000', 'number-of-rows' = '" + count + "', ";
   createSource += "'fields.k.min' = '0', 'fields.k.max' = '" + maxKey + "', ";
   createSource += "'fields.v.kind' = 'sequence', 'fields.v.start' = '1', ";
@@ -160,6 +210,9 @@ std::unique_ptr<eddy::TableEnvironment> createEnvironment(bool streaming, int64_
   tableEnv->executeSql(std::string("CREATE TABLE sink (k INT, cnt BIGINT, total BIGINT") +
                        (withMax ? ", biggest BIGINT" : "") + ") WITH ('connector' = 'blackhole')");
   tableEnv->executeSql("CREATE TABLE raw_sink (k INT, v BIGINT) WITH ('connector' = 'blackhole')");
+  tableEnv->executeSql(
+      "CREATE TABLE window_sink (k INT, window_start TIMESTAMP(3), cnt BIGINT, total BIGINT) "
+      "WITH ('connector' = 'blackhole')");
   return tableEnv;
 }
 
@@ -212,7 +265,7 @@ void report(const std::string& name, int64_t rows, const Measurement& m,
 int usage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--rows N] [--max-parallelism P] [--repeat R] "
-               "[--mode batch|streaming|both] [--with-max] [--check]\n",
+               "[--mode batch|streaming|both] [--with-max] [--window] [--check]\n",
                program);
   return 2;
 }
@@ -225,6 +278,7 @@ int main(int argc, char** argv) {
   int repeat = 3;
   std::vector<bool> modes = {false, true};  // streaming?
   bool withMax = false;
+  bool window = false;
   bool check = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
@@ -244,6 +298,8 @@ int main(int argc, char** argv) {
       }
     } else if (std::strcmp(argv[i], "--with-max") == 0) {
       withMax = true;
+    } else if (std::strcmp(argv[i], "--window") == 0) {
+      window = true;
     } else if (std::strcmp(argv[i], "--check") == 0) {
       check = true;
     } else {
@@ -269,6 +325,14 @@ int main(int argc, char** argv) {
   report("loop: filter + group", rows, queryLoop, queryLoop);
   std::printf("(loop checksums %lld, %lld)\n", static_cast<long long>(sourceChecksum),
               static_cast<long long>(expected.sum));
+  Totals windowExpected;
+  Measurement windowLoop{1, 1};
+  if (window) {
+    windowLoop = fastestOf(
+        repeat, [&] { return measure([&] { windowExpected = handWrittenWindowQuery(rows); }); });
+    report("loop: filter + 10 s TUMBLE", rows, windowLoop, windowLoop);
+    std::printf("(window loop checksum %lld)\n", static_cast<long long>(windowExpected.sum));
+  }
 
   for (bool streaming : modes) {
     for (int parallelism = 1; parallelism <= maxParallelism; ++parallelism) {
@@ -281,6 +345,12 @@ int main(int argc, char** argv) {
       Measurement group = fastestOf(
           repeat, [&] { return runInsert(streaming, rows, parallelism, withMax, "sink", query); });
       report("eddy: filter + group" + suffix, rows, group, queryLoop);
+      if (window) {
+        Measurement windowed = fastestOf(repeat, [&] {
+          return runInsert(streaming, rows, parallelism, withMax, "window_sink", kWindowQuery);
+        });
+        report("eddy: filter + TUMBLE" + suffix, rows, windowed, windowLoop);
+      }
     }
   }
 
@@ -295,6 +365,22 @@ int main(int argc, char** argv) {
                   static_cast<long long>(expected.rows), static_cast<long long>(expected.sum),
                   static_cast<long long>(expected.max));
       ok = ok && actual == expected;
+      if (window) {
+        // Insert-only: every row is one window's group, emitted once.
+        auto tableEnv = createEnvironment(streaming, rows, maxParallelism, withMax);
+        Totals windowed;
+        for (const eddy::Row& row : tableEnv->executeSql(kWindowQuery).collectAll()) {
+          ok = ok && row.getKind() == eddy::RowKind::INSERT;
+          windowed.rows += row.getFieldAs<int64_t>(2);
+          windowed.sum += row.getFieldAs<int64_t>(3);
+        }
+        std::printf("check %s window: rows %lld, sum %lld (loop: %lld, %lld)\n",
+                    modeName(streaming), static_cast<long long>(windowed.rows),
+                    static_cast<long long>(windowed.sum),
+                    static_cast<long long>(windowExpected.rows),
+                    static_cast<long long>(windowExpected.sum));
+        ok = ok && windowed == windowExpected;
+      }
     }
     if (!ok) {
       std::printf("check FAILED: eddy's totals differ from the loop's\n");
