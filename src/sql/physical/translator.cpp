@@ -29,20 +29,59 @@ DataStream<vector::Chunk> withParallelism(DataStream<vector::Chunk> stream,
   return stream;
 }
 
+/// The factory of an operator built from one shared, immutable spec (each subtask gets its own
+/// operator).
+template <typename Operator, typename Spec>
+std::shared_ptr<runtime::OperatorFactory> factoryOf(std::shared_ptr<Spec> spec) {
+  std::shared_ptr<const Spec> shared = std::move(spec);
+  return std::make_shared<runtime::LambdaOperatorFactory>(
+      [shared] { return std::make_unique<Operator>(shared); });
+}
+
+/// An operator chained to `input` at its parallelism (stateless per row: a Calc, a watermark
+/// assigner, a window TVF).
+DataStream<vector::Chunk> chained(DataStream<vector::Chunk> input, std::string name,
+                                  std::shared_ptr<runtime::OperatorFactory> factory) {
+  const int parallelism = input.getParallelism();
+  DataStream<vector::Chunk> output = input.transform<vector::Chunk>(std::move(name), std::move(factory));
+  output.setParallelism(parallelism);
+  return output;
+}
+
+/// A keyed operator after a HASH exchange of `input` on `keys`: at the default parallelism, or
+/// in one subtask without keys (Flink's singleton distribution).
+DataStream<vector::Chunk> keyed(DataStream<vector::Chunk> input, const std::vector<int>& keys,
+                                std::string name, std::shared_ptr<runtime::OperatorFactory> factory,
+                                const TranslationSettings& settings) {
+  auto result = input.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(keys))
+                    .transform<vector::Chunk>(std::move(name), std::move(factory), true);
+  if (keys.empty()) return result.setParallelism(1);
+  return withParallelism(result, settings);
+}
+
+/// A two-input operator over `left` and `right`, each partitioned by its keys, so that matching
+/// rows meet in one subtask; without keys everything meets in subtask 0.
+DataStream<vector::Chunk> keyedTwoInput(DataStream<vector::Chunk> left, const std::vector<int>& leftKeys,
+                                        DataStream<vector::Chunk> right,
+                                        const std::vector<int>& rightKeys, std::string name,
+                                        std::shared_ptr<runtime::OperatorFactory> factory,
+                                        const TranslationSettings& settings) {
+  auto result =
+      left.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(leftKeys))
+          .transformTwoInput<vector::Chunk>(
+              std::move(name),
+              right.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(rightKeys)),
+              std::move(factory));
+  if (leftKeys.empty()) return result.setParallelism(1);
+  return withParallelism(result, settings);
+}
+
 /// A Calc runs at its input's parallelism, chained to it: a stateless projection needs no
 /// redistribution, and the order of rows (per key) stays the input's. (Flink gives a Calc the
 /// default parallelism, which reshuffles the rows of a source of another parallelism.)
 DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, std::shared_ptr<CalcSpec> spec,
                                std::string name, const TranslationSettings&) {
-  std::shared_ptr<const CalcSpec> shared = std::move(spec);
-  const int parallelism = input.getParallelism();
-  DataStream<vector::Chunk> output =
-      input.transform<vector::Chunk>(std::move(name),
-                                     std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                                       return std::make_unique<CalcOperator>(shared);
-                                     }));
-  output.setParallelism(parallelism);
-  return output;
+  return chained(std::move(input), std::move(name), factoryOf<CalcOperator>(std::move(spec)));
 }
 
 DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
@@ -145,11 +184,6 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
   spec->condition = bounds.residual;
   spec->processingTime = bounds.processingTime;
   spec->outputRowType = join.rowType;
-  std::shared_ptr<const runtime::operators::IntervalJoinSpec> shared = spec;
-  auto left = translate(*join.inputs[0], env, settings)
-                  .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.leftKeys));
-  auto right = translate(*join.inputs[1], env, settings)
-                   .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.rightKeys));
   std::string name = "IntervalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
                      "], windowBounds=[isRowTime=" + (bounds.processingTime ? "false" : "true") +
                      ", leftLowerBound=" + std::to_string(-bounds.upperBound) +
@@ -157,12 +191,11 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
                      ", leftTimeIndex=" + std::to_string(bounds.leftTimeColumn) +
                      ", rightTimeIndex=" + std::to_string(bounds.rightTimeColumn) + "], where=[" +
                      join.fullCondition()->toString() + "])";
-  auto result = left.transformTwoInput<vector::Chunk>(
-      name, right, std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-        return std::make_unique<runtime::operators::IntervalJoinOperator>(shared);
-      }));
-  if (join.leftKeys.empty()) return result.setParallelism(1);
-  return withParallelism(result, settings);
+  DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
+  DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
+  return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, std::move(name),
+                       factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)),
+                       settings);
 }
 
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
@@ -248,13 +281,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->keys = sort.keys;
       spec->offset = sort.offset;
       spec->fetch = sort.fetch;
-      std::shared_ptr<const runtime::operators::SortSpec> shared = spec;
       return translate(*node.inputs[0], env, settings)
-          .transform<vector::Chunk>(
-              sort.keys.empty() ? "Limit" : "Sort",
-              std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                return std::make_unique<runtime::operators::SortOperator>(shared);
-              }))
+          .transform<vector::Chunk>(sort.keys.empty() ? "Limit" : "Sort",
+                                    factoryOf<runtime::operators::SortOperator>(std::move(spec)))
           .setParallelism(1);
     }
     case LogicalNodeKind::kUnion: {
@@ -272,19 +301,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->calls = aggregate.calls;
       spec->outputRowType = aggregate.rowType;
       spec->stateTtlMillis = settings.stateTtl;
-      std::shared_ptr<const runtime::operators::GroupAggregateSpec> shared = spec;
-      auto result =
-          translate(*node.inputs[0], env, settings)
-              .partitionCustom(
-                  runtime::operators::ChunkKeyPartitioner::factory(aggregate.groupingColumns))
-              .transform<vector::Chunk>(
-                  "GroupAggregate",
-                  std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                    return std::make_unique<runtime::operators::GroupAggregateOperator>(shared);
-                  }),
-                  true);
-      if (aggregate.groupingColumns.empty()) return result.setParallelism(1);
-      return withParallelism(result, settings);
+      return keyed(translate(*node.inputs[0], env, settings), aggregate.groupingColumns,
+                   "GroupAggregate",
+                   factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings);
     }
     case LogicalNodeKind::kRank: {
       const auto& rank = static_cast<const LogicalRank&>(node);
@@ -309,17 +328,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
             "ROW_NUMBER, RANK and DENSE_RANK in STREAMING mode need a filter on the rank that "
             "bounds it from above (Top-N, e.g. WHERE rownum <= 10)");
       }
-      std::shared_ptr<const runtime::operators::RankSpec> shared = spec;
-      auto result =
-          translate(*node.inputs[0], env, settings)
-              .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(rank.partitionKeys))
-              .transform<vector::Chunk>(
-                  "Rank", std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                    return std::make_unique<runtime::operators::RankOperator>(shared);
-                  }),
-                  true);
-      if (rank.partitionKeys.empty()) return result.setParallelism(1);
-      return withParallelism(result, settings);
+      std::string name = spec->windowEndColumn >= 0 ? "WindowRank" : "Rank";
+      return keyed(translate(*node.inputs[0], env, settings), rank.partitionKeys, std::move(name),
+                   factoryOf<runtime::operators::RankOperator>(std::move(spec)), settings);
     }
     case LogicalNodeKind::kWatermarkAssigner: {
       const auto& assigner = static_cast<const LogicalWatermarkAssigner&>(node);
@@ -328,17 +339,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->watermark = assigner.watermark;
       spec->emitInterval = settings.autoWatermarkInterval;
       spec->idleTimeout = settings.sourceIdleTimeout;
-      std::shared_ptr<const runtime::operators::WatermarkAssignerSpec> shared = spec;
-      DataStream<vector::Chunk> input = translate(*node.inputs[0], env, settings);
-      const int parallelism = input.getParallelism();
-      return input
-          .transform<vector::Chunk>(
-              "WatermarkAssigner(rowtime=[" + node.rowType->getFields()[assigner.rowtimeColumn].name +
-                  "], watermark=[" + assigner.watermark->toString() + "])",
-              std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                return std::make_unique<runtime::operators::WatermarkAssignerOperator>(shared);
-              }))
-          .setParallelism(parallelism);
+      return chained(translate(*node.inputs[0], env, settings),
+                     assigner.describe().substr(std::string("Logical").size()),
+                     factoryOf<runtime::operators::WatermarkAssignerOperator>(std::move(spec)));
     }
     case LogicalNodeKind::kWindowTableFunction: {
       const auto& function = static_cast<const LogicalWindowTableFunction&>(node);
@@ -346,21 +349,11 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->inputRowType = node.inputs[0]->rowType;
       spec->window = function.window;
       spec->outputRowType = node.rowType;
-      std::shared_ptr<const runtime::operators::WindowTableFunctionSpec> shared = spec;
       // Validates the window now, at planning time, rather than in every subtask.
-      runtime::operators::WindowTableFunctionOperator check(shared);
-      DataStream<vector::Chunk> input = translate(*node.inputs[0], env, settings);
-      const int parallelism = input.getParallelism();
-      return input
-          .transform<vector::Chunk>(
-              "WindowTableFunction(window=[" +
-                  describeWindow(function.window,
-                                 node.rowType->getFields()[function.window.timeColumn].name) +
-                  "])",
-              std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                return std::make_unique<runtime::operators::WindowTableFunctionOperator>(shared);
-              }))
-          .setParallelism(parallelism);
+      runtime::operators::WindowTableFunctionOperator check(spec);
+      return chained(translate(*node.inputs[0], env, settings),
+                     function.describe().substr(std::string("Logical").size()),
+                     factoryOf<runtime::operators::WindowTableFunctionOperator>(std::move(spec)));
     }
     case LogicalNodeKind::kOverAggregate: {
       const auto& over = static_cast<const LogicalOverAggregate&>(node);
@@ -373,18 +366,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->preceding = over.preceding;
       spec->calls = over.calls;
       spec->outputRowType = node.rowType;
-      std::shared_ptr<const runtime::operators::OverAggregateSpec> shared = spec;
-      auto result =
-          translate(*node.inputs[0], env, settings)
-              .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(over.partitionKeys))
-              .transform<vector::Chunk>(
-                  over.describe().substr(std::string("Logical").size()),
-                  std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                    return std::make_unique<runtime::operators::OverAggregateOperator>(shared);
-                  }),
-                  true);
-      if (over.partitionKeys.empty()) return result.setParallelism(1);
-      return withParallelism(result, settings);
+      return keyed(translate(*node.inputs[0], env, settings), over.partitionKeys,
+                   over.describe().substr(std::string("Logical").size()),
+                   factoryOf<runtime::operators::OverAggregateOperator>(std::move(spec)), settings);
     }
     case LogicalNodeKind::kWindowAggregate: {
       const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);
@@ -395,19 +379,10 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->calls = aggregate.calls;
       spec->outputColumns = aggregate.outputColumns;
       spec->outputRowType = node.rowType;
-      std::shared_ptr<const runtime::operators::WindowAggregateSpec> shared = spec;
-      std::string name = aggregate.describe().substr(std::string("Logical").size());
-      auto result =
-          translate(*node.inputs[0], env, settings)
-              .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(aggregate.keyColumns))
-              .transform<vector::Chunk>(
-                  name,
-                  std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-                    return std::make_unique<runtime::operators::WindowAggregateOperator>(shared);
-                  }),
-                  true);
-      if (aggregate.keyColumns.empty()) return result.setParallelism(1);
-      return withParallelism(result, settings);
+      return keyed(translate(*node.inputs[0], env, settings), aggregate.keyColumns,
+                   aggregate.describe().substr(std::string("Logical").size()),
+                   factoryOf<runtime::operators::WindowAggregateOperator>(std::move(spec)),
+                   settings);
     }
     case LogicalNodeKind::kJoin: {
       const auto& join = static_cast<const LogicalJoin&>(node);
@@ -421,19 +396,10 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->condition = join.condition;
       spec->outputRowType = join.rowType;
       spec->stateTtlMillis = settings.stateTtl;
-      std::shared_ptr<const runtime::operators::JoinSpec> shared = spec;
-      // Both inputs are partitioned by their keys, so matching rows meet in one subtask;
-      // without equi keys everything meets in subtask 0 (Flink's singleton distribution).
-      auto left = translate(*node.inputs[0], env, settings)
-                      .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.leftKeys));
-      auto right = translate(*node.inputs[1], env, settings)
-                       .partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(join.rightKeys));
-      auto result = left.transformTwoInput<vector::Chunk>(
-          "Join", right, std::make_shared<runtime::LambdaOperatorFactory>([shared] {
-            return std::make_unique<runtime::operators::JoinOperator>(shared);
-          }));
-      if (join.leftKeys.empty()) return result.setParallelism(1);
-      return withParallelism(result, settings);
+      DataStream<vector::Chunk> left = translate(*node.inputs[0], env, settings);  // left first
+      DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
+      return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, "Join",
+                           factoryOf<runtime::operators::JoinOperator>(std::move(spec)), settings);
     }
   }
   throw InternalError("unknown logical node");
