@@ -328,7 +328,12 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
             "ROW_NUMBER, RANK and DENSE_RANK in STREAMING mode need a filter on the rank that "
             "bounds it from above (Top-N, e.g. WHERE rownum <= 10)");
       }
-      std::string name = spec->windowEndColumn >= 0 ? "WindowRank" : "Rank";
+      spec->keepFirstArrival =
+          isProcTimeKeepFirst(*node.inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
+                              rank.outputRankNumber, rank.sortKeys);
+      std::string name = spec->windowEndColumn >= 0 ? "WindowRank"
+                         : spec->keepFirstArrival  ? "Deduplicate"
+                                                   : "Rank";
       return keyed(translate(*node.inputs[0], env, settings), rank.partitionKeys, std::move(name),
                    factoryOf<runtime::operators::RankOperator>(std::move(spec)), settings);
     }

@@ -416,6 +416,16 @@ LogicalTypePtr rankRowType(const LogicalNode& input, bool outputRankNumber,
 }
 }  // namespace
 
+bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind kind,
+                         int64_t rankStart, int64_t rankEnd, bool outputRankNumber,
+                         const std::vector<runtime::operators::SortKey>& sortKeys) {
+  return input.changelogMode == ChangelogMode::kInsertOnly &&
+         kind == runtime::operators::RankKind::ROW_NUMBER && rankStart == 1 && rankEnd == 1 &&
+         !outputRankNumber && sortKeys.size() == 1 && sortKeys[0].ascending &&
+         input.rowType->getFields().at(sortKeys[0].column).type->getTimestampKind() ==
+             TimestampKind::PROCTIME;
+}
+
 int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partitionKeys) {
   using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
   if (input.changelogMode != ChangelogMode::kInsertOnly) return -1;
@@ -434,8 +444,10 @@ LogicalRank::LogicalRank(LogicalNodePtr input, std::vector<int> partition,
                          runtime::operators::RankKind kind, int64_t start, int64_t end,
                          bool rankNumber, std::string name)
     : LogicalNode(LogicalNodeKind::kRank, rankRowType(*input, rankNumber, name), {input},
-                  windowRankEndColumn(*input, partition) >= 0 ? ChangelogMode::kInsertOnly
-                                                              : ChangelogMode::kRetract),
+                  windowRankEndColumn(*input, partition) >= 0 ||
+                          isProcTimeKeepFirst(*input, kind, start, end, rankNumber, sort)
+                      ? ChangelogMode::kInsertOnly
+                      : ChangelogMode::kRetract),
       partitionKeys(std::move(partition)),
       sortKeys(std::move(sort)),
       rankKind(kind),

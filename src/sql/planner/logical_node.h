@@ -303,6 +303,14 @@ struct WindowProperty {
 /// projections and filters); nullopt otherwise.
 std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int column);
 
+/// Deduplication keeping the first row on processing time (Flink's Deduplicate with
+/// keepLastRow = false on a proctime): ROW_NUMBER() OVER (PARTITION BY .. ORDER BY proctime ASC)
+/// = 1, the rank number not selected, over insert-only input. Insert-only: the first row of
+/// each key is emitted, later ones are dropped.
+bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind kind,
+                         int64_t rankStart, int64_t rankEnd, bool outputRankNumber,
+                         const std::vector<runtime::operators::SortKey>& sortKeys);
+
 /// Window Top-N (Flink's WindowRank): the partition key that is window_end when a rank over
 /// `input` partitioned by `partitionKeys` ranks the rows of each window (the keys include a
 /// window's window_start and window_end, the input is insert-only); -1 otherwise.

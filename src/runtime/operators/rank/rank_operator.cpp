@@ -128,6 +128,13 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       }
       stateBackend_->setCurrentKey(keyBytes_,
                                    assignToKeyGroup(keyBytes_, context().maxParallelism));
+      if (spec_->keepFirstArrival) {
+        if (!accumulate) throw InternalError("Deduplicate received an update or delete row");
+        if (rowsState_->value()) continue;  // not the first row of its key
+        append(row, 1, RowKind::INSERT);
+        rowsState_->update(Rows{std::move(row)});
+        continue;
+      }
       // The partition's rows, changed in place on the heap backend (a copy from backends that
       // keep values serialized, written back below).
       Rows copied;

@@ -56,6 +56,10 @@ struct RankSpec {
   /// reaches the window's time (window_end - 1; the instant of window_end in `windowTimeZone`
   /// when set); rows of a window already emitted are late: dropped and counted.
   int windowEndColumn = -1;
+  /// Deduplication keeping the first row on processing time: STREAMING emits the first row of
+  /// each partition (+I) and drops the later ones, whatever their order values (proctimes
+  /// computed upstream by parallel subtasks need not arrive in order).
+  bool keepFirstArrival = false;
   std::optional<common::SessionTimeZone> windowTimeZone;
 };
 
