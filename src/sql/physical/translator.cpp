@@ -268,6 +268,22 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
           }
           return translate(topN, env, settings);
         }
+        const bool temporal =
+            !sort.keys.empty() && sort.keys[0].ascending && sort.fetch < 0 && sort.offset == 0 &&
+            node.inputs[0]->changelogMode == ChangelogMode::kInsertOnly &&
+            node.inputs[0]->rowType->getFields()[sort.keys[0].column].type->getTimestampKind() ==
+                TimestampKind::ROWTIME;
+        if (temporal) {
+          // ORDER BY rowtime [, ...]: rows in time order as the watermark passes them.
+          auto spec = std::make_shared<runtime::operators::SortSpec>();
+          spec->rowType = sort.rowType;
+          spec->keys = sort.keys;
+          spec->timeColumn = sort.keys[0].column;
+          return translate(*node.inputs[0], env, settings)
+              .transform<vector::Chunk>("TemporalSort",
+                                        factoryOf<runtime::operators::SortOperator>(std::move(spec)))
+              .setParallelism(1);
+        }
         if (!sort.keys.empty()) {
           throw TableException("Sort on a non-time-attribute field is not supported.");
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "eddy/exceptions.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "vector/chunk_operations.h"
 
@@ -18,6 +19,10 @@ void SortOperator::processBatch(int, BatchPtr batch) {
     for (const vector::Chunk& chunk : chunks) {
       for (int64_t i = 0; i < chunk.size(); ++i) rows_.push_back(chunk.rowAt(i));
     }
+    return;
+  }
+  if (spec_->timeColumn >= 0) {
+    processTemporal(chunks);
     return;
   }
   // STREAMING LIMIT: keep rows [offset, offset + fetch) of the arrival order.
@@ -39,10 +44,9 @@ void SortOperator::processBatch(int, BatchPtr batch) {
   output().emitBatch(std::move(passed));
 }
 
-void SortOperator::finish() {
-  if (!batchMode_) return;
+void SortOperator::sortRows(std::vector<Row>& rows) const {
   const auto& keys = spec_->keys;
-  std::stable_sort(rows_.begin(), rows_.end(), [&keys](const Row& left, const Row& right) {
+  std::stable_sort(rows.begin(), rows.end(), [&keys](const Row& left, const Row& right) {
     for (const SortKey& key : keys) {
       const Value& a = left.getField(key.column);
       const Value& b = right.getField(key.column);
@@ -55,13 +59,13 @@ void SortOperator::finish() {
     }
     return false;
   });
-  int64_t begin = std::min<int64_t>(spec_->offset, static_cast<int64_t>(rows_.size()));
-  int64_t end = spec_->fetch < 0 ? static_cast<int64_t>(rows_.size())
-                                 : std::min<int64_t>(begin + spec_->fetch, rows_.size());
+}
+
+void SortOperator::emitRows(std::vector<Row>& rows, int64_t begin, int64_t end) {
   vector::Chunk chunk(spec_->rowType);
   for (int64_t i = begin; i < end; ++i) {
-    rows_[i].setKind(RowKind::INSERT);
-    chunk.appendRow(rows_[i]);
+    rows[i].setKind(RowKind::INSERT);
+    chunk.appendRow(rows[i]);
     if (chunk.size() >= static_cast<int64_t>(kDefaultBatchSize) || i + 1 == end) {
       auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
       batch->push(std::move(chunk), kNoTimestamp);
@@ -69,6 +73,58 @@ void SortOperator::finish() {
       chunk = vector::Chunk(spec_->rowType);
     }
   }
+}
+
+void SortOperator::processTemporal(std::vector<vector::Chunk>& chunks) {
+  for (const vector::Chunk& chunk : chunks) {
+    const vector::Vector& times = chunk.column(spec_->timeColumn);
+    for (int64_t i = 0; i < chunk.size(); ++i) {
+      if (times.isNull(i)) {
+        throw TableException(
+            "RowTime field should not be null, please convert it to a non-null long value.");
+      }
+      int64_t time = times.data<int64_t>()[i];
+      if (time <= currentWatermark_) {
+        if (context().metrics) ++context().metrics->numLateRecordsDropped;
+        continue;
+      }
+      pending_[time].push_back(chunk.rowAt(i));
+    }
+  }
+}
+
+void SortOperator::processWatermark(Watermark watermark) {
+  currentWatermark_ = std::max(currentWatermark_, watermark.timestamp);
+  std::vector<Row> due;
+  while (!pending_.empty() && pending_.begin()->first <= currentWatermark_) {
+    for (Row& row : pending_.begin()->second) due.push_back(std::move(row));
+    pending_.erase(pending_.begin());
+  }
+  if (!due.empty()) {
+    sortRows(due);
+    emitRows(due, 0, static_cast<int64_t>(due.size()));
+  }
+  output().emitWatermark(watermark);
+}
+
+void SortOperator::finish() {
+  if (!batchMode_ && spec_->timeColumn >= 0) {
+    // The rows no watermark released yet: nothing accepted is dropped.
+    std::vector<Row> rest;
+    for (auto& [time, rows] : pending_) {
+      for (Row& row : rows) rest.push_back(std::move(row));
+    }
+    pending_.clear();
+    sortRows(rest);
+    emitRows(rest, 0, static_cast<int64_t>(rest.size()));
+    return;
+  }
+  if (!batchMode_) return;
+  sortRows(rows_);
+  int64_t begin = std::min<int64_t>(spec_->offset, static_cast<int64_t>(rows_.size()));
+  int64_t end = spec_->fetch < 0 ? static_cast<int64_t>(rows_.size())
+                                 : std::min<int64_t>(begin + spec_->fetch, rows_.size());
+  emitRows(rows_, begin, end);
   rows_.clear();
 }
 

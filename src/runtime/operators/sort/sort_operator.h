@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct SortSpec {
   std::vector<SortKey> keys;
   int64_t offset = 0;
   int64_t fetch = -1;  // -1: no limit
+  /// STREAMING ORDER BY a rowtime (Flink's TemporalSort): this column (the first key,
+  /// ascending) holds the rowtime; rows wait until the watermark passes their time and are then
+  /// emitted in key order; a row arriving behind the watermark is late (dropped and counted).
+  /// -1: not a temporal sort.
+  int timeColumn = -1;
 };
 
 class SortOperator final : public StreamOperator {
@@ -36,13 +42,23 @@ class SortOperator final : public StreamOperator {
   explicit SortOperator(std::shared_ptr<const SortSpec> spec) : spec_(std::move(spec)) {}
   void open(OperatorContext& context) override;
   void processBatch(int inputIndex, BatchPtr batch) override;
+  void processWatermark(Watermark watermark) override;
   void finish() override;
 
  private:
+  /// Sorts `rows` by the keys (stable).
+  void sortRows(std::vector<Row>& rows) const;
+  /// Emits rows [begin, end) as +I in chunks.
+  void emitRows(std::vector<Row>& rows, int64_t begin, int64_t end);
+  void processTemporal(std::vector<vector::Chunk>& chunks);
+
   std::shared_ptr<const SortSpec> spec_;
   bool batchMode_ = true;
   std::vector<Row> rows_;  // BATCH: everything, to be sorted at the end
   int64_t seen_ = 0;       // STREAMING: rows passed so far
+  // Temporal sort: the rows waiting for the watermark, by their time.
+  std::map<int64_t, std::vector<Row>> pending_;
+  int64_t currentWatermark_ = Watermark::kMin;
 };
 
 }  // namespace eddy::runtime::operators

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
 namespace {
@@ -139,27 +140,6 @@ TEST(GroupAggregateTest, EveryAggregateKindWithNullsAndAGlobalGroup) {
             (std::vector<std::string>{"+I[0, 0, null, null, null, null, null, null]"}));
 }
 
-}  // namespace
-}  // namespace eddy::runtime::operators
-
-namespace eddy::runtime::operators {
-namespace {
-
-/// Collects emitted chunks as printed rows.
-class PrintingOutput final : public Output {
- public:
-  void emitBatch(BatchPtr batch) override {
-    for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-      for (int64_t row = 0; row < chunk.size(); ++row) rows.push_back(chunk.rowAt(row).toString());
-    }
-  }
-  void emitWatermark(Watermark) override {}
-  void emitWatermarkStatus(WatermarkStatus) override {}
-  std::vector<std::string> take() { return std::exchange(rows, {}); }
-
-  std::vector<std::string> rows;
-};
-
 TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
   // table.exec.state.ttl = 1 s: Alice's sum survives an update after 0.5 s, and is gone after
   // 1 s without one, so her next row is a new group (+I), as Flink's state TTL does.
@@ -167,21 +147,10 @@ TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
   LogicalTypePtr inputType = rowType({{"name", stringType()}, {"score", intType()}});
   spec->inputRowType = inputType;
   spec->stateTtlMillis = 1000;
-  GroupAggregateOperator aggregate(spec);
   ManualClock clock(0);
-  PrintingOutput output;
-  OperatorContext context;
-  context.maxParallelism = 128;
-  context.keyGroupRange = KeyGroupRange{0, 127};
-  context.output = &output;
-  context.clock = &clock;
-  aggregate.open(context);
-  auto push = [&](const Row& row) {
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(vector::rowsToChunk({row}, inputType), kNoTimestamp);
-    aggregate.processBatch(0, std::move(batch));
-    return output.take();
-  };
+  testing::OneInputOperatorTestHarness<> harness(std::make_unique<GroupAggregateOperator>(spec),
+                                                 inputType, {.clock = &clock});
+  auto push = [&](const Row& row) { return harness.push({row}); };
   EXPECT_EQ(push(Row::of("Alice", 1)), (std::vector<std::string>{"+I[Alice, 1]"}));
   clock.advance(500);
   EXPECT_EQ(push(Row::of("Alice", 2)),
@@ -191,7 +160,6 @@ TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
             (std::vector<std::string>{"-U[Alice, 3]", "+U[Alice, 7]"}));
   clock.advance(1000);
   EXPECT_EQ(push(Row::of("Alice", 5)), (std::vector<std::string>{"+I[Alice, 5]"}));
-  aggregate.close();
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The interval join over chunks, through a harness that drives one subtask directly (rows on
-// either side in a chosen order, watermarks, a fake processing-time clock): inclusive bounds,
+// either side in a chosen order, watermarks, a manual processing-time clock): inclusive bounds,
 // negative bounds, out-of-order rows, release of state by the watermark, late rows, padding of
 // LEFT/RIGHT/FULL rows at release and at finish(), residual conditions, NULL keys and times,
 // processing time, the held-back output watermark; BATCH results, and STREAMING equal to BATCH
@@ -9,18 +9,18 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/join/interval_join_operator.h"
+#include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
 namespace {
 
-using Rows = std::vector<std::string>;
+using testing::Rows;
 
 constexpr int64_t kHour = 3'600'000;
 
@@ -57,129 +57,18 @@ expression::ExpressionPtr leftValueBelowRightValue() {
   return expression::call("<", {expression::column(2, intType), expression::column(5, intType)});
 }
 
-/// Collects emitted rows and watermarks, each also into one ordered event log; checks the
-/// chunk size limit.
-class CollectingOutput final : public Output {
- public:
-  void emitBatch(BatchPtr batch) override {
-    for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-      EXPECT_LE(chunk.size(), static_cast<int64_t>(kDefaultBatchSize));
-      for (int64_t row = 0; row < chunk.size(); ++row) {
-        rows.push_back(chunk.rowAt(row).toString());
-        events.push_back(rows.back());
-      }
-    }
-  }
-  void emitWatermark(Watermark watermark) override {
-    watermarks.push_back(watermark.timestamp);
-    events.push_back("watermark " + std::to_string(watermark.timestamp));
-  }
-  void emitWatermarkStatus(WatermarkStatus) override {}
-
-  Rows rows;
-  std::vector<int64_t> watermarks;
-  Rows events;
-};
-
-/// Records timers; advanceTo(time) runs the due callbacks (also ones registered meanwhile), as
-/// the task thread would.
-class FakeProcessingTimeService final : public ProcessingTimeService {
- public:
-  int64_t currentProcessingTime() const override { return now; }
-  void registerTimer(int64_t time, std::function<void(int64_t)> callback) override {
-    pending.emplace_back(time, std::move(callback));
-  }
-  void advanceTo(int64_t time) {
-    now = time;
-    bool fired = true;
-    while (fired) {
-      fired = false;
-      auto due = std::move(pending);
-      pending.clear();
-      for (auto& [at, callback] : due) {
-        if (at <= time) {
-          callback(time);
-          fired = true;
-        } else {
-          pending.emplace_back(at, std::move(callback));
-        }
-      }
-    }
-  }
-  int64_t now = 0;
-  std::vector<std::pair<int64_t, std::function<void(int64_t)>>> pending;
-};
-
-/// Drives one IntervalJoinOperator subtask that owns every key group (Flink's
-/// KeyedTwoInputStreamOperatorTestHarness).
-class IntervalJoinHarness {
+/// Drives one IntervalJoinOperator subtask (Flink's KeyedTwoInputStreamOperatorTestHarness).
+class IntervalJoinHarness : public testing::TwoInputOperatorTestHarness<IntervalJoinOperator> {
  public:
   explicit IntervalJoinHarness(std::shared_ptr<const IntervalJoinSpec> spec,
                                RuntimeExecutionMode mode = RuntimeExecutionMode::STREAMING,
                                bool withMetrics = true)
-      : operator_(std::move(spec)) {
-    context_.operatorName = "IntervalJoin";
-    context_.executionMode = mode;
-    context_.maxParallelism = 128;
-    context_.keyGroupRange = KeyGroupRange{0, 127};
-    context_.output = &output_;
-    context_.clock = &SystemClock::instance();
-    context_.processingTimeService = &clock;
-    context_.metrics = withMetrics ? &metrics_ : nullptr;
-    operator_.open(context_);
-  }
-  ~IntervalJoinHarness() { operator_.close(); }
+      : TwoInputOperatorTestHarness(
+            std::make_unique<IntervalJoinOperator>(std::move(spec)), leftType(), rightType(),
+            {.operatorName = "IntervalJoin", .mode = mode, .withMetrics = withMetrics}) {}
 
-  /// Feeds `rows` to input `side` (0 left, 1 right) as one chunk; returns what it emitted.
-  Rows push(int side, const std::vector<Row>& rows, const LogicalTypePtr& type = nullptr) {
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(vector::rowsToChunk(rows, type        ? type
-                                          : side == 0 ? leftType()
-                                                      : rightType()),
-                kNoTimestamp);
-    operator_.processBatch(side, std::move(batch));
-    return takeRows();
-  }
-  Rows left(const std::vector<Row>& rows) { return push(0, rows); }
-  Rows right(const std::vector<Row>& rows) { return push(1, rows); }
-  Rows watermark(int64_t timestamp) {
-    operator_.processWatermark(Watermark{timestamp});
-    return takeRows();
-  }
-  Rows advanceClock(int64_t time) {
-    clock.advanceTo(time);
-    return takeRows();
-  }
-  Rows finish() {
-    operator_.finish();
-    return takeRows();
-  }
-  Rows takeEvents() {
-    Rows events = std::move(output_.events);
-    output_.events.clear();
-    return events;
-  }
-  std::vector<int64_t> takeWatermarks() {
-    std::vector<int64_t> watermarks = std::move(output_.watermarks);
-    output_.watermarks.clear();
-    return watermarks;
-  }
-  size_t bufferedRows() const { return operator_.bufferedRows(); }
-  int64_t lateRecordsDropped() const { return metrics_.numLateRecordsDropped.load(); }
-
-  FakeProcessingTimeService clock;
-
- private:
-  Rows takeRows() {
-    Rows rows = std::move(output_.rows);
-    output_.rows.clear();
-    return rows;
-  }
-
-  CollectingOutput output_;
-  JobMetrics metrics_;
-  OperatorContext context_;
-  IntervalJoinOperator operator_;
+  Rows advanceClock(int64_t time) { return advanceProcessingTime(time); }
+  size_t bufferedRows() const { return operatorUnderTest().bufferedRows(); }
 };
 
 Rows sorted(Rows rows) {
@@ -431,7 +320,7 @@ TEST(IntervalJoinTest, WatermarkIsHeldBackAndNeverGoesBackwards) {
 TEST(IntervalJoinTest, ProcessingTimeJoinsByArrivalAndExpiresByTimers) {
   // rt BETWEEN lt AND lt + 10 on the arrival clock; the time columns are not read.
   IntervalJoinHarness join(intervalSpec(JoinType::LEFT, 0, 10, nullptr, /*processingTime=*/true));
-  join.clock.now = 100;
+  join.advanceClock(100);
   EXPECT_EQ(join.left({Row::of("a", nullptr, 1)}), Rows{});
   EXPECT_EQ(join.advanceClock(105), Rows{});
   EXPECT_EQ(join.right({Row::of("a", nullptr, 2)}), Rows{"+I[a, null, 1, a, null, 2]"});
@@ -457,7 +346,7 @@ TEST(IntervalJoinTest, ProcessingTimeJoinsByArrivalAndExpiresByTimers) {
 
 TEST(IntervalJoinTest, ProcessingTimeRowsOfTheSameMillisecondJoin) {
   IntervalJoinHarness join(intervalSpec(JoinType::INNER, 0, 0, nullptr, /*processingTime=*/true));
-  join.clock.now = 100;
+  join.advanceClock(100);
   EXPECT_EQ(join.left({Row::of("a", nullptr, 1)}), Rows{});
   EXPECT_EQ(join.right({Row::of("a", nullptr, 2)}), Rows{"+I[a, null, 1, a, null, 2]"});
   EXPECT_EQ(join.advanceClock(101), Rows{});

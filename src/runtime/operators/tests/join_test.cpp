@@ -11,11 +11,12 @@
 #include <algorithm>
 
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
 namespace {
 
-using Rows = std::vector<std::string>;
+using testing::Rows;
 
 LogicalTypePtr leftType() { return parseLogicalType("ROW<lk STRING, lv INT>"); }
 LogicalTypePtr rightType() { return parseLogicalType("ROW<rk STRING, rv INT>"); }
@@ -47,62 +48,15 @@ expression::ExpressionPtr leftValueBelowRightValue() {
   return expression::call("<", {expression::column(1, intType), expression::column(3, intType)});
 }
 
-/// Collects emitted chunks as printed rows and checks the chunk size limit.
-class CollectingOutput final : public Output {
- public:
-  void emitBatch(BatchPtr batch) override {
-    for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-      EXPECT_LE(chunk.size(), static_cast<int64_t>(kDefaultBatchSize));
-      for (int64_t row = 0; row < chunk.size(); ++row) rows.push_back(chunk.rowAt(row).toString());
-    }
-  }
-  void emitWatermark(Watermark) override {}
-  void emitWatermarkStatus(WatermarkStatus) override {}
-
-  Rows rows;
-};
-
-/// Drives one JoinOperator subtask that owns every key group, so a test decides on which side
-/// and in which order rows arrive (Flink's KeyedTwoInputStreamOperatorTestHarness).
-class JoinHarness {
+/// Drives one JoinOperator subtask, so a test decides on which side and in which order rows
+/// arrive (Flink's KeyedTwoInputStreamOperatorTestHarness).
+class JoinHarness : public testing::TwoInputOperatorTestHarness<JoinOperator> {
  public:
   JoinHarness(std::shared_ptr<const JoinSpec> spec, RuntimeExecutionMode mode,
               const Clock* clock = &SystemClock::instance())
-      : operator_(std::move(spec)) {
-    context_.operatorName = "Join";
-    context_.executionMode = mode;
-    context_.maxParallelism = 128;
-    context_.keyGroupRange = KeyGroupRange{0, 127};
-    context_.output = &output_;
-    context_.clock = clock;
-    operator_.open(context_);
-  }
-  ~JoinHarness() { operator_.close(); }
-
-  /// Feeds `rows` to input `side` (0 left, 1 right) as one chunk; returns what it emitted.
-  Rows push(int side, const std::vector<Row>& rows) {
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(vector::rowsToChunk(rows, side == 0 ? leftType() : rightType()), kNoTimestamp);
-    operator_.processBatch(side, std::move(batch));
-    return takeOutput();
-  }
-  Rows left(const std::vector<Row>& rows) { return push(0, rows); }
-  Rows right(const std::vector<Row>& rows) { return push(1, rows); }
-  Rows finish() {
-    operator_.finish();
-    return takeOutput();
-  }
-
- private:
-  Rows takeOutput() {
-    Rows rows = std::move(output_.rows);
-    output_.rows.clear();
-    return rows;
-  }
-
-  CollectingOutput output_;
-  OperatorContext context_;
-  JoinOperator operator_;
+      : TwoInputOperatorTestHarness(std::make_unique<JoinOperator>(std::move(spec)), leftType(),
+                                    rightType(),
+                                    {.operatorName = "Join", .mode = mode, .clock = clock}) {}
 };
 
 template <typename Key>

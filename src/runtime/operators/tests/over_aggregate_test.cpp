@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -18,12 +17,13 @@
 #include <vector>
 
 #include "runtime/operators/over/over_aggregate_operator.h"
+#include "runtime/operators/tests/operator_test_harness.h"
 #include "runtime/operators/window/window_spec.h"
 
 namespace eddy::runtime::operators {
 namespace {
 
-using Rows = std::vector<std::string>;
+using testing::Rows;
 
 constexpr int64_t kMinute = 60'000;
 
@@ -40,106 +40,25 @@ Row input(const char* key, std::string_view time, int value, bool flag = true) {
   return Row::of(key, LocalDateTime::parse("2020-04-15T" + std::string(time)), value, flag);
 }
 
-/// Collects emitted chunks as printed rows, watermarks as "Watermark[<wall clock>]".
-class CollectingOutput final : public Output {
- public:
-  void emitBatch(BatchPtr batch) override {
-    for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-      EXPECT_LE(chunk.size(), static_cast<int64_t>(kDefaultBatchSize));
-      for (int64_t row = 0; row < chunk.size(); ++row) rows.push_back(chunk.rowAt(row).toString());
-    }
-  }
-  void emitWatermark(Watermark watermark) override {
-    rows.push_back("Watermark[" +
-                   (watermark.timestamp == Watermark::kMax
-                        ? std::string("MAX")
-                        : LocalDateTime::ofEpochMillis(watermark.timestamp).toString()) +
-                   "]");
-  }
-  void emitWatermarkStatus(WatermarkStatus) override {}
-
-  Rows rows;
-};
-
-/// A processing-time clock the test moves by hand; due timers fire in time order.
-class ManualProcessingTimeService final : public ProcessingTimeService {
- public:
-  int64_t currentProcessingTime() const override { return now_; }
-  void registerTimer(int64_t time, std::function<void(int64_t)> callback) override {
-    timers_.emplace(time, std::move(callback));
-  }
-  void advanceTo(int64_t time) {
-    now_ = time;
-    while (!timers_.empty() && timers_.begin()->first <= now_) {
-      auto timer = timers_.extract(timers_.begin());
-      timer.mapped()(timer.key());
-    }
-  }
-
- private:
-  int64_t now_ = 0;
-  std::multimap<int64_t, std::function<void(int64_t)>> timers_;
-};
-
-/// Drives one over aggregate subtask that owns every key group (Flink's
-/// KeyedOneInputStreamOperatorTestHarness), with a JobMetrics and a manual processing-time clock.
-class OverHarness {
+/// Drives one over aggregate subtask (Flink's KeyedOneInputStreamOperatorTestHarness);
+/// watermarks come among the rows as "Watermark[<wall clock>]".
+class OverHarness : public testing::OneInputOperatorTestHarness<OverAggregateOperator> {
  public:
   explicit OverHarness(std::shared_ptr<const OverAggregateSpec> spec,
                        RuntimeExecutionMode mode = RuntimeExecutionMode::STREAMING)
-      : inputRowType_(spec->inputRowType) {
-    operator_ = std::make_unique<OverAggregateOperator>(std::move(spec));
-    context_.operatorName = "OverAggregate";
-    context_.executionMode = mode;
-    context_.maxParallelism = 128;
-    context_.keyGroupRange = KeyGroupRange{0, 127};
-    context_.output = &output_;
-    context_.processingTimeService = &processingTime_;
-    context_.clock = &SystemClock::instance();
-    context_.metrics = &metrics_;
-    operator_->open(context_);
-  }
-  ~OverHarness() { operator_->close(); }
+      : OneInputOperatorTestHarness(std::make_unique<OverAggregateOperator>(spec),
+                                    spec->inputRowType,
+                                    {.operatorName = "OverAggregate",
+                                     .mode = mode,
+                                     .watermarksAmongRows = testing::printWatermarkWallClock}) {}
 
-  /// Feeds `rows` as one chunk; returns what the operator emitted.
-  Rows push(const std::vector<Row>& rows) {
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(vector::rowsToChunk(rows, inputRowType_), kNoTimestamp);
-    operator_->processBatch(0, std::move(batch));
-    return takeOutput();
-  }
-  Rows watermark(int64_t timestamp) {
-    operator_->processWatermark(Watermark{timestamp});
-    return takeOutput();
-  }
+  using OneInputOperatorTestHarness::watermark;
+  /// The watermark at a wall-clock time on 2020-04-15 ("08:03").
   Rows watermark(std::string_view time) {
     return watermark(millis("2020-04-15T" + std::string(time)));
   }
-  Rows advanceProcessingTime(int64_t time) {
-    processingTime_.advanceTo(time);
-    return takeOutput();
-  }
-  Rows finish() {
-    operator_->finish();
-    return takeOutput();
-  }
-  int64_t lateRecordsDropped() const { return metrics_.numLateRecordsDropped.load(); }
-  size_t stateRows() const { return operator_->stateRows(); }
-  size_t partitionCount() const { return operator_->partitionCount(); }
-
- private:
-  Rows takeOutput() {
-    Rows rows = std::move(output_.rows);
-    output_.rows.clear();
-    return rows;
-  }
-
-  CollectingOutput output_;
-  ManualProcessingTimeService processingTime_;
-  JobMetrics metrics_;
-  OperatorContext context_;
-  std::unique_ptr<OverAggregateOperator> operator_;
-  LogicalTypePtr inputRowType_;
+  size_t stateRows() const { return operatorUnderTest().stateRows(); }
+  size_t partitionCount() const { return operatorUnderTest().partitionCount(); }
 };
 
 AggregateCall sumOfValues() {

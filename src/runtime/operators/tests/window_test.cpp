@@ -7,16 +7,14 @@
 #include <eddy/eddy.h>
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <map>
-
+#include "runtime/operators/tests/operator_test_harness.h"
 #include "runtime/operators/window/window_aggregate_operator.h"
 #include "runtime/operators/window/window_table_function_operator.h"
 
 namespace eddy::runtime::operators {
 namespace {
 
-using Rows = std::vector<std::string>;
+using testing::Rows;
 using OutputColumn = WindowAggregateSpec::OutputColumn;
 using ColumnKind = OutputColumn::Kind;
 
@@ -40,101 +38,19 @@ Row input(const char* key, std::string_view time, int value, bool flag = true) {
   return Row::of(key, LocalDateTime::parse(text), value, flag);
 }
 
-/// Collects emitted chunks as printed rows, watermarks as "Watermark[<wall clock>]".
-class CollectingOutput final : public Output {
- public:
-  void emitBatch(BatchPtr batch) override {
-    for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-      EXPECT_LE(chunk.size(), static_cast<int64_t>(kDefaultBatchSize));
-      for (int64_t row = 0; row < chunk.size(); ++row) rows.push_back(chunk.rowAt(row).toString());
-    }
-  }
-  void emitWatermark(Watermark watermark) override {
-    rows.push_back("Watermark[" +
-                   (watermark.timestamp == Watermark::kMax
-                        ? std::string("MAX")
-                        : LocalDateTime::ofEpochMillis(watermark.timestamp).toString()) +
-                   "]");
-  }
-  void emitWatermarkStatus(WatermarkStatus) override {}
-
-  Rows rows;
-};
-
-/// A processing-time clock the test moves by hand; due timers fire in time order.
-class ManualProcessingTimeService final : public ProcessingTimeService {
- public:
-  int64_t currentProcessingTime() const override { return now_; }
-  void registerTimer(int64_t time, std::function<void(int64_t)> callback) override {
-    timers_.emplace(time, std::move(callback));
-  }
-  void advanceTo(int64_t time) {
-    now_ = time;
-    while (!timers_.empty() && timers_.begin()->first <= now_) {
-      auto timer = timers_.extract(timers_.begin());
-      timer.mapped()(timer.key());
-    }
-  }
-
- private:
-  int64_t now_ = 0;
-  std::multimap<int64_t, std::function<void(int64_t)>> timers_;
-};
-
-/// Drives one window operator subtask that owns every key group (Flink's
-/// OneInputStreamOperatorTestHarness), with a JobMetrics and a manual processing-time clock.
-class WindowHarness {
+/// Drives one window operator subtask (Flink's OneInputStreamOperatorTestHarness); watermarks
+/// come among the rows as "Watermark[<wall clock>]".
+class WindowHarness : public testing::OneInputOperatorTestHarness<> {
  public:
   WindowHarness(std::unique_ptr<StreamOperator> windowOperator, LogicalTypePtr inputRowType,
                 RuntimeExecutionMode mode = RuntimeExecutionMode::STREAMING)
-      : operator_(std::move(windowOperator)), inputRowType_(std::move(inputRowType)) {
-    context_.operatorName = "Window";
-    context_.executionMode = mode;
-    context_.maxParallelism = 128;
-    context_.keyGroupRange = KeyGroupRange{0, 127};
-    context_.output = &output_;
-    context_.processingTimeService = &processingTime_;
-    context_.clock = &SystemClock::instance();
-    context_.metrics = &metrics_;
-    operator_->open(context_);
-  }
-  ~WindowHarness() { operator_->close(); }
+      : OneInputOperatorTestHarness(std::move(windowOperator), std::move(inputRowType),
+                                    {.operatorName = "Window",
+                                     .mode = mode,
+                                     .watermarksAmongRows = testing::printWatermarkWallClock}) {}
 
-  /// Feeds `rows` as one chunk; returns what the operator emitted.
-  Rows push(const std::vector<Row>& rows) {
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(vector::rowsToChunk(rows, inputRowType_), kNoTimestamp);
-    operator_->processBatch(0, std::move(batch));
-    return takeOutput();
-  }
-  Rows watermark(int64_t timestamp) {
-    operator_->processWatermark(Watermark{timestamp});
-    return takeOutput();
-  }
+  using OneInputOperatorTestHarness::watermark;
   Rows watermark(std::string_view wallClock) { return watermark(millis(wallClock)); }
-  Rows advanceProcessingTime(int64_t time) {
-    processingTime_.advanceTo(time);
-    return takeOutput();
-  }
-  Rows finish() {
-    operator_->finish();
-    return takeOutput();
-  }
-  int64_t lateRecordsDropped() const { return metrics_.numLateRecordsDropped.load(); }
-
- private:
-  Rows takeOutput() {
-    Rows rows = std::move(output_.rows);
-    output_.rows.clear();
-    return rows;
-  }
-
-  CollectingOutput output_;
-  ManualProcessingTimeService processingTime_;
-  JobMetrics metrics_;
-  OperatorContext context_;
-  std::unique_ptr<StreamOperator> operator_;
-  LogicalTypePtr inputRowType_;
 };
 
 WindowSpec window(WindowKind kind, int64_t size, int64_t slide = 0) {
