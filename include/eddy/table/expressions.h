@@ -91,6 +91,10 @@ class Expression {
   Expression rowtime() const;
   Expression proctime() const;
 
+  /// An aggregate over an over window named by its alias: `$("b").sum().over($("w"))`, in the
+  /// select of `window(Over::partitionBy(..)...as("w"))`.
+  Expression over(const Expression& windowAlias) const;
+
   /// Names the column a select produces (Flink's `as`).
   Expression as(const std::string& name) const;
   /// Sort directions for orderBy.
@@ -115,6 +119,8 @@ class Expression {
   friend Expression row(const std::vector<Expression>& fields);
   friend Expression nullOf(const DataType& type);
   friend Expression callFunction(const std::string& name, const std::vector<Expression>& arguments);
+  friend Expression rowInterval(int64_t rows);
+  friend struct OverBound;
 
   std::string sql_;
   std::optional<std::string> alias_;
@@ -136,6 +142,14 @@ inline Expression lit(const Expression& value) { return value; }
 Expression nullOf(const DataType& type);
 /// ROW(a, b, ...), for fromValues.
 Expression row(const std::vector<Expression>& fields);
+/// Over window bounds for `Over::...preceding(..)` (Flink's constants): every row before the
+/// current one, counted in rows or in time; `rowInterval(n)`: the n rows before it.
+extern const Expression UNBOUNDED_ROW;
+extern const Expression UNBOUNDED_RANGE;
+extern const Expression CURRENT_ROW;
+extern const Expression CURRENT_RANGE;
+Expression rowInterval(int64_t rows);
+
 /// A call of a built-in function by name: callFunction("CONCAT", {$("a"), lit("!")}).
 Expression callFunction(const std::string& name, const std::vector<Expression>& arguments);
 

@@ -139,4 +139,66 @@ class Session {
   static SessionWithGap withGap(const Expression& gap) { return SessionWithGap(gap); }
 };
 
+/// An over window (Flink's OverWindow): `Over::partitionBy($("a")).orderBy($("rowtime"))
+/// .preceding(UNBOUNDED_RANGE).as("w")`, used by `window(over).select($("b").sum().over($("w")))`.
+/// The frame is `preceding` — UNBOUNDED_RANGE (the default), UNBOUNDED_ROW, rowInterval(n),
+/// an interval such as lit(10).minutes(), CURRENT_ROW or CURRENT_RANGE — up to the current row.
+class OverWindow {
+ public:
+  const std::string& alias() const { return alias_; }
+  /// The window as SQL: `PARTITION BY .. ORDER BY .. RANGE BETWEEN .. AND CURRENT ROW`.
+  const std::string& specificationSql() const { return specificationSql_; }
+
+ private:
+  friend class OverWindowPartitionedOrdered;
+  OverWindow(std::string alias, std::string specificationSql)
+      : alias_(std::move(alias)), specificationSql_(std::move(specificationSql)) {}
+  std::string alias_;
+  std::string specificationSql_;
+};
+
+class OverWindowPartitionedOrdered {
+ public:
+  OverWindowPartitionedOrdered preceding(const Expression& bound) const;
+  OverWindow as(const std::string& alias) const;
+
+ private:
+  friend class OverWindowPartitioned;
+  OverWindowPartitionedOrdered(std::string partitionSql, Expression order,
+                               std::string frameSql = "")
+      : partitionSql_(std::move(partitionSql)),
+        order_(std::move(order)),
+        frameSql_(std::move(frameSql)) {}
+  std::string partitionSql_;
+  Expression order_;
+  std::string frameSql_;
+};
+
+class OverWindowPartitioned {
+ public:
+  OverWindowPartitionedOrdered orderBy(const Expression& order) const {
+    return OverWindowPartitionedOrdered(partitionSql_, order);
+  }
+
+ private:
+  friend class Over;
+  explicit OverWindowPartitioned(std::string partitionSql)
+      : partitionSql_(std::move(partitionSql)) {}
+  std::string partitionSql_;
+};
+
+/// Over windows: `Over::partitionBy($("a")).orderBy($("rowtime")).preceding(..).as("w")`, or
+/// `Over::orderBy(..)` for one partition.
+class Over {
+ public:
+  template <typename... E>
+  static OverWindowPartitioned partitionBy(const E&... keys) {
+    return partitionBy(std::vector<Expression>{Expression(keys)...});
+  }
+  static OverWindowPartitioned partitionBy(const std::vector<Expression>& keys);
+  static OverWindowPartitionedOrdered orderBy(const Expression& order) {
+    return OverWindowPartitioned("").orderBy(order);
+  }
+};
+
 }  // namespace eddy

@@ -54,6 +54,20 @@ class WindowGroupedTable {
   std::vector<Expression> keys_;
 };
 
+/// A Table with an over window (Table::window(OverWindow)): select() may aggregate over it.
+class OverWindowedTable {
+ public:
+  template <typename... E>
+  Table select(const E&... fields) const;
+  Table select(const std::vector<Expression>& fields) const;
+
+ private:
+  friend class Table;
+  OverWindowedTable(const Table& table, OverWindow window);
+  std::shared_ptr<const Table> table_;
+  OverWindow window_;
+};
+
 /// A Table with a group window (Table::window): groupBy must name the window's alias.
 class GroupWindowedTable {
  public:
@@ -113,6 +127,8 @@ class Table {
   GroupedTable groupBy(const std::vector<Expression>& keys) const;
   /// Groups by a window (Tumble, Slide, Session; see eddy/table/group_window.h).
   GroupWindowedTable window(const GroupWindow& window) const;
+  /// Aggregates over an over window (Over; see eddy/table/group_window.h).
+  OverWindowedTable window(const OverWindow& window) const;
   Table distinct() const;
   /// Inner join; without a predicate, follow with where() (or it is a cross join).
   Table join(const Table& right) const;
@@ -164,6 +180,7 @@ class Table {
  private:
   friend class GroupedTable;
   friend class WindowGroupedTable;
+  friend class OverWindowedTable;
   /// A new Table from a query over `inputs` (SQL text naming them `input0`, `input1`, ...):
   /// every Table operation is one such query.
   Table derive(const std::string& query, const std::vector<const Table*>& inputs) const;
@@ -177,6 +194,11 @@ class Table {
 
 template <typename... E>
 Table GroupedTable::select(const E&... fields) const {
+  return select(std::vector<Expression>{Expression(fields)...});
+}
+
+template <typename... E>
+Table OverWindowedTable::select(const E&... fields) const {
   return select(std::vector<Expression>{Expression(fields)...});
 }
 

@@ -168,6 +168,21 @@ Expression Expression::end() const { return function("end"); }
 Expression Expression::rowtime() const { return function("rowtime"); }
 Expression Expression::proctime() const { return function("proctime"); }
 
+Expression Expression::over(const Expression& windowAlias) const {
+  return ofSql(sql_ + " OVER " + windowAlias.sql_);
+}
+
+// The over window bounds are markers that Over's preceding() turns into a frame; they are not
+// SQL and fail to bind anywhere else.
+struct OverBound {
+  static Expression of(const char* marker) { return Expression::ofSql(marker); }
+};
+const Expression UNBOUNDED_ROW = OverBound::of("$UNBOUNDED_ROW");
+const Expression UNBOUNDED_RANGE = OverBound::of("$UNBOUNDED_RANGE");
+const Expression CURRENT_ROW = OverBound::of("$CURRENT_ROW");
+const Expression CURRENT_RANGE = OverBound::of("$CURRENT_RANGE");
+Expression rowInterval(int64_t rows) { return Expression::ofSql("$ROWS " + std::to_string(rows)); }
+
 Expression col(const std::string& name) { return Expression::ofSql(escapeIdentifier(name)); }
 
 Expression nullOf(const DataType& type) {

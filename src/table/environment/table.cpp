@@ -297,6 +297,50 @@ GroupWindow SessionWithGapOnTime::as(const std::string& alias) const {
                      alias);
 }
 
+OverWindowedTable Table::window(const OverWindow& window) const {
+  return OverWindowedTable(*this, window);
+}
+
+OverWindowPartitioned Over::partitionBy(const std::vector<Expression>& keys) {
+  return OverWindowPartitioned("PARTITION BY " + joined(keys, false) + " ");
+}
+
+OverWindowPartitionedOrdered OverWindowPartitionedOrdered::preceding(const Expression& bound) const {
+  const std::string& text = bound.asSummaryString();
+  std::string frame;
+  if (text == "$UNBOUNDED_RANGE") {
+    frame = "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+  } else if (text == "$UNBOUNDED_ROW") {
+    frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+  } else if (text == "$CURRENT_ROW") {
+    frame = "ROWS BETWEEN CURRENT ROW AND CURRENT ROW";
+  } else if (text == "$CURRENT_RANGE") {
+    frame = "RANGE BETWEEN CURRENT ROW AND CURRENT ROW";
+  } else if (text.rfind("$ROWS ", 0) == 0) {
+    frame = "ROWS BETWEEN " + text.substr(6) + " PRECEDING AND CURRENT ROW";
+  } else {
+    frame = "RANGE BETWEEN " + text + " PRECEDING AND CURRENT ROW";
+  }
+  return OverWindowPartitionedOrdered(partitionSql_, order_, frame);
+}
+
+OverWindow OverWindowPartitionedOrdered::as(const std::string& alias) const {
+  return OverWindow(alias, partitionSql_ + "ORDER BY " + order_.asSummaryString() + " " +
+                               (frameSql_.empty()
+                                    ? std::string("RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
+                                    : frameSql_));
+}
+
+OverWindowedTable::OverWindowedTable(const Table& table, OverWindow window)
+    : table_(std::make_shared<const Table>(table)), window_(std::move(window)) {}
+
+Table OverWindowedTable::select(const std::vector<Expression>& fields) const {
+  return table_->derive("SELECT " + joined(fields, true) + " FROM input0 WINDOW " +
+                            escapeIdentifier(window_.alias()) + " AS (" +
+                            window_.specificationSql() + ")",
+                        {table_.get()});
+}
+
 GroupWindowedTable Table::window(const GroupWindow& window) const {
   return GroupWindowedTable(*this, window);
 }

@@ -116,6 +116,37 @@ TEST_P(EventTimeTest, SlideAndSessionWindowsOfTheTableApi) {
                                       "+I[supplier2, 2020-04-15T08:17, 2020-04-15T08:19, 6.00]"}));
 }
 
+TEST_P(EventTimeTest, OverWindowsOfTheTableApiEqualTheSql) {
+  createBids();
+  Table lastTwo = env_->from("Bid")
+                      .window(Over::partitionBy($("supplier"))
+                                  .orderBy($("bidtime"))
+                                  .preceding(rowInterval(1))
+                                  .as("w"))
+                      .select($("supplier"), $("item"), $("price").sum().over($("w")).as("last_two"));
+  Table sql = env_->sqlQuery(
+      "SELECT supplier, item, SUM(price) OVER (PARTITION BY supplier ORDER BY bidtime ROWS "
+      "BETWEEN 1 PRECEDING AND CURRENT ROW) AS last_two FROM Bid");
+  std::vector<std::string> expected = {"+I[supplier1, A, 6.00]", "+I[supplier1, C, 4.00]",
+                                       "+I[supplier1, E, 3.00]", "+I[supplier2, B, 8.00]",
+                                       "+I[supplier2, D, 5.00]", "+I[supplier2, F, 9.00]"};
+  EXPECT_EQ(sorted(rowsOf(lastTwo.execute())), expected);
+  EXPECT_EQ(sorted(rowsOf(sql.execute())), expected);
+  // The default frame (UNBOUNDED_RANGE) and an interval frame, in time order.
+  Table running = env_->from("Bid")
+                      .window(Over::orderBy($("bidtime")).as("w"))
+                      .select($("item"), $("price").sum().over($("w")).as("total"));
+  EXPECT_EQ(rowsOf(running.execute()),
+            (std::vector<std::string>{"+I[C, 4.00]", "+I[A, 6.00]", "+I[D, 11.00]",
+                                      "+I[B, 14.00]", "+I[E, 15.00]", "+I[F, 21.00]"}));
+  Table recent = env_->from("Bid")
+                     .window(Over::orderBy($("bidtime")).preceding(lit(5).minutes()).as("w"))
+                     .select($("item"), $("price").max().over($("w")).as("top"));
+  EXPECT_EQ(rowsOf(recent.execute()),
+            (std::vector<std::string>{"+I[C, 4.00]", "+I[A, 4.00]", "+I[D, 5.00]",
+                                      "+I[B, 5.00]", "+I[E, 5.00]", "+I[F, 6.00]"}));
+}
+
 TEST_P(EventTimeTest, AGroupWindowNeedsItsAliasAmongTheKeys) {
   createBids();
   GroupWindowedTable windowed =
