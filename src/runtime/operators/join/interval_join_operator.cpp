@@ -55,17 +55,6 @@ bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, 
   return false;
 }
 
-void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns) {
-  if (expression.kind() == expression::ExpressionKind::kColumnReference) {
-    int index = static_cast<const expression::ColumnReference&>(expression).index();
-    EDDY_CHECK_LT(index, static_cast<int>(columns.size()));
-    columns[static_cast<size_t>(index)] = true;
-  }
-  for (const expression::ExpressionPtr& child : expression.children()) {
-    markReadColumns(*child, columns);
-  }
-}
-
 void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
   EDDY_CHECK_GE(column, 0);
   EDDY_CHECK_LT(column, rowType->getFieldCount());
@@ -130,19 +119,7 @@ IntervalJoinOperator::IntervalJoinOperator(std::shared_ptr<const IntervalJoinSpe
 
 IntervalJoinOperator::~IntervalJoinOperator() = default;
 
-bool IntervalJoinOperator::isOuter(int side) const {
-  switch (spec_->joinType) {
-    case JoinType::INNER:
-      return false;
-    case JoinType::LEFT:
-      return side == 0;
-    case JoinType::RIGHT:
-      return side == 1;
-    case JoinType::FULL:
-      return true;
-  }
-  return false;
-}
+bool IntervalJoinOperator::isOuter(int side) const { return isOuterSide(spec_->joinType, side); }
 
 int64_t IntervalJoinOperator::timeOffset(int side) const {
   // A left row at l can meet right rows up to l + upperBound; a right row at r left rows up

@@ -57,17 +57,6 @@ void appendRecordRow(const JoinRecord& record, vector::Chunk& chunk) {
   chunk.mutableRowKinds().push_back(RowKind::INSERT);
 }
 
-void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns) {
-  if (expression.kind() == expression::ExpressionKind::kColumnReference) {
-    int index = static_cast<const expression::ColumnReference&>(expression).index();
-    EDDY_CHECK_LT(index, static_cast<int>(columns.size()));
-    columns[static_cast<size_t>(index)] = true;
-  }
-  for (const expression::ExpressionPtr& child : expression.children()) {
-    markReadColumns(*child, columns);
-  }
-}
-
 /// Adds one occurrence of `fields` to a key's stored rows.
 void addRecord(std::vector<JoinRecord>& records, std::vector<Value> fields, int64_t associations) {
   for (JoinRecord& record : records) {
@@ -135,6 +124,31 @@ void JoinOperator::JoinedRows::clear() {
   kinds.clear();
 }
 
+bool isOuterSide(JoinType type, int side) {
+  switch (type) {
+    case JoinType::INNER:
+      return false;
+    case JoinType::LEFT:
+      return side == 0;
+    case JoinType::RIGHT:
+      return side == 1;
+    case JoinType::FULL:
+      return true;
+  }
+  return false;
+}
+
+void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns) {
+  if (expression.kind() == expression::ExpressionKind::kColumnReference) {
+    int index = static_cast<const expression::ColumnReference&>(expression).index();
+    EDDY_CHECK_LT(index, static_cast<int>(columns.size()));
+    columns[static_cast<size_t>(index)] = true;
+  }
+  for (const expression::ExpressionPtr& child : expression.children()) {
+    markReadColumns(*child, columns);
+  }
+}
+
 JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec)
     : spec_(std::move(spec)), evaluator_({}) {
   EDDY_CHECK(spec_ != nullptr);
@@ -160,19 +174,7 @@ JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec)
 
 JoinOperator::~JoinOperator() = default;
 
-bool JoinOperator::isOuter(int side) const {
-  switch (spec_->joinType) {
-    case JoinType::INNER:
-      return false;
-    case JoinType::LEFT:
-      return side == 0;
-    case JoinType::RIGHT:
-      return side == 1;
-    case JoinType::FULL:
-      return true;
-  }
-  return false;
-}
+bool JoinOperator::isOuter(int side) const { return isOuterSide(spec_->joinType, side); }
 
 void JoinOperator::open(OperatorContext& context) {
   StreamOperator::open(context);

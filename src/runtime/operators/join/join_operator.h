@@ -52,6 +52,14 @@ enum class JoinType { INNER, LEFT, RIGHT, FULL };
 /// Flink's EXPLAIN names: "InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin".
 std::string joinTypeName(JoinType type);
 
+/// Whether input `side` (0 left, 1 right) of a `type` join is an outer side: its rows without
+/// a partner are emitted padded with NULLs.
+bool isOuterSide(JoinType type, int side);
+
+/// Sets `columns[i]` for every column `expression` reads (the residual condition's columns,
+/// which the joins gather from both sides before evaluating it).
+void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns);
+
 /// The definition of one regular join (built by the planner, shared by all subtasks).
 struct JoinSpec {
   JoinType joinType = JoinType::INNER;
