@@ -74,6 +74,11 @@ using ScalarFunctionLiteralBinder = std::function<std::optional<BoundScalarFunct
 /// in. The binder (sql::Binder) resolves it once per plan; functions that need it (the
 /// temporal functions reading TIMESTAMP_LTZ values as wall-clock times) capture it in their
 /// kernel, so nothing is looked up per row or read from a global.
+/// The watermark of the operator evaluating expressions on this thread, which CURRENT_WATERMARK
+/// reads (std::numeric_limits<int64_t>::min(): none yet). An operator that evaluates
+/// expressions sets it before each chunk (the Calc); a task thread runs one operator at a time.
+int64_t& currentEvaluationWatermark();
+
 struct BindingContext {
   /// `table.local-time-zone` (UTC unless set).
   common::SessionTimeZone sessionTimeZone;

@@ -85,6 +85,24 @@ ScalarKernel currentTimeKernel(Root root, const common::SessionTimeZone& zone) {
   };
 }
 
+// CURRENT_WATERMARK(rowtime): the evaluating operator's watermark as a value of the rowtime's
+// type (epoch millis for TIMESTAMP_LTZ; for a TIMESTAMP the watermark is already in its
+// wall-clock scale), NULL before the first watermark — and always in BATCH, which has none.
+ScalarKernel currentWatermarkKernel() {
+  return [](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType) {
+    KernelVector result(resultType, arguments[0].size(), true);
+    int64_t watermark = currentEvaluationWatermark();
+    if (watermark == std::numeric_limits<int64_t>::min() ||
+        watermark == std::numeric_limits<int64_t>::max()) {
+      result.setNull(0);
+    } else {
+      result.mutableData<int64_t>()[0] = watermark;
+      result.mutableNanosOfMillisecond()[0] = 0;
+    }
+    return result;
+  };
+}
+
 void addCurrentTimeFunction(FunctionRegistry& registry, const char* name, LogicalTypePtr type) {
   Root root = type->getTypeRoot();
   registry.add(ScalarFunction(
@@ -769,6 +787,11 @@ std::optional<BoundScalarFunction> bindToTimestampLtz(
 
 }  // namespace
 
+int64_t& currentEvaluationWatermark() {
+  thread_local int64_t watermark = std::numeric_limits<int64_t>::min();
+  return watermark;
+}
+
 bool isInterval(const LogicalType& type) {
   return type.getTypeRoot() == Root::INTERVAL_YEAR_MONTH ||
          type.getTypeRoot() == Root::INTERVAL_DAY_TIME;
@@ -904,6 +927,20 @@ void registerTemporalFunctions(FunctionRegistry& registry) {
   addCurrentTimeFunction(registry, "NOW", timestampLtz);
   addCurrentTimeFunction(registry, "CURRENT_ROW_TIMESTAMP", timestampLtz);
   // PROCTIME(): the processing time of each row, a processing-time attribute.
+  registry.add(ScalarFunction(
+      "CURRENT_WATERMARK", FunctionSyntax::kFunction, {"'CURRENT_WATERMARK(<ROWTIME>)'"},
+      [](const std::vector<LogicalTypePtr>& arguments, const LiteralArguments&,
+         const BindingContext&) -> std::optional<BoundScalarFunction> {
+        if (arguments.size() != 1 ||
+            arguments[0]->getTimestampKind() != TimestampKind::ROWTIME) {
+          return std::nullopt;
+        }
+        LogicalTypePtr type = arguments[0]->getTypeRoot() == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                                  ? LogicalType::localZonedTimestamp(3)
+                                  : LogicalType::timestamp(3);
+        return BoundScalarFunction{{arguments[0]}, type, currentWatermarkKernel()};
+      },
+      /*deterministic=*/false));
   addCurrentTimeFunction(registry, "PROCTIME",
                          LogicalType::localZonedTimestamp(3, TimestampKind::PROCTIME, false));
   addCurrentTimeFunction(registry, "LOCALTIMESTAMP",

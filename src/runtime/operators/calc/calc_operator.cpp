@@ -1,5 +1,6 @@
 #include "runtime/operators/calc/calc_operator.h"
 
+#include "function/function_registry.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -7,7 +8,13 @@ namespace eddy::runtime::operators {
 CalcOperator::CalcOperator(std::shared_ptr<const CalcSpec> spec)
     : spec_(std::move(spec)), evaluator_(spec_->projections) {}
 
+void CalcOperator::processWatermark(Watermark watermark) {
+  watermark_ = watermark.timestamp;
+  output().emitWatermark(watermark);
+}
+
 void CalcOperator::processBatch(int, BatchPtr batch) {
+  function::currentEvaluationWatermark() = watermark_;
   auto& chunks = typedBatch<vector::Chunk>(*batch).records;
   auto results = std::make_unique<TypedBatch<vector::Chunk>>();
   for (vector::Chunk& input : chunks) {

@@ -23,11 +23,14 @@ class CalcOperator final : public StreamOperator {
  public:
   explicit CalcOperator(std::shared_ptr<const CalcSpec> spec);
   void processBatch(int inputIndex, BatchPtr batch) override;
+  /// Keeps the watermark for CURRENT_WATERMARK, then forwards it.
+  void processWatermark(Watermark watermark) override;
 
  private:
   std::shared_ptr<const CalcSpec> spec_;
   expression::ExpressionEvaluator evaluator_;
   std::vector<vector::Vector> results_;
+  int64_t watermark_ = Watermark::kMin;
 };
 
 }  // namespace eddy::runtime::operators
