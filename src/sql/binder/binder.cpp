@@ -89,14 +89,22 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& tim
   return argument;
 }
 
-std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call) {
-  if (call.name.size() != 1 || call.over) return std::nullopt;
+/// The aggregate function `call` calls, with or without OVER (COUNT(*) and COUNT() are
+/// COUNT_STAR); nullopt for other functions.
+std::optional<AggregateKind> aggregateKindOfCall(const FunctionCallExpression& call) {
+  if (call.name.size() != 1) return std::nullopt;
   const std::string name = upper(call.name[0]);
   if (name == "COUNT") {
     bool star = call.arguments.size() == 1 && call.arguments[0]->is<StarExpression>();
     return star || call.arguments.empty() ? AggregateKind::COUNT_STAR : AggregateKind::COUNT;
   }
   return runtime::operators::aggregateKindOfName(name);
+}
+
+/// The aggregate function of a GROUP BY aggregate call (not one with OVER).
+std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call) {
+  if (call.over) return std::nullopt;
+  return aggregateKindOfCall(call);
 }
 
 /// Checks the argument types of an aggregate call as Flink's operand checkers do and takes
@@ -205,10 +213,7 @@ void forEachAggregate(const Expression& expression,
 void forEachOverAggregate(const Expression& expression,
                           const std::function<void(const FunctionCallExpression&)>& visit) {
   forEachCall(expression, [&visit](const FunctionCallExpression& call) {
-    if (!call.over || call.name.size() != 1 ||
-        !runtime::operators::aggregateKindOfName(upper(call.name[0]))) {
-      return false;
-    }
+    if (!call.over || !aggregateKindOfCall(call)) return false;
     visit(call);
     return true;
   });
@@ -469,6 +474,25 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
   return LogicalType::row(std::move(fields), false);
 }
 
+void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* expressionType) {
+  auto isTimestamp = [](const LogicalType& type) {
+    return type.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
+           type.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+  };
+  if (!isTimestamp(timeType) || timeType.getPrecision() > 3) {
+    throw ValidationException(
+        "Invalid data type of time field for watermark definition. The field must be of type "
+        "TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the "
+        "time field type is " + timeType.asSummaryString());
+  }
+  if (expressionType && !isTimestamp(*expressionType)) {
+    throw ValidationException(
+        "Invalid data type of expression for watermark definition. The field must be of type "
+        "TIMESTAMP(p) or TIMESTAMP_LTZ(p), but the watermark expression type is " +
+        expressionType->asSummaryString());
+  }
+}
+
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName) {
   LogicalTypePtr physical = physicalRowTypeOf(table, tableName);
@@ -520,14 +544,7 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                               "' is not defined in the table schema of '" + tableName + "'");
   }
   const LogicalType& timeType = *columns[position]->type();
-  bool timestamp = timeType.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
-                   timeType.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-  if (!timestamp || timeType.getPrecision() > 3) {
-    throw ValidationException(
-        "Invalid data type of time field for watermark definition. The field must be of type "
-        "TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the "
-        "time field type is " + timeType.asSummaryString());
-  }
+  checkWatermarkTypes(timeType, nullptr);
   columns[position] = expression::cast(columns[position],
                                        timeType.copyWithTimestampKind(TimestampKind::ROWTIME));
   LogicalNodePtr project = std::make_shared<LogicalProject>(scan, std::move(columns), names);
@@ -538,14 +555,7 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     throw ValidationException("Invalid expression for watermark '" + watermark.expression +
                               "' of table '" + tableName + "': " + withoutSqlPosition(error.what()));
   }
-  const LogicalTypeRoot root = bound->type()->getTypeRoot();
-  if (root != LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE &&
-      root != LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
-    throw ValidationException(
-        "Invalid data type of expression for watermark definition. The field must be of type "
-        "TIMESTAMP(p) or TIMESTAMP_LTZ(p), but the watermark expression type is " +
-        bound->type()->asSummaryString());
-  }
+  checkWatermarkTypes(timeType, bound->type().get());
   return std::make_shared<LogicalWatermarkAssigner>(project, static_cast<int>(position), bound);
 }
 
@@ -1948,12 +1958,7 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
                                         std::vector<BoundPtr>& projection,
                                         std::vector<std::string>& names) {
   const std::string name = upper(call.name[0]);
-  AggregateKind kind = *runtime::operators::aggregateKindOfName(name);
-  if (kind == AggregateKind::COUNT &&
-      (call.arguments.empty() ||
-       (call.arguments.size() == 1 && call.arguments[0]->is<StarExpression>()))) {
-    kind = AggregateKind::COUNT_STAR;
-  }
+  const AggregateKind kind = *aggregateKindOfCall(call);
   AggregateCall aggregate{kind, -1, nullptr, -1, call.distinct};
   if (call.distinct && kind == AggregateKind::COUNT_STAR) {
     fail(call, "COUNT(DISTINCT *) is not allowed; name the columns");

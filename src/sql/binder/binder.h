@@ -139,6 +139,11 @@ class Binder {
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
 };
 
+/// Flink's checks of a watermark declaration: the rowtime column must be a TIMESTAMP(p) or
+/// TIMESTAMP_LTZ(p) with p <= 3, and the watermark expression (when given) a timestamp too.
+/// Throws ValidationException with Flink's messages.
+void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* expressionType);
+
 /// The type of a schema column declared as a DataType or as a type string.
 LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 

@@ -365,15 +365,20 @@ ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
-    : LogicalNode(LogicalNodeKind::kJoin,
-                  joinRowType(*left, *right, type,
-                              intervalJoinBoundsOf(*left, *right, residual).has_value()),
+    : LogicalJoin(left, right, type, std::move(leftKeyColumns), std::move(rightKeyColumns),
+                  residual, intervalJoinBoundsOf(*left, *right, residual)) {}
+
+LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
+                         runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
+                         std::vector<int> rightKeyColumns, expression::ExpressionPtr residual,
+                         std::optional<IntervalJoinBounds> bounds)
+    : LogicalNode(LogicalNodeKind::kJoin, joinRowType(*left, *right, type, bounds.has_value()),
                   {left, right}, joinMode(*left, *right, type)),
       joinType(type),
       leftKeys(std::move(leftKeyColumns)),
       rightKeys(std::move(rightKeyColumns)),
       condition(std::move(residual)),
-      interval(intervalJoinBoundsOf(*inputs[0], *inputs[1], condition)) {}
+      interval(std::move(bounds)) {}
 
 expression::ExpressionPtr LogicalJoin::fullCondition() const {
   std::vector<expression::ExpressionPtr> conjuncts;
@@ -535,7 +540,7 @@ std::string describeWindow(const runtime::operators::WindowSpec& window,
                            const std::string& timeColumn) {
   using runtime::operators::WindowKind;
   std::string text = runtime::operators::windowKindName(window.kind) + "(" +
-                     (window.processingTime ? "time_col=[" : "time_col=[") + timeColumn + "]";
+                     "time_col=[" + timeColumn + "]";
   switch (window.kind) {
     case WindowKind::TUMBLE:
       text += ", size=[" + formatDuration(window.size) + "]";

@@ -209,6 +209,11 @@ struct LogicalJoin final : LogicalNode {
   /// Set for an interval join (see IntervalJoinBounds), whose output keeps the inputs' time
   /// attributes; a regular join materializes them into plain timestamps, as Flink does.
   const std::optional<IntervalJoinBounds> interval;
+
+ private:
+  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
+              std::vector<int> leftKeys, std::vector<int> rightKeys,
+              expression::ExpressionPtr condition, std::optional<IntervalJoinBounds> interval);
 };
 
 /// Top-N: the rows of each partition (partitionKeys) ranked by sortKeys, kept when their rank

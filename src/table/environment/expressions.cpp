@@ -140,19 +140,20 @@ Expression Expression::desc() const {
   return result;
 }
 
+namespace {
+/// Whether `sql` is an unsigned integer literal (`lit(5)`).
+bool isIntegerLiteral(const std::string& sql) {
+  return !sql.empty() && std::all_of(sql.begin(), sql.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+}  // namespace
+
 Expression Expression::interval(const char* unit) const {
-  bool integer = !sql_.empty() && std::all_of(sql_.begin(), sql_.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
-  if (integer) return ofSql("INTERVAL '" + sql_ + "' " + unit);
+  if (isIntegerLiteral(sql_)) return ofSql("INTERVAL '" + sql_ + "' " + unit);
   return ofSql("(" + sql_ + " * INTERVAL '1' " + unit + ")");
 }
 Expression Expression::millis() const {
-  bool integer = !sql_.empty() && std::all_of(sql_.begin(), sql_.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
   // SQL has no millisecond interval literal: a fraction of a second.
-  if (integer) {
+  if (isIntegerLiteral(sql_)) {
     long long value = std::stoll(sql_);
     return ofSql(fmt::format("INTERVAL '{}.{:03}' SECOND", value / 1000, value % 1000));
   }

@@ -33,11 +33,6 @@ bool isSourceWatermark(const std::string& expression) {
   return compact == "SOURCE_WATERMARK()";
 }
 
-bool isTimestamp(const LogicalType& type) {
-  return type.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
-         type.getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-}
-
 /// The columns a stream's type gives (Flink's SchemaTranslator: an atomic type is `f0`, a
 /// ROW or tuple its fields); empty for a Row of unknown fields.
 std::vector<RowField> derivedColumns(const TypeInformation& type, const std::string& rawTypeName) {
@@ -318,12 +313,7 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
                                 "columns are: [" + available + "]");
     }
     const LogicalType& timeType = *projection[position]->type();
-    if (!isTimestamp(timeType) || timeType.getPrecision() > 3) {
-      throw ValidationException(
-          "Invalid data type of time field for watermark definition. The field must be of type "
-          "TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the "
-          "time field type is " + timeType.asSummaryString());
-    }
+    sql::checkWatermarkTypes(timeType, nullptr);
     if (!isSourceWatermark(watermark.expression)) {
       std::vector<RowField> tableFields;
       for (size_t i = 0; i < names.size(); ++i) {
@@ -336,12 +326,7 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
         throw ValidationException("Invalid expression for watermark '" + watermark.expression +
                                   "' of " + method + "(): " + error.what());
       }
-      if (!isTimestamp(*bound->type())) {
-        throw ValidationException("Invalid data type of expression for watermark definition. The "
-                                  "field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), but "
-                                  "the watermark expression type is " +
-                                  bound->type()->asSummaryString());
-      }
+      sql::checkWatermarkTypes(timeType, bound->type().get());
       watermarkColumn = static_cast<int>(position);
       watermarkExpression = bound;
     }
