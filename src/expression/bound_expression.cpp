@@ -105,6 +105,10 @@ std::string Coalesce::toString() const {
   return fmt::format("COALESCE({})", fmt::join(childStrings(*this), ", "));
 }
 
+std::string FieldAccess::toString() const {
+  return operand()->toString() + "." + fieldName();
+}
+
 // --- Builders. ---
 
 ExpressionPtr column(int index, LogicalTypePtr type) {
@@ -291,6 +295,23 @@ ExpressionPtr simpleCase(ExpressionPtr operand, std::vector<ExpressionPtr> value
   return caseWhen(std::move(conditions), std::move(results), std::move(elseResult));
 }
 
+ExpressionPtr fieldAccess(ExpressionPtr operand, std::string_view field) {
+  const LogicalType& rowType = *operand->type();
+  if (rowType.getTypeRoot() != LogicalTypeRoot::ROW) {
+    throw ValidationException(fmt::format("Cannot access field '{}' of type {}", field,
+                                          typeNameInMessage(rowType)));
+  }
+  const std::vector<RowField>& fields = rowType.getFields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name != field) continue;
+    LogicalTypePtr type = fields[i].type;
+    if (rowType.isNullable() && !type->isNullable()) type = type->copy(true);
+    return std::make_shared<FieldAccess>(std::move(operand), static_cast<int>(i), std::move(type));
+  }
+  throw ValidationException(
+      fmt::format("Unknown field '{}' in {}", field, typeNameInMessage(rowType)));
+}
+
 ExpressionPtr coalesce(std::vector<ExpressionPtr> arguments) {
   if (arguments.empty()) {
     throw ValidationException("Invalid number of arguments to function 'COALESCE'. Was expecting "
@@ -382,6 +403,10 @@ ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<Expressi
       return std::make_shared<Case>(std::move(children), expression->type());
     case ExpressionKind::kCoalesce:
       return std::make_shared<Coalesce>(std::move(children), expression->type());
+    case ExpressionKind::kFieldAccess:
+      return std::make_shared<FieldAccess>(
+          children.at(0), static_cast<const FieldAccess&>(*expression).fieldIndex(),
+          expression->type());
     case ExpressionKind::kColumnReference:
     case ExpressionKind::kLiteral:
       break;

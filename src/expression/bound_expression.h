@@ -12,6 +12,7 @@
 //   Case             searched CASE (WHEN c THEN r ... ELSE e END); the simple form, IF, NULLIF
 //                    are rewritten into it by the builders
 //   Coalesce         COALESCE(a, b, ...)
+//   FieldAccess      `row.field`: one field of a ROW value (NULL when the row is NULL)
 // IN lists become OR chains of `=`, BETWEEN an AND of `>=` and `<=`, NOT LIKE a NOT of LIKE,
 // so the evaluator has few forms to know.
 //
@@ -42,7 +43,15 @@ class BoundExpression;
 using ExpressionPtr = std::shared_ptr<const BoundExpression>;
 
 /// The kind of a bound expression node.
-enum class ExpressionKind { kColumnReference, kLiteral, kCall, kCast, kCase, kCoalesce };
+enum class ExpressionKind {
+  kColumnReference,
+  kLiteral,
+  kCall,
+  kCast,
+  kCase,
+  kCoalesce,
+  kFieldAccess
+};
 
 /// A typed scalar expression; see the file comment.
 class BoundExpression {
@@ -153,6 +162,24 @@ class Coalesce final : public BoundExpression {
   std::string toString() const override;
 };
 
+/// `operand.field`: field `fieldIndex` of a ROW operand; the result is the field's type, made
+/// nullable when the row is. Printed as Flink's plans print it: `$1.id`.
+class FieldAccess final : public BoundExpression {
+ public:
+  FieldAccess(ExpressionPtr operand, int fieldIndex, LogicalTypePtr type)
+      : BoundExpression(ExpressionKind::kFieldAccess, std::move(type), {std::move(operand)}),
+        fieldIndex_(fieldIndex) {}
+  const ExpressionPtr& operand() const { return children()[0]; }
+  int fieldIndex() const { return fieldIndex_; }
+  const std::string& fieldName() const {
+    return operand()->type()->getFields()[static_cast<size_t>(fieldIndex_)].name;
+  }
+  std::string toString() const override;
+
+ private:
+  int fieldIndex_;
+};
+
 // --- Builders (Flink's type rules; ValidationException on misuse). Any thread. ---
 
 /// $index of `type`.
@@ -197,6 +224,10 @@ ExpressionPtr caseWhen(std::vector<ExpressionPtr> conditions, std::vector<Expres
 ExpressionPtr simpleCase(ExpressionPtr operand, std::vector<ExpressionPtr> values,
                          std::vector<ExpressionPtr> results, ExpressionPtr elseResult);
 ExpressionPtr coalesce(std::vector<ExpressionPtr> arguments);
+/// `operand.field` (case-sensitive, as Flink's default). Throws ValidationException when the
+/// operand is not a ROW ("Cannot access field 'x' of type INT") or has no such field
+/// ("Unknown field 'x' in ROW<`id` BIGINT, ...>").
+ExpressionPtr fieldAccess(ExpressionPtr operand, std::string_view field);
 /// NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END.
 ExpressionPtr nullIf(ExpressionPtr left, ExpressionPtr right);
 /// IF(condition, a, b) = CASE WHEN condition THEN a ELSE b END.

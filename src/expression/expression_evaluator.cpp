@@ -4,6 +4,7 @@
 
 #include <numeric>
 
+#include "eddy/row.h"
 #include "function/scalar/cast.h"
 
 namespace eddy::expression {
@@ -139,6 +140,21 @@ KernelVector evaluateConnective(const Call& node, const EvaluationInput& input, 
   return node.bound().kernel({left, right}, node.type());
 }
 
+// `row.field` over boxed ROW values: the field of each non-NULL row, NULL elsewhere.
+KernelVector evaluateFieldAccess(const FieldAccess& node, const EvaluationInput& input) {
+  KernelVector rows = evaluateNode(*node.operand(), input);
+  vector::Vector result(node.type());
+  result.reserve(input.rowCount);
+  for (int64_t row = 0; row < input.rowCount; ++row) {
+    if (rows.isNull(row)) {
+      result.appendNull();
+    } else {
+      result.appendValue(rows.boxedAt(row).getRow().getField(node.fieldIndex()));
+    }
+  }
+  return KernelVector::adopt(std::move(result));
+}
+
 KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInput& input) {
   switch (expression.kind()) {
     case ExpressionKind::kColumnReference: {
@@ -174,6 +190,8 @@ KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInp
       return evaluateCase(static_cast<const Case&>(expression), input);
     case ExpressionKind::kCoalesce:
       return evaluateCoalesce(static_cast<const Coalesce&>(expression), input);
+    case ExpressionKind::kFieldAccess:
+      return evaluateFieldAccess(static_cast<const FieldAccess&>(expression), input);
   }
   throw InternalError("unknown expression kind");
 }

@@ -106,6 +106,14 @@ KernelVector KernelVector::borrow(const vector::Vector& vector) {
   return result;
 }
 
+KernelVector KernelVector::adopt(vector::Vector vector) {
+  auto buffers = std::make_shared<Buffers>();
+  buffers->adopted.emplace(std::move(vector));
+  KernelVector result = borrow(*buffers->adopted);
+  result.buffers_ = std::move(buffers);
+  return result;
+}
+
 int32_t* KernelVector::mutableNanosOfMillisecond() {
   EDDY_CHECK(buffers_ != nullptr && layout_ == PhysicalLayout::kTimestamp);
   return buffers_->nanos.data();

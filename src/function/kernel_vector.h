@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,9 @@ class KernelVector {
   static KernelVector constant(LogicalTypePtr type, const Value& value, int64_t size);
   /// A view of `vector`'s buffers without copying them.
   static KernelVector borrow(const vector::Vector& vector);
+  /// A read-only vector that owns `vector` (for results built row by row with
+  /// Vector::appendValue, e.g. fields read out of boxed ROW values).
+  static KernelVector adopt(vector::Vector vector);
 
   const LogicalTypePtr& type() const { return type_; }
   /// The same values under another type of the same physical layout (e.g. another
@@ -137,6 +141,7 @@ class KernelVector {
     std::string bytes;
     std::vector<Value> boxed;
     std::vector<uint64_t> validity;
+    std::optional<vector::Vector> adopted;  // adopt(): the vector the view points into
   };
   KernelVector() = default;
   void allocate();

@@ -53,6 +53,9 @@ class Expression {
   Expression in(const std::vector<Expression>& values) const;
   Expression like(const Expression& pattern) const;
 
+  /// A field of a ROW value: `$("person").get("name")` is SQL's `person.name`.
+  Expression get(const std::string& field) const;
+
   // Scalar functions.
   Expression abs() const;
   Expression upperCase() const;

@@ -1250,14 +1250,19 @@ Binder::Relation Binder::bindTableReference(const TableReference& reference) {
 }
 
 BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Scope& scope) {
-  if (identifier.names.size() > 2) notSupported(identifier, "Field access on nested rows");
-  const std::string& name = identifier.names.back();
-  const std::string* qualifier = identifier.names.size() == 2 ? &identifier.names[0] : nullptr;
-  if (qualifier && std::none_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
-        return column.qualifier == *qualifier;
+  // `a.b.c` is, as in Calcite, table `a`'s column `b` with field `c` when `a` names a table in
+  // scope, and otherwise column `a` with the field path `b.c`.
+  const QualifiedName& names = identifier.names;
+  bool qualified = names.size() >= 2 && std::any_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
+    return column.qualifier == names[0];
+  });
+  if (names.size() == 2 && !qualified && !std::any_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
+        return !column.hidden && column.name == names[0];
       })) {
-    fail(identifier, "Table '" + *qualifier + "' not found");
+    fail(identifier, "Table '" + names[0] + "' not found");
   }
+  const std::string* qualifier = qualified ? &names[0] : nullptr;
+  const std::string& name = names[qualified ? 1 : 0];
   int found = -1;
   for (size_t i = 0; i < scope.size(); ++i) {
     if (scope[i].name != name) continue;
@@ -1280,7 +1285,11 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
     if (nearest) message += "; did you mean '" + nearest->name + "'?";
     fail(identifier, message);
   }
-  return expression::column(found, scope[found].type);
+  BoundPtr result = expression::column(found, scope[found].type);
+  for (size_t part = qualified ? 2 : 1; part < names.size(); ++part) {
+    result = expression::fieldAccess(std::move(result), names[part]);
+  }
+  return result;
 }
 
 BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
@@ -1574,6 +1583,11 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       }
       case ExpressionKind::kFunctionCall:
         return bindFunctionCall(node.as<FunctionCallExpression>(), scope, aggregates);
+      case ExpressionKind::kFieldAccess: {
+        const auto& access = node.as<FieldAccessExpression>();
+        return expression::fieldAccess(bindExpression(*access.base, scope, aggregates),
+                                       access.field);
+      }
       case ExpressionKind::kStar:
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
       case ExpressionKind::kSubquery:
@@ -2167,6 +2181,8 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       name = *item.alias;
     } else if (item.expression->is<IdentifierExpression>()) {
       name = item.expression->as<IdentifierExpression>().names.back();
+    } else if (item.expression->is<FieldAccessExpression>()) {
+      name = item.expression->as<FieldAccessExpression>().field;
     } else {
       name = "EXPR$" + std::to_string(i);
     }

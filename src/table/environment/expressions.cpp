@@ -92,6 +92,9 @@ Expression Expression::in(const std::vector<Expression>& values) const {
 Expression Expression::like(const Expression& pattern) const { return binary("LIKE", pattern); }
 
 Expression Expression::abs() const { return function("ABS"); }
+Expression Expression::get(const std::string& field) const {
+  return ofSql("(" + sql_ + ")." + escapeIdentifier(field));
+}
 Expression Expression::upperCase() const { return function("UPPER"); }
 Expression Expression::lowerCase() const { return function("LOWER"); }
 Expression Expression::charLength() const { return function("CHAR_LENGTH"); }

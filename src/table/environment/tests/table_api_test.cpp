@@ -5,7 +5,11 @@
 
 #include <eddy/table/table_environment.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace eddy {
@@ -379,6 +383,36 @@ std::pair<std::vector<std::string>, std::vector<std::string>> printedByTwoSinks(
     if (line.rfind("b> ", 0) == 0) second.push_back(line.substr(3));
   }
   return {sorted(first), sorted(second)};
+}
+
+TEST(TableApiTest, GetReadsAFieldOfANestedRow) {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("eddy_table_api_nested_" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream file(path);
+    file << R"({"id": 1, "person": {"name": "Alice", "address": {"city": "Berlin"}}})" << "\n"
+         << R"({"id": 2, "person": null})" << "\n";
+  }
+  auto env = environment(false);
+  env->executeSql("CREATE TABLE people (id INT, person ROW<name STRING, address ROW<city STRING>>) "
+                  "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" +
+                  path.string() + "')");
+  Table result = env->from("people").select(
+      {$("id"), $("person").get("name"), $("person").get("address").get("city").as("city")});
+  EXPECT_EQ(result.getResolvedSchema().toString(),
+            "(\n  `id` INT,\n  `name` STRING,\n  `city` STRING\n)");
+  EXPECT_EQ(rowsOf(result.execute()),
+            (std::vector<std::string>{"+I[1, Alice, Berlin]", "+I[2, null, null]"}));
+  try {
+    env->from("people").select({$("person").get("age")});
+    ADD_FAILURE() << "expected a ValidationException";
+  } catch (const ValidationException& error) {
+    EXPECT_NE(std::string(error.what()).find("Unknown field 'age' in ROW<`name` STRING, `address` "
+                                             "ROW<`city` STRING>>"),
+              std::string::npos)
+        << error.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(TableApiTest, SubPlanReuseReadsASharedSourceOnce) {
