@@ -1,0 +1,451 @@
+// TemporalJoinOperator: left rows wait per key for the watermark, right versions per key ordered
+// by time, emission by a queue of (earliest due time, key) (see the header).
+//
+// Per row: encoding the equi key into one reused buffer, one hash lookup, and a 24-byte entry;
+// emitting a left row is a binary search in its key's versions. Output rows are queued as
+// segment positions, their residual condition checked over one assembled chunk per flush.
+#include "runtime/operators/join/temporal_join_operator.h"
+
+#include <absl/strings/string_view.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "common/check.h"
+#include "eddy/exceptions.h"
+#include "function/kernel_vector.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+namespace {
+
+// Segments are compacted only once they hold this many rows and fewer than a quarter is live.
+constexpr int64_t kCompactionMinimumRows = 4096;
+
+// A right row marked as failing the residual condition while a flush resolves its pairs.
+constexpr int32_t kFailedCondition = -2;
+
+bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row) {
+  for (int column : keyColumns) {
+    if (chunk.column(column).isNull(row)) return true;
+  }
+  return false;
+}
+
+void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
+  EDDY_CHECK_GE(column, 0);
+  EDDY_CHECK_LT(column, rowType->getFieldCount());
+  vector::PhysicalLayout layout =
+      vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type);
+  EDDY_CHECK(layout == vector::PhysicalLayout::kInt64 ||
+             layout == vector::PhysicalLayout::kTimestamp);
+}
+
+}  // namespace
+
+void TemporalJoinOperator::Pairs::add(RowRef left, RowRef right) {
+  leftSegment.push_back(left.segment);
+  leftPosition.push_back(left.position);
+  rightSegment.push_back(right.segment);
+  rightPosition.push_back(right.position);
+}
+
+void TemporalJoinOperator::Pairs::clear() {
+  leftSegment.clear();
+  leftPosition.clear();
+  rightSegment.clear();
+  rightPosition.clear();
+}
+
+TemporalJoinOperator::TemporalJoinOperator(std::shared_ptr<const TemporalJoinSpec> spec)
+    : spec_(std::move(spec)), evaluator_({}) {
+  EDDY_CHECK(spec_ != nullptr);
+  EDDY_CHECK(spec_->joinType == JoinType::INNER || spec_->joinType == JoinType::LEFT);
+  EDDY_CHECK(!spec_->leftKeys.empty());
+  EDDY_CHECK_EQ(spec_->leftKeys.size(), spec_->rightKeys.size());
+  for (size_t i = 0; i < spec_->leftKeys.size(); ++i) {
+    // Equal keys must give equal key bytes on both sides: the planner gives them one type.
+    EDDY_CHECK(vector::physicalLayoutOf(
+                   *spec_->leftRowType->getFields().at(spec_->leftKeys[i]).type) ==
+               vector::physicalLayoutOf(
+                   *spec_->rightRowType->getFields().at(spec_->rightKeys[i]).type));
+  }
+  checkTimeColumn(spec_->leftRowType, spec_->leftTimeColumn);
+  checkTimeColumn(spec_->rightRowType, spec_->rightTimeColumn);
+  EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(),
+                spec_->leftRowType->getFieldCount() + spec_->rightRowType->getFieldCount());
+}
+
+TemporalJoinOperator::~TemporalJoinOperator() = default;
+
+void TemporalJoinOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+}
+
+void TemporalJoinOperator::close() { finished_ = true; }
+
+void TemporalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
+  EDDY_CHECK(inputIndex == 0 || inputIndex == 1);
+  EDDY_CHECK(!finished_);
+  for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    if (chunk.size() == 0) continue;
+    if (inputIndex == 0) {
+      for (RowKind kind : chunk.rowKinds()) {
+        if (kind != RowKind::INSERT) {
+          throw InternalError("the left input of a temporal join must be insert-only");
+        }
+      }
+    }
+    const int32_t slot = addSegment(inputIndex, std::move(chunk));
+    const vector::Chunk& stored = *segments_[inputIndex][static_cast<size_t>(slot)].chunk;
+    if (inputIndex == 0) {
+      processLeft(stored, slot);
+    } else {
+      processRight(stored, slot);
+    }
+    if (segments_[inputIndex][static_cast<size_t>(slot)].liveRows == 0) {
+      segmentsToFree_[inputIndex].push_back(slot);
+    }
+  }
+  flushOutput();
+}
+
+void TemporalJoinOperator::processLeft(const vector::Chunk& chunk, int32_t slot) {
+  const vector::Vector& times = chunk.column(spec_->leftTimeColumn);
+  const int64_t* timeValues = times.data<int64_t>();
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    const RowRef ref{slot, static_cast<int32_t>(row)};
+    if (times.isNull(row) || keyHasNull(chunk, spec_->leftKeys, row)) {
+      // Matches no version: padded at once by a LEFT join, dropped by an INNER one.
+      if (spec_->joinType == JoinType::LEFT) produced_.add(ref, RowRef{});
+      continue;
+    }
+    keyBytes_.clear();
+    vector::appendKeyBytes(chunk, spec_->leftKeys, row, keyBytes_);
+    const int32_t keyIndex = findOrAddKey(keyBytes_);
+    KeyState& key = keys_[static_cast<size_t>(keyIndex)];
+    const int64_t time = timeValues[row];
+    key.waiting.push_back(WaitingRow{time, arrivals_++, ref});
+    ++segments_[0][static_cast<size_t>(slot)].liveRows;
+    ++liveRows_[0];
+    ++storedRows_;
+    if (time < key.scheduled) {
+      key.scheduled = time;
+      queue_.push(QueueEntry{time, keyIndex});
+    }
+  }
+}
+
+void TemporalJoinOperator::processRight(const vector::Chunk& chunk, int32_t slot) {
+  const vector::Vector& times = chunk.column(spec_->rightTimeColumn);
+  const int64_t* timeValues = times.data<int64_t>();
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    const RowKind kind = chunk.rowKind(row);
+    if (kind == RowKind::UPDATE_BEFORE) continue;  // the +U after it is the new version
+    if (times.isNull(row) || keyHasNull(chunk, spec_->rightKeys, row)) continue;
+    keyBytes_.clear();
+    vector::appendKeyBytes(chunk, spec_->rightKeys, row, keyBytes_);
+    const int32_t keyIndex = findOrAddKey(keyBytes_);
+    KeyState& key = keys_[static_cast<size_t>(keyIndex)];
+    const int64_t time = timeValues[row];
+    RowRef ref;
+    if (kind != RowKind::DELETE) {
+      ref = RowRef{slot, static_cast<int32_t>(row)};
+      ++segments_[1][static_cast<size_t>(slot)].liveRows;
+      ++liveRows_[1];
+    }
+    auto after = std::upper_bound(key.versions.begin(), key.versions.end(), time,
+                                  [](int64_t t, const Version& v) { return t < v.time; });
+    if (after != key.versions.begin() && std::prev(after)->time == time) {
+      release(1, std::prev(after)->row);  // the later arrival at one time wins
+      std::prev(after)->row = ref;
+    } else {
+      key.versions.insert(after, Version{time, ref});
+      ++storedRows_;
+    }
+    // Versions are released when the watermark passes the next one (or a deletion).
+    int64_t cleanup = kNever;
+    if (key.versions.size() >= 2) cleanup = key.versions[1].time;
+    if (key.versions[0].row.segment < 0) cleanup = std::min(cleanup, key.versions[0].time);
+    if (cleanup < key.scheduled) {
+      key.scheduled = cleanup;
+      queue_.push(QueueEntry{cleanup, keyIndex});
+    }
+  }
+}
+
+void TemporalJoinOperator::processWatermark(Watermark watermark) {
+  if (batchMode_) return;  // BATCH: everything is joined at finish()
+  if (watermark.timestamp <= currentWatermark_) return;
+  currentWatermark_ = watermark.timestamp;
+  advanceTo(watermark.timestamp);
+  output().emitWatermark(watermark);
+}
+
+void TemporalJoinOperator::finish() {
+  advanceTo(Watermark::kMax);
+  // Only the last version of each key is left: nothing can ask for it any more.
+  for (int side = 0; side < 2; ++side) {
+    segments_[side].clear();
+    freeSegments_[side].clear();
+    segmentsToFree_[side].clear();
+    segmentRows_[side] = liveRows_[side] = 0;
+  }
+  keys_.clear();
+  freeKeys_.clear();
+  keyIndex_.clear();
+  storedRows_ = 0;
+  finished_ = true;
+}
+
+void TemporalJoinOperator::advanceTo(int64_t watermark) {
+  while (!queue_.empty() && queue_.top().time <= watermark) {
+    const QueueEntry entry = queue_.top();
+    queue_.pop();
+    const KeyState& key = keys_[static_cast<size_t>(entry.key)];
+    if (!key.inUse || key.scheduled != entry.time) continue;  // superseded entry
+    emitKey(entry.key, watermark);
+    if (produced_.size() >= kDefaultBatchSize) flushOutput();
+  }
+  flushOutput();
+  compactIfSparse(0);
+  compactIfSparse(1);
+}
+
+void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
+  KeyState& key = keys_[static_cast<size_t>(keyIndex)];
+  // The waiting rows up to the watermark, in time order, each with the version valid then.
+  auto firstKept = std::stable_partition(key.waiting.begin(), key.waiting.end(),
+                                         [watermark](const WaitingRow& w) { return w.time <= watermark; });
+  std::sort(key.waiting.begin(), firstKept, [](const WaitingRow& a, const WaitingRow& b) {
+    return a.time != b.time ? a.time < b.time : a.arrival < b.arrival;
+  });
+  for (auto it = key.waiting.begin(); it != firstKept; ++it) {
+    auto after = std::upper_bound(key.versions.begin(), key.versions.end(), it->time,
+                                  [](int64_t t, const Version& v) { return t < v.time; });
+    const bool found = after != key.versions.begin() && std::prev(after)->row.segment >= 0;
+    if (found) {
+      produced_.add(it->row, std::prev(after)->row);
+    } else if (spec_->joinType == JoinType::LEFT) {
+      produced_.add(it->row, RowRef{});
+    }
+    release(0, it->row);
+    --storedRows_;
+  }
+  key.waiting.erase(key.waiting.begin(), firstKept);
+
+  // Versions before the last one at or before the watermark are needed by no future row.
+  auto after = std::upper_bound(key.versions.begin(), key.versions.end(), watermark,
+                                [](int64_t t, const Version& v) { return t < v.time; });
+  if (after != key.versions.begin()) {
+    auto last = std::prev(after);
+    if (last->row.segment < 0) ++last;  // a deletion: nothing before it can match either
+    for (auto it = key.versions.begin(); it != last; ++it) {
+      release(1, it->row);
+      --storedRows_;
+    }
+    key.versions.erase(key.versions.begin(), last);
+  }
+
+  key.scheduled = kNever;
+  if (key.waiting.empty() && key.versions.empty()) {
+    keyIndex_.erase(key.bytes);
+    key.bytes.clear();
+    key.inUse = false;
+    freeKeys_.push_back(keyIndex);
+    return;
+  }
+  int64_t next = kNever;
+  for (const WaitingRow& waiting : key.waiting) next = std::min(next, waiting.time);
+  if (key.versions.size() >= 2) next = std::min(next, key.versions[1].time);
+  if (!key.versions.empty() && key.versions[0].row.segment < 0) {
+    next = std::min(next, key.versions[0].time);
+  }
+  if (next != kNever) {
+    key.scheduled = next;
+    queue_.push(QueueEntry{next, keyIndex});
+  }
+}
+
+int32_t TemporalJoinOperator::findOrAddKey(std::string_view bytes) {
+  auto found = keyIndex_.find(absl::string_view(bytes.data(), bytes.size()));
+  if (found != keyIndex_.end()) return found->second;
+  int32_t index = 0;
+  if (!freeKeys_.empty()) {
+    index = freeKeys_.back();
+    freeKeys_.pop_back();
+  } else {
+    index = static_cast<int32_t>(keys_.size());
+    keys_.emplace_back();
+  }
+  KeyState& key = keys_[static_cast<size_t>(index)];
+  key.bytes.assign(bytes);
+  key.inUse = true;
+  key.scheduled = kNever;
+  keyIndex_.emplace(key.bytes, index);
+  return index;
+}
+
+int32_t TemporalJoinOperator::addSegment(int side, vector::Chunk chunk) {
+  int32_t slot = 0;
+  if (!freeSegments_[side].empty()) {
+    slot = freeSegments_[side].back();
+    freeSegments_[side].pop_back();
+  } else {
+    slot = static_cast<int32_t>(segments_[side].size());
+    segments_[side].emplace_back();
+  }
+  Segment& segment = segments_[side][static_cast<size_t>(slot)];
+  segmentRows_[side] += chunk.size();
+  segment.chunk = std::make_unique<vector::Chunk>(std::move(chunk));
+  segment.liveRows = 0;
+  return slot;
+}
+
+void TemporalJoinOperator::release(int side, RowRef row) {
+  if (row.segment < 0) return;
+  Segment& segment = segments_[side][static_cast<size_t>(row.segment)];
+  --liveRows_[side];
+  if (--segment.liveRows == 0) segmentsToFree_[side].push_back(row.segment);
+}
+
+void TemporalJoinOperator::flushOutput() {
+  if (produced_.size() > 0) {
+    if (spec_->condition) {
+      // The residual condition, over one chunk of every pair that found a version.
+      Pairs candidates;
+      std::vector<size_t> candidateOf;
+      for (size_t i = 0; i < produced_.size(); ++i) {
+        if (produced_.rightSegment[i] < 0) continue;
+        candidates.add(RowRef{produced_.leftSegment[i], produced_.leftPosition[i]},
+                       RowRef{produced_.rightSegment[i], produced_.rightPosition[i]});
+        candidateOf.push_back(i);
+      }
+      if (candidates.size() > 0) {
+        std::vector<uint8_t> holds(candidates.size(), 0);
+        for (int32_t selected : evaluator_.selectTrue(spec_->condition, assemble(candidates))) {
+          holds[static_cast<size_t>(selected)] = 1;
+        }
+        for (size_t j = 0; j < candidates.size(); ++j) {
+          if (!holds[j]) produced_.rightSegment[candidateOf[j]] = kFailedCondition;
+        }
+      }
+    }
+    Pairs emitted;
+    for (size_t i = 0; i < produced_.size(); ++i) {
+      RowRef left{produced_.leftSegment[i], produced_.leftPosition[i]};
+      if (produced_.rightSegment[i] == kFailedCondition) {
+        if (spec_->joinType == JoinType::LEFT) emitted.add(left, RowRef{});
+      } else {
+        emitted.add(left, RowRef{produced_.rightSegment[i], produced_.rightPosition[i]});
+      }
+    }
+    produced_.clear();
+    if (emitted.size() > 0) {
+      auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+      batch->push(assemble(emitted), kNoTimestamp);
+      output().emitBatch(std::move(batch));
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    for (int32_t slot : segmentsToFree_[side]) {
+      Segment& segment = segments_[side][static_cast<size_t>(slot)];
+      if (segment.chunk == nullptr || segment.liveRows > 0) continue;
+      segmentRows_[side] -= segment.chunk->size();
+      segment.chunk.reset();
+      freeSegments_[side].push_back(slot);
+    }
+    segmentsToFree_[side].clear();
+  }
+}
+
+void TemporalJoinOperator::compactIfSparse(int side) {
+  if (segmentRows_[side] < kCompactionMinimumRows || liveRows_[side] * 4 > segmentRows_[side]) {
+    return;
+  }
+  EDDY_CHECK_EQ(produced_.size(), size_t{0});
+  // Every live reference of the side, in key order.
+  std::vector<RowRef*> references;
+  references.reserve(static_cast<size_t>(liveRows_[side]));
+  for (KeyState& key : keys_) {
+    if (!key.inUse) continue;
+    if (side == 0) {
+      for (WaitingRow& waiting : key.waiting) references.push_back(&waiting.row);
+    } else {
+      for (Version& version : key.versions) {
+        if (version.row.segment >= 0) references.push_back(&version.row);
+      }
+    }
+  }
+  const LogicalTypePtr& rowType = side == 0 ? spec_->leftRowType : spec_->rightRowType;
+  std::vector<Segment> compacted;
+  std::vector<int32_t> segmentOf, positionOf;
+  for (size_t begin = 0; begin < references.size(); begin += kDefaultBatchSize) {
+    const size_t end = std::min(references.size(), begin + kDefaultBatchSize);
+    segmentOf.clear();
+    positionOf.clear();
+    for (size_t i = begin; i < end; ++i) {
+      segmentOf.push_back(references[i]->segment);
+      positionOf.push_back(references[i]->position);
+    }
+    auto chunk = std::make_unique<vector::Chunk>(rowType);
+    gatherColumns(side, segmentOf, positionOf, rowType, 0, *chunk);
+    chunk->mutableRowKinds().assign(end - begin, RowKind::INSERT);
+    compacted.push_back(Segment{std::move(chunk), static_cast<int64_t>(end - begin)});
+  }
+  for (size_t i = 0; i < references.size(); ++i) {
+    *references[i] = RowRef{static_cast<int32_t>(i / kDefaultBatchSize),
+                            static_cast<int32_t>(i % kDefaultBatchSize)};
+  }
+  segments_[side] = std::move(compacted);
+  freeSegments_[side].clear();
+  segmentsToFree_[side].clear();
+  segmentRows_[side] = liveRows_[side] = static_cast<int64_t>(references.size());
+}
+
+void TemporalJoinOperator::gatherColumns(int side, const std::vector<int32_t>& segmentOf,
+                                         const std::vector<int32_t>& positionOf,
+                                         const LogicalTypePtr& rowType, int firstColumn,
+                                         vector::Chunk& out) const {
+  // The segments the rows come from, numbered in order of first use.
+  std::vector<int32_t> sourceOf(segmentOf.size(), -1);
+  std::vector<int32_t> used;
+  absl::flat_hash_map<int32_t, int32_t> localOf;
+  for (size_t i = 0; i < segmentOf.size(); ++i) {
+    if (segmentOf[i] < 0) continue;
+    auto [it, added] = localOf.try_emplace(segmentOf[i], static_cast<int32_t>(used.size()));
+    if (added) used.push_back(segmentOf[i]);
+    sourceOf[i] = it->second;
+  }
+  const int columnCount =
+      (side == 0 ? spec_->leftRowType : spec_->rightRowType)->getFieldCount();
+  std::vector<function::KernelVector> views;
+  std::vector<const function::KernelVector*> sources;
+  for (int column = 0; column < columnCount; ++column) {
+    views.clear();
+    sources.clear();
+    views.reserve(used.size());
+    for (int32_t slot : used) {
+      views.push_back(function::KernelVector::borrow(
+          segments_[side][static_cast<size_t>(slot)].chunk->column(column)));
+    }
+    for (const function::KernelVector& view : views) sources.push_back(&view);
+    const LogicalTypePtr& type =
+        rowType->getFields()[static_cast<size_t>(firstColumn + column)].type;
+    out.mutableColumn(firstColumn + column) =
+        function::KernelVector::interleave(type, sources, sourceOf, positionOf).toVector();
+  }
+}
+
+vector::Chunk TemporalJoinOperator::assemble(const Pairs& pairs) const {
+  vector::Chunk chunk(spec_->outputRowType);
+  gatherColumns(0, pairs.leftSegment, pairs.leftPosition, spec_->outputRowType, 0, chunk);
+  gatherColumns(1, pairs.rightSegment, pairs.rightPosition, spec_->outputRowType,
+                spec_->leftRowType->getFieldCount(), chunk);
+  chunk.mutableRowKinds().assign(pairs.size(), RowKind::INSERT);
+  return chunk;
+}
+
+}  // namespace eddy::runtime::operators

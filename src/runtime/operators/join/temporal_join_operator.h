@@ -1,0 +1,175 @@
+// TemporalJoinOperator: the event-time temporal join (Flink's TemporalRowTimeJoinOperator),
+// `probe JOIN versioned FOR SYSTEM_TIME AS OF probe.rowtime ON probe.k = versioned.k`.
+//
+// Input 0 is the LEFT (probe) side: an insert-only stream with a time attribute. Input 1 is the
+// RIGHT (versioned) side: a changelog keyed by its primary key (which the equi keys contain),
+// each row carrying the event time from which it is the key's version. A left row at time t
+// joins, under its equi key, the right version valid at t: the right row with the largest time
+// <= t, unless that is a deletion. The residual condition is then checked on the pair; a left
+// row whose version is missing, deleted or fails the condition is dropped (INNER) or padded with
+// NULLs (LEFT). Each left row is emitted exactly once, as +I.
+//
+// Right rows: +I and +U are versions, -D ends the key's version at its time; -U is ignored (the
+// +U that follows it is the new version: Flink asks the versioned side for ONLY_UPDATE_AFTER).
+// Two versions of a key at the same time: the later arrival wins. A right row with a NULL key
+// or time is no version of anything (it matches nothing); a left row with a NULL key or time
+// matches nothing.
+//
+// When rows are emitted (STREAMING): a left row waits in state until the input watermark W
+// reaches its time (its version cannot change any more then), and is emitted at that watermark,
+// the key's waiting rows in time order (arrival order among equal times), keys in order of their
+// earliest waiting time. A left row arriving behind W is joined at the next watermark against
+// the versions still kept (as Flink's timers do); it is not dropped. After a key's rows up to W
+// are emitted, its versions older than the last one at or before W are released (no row that is
+// still to come can need them), and that one too when it is a deletion. The output watermark is
+// W, forwarded after the rows it released. Watermark::kMax (end of input) and finish() emit
+// everything still waiting.
+//
+// BATCH: watermarks are not forwarded; finish() joins everything as at the end of event time,
+// so the output equals the STREAMING output (as a multiset). Flink has no batch temporal join.
+//
+// State: plain member containers (not yet part of a checkpoint). Stored rows stay in the columnar
+// chunks they arrived in; when most rows of the stored chunks are released, the live rows are
+// copied into fresh chunks (so a long-lived version does not pin a whole chunk). Output rows are
+// assembled a column at a time with KernelVector::interleave; no row becomes a Value.
+//
+// Threading and ownership: one operator per subtask, called only by its task thread. The spec is
+// the shared immutable definition; the operator owns its state.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eddy/runtime/stream_operator.h"
+#include "expression/bound_expression.h"
+#include "expression/expression_evaluator.h"
+#include "runtime/operators/join/join_operator.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+/// The definition of one temporal join (built by the planner, shared by all subtasks).
+struct TemporalJoinSpec {
+  JoinType joinType = JoinType::INNER;  // INNER or LEFT
+  LogicalTypePtr leftRowType;           // ROW<...> of input 0
+  LogicalTypePtr rightRowType;          // ROW<...> of input 1
+  /// Equi-join key columns of each input, pairwise of identical types (non-empty).
+  std::vector<int> leftKeys;
+  std::vector<int> rightKeys;
+  /// The time attribute columns (TIMESTAMP(3) / TIMESTAMP_LTZ(3), read as epoch milliseconds):
+  /// the left's `FOR SYSTEM_TIME AS OF` column and the versioned side's rowtime.
+  int leftTimeColumn = -1;
+  int rightTimeColumn = -1;
+  /// Residual condition over the joined row (left columns, then right columns); null = none.
+  expression::ExpressionPtr condition;
+  LogicalTypePtr outputRowType;  // left fields then right fields (nullable for LEFT)
+};
+
+/// The temporal join of input 0 (probe) and input 1 (versioned); see the file comment.
+class TemporalJoinOperator final : public StreamOperator {
+ public:
+  explicit TemporalJoinOperator(std::shared_ptr<const TemporalJoinSpec> spec);
+  ~TemporalJoinOperator() override;
+
+  void open(OperatorContext& context) override;
+  /// `inputIndex` 0 is the left input (insert-only), 1 the versioned right input.
+  void processBatch(int inputIndex, BatchPtr batch) override;
+  void processWatermark(Watermark watermark) override;
+  void finish() override;
+  void close() override;
+
+  /// Left rows waiting and right versions kept. For tests.
+  size_t storedRows() const { return storedRows_; }
+
+ private:
+  static constexpr int64_t kNever = Watermark::kMax;
+
+  /// A row of a stored chunk: segment slot and position (segment -1: none).
+  struct RowRef {
+    int32_t segment = -1;
+    int32_t position = 0;
+  };
+  struct Segment {
+    std::unique_ptr<vector::Chunk> chunk;  // null while the slot is free
+    int64_t liveRows = 0;
+  };
+  struct WaitingRow {
+    int64_t time;
+    uint64_t arrival;
+    RowRef row;
+  };
+  struct Version {
+    int64_t time;
+    RowRef row;  // segment -1 for a deletion
+  };
+  struct KeyState {
+    std::string bytes;
+    bool inUse = false;
+    std::vector<WaitingRow> waiting;  // left rows, in arrival order
+    std::vector<Version> versions;    // ordered by time, one per time
+    int64_t scheduled = kNever;       // time of the key's valid entry in queue_
+  };
+  struct QueueEntry {
+    int64_t time;
+    int32_t key;
+    auto operator<=>(const QueueEntry&) const = default;
+  };
+  /// Output rows by where their halves come from (right segment -1: padded).
+  struct Pairs {
+    std::vector<int32_t> leftSegment, leftPosition, rightSegment, rightPosition;
+    size_t size() const { return leftSegment.size(); }
+    void add(RowRef left, RowRef right);
+    void clear();
+  };
+
+  void processLeft(const vector::Chunk& chunk, int32_t slot);
+  void processRight(const vector::Chunk& chunk, int32_t slot);
+  /// Emits every waiting row with a time <= `watermark` and releases what it no longer needs.
+  void advanceTo(int64_t watermark);
+  void emitKey(int32_t keyIndex, int64_t watermark);
+  void schedule(int32_t keyIndex);
+  int32_t findOrAddKey(std::string_view bytes);
+
+  int32_t addSegment(int side, vector::Chunk chunk);
+  void release(int side, RowRef row);
+  /// Checks the residual condition of `produced_`, emits the result and frees emptied segments.
+  void flushOutput();
+  /// Copies the live rows of a side into fresh chunks when most stored rows are released.
+  void compactIfSparse(int side);
+  /// The rows `segmentOf`/`positionOf` of a side (segment -1: NULL) as `types`-typed columns
+  /// written into `out` from column `firstColumn` on.
+  void gatherColumns(int side, const std::vector<int32_t>& segmentOf,
+                     const std::vector<int32_t>& positionOf, const LogicalTypePtr& rowType,
+                     int firstColumn, vector::Chunk& out) const;
+  vector::Chunk assemble(const Pairs& pairs) const;
+
+  std::shared_ptr<const TemporalJoinSpec> spec_;
+  expression::ExpressionEvaluator evaluator_;
+  bool batchMode_ = false;
+  bool finished_ = false;
+
+  std::vector<Segment> segments_[2];
+  std::vector<int32_t> freeSegments_[2];
+  std::vector<int32_t> segmentsToFree_[2];  // emptied; freed after the next flush
+  int64_t segmentRows_[2] = {0, 0};          // rows of all stored chunks of a side
+  int64_t liveRows_[2] = {0, 0};
+
+  std::vector<KeyState> keys_;
+  std::vector<int32_t> freeKeys_;
+  absl::flat_hash_map<std::string, int32_t> keyIndex_;
+  std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue_;
+  uint64_t arrivals_ = 0;
+  size_t storedRows_ = 0;
+  int64_t currentWatermark_ = Watermark::kMin;
+
+  Pairs produced_;  // joined (right present, condition unchecked) and padded rows, in order
+  std::string keyBytes_;
+};
+
+}  // namespace eddy::runtime::operators
