@@ -372,7 +372,8 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
 }
 
 LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
-                        runtime::operators::JoinType joinType, const BoundPtr& condition) {
+                        runtime::operators::JoinType joinType, const BoundPtr& condition,
+                        std::optional<TemporalJoinTime> temporal) {
   const int leftArity = left->rowType->getFieldCount();
   const int rightArity = right->rowType->getFieldCount();
   // Split the condition into equi keys (`=` between an expression of each side, of one type)
@@ -432,8 +433,11 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
         expression::conjunction(std::move(residual)),
         [leftArity, leftExtra](int column) { return column < leftArity ? column : column + leftExtra; });
   }
-  LogicalNodePtr join = std::make_shared<LogicalJoin>(left, right, joinType, std::move(leftKeys),
-                                                      std::move(rightKeys), residualCondition);
+  LogicalNodePtr join =
+      temporal ? std::make_shared<LogicalJoin>(left, right, joinType, std::move(leftKeys),
+                                               std::move(rightKeys), residualCondition, *temporal)
+               : std::make_shared<LogicalJoin>(left, right, joinType, std::move(leftKeys),
+                                               std::move(rightKeys), residualCondition);
   if (leftExtra == 0 && rightExtra == 0) return join;
   // Drop the computed key columns again.
   std::vector<BoundPtr> projection;
@@ -805,7 +809,9 @@ Binder::Relation Binder::renamed(Relation relation, const TableReference& refere
 }
 
 Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
-  if (table.systemTimeAsOf) notSupported(table, "FOR SYSTEM_TIME AS OF");
+  if (table.systemTimeAsOf && !bindingVersionedTable_) {
+    notSupported(table, "FOR SYSTEM_TIME AS OF outside the right side of a join");
+  }
   if (table.name.size() == 1) {
     for (auto it = commonTableExpressions_.rbegin(); it != commonTableExpressions_.rend(); ++it) {
       if (it->first == table.name[0]) return it->second;
@@ -834,6 +840,13 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
     for (const RowField& field : relation.node->rowType->getFields()) {
       relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type, false});
     }
+    if (const auto& primaryKey = catalogTable.schema.getPrimaryKey()) {
+      for (const std::string& name : primaryKey->columnNames) {
+        for (size_t i = 0; i < relation.scope.size(); ++i) {
+          if (relation.scope[i].name == name) relation.primaryKey.push_back(static_cast<int>(i));
+        }
+      }
+    }
     return relation;
   }
   if (catalogTable.plan) {
@@ -857,7 +870,11 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
 Binder::Relation Binder::bindJoin(const JoinReference& join) {
   using runtime::operators::JoinType;
   Relation left = bindTableReference(*join.left);
+  const bool temporal = join.right->is<NamedTableReference>() &&
+                        join.right->as<NamedTableReference>().systemTimeAsOf != nullptr;
+  bindingVersionedTable_ = temporal;
   Relation right = bindTableReference(*join.right);
+  bindingVersionedTable_ = false;
   JoinType joinType = JoinType::INNER;
   switch (join.joinType) {
     case sql::JoinType::kLeft:
@@ -871,6 +888,9 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
       break;
     default:
       break;
+  }
+  if (temporal && (join.natural || !join.usingColumns.empty())) {
+    notSupported(join, "A temporal join with NATURAL or USING");
   }
   if (join.natural || !join.usingColumns.empty()) return bindUsingJoin(join, left, right, joinType);
   bool needsCondition = join.joinType != sql::JoinType::kCross && join.joinType != sql::JoinType::kComma;
@@ -891,6 +911,7 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
       fail(*join.condition, "ON clause must be a condition");
     }
   }
+  if (temporal) return bindTemporalJoin(join, std::move(left), std::move(right), joinType, condition);
   Relation result;
   result.node = planJoin(left.node, right.node, joinType, condition);
   bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
@@ -900,6 +921,96 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
     if (i < left.scope.size() ? padLeft : padRight) column.type = column.type->copy(true);
     result.scope.push_back(std::move(column));
   }
+  return result;
+}
+
+Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation left,
+                                          Relation right, runtime::operators::JoinType joinType,
+                                          const BoundPtr& condition) {
+  using runtime::operators::JoinType;
+  const auto& versioned = join.right->as<NamedTableReference>();
+  std::string tableName;
+  for (size_t i = 0; i < versioned.name.size(); ++i) tableName += (i ? "." : "") + versioned.name[i];
+  if (joinType != JoinType::INNER && joinType != JoinType::LEFT) {
+    fail(join, std::string("Temporal table join currently only supports INNER JOIN and LEFT JOIN, "
+                           "but was ") +
+                   (joinType == JoinType::RIGHT ? "RIGHT" : "FULL") + " JOIN.");
+  }
+  if (!condition) {
+    fail(join, "Temporal table join requires an equality condition on fields of table [" +
+                   tableName + "].");
+  }
+  // FOR SYSTEM_TIME AS OF: the left side's rowtime attribute.
+  BoundPtr asOf = bindExpression(*versioned.systemTimeAsOf, left.scope, nullptr);
+  const LogicalType& asOfType = *asOf->type();
+  if (asOfType.getTimestampKind() == TimestampKind::PROCTIME) {
+    fail(*versioned.systemTimeAsOf, "Processing-time temporal join is not supported yet: it "
+                                    "needs a lookup source");
+  }
+  if (asOf->kind() != expression::ExpressionKind::kColumnReference ||
+      asOfType.getTimestampKind() != TimestampKind::ROWTIME) {
+    fail(*versioned.systemTimeAsOf, "Temporal table join currently only supports 'FOR "
+                                    "SYSTEM_TIME AS OF' left table's time attribute field");
+  }
+  const int leftTime = static_cast<const expression::ColumnReference&>(*asOf).index();
+  if (left.node->changelogMode != ChangelogMode::kInsertOnly) {
+    fail(join, "Temporal join doesn't support consuming update and delete changes which is "
+               "produced by node " + updateProducer(*left.node).describe());
+  }
+  // The versioned side: a rowtime attribute and a primary key (declared, or the key of a
+  // deduplicating view).
+  const auto& rightFields = right.node->rowType->getFields();
+  int rightTime = -1;
+  for (size_t i = 0; i < rightFields.size(); ++i) {
+    if (rightFields[i].type->getTimestampKind() == TimestampKind::ROWTIME) {
+      rightTime = static_cast<int>(i);
+      break;
+    }
+  }
+  if (rightTime < 0) {
+    fail(*join.right, "Event-Time Temporal Table Join requires both primary key and row time "
+                      "attribute in versioned table, but no row time attribute can be found.");
+  }
+  std::vector<int> primaryKey = right.primaryKey;
+  if (primaryKey.empty()) primaryKey = uniqueKeyOf(*right.node).value_or(std::vector<int>{});
+  if (primaryKey.empty()) {
+    fail(*join.right, "Temporal Table Join requires primary key in versioned table, but no "
+                      "primary key can be found.");
+  }
+  // Every primary key column must be equated with an expression of the left side.
+  const int leftArity = static_cast<int>(left.scope.size());
+  std::vector<int> equated;
+  for (const BoundPtr& conjunct : expression::conjunctsOf(condition)) {
+    if (!expression::isCallTo(*conjunct, "=")) continue;
+    for (int side = 0; side < 2; ++side) {
+      const BoundPtr& own = conjunct->children()[static_cast<size_t>(side)];
+      const BoundPtr& other = conjunct->children()[static_cast<size_t>(1 - side)];
+      if (own->kind() != expression::ExpressionKind::kColumnReference) continue;
+      const int column = static_cast<const expression::ColumnReference&>(*own).index();
+      std::vector<int> otherColumns;
+      expression::collectColumns(other, otherColumns);
+      bool otherIsLeft = std::all_of(otherColumns.begin(), otherColumns.end(),
+                                     [&](int c) { return c < leftArity; });
+      if (column >= leftArity && otherIsLeft) equated.push_back(column - leftArity);
+    }
+  }
+  for (int key : primaryKey) {
+    if (std::find(equated.begin(), equated.end(), key) != equated.end()) continue;
+    std::string keyNames;
+    for (size_t i = 0; i < primaryKey.size(); ++i) {
+      keyNames += (i ? ", " : "") + rightFields[static_cast<size_t>(primaryKey[i])].name;
+    }
+    fail(join, "Temporal table's primary key [" + keyNames + "] must be included in the "
+               "equivalence condition of temporal join, but current temporal join condition is [" +
+               unparse(*join.condition) + "].");
+  }
+  Relation result;
+  result.node = planJoin(left.node, right.node, joinType, condition,
+                         TemporalJoinTime{leftTime, rightTime});
+  const auto& fields = result.node->rowType->getFields();
+  result.scope = left.scope;
+  result.scope.insert(result.scope.end(), right.scope.begin(), right.scope.end());
+  for (size_t i = 0; i < result.scope.size(); ++i) result.scope[i].type = fields[i].type;
   return result;
 }
 

@@ -51,6 +51,8 @@ class Binder {
   struct Relation {
     LogicalNodePtr node;
     Scope scope;
+    /// The PRIMARY KEY columns of a catalog table read as it is (empty otherwise).
+    std::vector<int> primaryKey = {};
   };
   struct AggregateBinding;
   struct SubqueryScope;
@@ -79,6 +81,11 @@ class Binder {
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
   Relation bindJoin(const JoinReference& join);
+  /// `left JOIN right FOR SYSTEM_TIME AS OF left.time ON ...`: Flink's checks, then a temporal
+  /// LogicalJoin.
+  Relation bindTemporalJoin(const JoinReference& join, Relation left, Relation right,
+                            runtime::operators::JoinType joinType,
+                            const expression::ExpressionPtr& condition);
   /// `TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL ..))`.
   Relation bindWindowTableFunction(const TableFunctionReference& reference);
   /// The window of a window TVF call or a legacy group window (`TUMBLE(ts, INTERVAL ..)` in
@@ -137,6 +144,8 @@ class Binder {
   std::map<const FunctionCallExpression*, std::pair<int, LogicalTypePtr>> overColumns_;
   // WITH items visible to the query being bound, innermost last.
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
+  // Set while the right side of a join with FOR SYSTEM_TIME AS OF is bound.
+  bool bindingVersionedTable_ = false;
 };
 
 /// Flink's checks of a watermark declaration: the rowtime column must be a TIMESTAMP(p) or
@@ -164,7 +173,8 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
 /// condition.
 LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
                         runtime::operators::JoinType joinType,
-                        const expression::ExpressionPtr& condition);
+                        const expression::ExpressionPtr& condition,
+                        std::optional<TemporalJoinTime> temporal = std::nullopt);
 
 /// `left INTERSECT right` or `left EXCEPT right` (DISTINCT) of inputs of one row type.
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,

@@ -47,8 +47,7 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
     }
     case LogicalNodeKind::kJoin: {
       const auto& join = static_cast<const LogicalJoin&>(node);
-      return std::make_shared<LogicalJoin>(inputs[0], inputs[1], join.joinType, join.leftKeys,
-                                           join.rightKeys, join.condition);
+      return join.with(inputs[0], inputs[1], join.condition);
     }
     case LogicalNodeKind::kRank: {
       const auto& rank = static_cast<const LogicalRank&>(node);
@@ -186,9 +185,7 @@ LogicalNodePtr foldConstants(const LogicalNodePtr& node) {
       if (!join.condition) return node;
       BoundPtr folded = simplifyPredicate(fold(join.condition));
       if (folded == join.condition) return node;
-      return std::make_shared<LogicalJoin>(node->inputs[0], node->inputs[1], join.joinType,
-                                           join.leftKeys, join.rightKeys,
-                                           isLiteralTrue(folded) ? nullptr : folded);
+      return join.with(node->inputs[0], node->inputs[1], isLiteralTrue(folded) ? nullptr : folded);
     }
     default:
       return node;
@@ -245,7 +242,9 @@ LogicalNodePtr pushFilters(const LogicalNodePtr& node) {
     }
     case LogicalNodeKind::kJoin: {
       const auto& join = static_cast<const LogicalJoin&>(*input);
-      if (join.joinType != runtime::operators::JoinType::INNER) return node;
+      // A filter above a temporal join stays there: merged into the join's condition it could
+      // add equi keys and change which versions a row is matched against.
+      if (join.joinType != runtime::operators::JoinType::INNER || join.temporal) return node;
       return planJoin(input->inputs[0], input->inputs[1], join.joinType,
                       expression::conjunction({join.fullCondition(), filter.condition}));
     }

@@ -11,6 +11,7 @@
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "runtime/operators/join/interval_join_operator.h"
+#include "runtime/operators/join/temporal_join_operator.h"
 #include "runtime/operators/over/over_aggregate_operator.h"
 #include "runtime/operators/watermark/watermark_assigner_operator.h"
 #include "runtime/operators/window/window_aggregate_operator.h"
@@ -195,6 +196,30 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
   DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
   return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, std::move(name),
                        factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)),
+                       settings);
+}
+
+/// An event-time temporal join (Flink's TemporalJoin): both inputs partitioned by the equi
+/// keys; each left row waits for the watermark, then joins the version valid at its time.
+DataStream<vector::Chunk> temporalJoin(const LogicalJoin& join, StreamExecutionEnvironment& env,
+                                       const TranslationSettings& settings) {
+  auto spec = std::make_shared<runtime::operators::TemporalJoinSpec>();
+  spec->joinType = join.joinType;
+  spec->leftRowType = join.inputs[0]->rowType;
+  spec->rightRowType = join.inputs[1]->rowType;
+  spec->leftKeys = join.leftKeys;
+  spec->rightKeys = join.rightKeys;
+  spec->leftTimeColumn = join.temporal->leftTimeColumn;
+  spec->rightTimeColumn = join.temporal->rightTimeColumn;
+  spec->condition = join.condition;
+  spec->outputRowType = join.rowType;
+  std::string name = "TemporalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+                     "], where=[" + join.fullCondition()->toString() + "], asOf=[$" +
+                     std::to_string(join.temporal->leftTimeColumn) + "])";
+  DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
+  DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
+  return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, std::move(name),
+                       factoryOf<runtime::operators::TemporalJoinOperator>(std::move(spec)),
                        settings);
 }
 
@@ -408,6 +433,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
     case LogicalNodeKind::kJoin: {
       const auto& join = static_cast<const LogicalJoin&>(node);
       if (join.interval) return intervalJoin(join, env, settings);
+      if (join.temporal) return temporalJoin(join, env, settings);
       auto spec = std::make_shared<runtime::operators::JoinSpec>();
       spec->joinType = join.joinType;
       spec->leftRowType = node.inputs[0]->rowType;

@@ -1,5 +1,7 @@
 #include "sql/planner/logical_node.h"
 
+#include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace eddy::sql {
@@ -69,6 +71,50 @@ std::vector<std::string> uniquifyNames(const std::vector<std::string>& names) {
 
 std::string changelogModeName(ChangelogMode mode) {
   return mode == ChangelogMode::kInsertOnly ? "[I]" : "[I,UB,UA,D]";
+}
+
+std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node) {
+  switch (node.kind) {
+    case LogicalNodeKind::kRank: {
+      const auto& rank = static_cast<const LogicalRank&>(node);
+      if (rank.rankKind != runtime::operators::RankKind::ROW_NUMBER || rank.rankEnd != 1) {
+        return std::nullopt;
+      }
+      return rank.partitionKeys;
+    }
+    case LogicalNodeKind::kAggregate: {
+      // The output starts with the grouping columns.
+      std::vector<int> key(static_cast<const LogicalAggregate&>(node).groupingColumns.size());
+      std::iota(key.begin(), key.end(), 0);
+      if (key.empty()) return std::nullopt;
+      return key;
+    }
+    case LogicalNodeKind::kDataStreamScan: {
+      const auto& scan = static_cast<const LogicalDataStreamScan&>(node);
+      if (scan.source->kinds != DataStreamSource::Kinds::kUpsert) return std::nullopt;
+      return scan.source->upsertKey;
+    }
+    case LogicalNodeKind::kFilter:
+    case LogicalNodeKind::kWatermarkAssigner:
+      return uniqueKeyOf(*node.inputs[0]);
+    case LogicalNodeKind::kProject: {
+      auto inputKey = uniqueKeyOf(*node.inputs[0]);
+      if (!inputKey) return std::nullopt;
+      const auto& expressions = static_cast<const LogicalProject&>(node).expressions;
+      std::vector<int> key;
+      for (int column : *inputKey) {
+        auto found = std::find_if(expressions.begin(), expressions.end(), [&](const auto& e) {
+          return e->kind() == expression::ExpressionKind::kColumnReference &&
+                 static_cast<const expression::ColumnReference&>(*e).index() == column;
+        });
+        if (found == expressions.end()) return std::nullopt;
+        key.push_back(static_cast<int>(found - expressions.begin()));
+      }
+      return key;
+    }
+    default:
+      return std::nullopt;
+  }
 }
 
 const LogicalNode& updateProducer(const LogicalNode& plan) {
@@ -331,20 +377,22 @@ std::optional<IntervalJoinBounds> intervalJoinBoundsOf(const LogicalNode& left,
 
 namespace {
 LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
-                           runtime::operators::JoinType joinType, bool interval) {
+                           runtime::operators::JoinType joinType, bool keepLeftTimes,
+                           bool keepRightTimes) {
   using runtime::operators::JoinType;
   bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
   bool padRight = joinType == JoinType::LEFT || joinType == JoinType::FULL;
-  auto typeOf = [interval](const LogicalTypePtr& type, bool padded) {
-    LogicalTypePtr result = interval ? type : materialized(type);
+  auto typeOf = [](const LogicalTypePtr& type, bool keepTime, bool padded) {
+    LogicalTypePtr result = keepTime ? type : materialized(type);
     return padded ? result->copy(true) : result;
   };
   std::vector<RowField> fields;
   for (const RowField& field : left.rowType->getFields()) {
-    fields.push_back(RowField{field.name, typeOf(field.type, padLeft), std::nullopt});
+    fields.push_back(RowField{field.name, typeOf(field.type, keepLeftTimes, padLeft), std::nullopt});
   }
   for (const RowField& field : right.rowType->getFields()) {
-    fields.push_back(RowField{field.name, typeOf(field.type, padRight), std::nullopt});
+    fields.push_back(
+        RowField{field.name, typeOf(field.type, keepRightTimes, padRight), std::nullopt});
   }
   std::vector<std::string> names;
   for (const RowField& field : fields) names.push_back(field.name);
@@ -354,7 +402,9 @@ LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
 }
 
 ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
-                       runtime::operators::JoinType joinType) {
+                       runtime::operators::JoinType joinType, bool temporal) {
+  // A temporal join emits each (insert-only) left row once, whatever the versioned side does.
+  if (temporal) return ChangelogMode::kInsertOnly;
   bool insertOnly = joinType == runtime::operators::JoinType::INNER &&
                     left.changelogMode == ChangelogMode::kInsertOnly &&
                     right.changelogMode == ChangelogMode::kInsertOnly;
@@ -366,19 +416,39 @@ LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
     : LogicalJoin(left, right, type, std::move(leftKeyColumns), std::move(rightKeyColumns),
-                  residual, intervalJoinBoundsOf(*left, *right, residual)) {}
+                  residual, intervalJoinBoundsOf(*left, *right, residual), std::nullopt) {}
 
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual,
-                         std::optional<IntervalJoinBounds> bounds)
-    : LogicalNode(LogicalNodeKind::kJoin, joinRowType(*left, *right, type, bounds.has_value()),
-                  {left, right}, joinMode(*left, *right, type)),
+                         TemporalJoinTime temporalTime)
+    : LogicalJoin(std::move(left), std::move(right), type, std::move(leftKeyColumns),
+                  std::move(rightKeyColumns), std::move(residual), std::nullopt, temporalTime) {}
+
+LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
+                         runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
+                         std::vector<int> rightKeyColumns, expression::ExpressionPtr residual,
+                         std::optional<IntervalJoinBounds> bounds,
+                         std::optional<TemporalJoinTime> temporalTime)
+    : LogicalNode(LogicalNodeKind::kJoin,
+                  joinRowType(*left, *right, type, bounds || temporalTime, bounds.has_value()),
+                  {left, right}, joinMode(*left, *right, type, temporalTime.has_value())),
       joinType(type),
       leftKeys(std::move(leftKeyColumns)),
       rightKeys(std::move(rightKeyColumns)),
       condition(std::move(residual)),
-      interval(std::move(bounds)) {}
+      interval(std::move(bounds)),
+      temporal(temporalTime) {}
+
+std::shared_ptr<const LogicalJoin> LogicalJoin::with(LogicalNodePtr left, LogicalNodePtr right,
+                                                     expression::ExpressionPtr residual) const {
+  if (temporal) {
+    return std::make_shared<LogicalJoin>(std::move(left), std::move(right), joinType, leftKeys,
+                                         rightKeys, std::move(residual), *temporal);
+  }
+  return std::make_shared<LogicalJoin>(std::move(left), std::move(right), joinType, leftKeys,
+                                       rightKeys, std::move(residual));
+}
 
 expression::ExpressionPtr LogicalJoin::fullCondition() const {
   std::vector<expression::ExpressionPtr> conjuncts;
@@ -405,6 +475,11 @@ std::string LogicalJoin::describe() const {
             std::to_string(inputs[0]->rowType->getFieldCount() + interval->rightTimeColumn) +
             " within [" + std::to_string(interval->lowerBound) + ", " +
             std::to_string(interval->upperBound) + "] ms]";
+  }
+  if (temporal) {
+    // Each left row joins the right version valid at its time.
+    text += ", temporal=[$" + std::to_string(temporal->leftTimeColumn) + " as of $" +
+            std::to_string(inputs[0]->rowType->getFieldCount() + temporal->rightTimeColumn) + "]";
   }
   return text + ")";
 }

@@ -190,6 +190,13 @@ std::optional<IntervalJoinBounds> intervalJoinBoundsOf(const LogicalNode& left,
                                                        const LogicalNode& right,
                                                        const expression::ExpressionPtr& condition);
 
+/// The times of an event-time temporal join (`right FOR SYSTEM_TIME AS OF left.time`): each
+/// left row joins the right version valid at its time (see TemporalJoinOperator).
+struct TemporalJoinTime {
+  int leftTimeColumn = -1;   // the left's rowtime attribute named by FOR SYSTEM_TIME AS OF
+  int rightTimeColumn = -1;  // the versioned side's rowtime attribute
+};
+
 /// A regular (unwindowed) join. Output: the left input's columns then the right's (names made
 /// unique as Calcite does: a repeated `name` becomes `name0`, `name1`, ...), the null-padded
 /// side's columns nullable for outer joins. Rows pair when the equi keys are equal (pairwise of
@@ -199,6 +206,15 @@ struct LogicalJoin final : LogicalNode {
   LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
               std::vector<int> leftKeys, std::vector<int> rightKeys,
               expression::ExpressionPtr condition);
+  /// An event-time temporal join (INNER or LEFT, insert-only output, the left's time
+  /// attributes kept, the right's materialized).
+  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
+              std::vector<int> leftKeys, std::vector<int> rightKeys,
+              expression::ExpressionPtr condition, TemporalJoinTime temporal);
+  /// This join over other inputs (of the same row types) with another residual condition; a
+  /// temporal join stays one, an interval join is detected anew.
+  std::shared_ptr<const LogicalJoin> with(LogicalNodePtr left, LogicalNodePtr right,
+                                          expression::ExpressionPtr condition) const;
   std::string describe() const override;
   /// The whole join condition: the key equalities AND the residual (TRUE without either).
   expression::ExpressionPtr fullCondition() const;
@@ -209,11 +225,14 @@ struct LogicalJoin final : LogicalNode {
   /// Set for an interval join (see IntervalJoinBounds), whose output keeps the inputs' time
   /// attributes; a regular join materializes them into plain timestamps, as Flink does.
   const std::optional<IntervalJoinBounds> interval;
+  /// Set for an event-time temporal join.
+  const std::optional<TemporalJoinTime> temporal;
 
  private:
   LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
               std::vector<int> leftKeys, std::vector<int> rightKeys,
-              expression::ExpressionPtr condition, std::optional<IntervalJoinBounds> interval);
+              expression::ExpressionPtr condition, std::optional<IntervalJoinBounds> interval,
+              std::optional<TemporalJoinTime> temporal);
 };
 
 /// Top-N: the rows of each partition (partitionKeys) ranked by sortKeys, kept when their rank
@@ -327,5 +346,11 @@ std::vector<std::string> uniquifyNames(const std::vector<std::string>& names);
 
 /// The plan as an indented tree, one node per line (EXPLAIN's logical section).
 std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false);
+
+/// Columns of `node`'s output that no two rows of its (materialized) result share, as far as
+/// the plan shows: the partition keys of a deduplicating Rank (ROW_NUMBER = 1), the grouping
+/// columns of an aggregation, an upsert stream's key, followed through projections and filters.
+/// Flink derives the primary key of a versioned view this way. nullopt when none is known.
+std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node);
 
 }  // namespace eddy::sql
