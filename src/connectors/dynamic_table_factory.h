@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "eddy/datastream/source.h"
+#include "eddy/exceptions.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/types/logical_type.h"
 #include "vector/chunk.h"
@@ -53,9 +54,34 @@ class DynamicTableSource {
   virtual ~DynamicTableSource() = default;
   /// True when the source ends by itself (a BATCH job may read only bounded sources).
   virtual bool isBounded() const = 0;
-  /// A DataStream source of chunks of the physical row type (all rows +I). The source is
-  /// shared by the job's subtasks and outlives this object.
+  /// A DataStream source of chunks of the physical row type (all rows +I), or of the
+  /// projected row type after applyProjection. The source is shared by the job's subtasks and
+  /// outlives this object.
   virtual std::shared_ptr<Source<vector::Chunk>> createSource() const = 0;
+
+  // --- Projection push-down (Flink's SupportsProjectionPushDown). The planner, when a query
+  // reads only some (nested) fields of the table, may ask the source to produce just those,
+  // so that it skips their generation or decoding and never builds the ROW values around
+  // them. ---
+
+  /// Whether applyProjection may be called.
+  virtual bool supportsProjection() const { return false; }
+  /// Whether applyProjection accepts paths into ROW columns (paths longer than one index).
+  virtual bool supportsNestedProjection() const { return false; }
+  /// Makes createSource() produce chunks whose columns are `paths`, in order. A path is a list
+  /// of field indices into the physical row type: {2} is the third physical column, {3, 2}
+  /// field 2 of the ROW column 3 (only when supportsNestedProjection()). Paths may repeat; no
+  /// paths at all gives chunks without columns (rows are still counted). Returns the produced
+  /// ROW type: one field per path, of the addressed field's type (nullable when the path goes
+  /// through a ROW, whose NULL makes its fields NULL), named by the path's field names joined
+  /// with '_' ("bid_price"; a repeated name gets "$1", "$2", ... appended). Paths always
+  /// index the physical row type, also when applied a second time. Called from the planning
+  /// thread, before createSource(). An index out of range, or a call the source does not
+  /// support, is the planner's bug: InternalError (also the default).
+  virtual LogicalTypePtr applyProjection(const std::vector<std::vector<int>>& paths) {
+    (void)paths;
+    throw InternalError("This table source does not support projection push-down.");
+  }
 };
 
 /// A table written by one job: created per job by the planner, from the planning thread.
@@ -110,7 +136,7 @@ class DynamicTableFactory {
 /// The connectors known by identifier (Flink's factory discovery, without a classpath).
 class FactoryRegistry {
  public:
-  /// The built-in connectors: datagen, print, blackhole, filesystem.
+  /// The built-in connectors: datagen, print, blackhole, filesystem, nexmark.
   static const FactoryRegistry& builtIn();
 
   FactoryRegistry() = default;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "connectors/dynamic_table_factory.h"
+#include "connectors/nexmark/nexmark_factory.h"
 #include "connectors/tests/connector_test_support.h"
 
 namespace eddy::connectors {
@@ -23,14 +24,16 @@ std::string factoryForMessage(const ConnectorContext& context,
 TEST(FactoryRegistryTest, BuiltInConnectorsAreDiscoveredByIdentifier) {
   const FactoryRegistry& registry = FactoryRegistry::builtIn();
   EXPECT_EQ(registry.identifiers(),
-            (std::vector<std::string>{"blackhole", "datagen", "filesystem", "print"}));
+            (std::vector<std::string>{"blackhole", "datagen", "filesystem", "nexmark", "print"}));
   for (const std::string& identifier : registry.identifiers()) {
     std::map<std::string, std::string> options = {{"connector", identifier}};
     if (identifier == "filesystem") {
       options["path"] = "/tmp/t";
       options["format"] = "csv";
     }
-    auto context = tableContext(rowType({{"i", intType()}}), options);
+    // The nexmark connector accepts only its own schema.
+    auto type = identifier == "nexmark" ? nexmarkPhysicalRowType() : rowType({{"i", intType()}});
+    auto context = tableContext(type, options);
     EXPECT_EQ(registry.factoryFor(context).factoryIdentifier(), identifier);
   }
 }
@@ -54,6 +57,7 @@ TEST(FactoryRegistryTest, UnknownConnectorListsTheAvailableIdentifiers) {
             "blackhole\n"
             "datagen\n"
             "filesystem\n"
+            "nexmark\n"
             "print");
 }
 
