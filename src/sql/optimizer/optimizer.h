@@ -11,6 +11,11 @@
 //                       inner join (its equalities becoming join keys)
 //   ProjectMerge        a projection of a projection becomes one projection; a projection
 //                       that renames nothing and keeps every column in order disappears
+//   ProjectionPushDown  a projection over projections, filters and watermark assigners down to
+//                       a table scan whose source supports projection (the nexmark connector)
+//                       makes the scan produce only the (nested) fields read, as flat columns
+//                       (`person.name` becomes a column `person_name`); every node of the chain
+//                       keeps only what is read above it
 //
 // Sub-plan reuse (`table.optimizer.reuse-sub-plan-enabled`) is done by the translator: equal
 // sub-plans of one job (by their EXPLAIN text) become one DataStream, so a source read by

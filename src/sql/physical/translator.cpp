@@ -245,10 +245,12 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
     }
     case LogicalNodeKind::kTableScan: {
       const auto& scan = static_cast<const LogicalTableScan&>(node);
-      connectors::ConnectorContext context{scan.tableName, scan.rowType, scan.options,
+      connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options,
                                            settings.streaming, scan.partitionKeys};
       const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-      auto source = factory.createDynamicTableSource(context)->createSource();
+      auto tableSource = factory.createDynamicTableSource(context);
+      if (scan.projection) tableSource->applyProjection(*scan.projection);
+      auto source = tableSource->createSource();
       return withParallelism(
           env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
                          scan.tableName),

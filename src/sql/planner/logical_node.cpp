@@ -146,17 +146,44 @@ std::string LogicalValues::describe() const {
   return text + "]])";
 }
 
-LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physicalRowType,
+LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physical,
                                    std::map<std::string, std::string> tableOptions,
                                    std::vector<std::string> partitions)
-    : LogicalNode(LogicalNodeKind::kTableScan, std::move(physicalRowType), {},
-                  ChangelogMode::kInsertOnly),
+    : LogicalNode(LogicalNodeKind::kTableScan, physical, {}, ChangelogMode::kInsertOnly),
       tableName(std::move(name)),
+      physicalRowType(std::move(physical)),
       options(std::move(tableOptions)),
       partitionKeys(std::move(partitions)) {}
 
+LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
+                                   std::vector<std::vector<int>> paths,
+                                   LogicalTypePtr producedRowType)
+    : LogicalNode(LogicalNodeKind::kTableScan, std::move(producedRowType), {},
+                  ChangelogMode::kInsertOnly),
+      tableName(table.tableName),
+      physicalRowType(table.physicalRowType),
+      options(table.options),
+      partitionKeys(table.partitionKeys),
+      projection(std::move(paths)) {}
+
 std::string LogicalTableScan::describe() const {
-  return "LogicalTableScan(table=[[" + tableName + "]])";
+  std::string text = "LogicalTableScan(table=[[" + tableName + "]]";
+  if (projection) {
+    // Flink's form: project=[event_type, bid.price, ...].
+    text += ", project=[";
+    for (size_t i = 0; i < projection->size(); ++i) {
+      const LogicalType* type = physicalRowType.get();
+      std::string path;
+      for (int index : (*projection)[i]) {
+        const RowField& field = type->getFields().at(static_cast<size_t>(index));
+        path += (path.empty() ? "" : ".") + field.name;
+        type = field.type.get();
+      }
+      text += (i ? ", " : "") + path;
+    }
+    text += "]";
+  }
+  return text + ")";
 }
 
 LogicalDataStreamScan::LogicalDataStreamScan(std::shared_ptr<const DataStreamSource> streamSource,

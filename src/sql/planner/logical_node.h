@@ -87,14 +87,22 @@ struct LogicalValues final : LogicalNode {
 };
 
 /// Reads a catalog table through its connector (the `'connector'` option picks the factory).
+/// With a projection (pushed down by the optimizer into a source that supports it) the scan
+/// produces only the projected (nested) fields, as flat columns.
 struct LogicalTableScan final : LogicalNode {
   LogicalTableScan(std::string tableName, LogicalTypePtr physicalRowType,
                    std::map<std::string, std::string> options,
                    std::vector<std::string> partitionKeys = {});
+  /// The same table producing `projection` (paths of field indices into the physical row
+  /// type, see DynamicTableSource::applyProjection) as `producedRowType`.
+  LogicalTableScan(const LogicalTableScan& table, std::vector<std::vector<int>> projection,
+                   LogicalTypePtr producedRowType);
   std::string describe() const override;
   const std::string tableName;  // catalog.database.table
+  const LogicalTypePtr physicalRowType;
   const std::map<std::string, std::string> options;
   const std::vector<std::string> partitionKeys;
+  const std::optional<std::vector<std::vector<int>>> projection;
 };
 
 /// The DataStream<Row> a StreamTableEnvironment reads (fromDataStream, fromChangelogStream):
