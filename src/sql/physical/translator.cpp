@@ -342,6 +342,10 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->inputRowType = node.inputs[0]->rowType;
       spec->groupingColumns = aggregate.groupingColumns;
       spec->calls = aggregate.calls;
+      // Only an updating input retracts rows (state TTL expires whole groups).
+      for (auto& call : spec->calls) {
+        call.retractable = node.inputs[0]->changelogMode != ChangelogMode::kInsertOnly;
+      }
       spec->outputRowType = aggregate.rowType;
       spec->stateTtlMillis = settings.stateTtl;
       return keyed(translate(*node.inputs[0], env, settings), aggregate.groupingColumns,
@@ -425,6 +429,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->window = aggregate.window;
       spec->keyColumns = aggregate.keyColumns;
       spec->calls = aggregate.calls;
+      for (auto& call : spec->calls) call.retractable = false;  // windows never retract
       spec->outputColumns = aggregate.outputColumns;
       spec->outputRowType = node.rowType;
       return keyed(translate(*node.inputs[0], env, settings), aggregate.keyColumns,

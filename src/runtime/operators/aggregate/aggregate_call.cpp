@@ -382,6 +382,7 @@ Accumulator createInnerAccumulator(const AggregateCall& call) {
       return {Value(), Value(int64_t{0})};
     case AggregateKind::MIN:
     case AggregateKind::MAX:
+      if (!call.retractable) return {Value()};  // the extreme so far; NULL before any input
       return {Value::ofMap({})};
     case AggregateKind::SINGLE_VALUE:
       return {Value(int64_t{0}), Value(int64_t{0}), Value::ofMap({})};
@@ -416,6 +417,17 @@ void accumulateInner(const AggregateCall& call, Value* accumulator, const Value&
       return;
     case AggregateKind::MIN:
     case AggregateKind::MAX:
+      if (!call.retractable) {
+        if (retract) throw InternalError("a retraction reached a MIN/MAX without retraction");
+        if (input.isNull()) return;
+        if (accumulator[0].isNull()) {
+          accumulator[0] = input;
+        } else {
+          const int order = compareValues(input, accumulator[0]);
+          if (call.kind == AggregateKind::MIN ? order < 0 : order > 0) accumulator[0] = input;
+        }
+        return;
+      }
       // A sorted map value → multiplicity, so retracting the minimum finds the next one.
       addMultiplicity(accumulator[0].getMutable<ValueMap>(), input, step);
       return;
@@ -484,6 +496,7 @@ Value innerResult(const AggregateCall& call, const Value* accumulator) {
     }
     case AggregateKind::MIN:
     case AggregateKind::MAX: {
+      if (!call.retractable) return accumulator[0];
       const ValueMap& entries = accumulator[0].get<ValueMap>();
       if (entries.empty()) return Value();
       return call.kind == AggregateKind::MIN ? entries.front().first : entries.back().first;

@@ -10,7 +10,8 @@
 //   AVG(x)               [sum, count]                              (NULL when count is 0)
 //   MIN(x), MAX(x)       [map value → multiplicity]                (so a retraction of the
 //                                                                  current minimum finds the
-//                                                                  next one)
+//                                                                  next one); [extreme] when
+//                                                                  not retractable
 //   SINGLE_VALUE(x)      [rows BIGINT, NULL rows BIGINT, map non-null value → multiplicity]
 //   FIRST_VALUE(x),      [runs: map value → count, in arrival order]: consecutive equal
 //   LAST_VALUE(x),       values share one run, so a retraction removes the earliest
@@ -76,6 +77,11 @@ struct AggregateCall {
   bool distinct = false;
   /// LISTAGG's separator (its literal second argument).
   std::string listSeparator = ",";
+  /// Whether rows may be retracted (accumulate with retract = true), as for a GroupAggregate
+  /// over an updating input or a sliding OVER frame. Without, MIN and MAX keep just the current
+  /// extreme (Flink's MinAggFunction instead of MinWithRetractAggFunction) and cost O(1) per
+  /// row; the planner clears it where the input is insert-only.
+  bool retractable = true;
 };
 
 /// The accumulator of one call (see the file comment); starts empty.

@@ -140,6 +140,31 @@ TEST(GroupAggregateTest, EveryAggregateKindWithNullsAndAGlobalGroup) {
             (std::vector<std::string>{"+I[0, 0, null, null, null, null, null, null]"}));
 }
 
+TEST(GroupAggregateTest, MinAndMaxWithoutRetractionKeepTheExtremeOnly) {
+  // Over an insert-only input the planner clears `retractable`: MIN/MAX keep one value.
+  AggregateCall min{AggregateKind::MIN, 0, stringType()};
+  AggregateCall max{AggregateKind::MAX, 0, stringType()};
+  min.retractable = max.retractable = false;
+  Accumulator low = createAccumulator(min);
+  Accumulator high = createAccumulator(max);
+  EXPECT_EQ(aggregateResult(min, low).toString(), "null");
+  for (const Value& value : {Value("m"), Value(), Value("b"), Value("z"), Value("b")}) {
+    accumulate(min, low, value, false);
+    accumulate(max, high, value, false);
+  }
+  EXPECT_EQ(low.size(), 1u);
+  EXPECT_EQ(aggregateResult(min, low).toString(), "b");
+  EXPECT_EQ(aggregateResult(max, high).toString(), "z");
+  EXPECT_THROW(accumulate(min, low, Value("a"), true), InternalError);
+  // With DISTINCT the distinct map wraps the same single-value accumulator.
+  min.distinct = true;
+  Accumulator distinctLow = createAccumulator(min);
+  for (const Value& value : {Value("q"), Value("c"), Value("c")}) {
+    accumulate(min, distinctLow, value, false);
+  }
+  EXPECT_EQ(aggregateResult(min, distinctLow).toString(), "c");
+}
+
 TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
   // table.exec.state.ttl = 1 s: Alice's sum survives an update after 0.5 s, and is gone after
   // 1 s without one, so her next row is a new group (+I), as Flink's state TTL does.
