@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "function/function_registry.h"
 
 namespace eddy::catalog {
 
@@ -22,6 +23,11 @@ class CatalogManager {
 
   /// Starts with one GenericInMemoryCatalog `default_catalog` holding `default_database`.
   CatalogManager();
+
+  /// The session's scalar functions: user-defined ones (createTemporarySystemFunction) over
+  /// the built-ins, which the binder resolves calls in.
+  function::FunctionRegistry& functions() { return functions_; }
+  const function::FunctionRegistry& functions() const { return functions_; }
 
   void registerCatalog(const std::string& name, std::unique_ptr<Catalog> catalog);
   void unregisterCatalog(const std::string& name, bool ignoreIfNotExists);
@@ -80,6 +86,7 @@ class CatalogManager {
   std::map<ObjectIdentifier, CatalogBaseTable> temporaryTables_;
   std::string currentCatalog_;
   std::string currentDatabase_;
+  function::FunctionRegistry functions_{&function::FunctionRegistry::builtIn()};
 };
 
 }  // namespace eddy::catalog

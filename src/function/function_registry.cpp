@@ -55,9 +55,23 @@ void FunctionRegistry::addAlias(std::string alias, std::string_view name) {
   functions_.emplace(std::move(key), found->second);
 }
 
+void FunctionRegistry::put(ScalarFunction function) {
+  std::string key = upperCase(function.name());
+  functions_.insert_or_assign(std::move(key),
+                              std::make_shared<const ScalarFunction>(std::move(function)));
+}
+
+bool FunctionRegistry::remove(std::string_view name) {
+  auto found = functions_.find(upperCase(name));
+  if (found == functions_.end()) return false;
+  functions_.erase(found);
+  return true;
+}
+
 const ScalarFunction* FunctionRegistry::lookup(std::string_view name) const {
   auto found = functions_.find(upperCase(name));
-  return found == functions_.end() ? nullptr : found->second.get();
+  if (found != functions_.end()) return found->second.get();
+  return fallback_ != nullptr ? fallback_->lookup(name) : nullptr;
 }
 
 std::vector<std::string> FunctionRegistry::functionNames() const {

@@ -147,6 +147,10 @@ class ScalarFunction {
 class FunctionRegistry {
  public:
   FunctionRegistry() = default;
+  /// A registry whose own functions come first and which looks up the rest in `fallback`
+  /// (a session's user-defined functions over the built-ins: Flink's temporary system
+  /// functions shadow built-in ones). `fallback` must outlive this registry.
+  explicit FunctionRegistry(const FunctionRegistry* fallback) : fallback_(fallback) {}
 
   /// Every built-in function of this module (immutable; any thread).
   static const FunctionRegistry& builtIn();
@@ -156,9 +160,17 @@ class FunctionRegistry {
   /// Makes `alias` another name of the function `name` (CHARACTER_LENGTH → CHAR_LENGTH).
   void addAlias(std::string alias, std::string_view name);
 
-  /// The function called `name` (any case), or nullptr.
+  /// Adds or replaces `function` (a user-defined function registered again).
+  void put(ScalarFunction function);
+  /// Removes the function called `name` (any case) from this registry (not the fallback);
+  /// whether it was there.
+  bool remove(std::string_view name);
+
+  /// The function called `name` (any case), or nullptr; this registry's own first, then the
+  /// fallback's.
   const ScalarFunction* lookup(std::string_view name) const;
-  /// All names, aliases included, upper case and sorted (for SHOW FUNCTIONS).
+  /// All names of this registry's own functions, aliases included, upper case and sorted (for
+  /// SHOW FUNCTIONS; the fallback's are not listed).
   std::vector<std::string> functionNames() const;
 
   /// Resolves a call. Throws ValidationException "No match found for function signature
@@ -171,6 +183,7 @@ class FunctionRegistry {
 
  private:
   std::map<std::string, std::shared_ptr<const ScalarFunction>, std::less<>> functions_;
+  const FunctionRegistry* fallback_ = nullptr;
 };
 
 /// The "Cannot apply" message for `function` and `argumentTypes`.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eddy/table/environment_settings.h"
+#include "eddy/table/functions.h"
 #include "eddy/table/resolved_schema.h"
 #include "eddy/table/table_config.h"
 #include "eddy/table/table.h"
@@ -87,6 +88,19 @@ class TableEnvironment {
   void createTemporaryView(const std::string& path, const Table& table);
   /// Drops a temporary view; false when there is none.
   bool dropTemporaryView(const std::string& path);
+
+  /// Registers a user-defined scalar function under `name` (any case), callable from SQL and
+  /// the Table API (`call(name, ...)`) of this environment; it shadows a built-in function of
+  /// that name, as Flink's temporary system functions do. Build the definition with
+  /// eddy::scalarFunction (eddy/table/functions.h). Throws ValidationException when a
+  /// temporary system function of that name exists ("Could not register temporary system
+  /// function. A function named 'x' does already exist.").
+  void createTemporarySystemFunction(const std::string& name, ScalarFunctionDefinition function);
+  /// Drops a temporary system function; false when there is none.
+  bool dropTemporarySystemFunction(const std::string& name);
+  /// The names of the user-defined functions, sorted (lower case, as registered names are
+  /// case-insensitive).
+  std::vector<std::string> listUserDefinedFunctions() const;
 
   std::vector<std::string> listCatalogs() const;
   std::vector<std::string> listDatabases() const;

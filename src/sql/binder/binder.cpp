@@ -1575,7 +1575,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
   std::string name;
   for (size_t i = 0; i < call.name.size(); ++i) name += (i ? "." : "") + call.name[i];
   try {
-    return expression::call(name, std::move(arguments), context_);
+    return expression::call(name, std::move(arguments), context_, catalogManager_.functions());
   } catch (const ValidationException& error) {
     fail(call, error.what());
   }

@@ -14,6 +14,7 @@
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
 #include "function/function_registry.h"
+#include "function/user_defined_function.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "sql/binder/binder.h"
@@ -722,6 +723,38 @@ bool TableEnvironment::dropTemporaryView(const std::string& path) {
                                             true, true);
 }
 
+void TableEnvironment::createTemporarySystemFunction(const std::string& name,
+                                                     ScalarFunctionDefinition function) {
+  if (name.empty()) throw ValidationException("A function name must not be empty.");
+  if (!function.eval || !function.resultType ||
+      std::any_of(function.parameterTypes.begin(), function.parameterTypes.end(),
+                  [](const LogicalTypePtr& type) { return type == nullptr; })) {
+    throw ValidationException("The definition of function '" + name +
+                              "' lacks its evaluation or a type.");
+  }
+  function::FunctionRegistry& functions = catalogManager_->functions();
+  function::ScalarFunction registered = function::userDefinedScalarFunction(name, std::move(function));
+  const std::vector<std::string> existing = functions.functionNames();
+  if (std::find(existing.begin(), existing.end(), registered.name()) != existing.end()) {
+    throw ValidationException("Could not register temporary system function. A function named '" +
+                              name + "' does already exist.");
+  }
+  functions.put(std::move(registered));
+}
+
+bool TableEnvironment::dropTemporarySystemFunction(const std::string& name) {
+  return catalogManager_->functions().remove(name);
+}
+
+std::vector<std::string> TableEnvironment::listUserDefinedFunctions() const {
+  std::vector<std::string> names;
+  for (std::string name : catalogManager_->functions().functionNames()) {
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
 TableResult TableEnvironment::executeSql(const std::string& text) {
   sql::StatementPtr statement = sql::parseStatement(text);
   catalog::CatalogManager& catalogs = *catalogManager_;
@@ -971,6 +1004,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           for (const std::string& name : function::FunctionRegistry::builtIn().functionNames()) {
             names.insert(name);
           }
+          for (const std::string& name : catalogs.functions().functionNames()) names.insert(name);
           for (const std::string& name : runtime::operators::aggregateFunctionNames()) {
             names.insert(name);
           }
