@@ -167,12 +167,11 @@ std::vector<ConfigOption> knownOptions() {
   // ---- Table runtime ----
   options.push_back(makeInteger("table.exec.resource.default-parallelism", -1, "-1", "",
                                 "Parallelism of SQL operators; -1: parallelism.default."));
-  options.push_back(makeOption("table.exec.mini-batch.enabled", T::kBoolean, "false",
-                               kPlannerIgnores,
+  options.push_back(makeOption("table.exec.mini-batch.enabled", T::kBoolean, "false", "",
                                "Buffer input rows to update state once per batch."));
-  options.push_back(makeOption("table.exec.mini-batch.allow-latency", T::kDuration, "0 ms",
-                               kPlannerIgnores, "The longest a mini-batch buffers rows."));
-  options.push_back(makeInteger("table.exec.mini-batch.size", -1, "-1", kPlannerIgnores,
+  options.push_back(makeOption("table.exec.mini-batch.allow-latency", T::kDuration, "0 ms", "",
+                               "The longest a mini-batch buffers rows."));
+  options.push_back(makeInteger("table.exec.mini-batch.size", -1, "-1", "",
                                 "The most rows a mini-batch buffers."));
   options.push_back(makeOption("table.exec.state.ttl", T::kDuration, "0 ms", "",
                                "Idle state of SQL operators expires after this time; 0: never."));

@@ -348,6 +348,8 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       }
       spec->outputRowType = aggregate.rowType;
       spec->stateTtlMillis = settings.stateTtl;
+      spec->miniBatchLatencyMillis = settings.miniBatchLatency;
+      spec->miniBatchSize = settings.miniBatchSize;
       return keyed(translate(*node.inputs[0], env, settings), aggregate.groupingColumns,
                    "GroupAggregate",
                    factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings);

@@ -33,6 +33,10 @@ struct TranslationSettings {
   int64_t sourceIdleTimeout = 0;
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
+  /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
+  /// (both > 0); 0 when mini-batch is off.
+  int64_t miniBatchLatency = 0;
+  int64_t miniBatchSize = 0;
   /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.

@@ -457,6 +457,23 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
       view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
   translation.stateTtl =
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
+  if (view.getBoolean("table.exec.mini-batch.enabled").value_or(false)) {
+    // Flink's checks: a mini-batch needs both a latency and a size.
+    int64_t latency = view.getDuration("table.exec.mini-batch.allow-latency")
+                          .value_or(std::chrono::milliseconds(0))
+                          .count();
+    int64_t size = view.getInteger("table.exec.mini-batch.size").value_or(-1);
+    if (latency <= 0) {
+      throw ValidationException("'table.exec.mini-batch.allow-latency' must be greater than 0 "
+                                "when 'table.exec.mini-batch.enabled' is true.");
+    }
+    if (size <= 0) {
+      throw ValidationException("'table.exec.mini-batch.size' must be greater than 0 when "
+                                "'table.exec.mini-batch.enabled' is true.");
+    }
+    translation.miniBatchLatency = latency;
+    translation.miniBatchSize = size;
+  }
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();

@@ -30,6 +30,9 @@ void GroupAggregateOperator::open(OperatorContext& context) {
   }
   accumulatorState_ = stateBackend_->getValueState(descriptor);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  if (miniBatch() && context.processingTimeService == nullptr) {
+    throw InternalError("A mini-batch GroupAggregate needs a ProcessingTimeService.");
+  }
 }
 
 std::vector<Accumulator> GroupAggregateOperator::newAccumulators() const {
@@ -85,7 +88,24 @@ void GroupAggregateOperator::appendResult(const vector::Chunk& chunk, int64_t ro
 }
 
 void GroupAggregateOperator::processBatch(int, BatchPtr batch) {
-  for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+  for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    if (miniBatch()) {
+      if (chunk.size() == 0) continue;
+      bundleRows_ += chunk.size();
+      bundle_.push_back(std::move(chunk));
+      if (bundleRows_ >= spec_->miniBatchSize) {
+        flushBundle();
+      } else if (!bundleTimerPending_) {
+        bundleTimerPending_ = true;
+        ProcessingTimeService& time = *context().processingTimeService;
+        time.registerTimer(time.currentProcessingTime() + spec_->miniBatchLatencyMillis,
+                           [this](int64_t) {
+                             bundleTimerPending_ = false;
+                             if (!closed_) flushBundle();
+                           });
+      }
+      continue;
+    }
     if (batchMode_) {
       processChunkInBatchMode(chunk);
     } else {
@@ -138,6 +158,78 @@ void GroupAggregateOperator::processChunk(const vector::Chunk& chunk) {
   }
 }
 
+void GroupAggregateOperator::flushBundle() {
+  if (bundle_.empty()) return;
+  // The rows of each key, keys in order of their first row.
+  struct KeyRows {
+    std::vector<std::pair<int32_t, int32_t>> rows;  // (chunk, row)
+  };
+  absl::flat_hash_map<std::string, size_t> keyIndex;
+  std::vector<std::pair<std::string, KeyRows>> keys;
+  for (size_t c = 0; c < bundle_.size(); ++c) {
+    const vector::Chunk& chunk = bundle_[c];
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      keyBytes_.clear();
+      vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
+      auto [position, inserted] = keyIndex.try_emplace(keyBytes_, keys.size());
+      if (inserted) keys.emplace_back(keyBytes_, KeyRows{});
+      keys[position->second].second.rows.emplace_back(static_cast<int32_t>(c),
+                                                      static_cast<int32_t>(row));
+    }
+  }
+  for (auto& [key, keyRows] : keys) {
+    stateBackend_->setCurrentKey(key, assignToKeyGroup(key, context().maxParallelism));
+    std::vector<Accumulator>* accumulators = accumulatorState_->valuePointer();
+    std::optional<std::vector<Accumulator>> copy;
+    if (!accumulators) {
+      copy = accumulatorState_->value();
+      if (copy) accumulators = &*copy;
+    }
+    const bool existed = accumulators != nullptr;
+    std::vector<Value> previousResults;
+    if (existed) previousResults = resultsOf(*accumulators);
+    for (auto [c, row] : keyRows.rows) {
+      const vector::Chunk& chunk = bundle_[static_cast<size_t>(c)];
+      const bool retract = !isAccumulate(chunk.rowKind(row));
+      if (accumulators == nullptr) {
+        if (retract) continue;  // retraction of a group never seen: nothing to undo
+        copy = newAccumulators();
+        accumulators = &*copy;
+      }
+      accumulateRow(chunk, row, *accumulators, retract);
+    }
+    if (accumulators == nullptr) continue;
+    const auto [lastChunk, lastRow] = keyRows.rows.back();
+    const vector::Chunk& keyChunk = bundle_[static_cast<size_t>(lastChunk)];
+    if (accumulators->back()[0].get<int64_t>() > 0) {
+      std::vector<Value> results = resultsOf(*accumulators);
+      if (!existed) {
+        appendResult(keyChunk, lastRow, results, RowKind::INSERT);
+      } else if (results != previousResults) {
+        if (spec_->generateUpdateBefore) {
+          appendResult(keyChunk, lastRow, previousResults, RowKind::UPDATE_BEFORE);
+        }
+        appendResult(keyChunk, lastRow, results, RowKind::UPDATE_AFTER);
+      }
+      if (copy) accumulatorState_->update(std::move(*copy));
+    } else {
+      if (existed) appendResult(keyChunk, lastRow, previousResults, RowKind::DELETE);
+      accumulatorState_->clear();
+    }
+    if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+  }
+  bundle_.clear();
+  bundleRows_ = 0;
+  emitOutput();
+}
+
+void GroupAggregateOperator::processWatermark(Watermark watermark) {
+  flushBundle();
+  output().emitWatermark(watermark);
+}
+
+void GroupAggregateOperator::close() { closed_ = true; }
+
 void GroupAggregateOperator::processChunkInBatchMode(const vector::Chunk& chunk) {
   for (int64_t row = 0; row < chunk.size(); ++row) {
     keyBytes_.clear();
@@ -157,7 +249,10 @@ void GroupAggregateOperator::processChunkInBatchMode(const vector::Chunk& chunk)
 }
 
 void GroupAggregateOperator::finish() {
-  if (!batchMode_) return;
+  if (!batchMode_) {
+    flushBundle();
+    return;
+  }
   std::sort(batchGroups_.begin(), batchGroups_.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [key, group] : batchGroups_) {

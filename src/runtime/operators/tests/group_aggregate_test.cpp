@@ -165,6 +165,32 @@ TEST(GroupAggregateTest, MinAndMaxWithoutRetractionKeepTheExtremeOnly) {
   EXPECT_EQ(aggregateResult(min, distinctLow).toString(), "c");
 }
 
+TEST(GroupAggregateTest, MiniBatchEmitsOneChangePerKeyAndBundle) {
+  auto inputType = rowType({{"k", stringType()}, {"v", intType()}});
+  auto spec = sumScoreByName();
+  spec->inputRowType = inputType;
+  spec->miniBatchLatencyMillis = 100;
+  spec->miniBatchSize = 5;
+  testing::OneInputOperatorTestHarness<GroupAggregateOperator> harness(
+      std::make_unique<GroupAggregateOperator>(spec), inputType, {.operatorName = "GroupAggregate"});
+  // Buffered until the latency passes: then one +I per key, in order of first arrival.
+  EXPECT_EQ(harness.push({Row::of("a", 1), Row::of("b", 2)}), testing::Rows{});
+  EXPECT_EQ(harness.push({Row::of("a", 3)}), testing::Rows{});
+  EXPECT_EQ(harness.advanceProcessingTime(99), testing::Rows{});
+  EXPECT_EQ(harness.advanceProcessingTime(100), (testing::Rows{"+I[a, 4]", "+I[b, 2]"}));
+  // Five rows fill the bundle: flushed at once, one -U/+U per changed key; a group created and
+  // retracted inside the bundle emits nothing.
+  EXPECT_EQ(harness.push({Row::of("a", 10), Row::of("c", 7), Row::of("a", 20),
+                          Row::ofKind(RowKind::DELETE, "c", 7), Row::of("b", 2)}),
+            (testing::Rows{"-U[a, 4]", "+U[a, 34]", "-U[b, 2]", "+U[b, 4]"}));
+  // A watermark flushes the bundle before it is forwarded; so does the end of input.
+  EXPECT_EQ(harness.push({Row::ofKind(RowKind::DELETE, "b", 2), Row::ofKind(RowKind::DELETE, "b", 2)}),
+            testing::Rows{});
+  EXPECT_EQ(harness.watermark(1000), (testing::Rows{"-D[b, 4]"}));
+  EXPECT_EQ(harness.push({Row::of("d", 1)}), testing::Rows{});
+  EXPECT_EQ(harness.finish(), (testing::Rows{"+I[d, 1]"}));
+}
+
 TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
   // table.exec.state.ttl = 1 s: Alice's sum survives an update after 0.5 s, and is gone after
   // 1 s without one, so her next row is a new group (+I), as Flink's state TTL does.

@@ -45,6 +45,26 @@ TEST(SqlQueryTest, StreamingGroupByPrintsTheChangelogOfSeedExampleA2) {
             "Received a total of 4 rows\n");
 }
 
+TEST(SqlQueryTest, MiniBatchFoldsEachKeyOfABundleIntoOneChange) {
+  auto env = environment(true);
+  env->executeSql("SET 'table.exec.mini-batch.enabled' = 'true'");
+  env->executeSql("SET 'table.exec.mini-batch.allow-latency' = '5 s'");
+  env->executeSql("SET 'table.exec.mini-batch.size' = '1000'");
+  // The three rows arrive in one bundle: Alice's two rows make one +I.
+  EXPECT_EQ(rowsOf(env->executeSql(std::string("SELECT name, SUM(score) AS score FROM ") +
+                                   kScores + " GROUP BY name")),
+            (std::vector<std::string>{"+I[Alice, 112]", "+I[Bob, 10]"}));
+  env->executeSql("RESET 'table.exec.mini-batch.allow-latency'");
+  try {
+    env->executeSql(std::string("SELECT name, SUM(score) FROM ") + kScores + " GROUP BY name");
+    ADD_FAILURE() << "expected a ValidationException";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "'table.exec.mini-batch.allow-latency' must be greater than 0 when "
+              "'table.exec.mini-batch.enabled' is true.");
+  }
+}
+
 TEST(SqlQueryTest, BatchGroupByGivesFinalRows) {
   auto env = environment(false);
   std::ostringstream out;
