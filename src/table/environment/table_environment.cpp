@@ -457,8 +457,8 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
       view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
   translation.stateTtl =
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
-  if (view.getBoolean("table.exec.mini-batch.enabled").value_or(false)) {
-    // Flink's checks: a mini-batch needs both a latency and a size.
+  if (translation.streaming && view.getBoolean("table.exec.mini-batch.enabled").value_or(false)) {
+    // Flink's checks: a mini-batch needs both a latency and a size (BATCH ignores mini-batch).
     int64_t latency = view.getDuration("table.exec.mini-batch.allow-latency")
                           .value_or(std::chrono::milliseconds(0))
                           .count();
