@@ -96,6 +96,11 @@ void Vector::reserve(int64_t capacity) {
   if (layout_ == PhysicalLayout::kBoxed) boxed_.reserve(static_cast<size_t>(capacity));
 }
 
+void Vector::reserveBytes(int64_t bytes) {
+  EDDY_CHECK(layout_ == PhysicalLayout::kVariableWidth);
+  bytes_.reserve(static_cast<size_t>(bytes));
+}
+
 void Vector::resize(int64_t size) {
   EDDY_CHECK_GE(size, 0);
   while (size_ < size) appendNull();

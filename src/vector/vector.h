@@ -82,6 +82,9 @@ class Vector {
 
   /// Reserves room for `capacity` values (variable width: offsets only).
   void reserve(int64_t capacity);
+  /// Variable width: reserves room for `bytes` bytes of string data, so a writer that knows
+  /// its total appends without regrowing the buffer.
+  void reserveBytes(int64_t bytes);
   /// Shrinks to `size` values, or grows with null values.
   void resize(int64_t size);
 
