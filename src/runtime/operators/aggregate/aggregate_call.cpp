@@ -545,11 +545,80 @@ Value innerResult(const AggregateCall& call, const Value* accumulator) {
   return Value();
 }
 
+/// The distinct values of `f(DISTINCT x)` with their multiplicities: an open-addressing hash
+/// table (linear probing) kept in a ValueMap, so each row costs O(1) however many distinct
+/// values the group has. A slot is (value, count): a NULL value is an empty slot (NULL inputs
+/// never get here), count 0 a deleted one. accumulator[1] counts the occupied slots (live and
+/// deleted); the table doubles when they pass 70%.
+constexpr size_t kDistinctPrefix = 2;
+
+/// Value::hash spread over all bits (an integer's hash is the integer itself).
+size_t slotHash(const Value& value) {
+  uint64_t h = static_cast<uint64_t>(value.hash());
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return static_cast<size_t>(h);
+}
+
+void rehashDistinct(Value* accumulator) {
+  ValueMap& slots = accumulator[0].getMutable<ValueMap>();
+  size_t live = 0;
+  for (const auto& slot : slots) {
+    if (!slot.first.isNull() && slot.second.get<int64_t>() > 0) ++live;
+  }
+  size_t capacity = 8;
+  while (capacity < 2 * live + 2) capacity *= 2;
+  ValueMap rebuilt(capacity, {Value(), Value(int64_t{0})});
+  for (auto& slot : slots) {
+    if (slot.first.isNull() || slot.second.get<int64_t>() <= 0) continue;
+    size_t index = slotHash(slot.first) & (capacity - 1);
+    while (!rebuilt[index].first.isNull()) index = (index + 1) & (capacity - 1);
+    rebuilt[index] = std::move(slot);
+  }
+  slots = std::move(rebuilt);
+  accumulator[1] = Value(static_cast<int64_t>(live));
+}
+
+/// Adds `step` to the multiplicity of `value`; returns the new multiplicity (0: gone), or -1
+/// when retracting a value that is not there (nothing changes).
+int64_t addDistinct(Value* accumulator, const Value& value, int64_t step) {
+  ValueMap& slots = accumulator[0].getMutable<ValueMap>();
+  if (slots.empty()) slots.assign(8, {Value(), Value(int64_t{0})});
+  const size_t mask = slots.size() - 1;
+  size_t index = slotHash(value) & mask;
+  std::optional<size_t> reusable;
+  for (;; index = (index + 1) & mask) {
+    auto& slot = slots[index];
+    if (slot.first.isNull()) break;  // not in the table
+    const int64_t count = slot.second.get<int64_t>();
+    if (count == 0) {
+      if (!reusable) reusable = index;
+    } else if (slot.first == value) {
+      const int64_t updated = std::max<int64_t>(0, count + step);
+      slot.second = Value(updated);
+      return updated;
+    }
+  }
+  if (step <= 0) return -1;  // retracting a value never accumulated
+  if (reusable) {
+    slots[*reusable] = {value, Value(step)};
+    return step;
+  }
+  slots[index] = {value, Value(step)};
+  const int64_t occupied = accumulator[1].get<int64_t>() + 1;
+  accumulator[1] = Value(occupied);
+  if (static_cast<size_t>(occupied) * 10 > slots.size() * 7) rehashDistinct(accumulator);
+  return step;
+}
+
 }  // namespace
 
 Accumulator createAccumulator(const AggregateCall& call) {
   Accumulator accumulator = createInnerAccumulator(call);
-  if (call.distinct) accumulator.insert(accumulator.begin(), Value::ofMap({}));
+  if (call.distinct) {
+    accumulator.insert(accumulator.begin(), {Value::ofMap({}), Value(int64_t{0})});
+  }
   return accumulator;
 }
 
@@ -563,15 +632,15 @@ void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value
     accumulateInner(call, accumulator.data(), input, retract);
     return;
   }
-  int64_t count = addMultiplicity(accumulator[0].getMutable<ValueMap>(), input, retract ? -1 : 1);
+  int64_t count = addDistinct(accumulator.data(), input, retract ? -1 : 1);
   bool firstTime = !retract && count == 1;
   bool lastTime = retract && count == 0;
   if (!firstTime && !lastTime) return;
-  accumulateInner(call, accumulator.data() + 1, input, retract);
+  accumulateInner(call, accumulator.data() + kDistinctPrefix, input, retract);
 }
 
 Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
-  return innerResult(call, accumulator.data() + (call.distinct ? 1 : 0));
+  return innerResult(call, accumulator.data() + (call.distinct ? kDistinctPrefix : 0));
 }
 
 }  // namespace eddy::runtime::operators

@@ -23,8 +23,9 @@
 //                        (square root for STDDEV), cast to the result type
 //   COLLECT(x)           [map value → multiplicity, sorted by value where values have an
 //                        order, else by arrival]: the MULTISET; its counts are INT, as Flink's
-//   f(DISTINCT x)        [map value → multiplicity, f's accumulator...]: a value reaches f
-//                        when its multiplicity becomes 1 and leaves it when it drops to 0
+//   f(DISTINCT x)        [hash table value → multiplicity, occupied slots, f's
+//                        accumulator...]: a value reaches f when its multiplicity becomes 1
+//                        and leaves it when it drops to 0
 #pragma once
 
 #include <optional>

@@ -165,6 +165,34 @@ TEST(GroupAggregateTest, MinAndMaxWithoutRetractionKeepTheExtremeOnly) {
   EXPECT_EQ(aggregateResult(min, distinctLow).toString(), "c");
 }
 
+TEST(GroupAggregateTest, DistinctCountsManyValuesWithRetractions) {
+  // The distinct values live in a hash table: 100 000 of them, each seen twice, then retracted.
+  AggregateCall count{AggregateKind::COUNT, 0, bigintType()};
+  count.distinct = true;
+  AggregateCall sum{AggregateKind::SUM, 0, bigintType()};
+  sum.distinct = true;
+  Accumulator counted = createAccumulator(count);
+  Accumulator summed = createAccumulator(sum);
+  for (int round = 0; round < 2; ++round) {
+    for (int64_t v = 0; v < 100000; ++v) {
+      accumulate(count, counted, Value(v * 1024), false);
+      accumulate(sum, summed, Value(v), false);
+    }
+  }
+  accumulate(count, counted, Value(), false);  // NULL is not a value
+  EXPECT_EQ(aggregateResult(count, counted).toString(), "100000");
+  EXPECT_EQ(aggregateResult(sum, summed).toString(), "4999950000");
+  // Once: still counted; twice: gone. Retracting an unknown value changes nothing.
+  for (int64_t v = 0; v < 50000; ++v) accumulate(count, counted, Value(v * 1024), true);
+  EXPECT_EQ(aggregateResult(count, counted).toString(), "100000");
+  for (int64_t v = 0; v < 50000; ++v) accumulate(count, counted, Value(v * 1024), true);
+  accumulate(count, counted, Value(int64_t{7}), true);
+  EXPECT_EQ(aggregateResult(count, counted).toString(), "50000");
+  // Deleted slots are reused: values come back.
+  for (int64_t v = 0; v < 10; ++v) accumulate(count, counted, Value(v * 1024), false);
+  EXPECT_EQ(aggregateResult(count, counted).toString(), "50010");
+}
+
 TEST(GroupAggregateTest, MiniBatchEmitsOneChangePerKeyAndBundle) {
   auto inputType = rowType({{"k", stringType()}, {"v", intType()}});
   auto spec = sumScoreByName();
