@@ -1,0 +1,606 @@
+// The Nexmark driver: runs the Nexmark queries (q0.sql ... q22.sql beside this file) over the
+// nexmark connector's generated events into blackhole sinks, through the public Table API in
+// STREAMING mode, and prints one line per query and parallelism: wall-clock seconds, events/s,
+// the process's CPU seconds, events per CPU-second (the "per core" figure Nexmark results are
+// compared by, the generator included) and peak resident memory. It is a plain driver that
+// prints, not a Google Benchmark: each run is long (seconds to minutes) and run once.
+//
+// Every job is one .sql file: ddl.sql (the `datagen` table and the person/auction/bid views,
+// with ${NEXMARK_EVENTS_NUM} and ${NEXMARK_FIRST_EVENT_RATE} replaced by --events and --rate),
+// then the query file's statements; the last statement is the INSERT that is timed, the ones
+// before it (the sink table, views) are not. A query file whose first line is
+// `-- not run: <reason>` is skipped with that reason. Two generator-only jobs run first,
+// generator_min.sql (the event type alone) and generator_bid.sql (every bid field), so that a
+// query's figures can be compared with what producing its input costs.
+//
+// Each job runs in a child process (fork, then the job, then exit) by default, so that the
+// peak memory is that job's own (the child's ru_maxrss), a crash or a CHECK failure in one
+// query is reported and the driver goes on with the next, and --timeout can stop a job. The
+// parent starts no threads and creates no eddy object before forking. --in-process runs the
+// jobs in the driver's own process instead (for perf or a debugger); the peak memory is then
+// the whole process's peak so far, which only grows from job to job.
+//
+// Usage: nexmark [--queries q0,q1,..|all] [--events N] [--rate R] [--parallelism 1,2]
+//                [--timeout S] [--no-generator] [--in-process] [--markdown] [--count-rows]
+//                [--sql-dir DIR]
+//   --queries      the queries to run, by file name without .sql (q0 ... q22, q5_window_topn,
+//                  generator_min, generator_bid) or all (default: q0 ... q22)
+//   --events N     events.num, the events of each run (default 10,000,000)
+//   --rate R       first-event.rate, events per second of event time (default 10,000,000), so
+//                  a run spans N / R seconds of event time
+//   --parallelism  parallelism.default of each run, a list (default 1,2)
+//   --timeout S    stop a job after S seconds of wall-clock time (default 0: never)
+//   --no-generator skip the two generator-only jobs
+//   --in-process   run the jobs in this process rather than one child process each
+//   --markdown     also print the results as a Markdown table at the end
+//   --count-rows   instead of timing the INSERT, run its SELECT and print how many rows of
+//                  each kind (+I, -U, +U, -D) it produces: a check that a query does what it
+//                  should, for small --events
+//   --sql-dir DIR  where ddl.sql and the query files are (default: this source directory)
+// The exit status is 1 when a runnable query failed, 2 for bad arguments or an unreadable
+// file, else 0.
+#include <eddy/eddy.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef EDDY_NEXMARK_SQL_DIR
+#define EDDY_NEXMARK_SQL_DIR "bench/nexmark"
+#endif
+
+namespace {
+
+constexpr int64_t kDefaultEvents = 10'000'000;
+constexpr int64_t kDefaultRate = 10'000'000;
+constexpr int kLastQuery = 22;
+const char* const kGeneratorJobs[] = {"generator_min", "generator_bid"};
+constexpr const char* kNotRunMarker = "-- not run:";
+
+struct Options {
+  std::vector<std::string> queries;
+  int64_t events = kDefaultEvents;
+  int64_t rate = kDefaultRate;
+  std::vector<int> parallelisms = {1, 2};
+  int timeoutSeconds = 0;
+  bool generator = true;
+  bool inProcess = false;
+  bool markdown = false;
+  bool countRows = false;
+  std::string sqlDirectory = EDDY_NEXMARK_SQL_DIR;
+};
+
+// ---------------------------------------------------------------------------------------------
+// SQL files
+
+std::optional<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Cuts a script into statements at the semicolons outside string literals, quoted identifiers
+// and comments; comments are dropped, empty statements skipped.
+std::vector<std::string> splitStatements(const std::string& script) {
+  std::vector<std::string> statements;
+  std::string current;
+  auto flush = [&] {
+    size_t first = current.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos) {
+      size_t last = current.find_last_not_of(" \t\r\n");
+      statements.push_back(current.substr(first, last - first + 1));
+    }
+    current.clear();
+  };
+  size_t i = 0;
+  while (i < script.size()) {
+    char c = script[i];
+    if (c == '-' && i + 1 < script.size() && script[i + 1] == '-') {
+      while (i < script.size() && script[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < script.size() && script[i + 1] == '*') {
+      size_t end = script.find("*/", i + 2);
+      i = end == std::string::npos ? script.size() : end + 2;
+      current += ' ';
+    } else if (c == '\'' || c == '`' || c == '"') {
+      // A quoted run; a doubled quote inside it stands for the quote itself and is copied
+      // as two quotes, which the loop handles by closing and reopening.
+      size_t end = script.find(c, i + 1);
+      if (end == std::string::npos) end = script.size() - 1;
+      current.append(script, i, end - i + 1);
+      i = end + 1;
+    } else if (c == ';') {
+      flush();
+      ++i;
+    } else {
+      current += c;
+      ++i;
+    }
+  }
+  flush();
+  return statements;
+}
+
+// Replaces the driver's ${...} placeholders; any other ${ is an error (a typo would otherwise
+// reach the connector as an option value).
+std::string substitutePlaceholders(std::string text, const Options& options) {
+  const std::pair<std::string, std::string> values[] = {
+      {"${NEXMARK_EVENTS_NUM}", std::to_string(options.events)},
+      {"${NEXMARK_FIRST_EVENT_RATE}", std::to_string(options.rate)},
+  };
+  for (const auto& [name, value] : values) {
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
+      text.replace(at, name.size(), value);
+      at += value.size();
+    }
+  }
+  // Placeholders in comments are fine: only statements are checked.
+  for (const std::string& statement : splitStatements(text)) {
+    size_t at = statement.find("${");
+    if (at != std::string::npos) {
+      throw std::runtime_error("unknown placeholder " +
+                               statement.substr(at, statement.find('}', at) - at + 1));
+    }
+  }
+  return text;
+}
+
+// One job: its statements (the last one is timed) or the reason it is not run.
+struct QueryFile {
+  std::string name;
+  std::string notRunReason;  // empty when the query runs
+  std::vector<std::string> statements;
+};
+
+// The reason of a `-- not run: <reason>` header: the marker's line and the comment lines that
+// continue it, up to an empty comment line or the first line that is not a comment.
+std::string notRunReason(const std::string& text) {
+  if (text.rfind(kNotRunMarker, 0) != 0) return "";
+  std::istringstream lines(text);
+  std::string line;
+  std::string reason;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    if (line.rfind("--", 0) != 0) break;
+    std::string content = line.substr(first ? std::strlen(kNotRunMarker) : 2);
+    first = false;
+    size_t start = content.find_first_not_of(' ');
+    if (start == std::string::npos) break;
+    if (!reason.empty()) reason += ' ';
+    reason += content.substr(start);
+  }
+  return reason;
+}
+
+QueryFile loadQuery(const Options& options, const std::string& name) {
+  std::string path = options.sqlDirectory + "/" + name + ".sql";
+  std::optional<std::string> text = readFile(path);
+  if (!text) throw std::runtime_error("cannot read " + path);
+  QueryFile query{name, notRunReason(*text), {}};
+  query.statements = splitStatements(substitutePlaceholders(*text, options));
+  if (query.statements.empty()) throw std::runtime_error(path + " holds no statement");
+  return query;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running one job
+
+double processCpuSeconds() {
+  timespec time;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time);
+  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_nsec) / 1e9;
+}
+
+long peakRssKibibytes() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+struct Measurement {
+  bool ok = false;
+  std::string error;  // when !ok
+  double wallSeconds = 0;
+  double cpuSeconds = 0;
+  long peakRssKibibytes = 0;
+  int64_t lateRecordsDropped = 0;
+  // With --count-rows: the rows of each RowKind (+I, -U, +U, -D) of the query's result.
+  int64_t rowsOfKind[4] = {0, 0, 0, 0};
+};
+
+// The query of an `INSERT INTO <table> <query>` statement.
+std::string selectOfInsert(const std::string& insert) {
+  std::istringstream words(insert);
+  std::string insertWord, intoWord, table;
+  words >> insertWord >> intoWord >> table;
+  auto upper = [](std::string word) {
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return word;
+  };
+  if (upper(insertWord) != "INSERT" || upper(intoWord) != "INTO" || table.empty()) {
+    throw std::runtime_error("the last statement is not INSERT INTO <table> <query>");
+  }
+  std::string rest;
+  std::getline(words, rest, '\0');
+  return rest;
+}
+
+// Nexmark q14's user-defined function: how often `c` occurs in `text`.
+int64_t countChar(const std::string& text, const std::string& c) {
+  if (c.empty()) return 0;
+  int64_t count = 0;
+  for (size_t at = text.find(c); at != std::string::npos; at = text.find(c, at + c.size())) ++count;
+  return count;
+}
+
+// Runs the DDL and the query's statements in a fresh STREAMING TableEnvironment and times the
+// last one (an INSERT, awaited to its end). Never throws: an error is the measurement's.
+Measurement runJob(const std::vector<std::string>& ddl, const QueryFile& query, int parallelism,
+                   bool countRows) {
+  Measurement measurement;
+  try {
+    auto tableEnv = eddy::TableEnvironment::create(eddy::EnvironmentSettings::inStreamingMode());
+    tableEnv->executeSql("SET 'parallelism.default' = '" + std::to_string(parallelism) + "'");
+    tableEnv->createTemporarySystemFunction("count_char", eddy::scalarFunction(countChar));
+    for (const std::string& statement : ddl) tableEnv->executeSql(statement);
+    for (size_t i = 0; i + 1 < query.statements.size(); ++i) {
+      tableEnv->executeSql(query.statements[i]);
+    }
+    double cpuStart = processCpuSeconds();
+    auto start = std::chrono::steady_clock::now();
+    eddy::TableResult result = tableEnv->executeSql(
+        countRows ? selectOfInsert(query.statements.back()) : query.statements.back());
+    if (countRows) {
+      while (std::optional<eddy::Row> row = result.next()) {
+        ++measurement.rowsOfKind[static_cast<int>(row->getKind())];
+      }
+    } else {
+      result.await();
+    }
+    measurement.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    measurement.cpuSeconds = processCpuSeconds() - cpuStart;
+    measurement.lateRecordsDropped = result.getNumLateRecordsDropped();
+    measurement.ok = true;
+  } catch (const std::exception& error) {
+    measurement.error = error.what();
+  }
+  measurement.peakRssKibibytes = peakRssKibibytes();
+  return measurement;
+}
+
+// The child's report on its pipe: "ok <wall> <cpu> <late> <+I> <-U> <+U> <-D>" or
+// "error <message>".
+std::string encode(const Measurement& measurement) {
+  if (!measurement.ok) return "error " + measurement.error;
+  char line[256];
+  std::snprintf(line, sizeof line, "ok %.9f %.9f %lld %lld %lld %lld %lld", measurement.wallSeconds,
+                measurement.cpuSeconds, static_cast<long long>(measurement.lateRecordsDropped),
+                static_cast<long long>(measurement.rowsOfKind[0]),
+                static_cast<long long>(measurement.rowsOfKind[1]),
+                static_cast<long long>(measurement.rowsOfKind[2]),
+                static_cast<long long>(measurement.rowsOfKind[3]));
+  return line;
+}
+
+Measurement decode(const std::string& report) {
+  Measurement measurement;
+  if (report.rfind("ok ", 0) == 0) {
+    long long late = 0;
+    long long kinds[4] = {0, 0, 0, 0};
+    measurement.ok = std::sscanf(report.c_str() + 3, "%lf %lf %lld %lld %lld %lld %lld",
+                                 &measurement.wallSeconds, &measurement.cpuSeconds, &late,
+                                 &kinds[0], &kinds[1], &kinds[2], &kinds[3]) == 7;
+    measurement.lateRecordsDropped = late;
+    for (int kind = 0; kind < 4; ++kind) measurement.rowsOfKind[kind] = kinds[kind];
+    if (!measurement.ok) measurement.error = "unreadable report from the job: " + report;
+  } else if (report.rfind("error ", 0) == 0) {
+    measurement.error = report.substr(6);
+  } else {
+    measurement.error = "the job reported nothing";
+  }
+  return measurement;
+}
+
+void writeAll(int fd, const std::string& data) {
+  size_t written = 0;
+  while (written < data.size()) {
+    ssize_t n = write(fd, data.data() + written, data.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    written += static_cast<size_t>(n);
+  }
+}
+
+// Runs the job in a child process and waits for it (at most timeoutSeconds, when positive).
+// The peak memory is the child's own, from wait4.
+Measurement runJobInChild(const std::vector<std::string>& ddl, const QueryFile& query,
+                          int parallelism, bool countRows, int timeoutSeconds) {
+  int fds[2];
+  if (pipe(fds) != 0) return Measurement{false, std::string("pipe: ") + std::strerror(errno)};
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return Measurement{false, std::string("fork: ") + std::strerror(errno)};
+  }
+  if (child == 0) {
+    close(fds[0]);
+    writeAll(fds[1], encode(runJob(ddl, query, parallelism, countRows)));
+    close(fds[1]);
+    // _exit: no static destructors or atexit handlers racing the job's threads, if any are left.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string report;
+  bool timedOut = false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+  char buffer[4096];
+  while (true) {
+    int waitMillis = -1;
+    if (timeoutSeconds > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
+      if (left <= 0) {
+        timedOut = true;
+        break;
+      }
+      waitMillis = static_cast<int>(std::min<int64_t>(left, 60'000));
+    }
+    pollfd readable{fds[0], POLLIN, 0};
+    int ready = poll(&readable, 1, waitMillis);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) continue;  // re-check the deadline
+    ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: the child wrote its report (or died)
+    report.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  if (timedOut) kill(child, SIGKILL);
+  int status = 0;
+  rusage usage{};
+  while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  Measurement measurement = decode(report);
+  measurement.peakRssKibibytes = usage.ru_maxrss;
+  if (timedOut) {
+    measurement = Measurement{false, "timed out after " + std::to_string(timeoutSeconds) + " s", 0,
+                              0, usage.ru_maxrss};
+  } else if (WIFSIGNALED(status)) {
+    measurement.ok = false;
+    measurement.error = std::string("crashed: signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                        strsignal(WTERMSIG(status)) + ")" +
+                        (report.empty() ? "" : "; reported: " + report);
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    measurement.ok = false;
+    measurement.error = "exited with status " + std::to_string(WEXITSTATUS(status));
+  }
+  return measurement;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting
+
+struct ResultRow {
+  std::string query;
+  int parallelism;
+  Measurement measurement;
+};
+
+// Errors are printed on one line: newlines inside them become spaces.
+std::string oneLine(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+void printHeader() {
+  std::printf("%-14s %3s %11s %9s %12s %9s %12s %9s %6s\n", "query", "par", "events", "wall s",
+              "K events/s", "CPU s", "K ev/CPU-s", "peak MiB", "late");
+}
+
+void printRow(const ResultRow& row, int64_t events, bool countRows) {
+  const Measurement& m = row.measurement;
+  if (!m.ok) {
+    std::printf("%-14s %3d %11lld FAILED: %s\n", row.query.c_str(), row.parallelism,
+                static_cast<long long>(events), oneLine(m.error).c_str());
+  } else if (countRows) {
+    std::printf("%-14s %3d %11lld rows: +I %lld, -U %lld, +U %lld, -D %lld; late %lld\n",
+                row.query.c_str(), row.parallelism, static_cast<long long>(events),
+                static_cast<long long>(m.rowsOfKind[0]), static_cast<long long>(m.rowsOfKind[1]),
+                static_cast<long long>(m.rowsOfKind[2]), static_cast<long long>(m.rowsOfKind[3]),
+                static_cast<long long>(m.lateRecordsDropped));
+  } else {
+    std::printf("%-14s %3d %11lld %9.3f %12.1f %9.3f %12.1f %9.1f %6lld\n", row.query.c_str(),
+                row.parallelism, static_cast<long long>(events), m.wallSeconds,
+                static_cast<double>(events) / m.wallSeconds / 1e3, m.cpuSeconds,
+                static_cast<double>(events) / m.cpuSeconds / 1e3,
+                static_cast<double>(m.peakRssKibibytes) / 1024.0,
+                static_cast<long long>(m.lateRecordsDropped));
+  }
+  std::fflush(stdout);
+}
+
+void printMarkdown(const std::vector<ResultRow>& rows, int64_t events) {
+  std::printf(
+      "\n| query | p | wall s | K events/s | CPU s | K events/CPU-s | peak RSS MiB |\n"
+      "|---|---:|---:|---:|---:|---:|---:|\n");
+  for (const ResultRow& row : rows) {
+    const Measurement& m = row.measurement;
+    if (!m.ok) {
+      std::printf("| %s | %d | failed | | | | |\n", row.query.c_str(), row.parallelism);
+      continue;
+    }
+    std::printf("| %s | %d | %.2f | %.0f | %.2f | %.0f | %.0f |\n", row.query.c_str(),
+                row.parallelism, m.wallSeconds, static_cast<double>(events) / m.wallSeconds / 1e3,
+                m.cpuSeconds, static_cast<double>(events) / m.cpuSeconds / 1e3,
+                static_cast<double>(m.peakRssKibibytes) / 1024.0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+int usage(const char* program) {
+  std::fprintf(stderr,
+               "usage: %s [--queries q0,q1,..|all] [--events N] [--rate R] "
+               "[--parallelism 1,2] [--timeout S] [--no-generator] [--in-process] "
+               "[--markdown] [--count-rows] [--sql-dir DIR]\n",
+               program);
+  return 2;
+}
+
+std::vector<std::string> allQueries() {
+  std::vector<std::string> names;
+  for (int i = 0; i <= kLastQuery; ++i) names.push_back("q" + std::to_string(i));
+  return names;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  options.queries = allQueries();
+  for (int i = 1; i < argc; ++i) {
+    std::string argument = argv[i];
+    bool hasValue = i + 1 < argc;
+    if (argument == "--queries" && hasValue) {
+      std::string value = argv[++i];
+      options.queries = value == "all" ? allQueries() : splitList(value);
+    } else if (argument == "--events" && hasValue) {
+      options.events = std::atoll(argv[++i]);
+    } else if (argument == "--rate" && hasValue) {
+      options.rate = std::atoll(argv[++i]);
+    } else if (argument == "--parallelism" && hasValue) {
+      options.parallelisms.clear();
+      for (const std::string& item : splitList(argv[++i])) {
+        options.parallelisms.push_back(std::atoi(item.c_str()));
+      }
+    } else if (argument == "--timeout" && hasValue) {
+      options.timeoutSeconds = std::atoi(argv[++i]);
+    } else if (argument == "--no-generator") {
+      options.generator = false;
+    } else if (argument == "--in-process") {
+      options.inProcess = true;
+    } else if (argument == "--count-rows") {
+      options.countRows = true;
+    } else if (argument == "--markdown") {
+      options.markdown = true;
+    } else if (argument == "--sql-dir" && hasValue) {
+      options.sqlDirectory = argv[++i];
+    } else {
+      return usage(argv[0]);
+    }
+  }
+  if (options.events < 1 || options.rate < 1 || options.parallelisms.empty() ||
+      options.queries.empty() || options.timeoutSeconds < 0) {
+    return usage(argv[0]);
+  }
+  for (int parallelism : options.parallelisms) {
+    if (parallelism < 1) return usage(argv[0]);
+  }
+
+  // Read every file first, so that a missing or malformed one stops the driver before it
+  // spends minutes on the others.
+  std::vector<std::string> ddl;
+  std::vector<QueryFile> jobs;
+  try {
+    std::string ddlPath = options.sqlDirectory + "/ddl.sql";
+    std::optional<std::string> ddlText = readFile(ddlPath);
+    if (!ddlText) throw std::runtime_error("cannot read " + ddlPath);
+    ddl = splitStatements(substitutePlaceholders(*ddlText, options));
+    if (options.generator) {
+      for (const char* name : kGeneratorJobs) jobs.push_back(loadQuery(options, name));
+    }
+    for (const std::string& name : options.queries) jobs.push_back(loadQuery(options, name));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "nexmark: %s\n", error.what());
+    return 2;
+  }
+
+  std::printf(
+      "nexmark: %lld events, first-event.rate %lld (%.3f s of event time), STREAMING, "
+      "into blackhole sinks\n",
+      static_cast<long long>(options.events), static_cast<long long>(options.rate),
+      static_cast<double>(options.events) / static_cast<double>(options.rate));
+  std::printf(
+      "CPU s: the process's CPU time (all threads) during the INSERT; K ev/CPU-s: events per "
+      "CPU-second (per core);\npeak MiB: %s; late: rows dropped behind the watermark\n\n",
+      options.inProcess ? "the driver process's peak RSS so far (only grows)"
+                        : "the peak RSS of the child process that ran the job");
+  if (!options.countRows) printHeader();
+
+  std::vector<ResultRow> results;
+  std::vector<std::string> notRun;
+  bool anyFailed = false;
+  for (const QueryFile& job : jobs) {
+    if (!job.notRunReason.empty()) {
+      std::printf("%-14s not run: %s\n", job.name.c_str(), job.notRunReason.c_str());
+      std::fflush(stdout);
+      notRun.push_back(job.name + ": " + job.notRunReason);
+      continue;
+    }
+    for (int parallelism : options.parallelisms) {
+      ResultRow row{job.name, parallelism, {}};
+      row.measurement = options.inProcess ? runJob(ddl, job, parallelism, options.countRows)
+                                          : runJobInChild(ddl, job, parallelism, options.countRows,
+                                                          options.timeoutSeconds);
+      anyFailed = anyFailed || !row.measurement.ok;
+      printRow(row, options.events, options.countRows);
+      results.push_back(std::move(row));
+    }
+  }
+
+  if (options.markdown && !options.countRows) {
+    printMarkdown(results, options.events);
+    if (!notRun.empty()) {
+      std::printf("\nNot run:\n");
+      for (const std::string& line : notRun) std::printf("- %s\n", line.c_str());
+    }
+    bool headed = false;
+    for (const ResultRow& row : results) {
+      if (row.measurement.ok) continue;
+      if (!headed) std::printf("\nFailed:\n");
+      headed = true;
+      std::printf("- %s (p%d): %s\n", row.query.c_str(), row.parallelism,
+                  oneLine(row.measurement.error).c_str());
+    }
+  }
+  return anyFailed ? 1 : 0;
+}
