@@ -384,12 +384,14 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   DataStream<vector::Chunk> chunks = sql::translateToDataStream(plan, *environment, translation);
-  CloseableIterator<Row> rows =
-      chunks
-          .transform<Row>("ChunkToRows", std::make_shared<runtime::LambdaOperatorFactory>([] {
-                            return std::make_unique<runtime::operators::ChunkToRowsOperator>();
-                          }))
-          .executeAndCollect("collect");
+  // The conversion runs at the plan's parallelism, chained (forward): a rebalance from a
+  // parallelism-1 operator (a global aggregate) to more subtasks would reorder its changelog.
+  DataStream<Row> converted =
+      chunks.transform<Row>("ChunkToRows", std::make_shared<runtime::LambdaOperatorFactory>([] {
+        return std::make_unique<runtime::operators::ChunkToRowsOperator>();
+      }));
+  converted.setParallelism(chunks.getParallelism());
+  CloseableIterator<Row> rows = converted.executeAndCollect("collect");
   return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema::fromRowType(plan->rowType),
                      std::make_unique<JobRowSource>(std::move(environment), std::move(rows),
                                                     translation.sessionTimeZone),
@@ -533,12 +535,12 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
-  auto sinkStream = sql::translateToDataStream(plan, environment, translation)
-                        .transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
+  auto rows = sql::translateToDataStream(plan, environment, translation);
+  auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
-  if (std::optional<int> parallelism = sink->sinkParallelism()) {
-    sinkStream.setParallelism(*parallelism);
-  }
+  // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
+  // its order), unless the table sets 'sink.parallelism'.
+  sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));
   return identifier.asSummaryString();
 }
 

@@ -65,6 +65,35 @@ TEST(SqlQueryTest, MiniBatchFoldsEachKeyOfABundleIntoOneChange) {
   }
 }
 
+TEST(SqlQueryTest, AGlobalAggregatesChangelogKeepsItsOrderAtHigherParallelism) {
+  // The global aggregate runs in one subtask; its -U/+U pairs must reach the result in order
+  // even when the job's default parallelism is 2.
+  auto env = environment(true);
+  env->executeSql("SET 'parallelism.default' = '2'");
+  env->executeSql("CREATE TABLE g (k INT) WITH ('connector' = 'datagen', 'number-of-rows' = '5000')");
+  int64_t current = 0;
+  int64_t changes = 0;
+  for (const Row& row : env->executeSql("SELECT COUNT(*) FROM g").collectAll()) {
+    int64_t value = row.getFieldAs<int64_t>(0);
+    switch (row.getKind()) {
+      case RowKind::INSERT:
+        EXPECT_EQ(changes, 0);
+        current = value;
+        break;
+      case RowKind::UPDATE_BEFORE:
+        ASSERT_EQ(value, current) << "after " << changes << " changes";
+        break;
+      case RowKind::UPDATE_AFTER:
+        current = value;
+        break;
+      default:
+        ADD_FAILURE() << row.toString();
+    }
+    ++changes;
+  }
+  EXPECT_EQ(current, 5000);
+}
+
 TEST(SqlQueryTest, BatchGroupByGivesFinalRows) {
   auto env = environment(false);
   std::ostringstream out;
