@@ -452,6 +452,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->condition = join.condition;
       spec->outputRowType = join.rowType;
       spec->stateTtlMillis = settings.stateTtl;
+      for (int side = 0; side < 2; ++side) {
+        spec->insertOnlyInput[side] = node.inputs[side]->changelogMode == ChangelogMode::kInsertOnly;
+      }
       DataStream<vector::Chunk> left = translate(*node.inputs[0], env, settings);  // left first
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
       return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, "Join",

@@ -57,8 +57,14 @@ void appendRecordRow(const JoinRecord& record, vector::Chunk& chunk) {
   chunk.mutableRowKinds().push_back(RowKind::INSERT);
 }
 
-/// Adds one occurrence of `fields` to a key's stored rows.
-void addRecord(std::vector<JoinRecord>& records, std::vector<Value> fields, int64_t associations) {
+/// Adds one occurrence of `fields` to a key's stored rows: to the record of equal fields when
+/// `merge` (an input that retracts finds its rows by their fields), else as a record of its own.
+void addRecord(std::vector<JoinRecord>& records, std::vector<Value> fields, int64_t associations,
+               bool merge) {
+  if (!merge) {
+    records.push_back(JoinRecord{std::move(fields), 1, associations});
+    return;
+  }
   for (JoinRecord& record : records) {
     if (record.fields == fields) {
       ++record.count;
@@ -417,7 +423,8 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, const vector::Chun
           }
         }
         if (key != nullptr) {
-          addRecord(key->inputRecords, valuesOfRow(input, row), inputIsOuter ? matchCount : 0);
+          addRecord(key->inputRecords, valuesOfRow(input, row), inputIsOuter ? matchCount : 0,
+                    !spec_->insertOnlyInput[inputSide]);
         }
       } else {
         if (key != nullptr) retractRecord(key->inputRecords, valuesOfRow(input, row));

@@ -78,6 +78,10 @@ struct JoinSpec {
   /// side's rows of the key were not written for this long (processing time). Flink expires
   /// each row on its own; here the rows of a key and side expire together.
   int64_t stateTtlMillis = 0;
+  /// Whether input 0 / 1 is insert-only: its rows are then never retracted, so a new row is
+  /// stored as a record of its own without looking for an equal one (which made a key with n
+  /// rows cost O(n²)); equal rows simply stay separate records of count 1.
+  bool insertOnlyInput[2] = {false, false};
 };
 
 /// One distinct row of one join input in STREAMING keyed state. A key's state is the list of
