@@ -48,22 +48,6 @@ int64_t saturatingAdd(int64_t value, int64_t delta) {
   return result;
 }
 
-bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row) {
-  for (int column : keyColumns) {
-    if (chunk.column(column).isNull(row)) return true;
-  }
-  return false;
-}
-
-void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
-  EDDY_CHECK_GE(column, 0);
-  EDDY_CHECK_LT(column, rowType->getFieldCount());
-  vector::PhysicalLayout layout =
-      vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type);
-  EDDY_CHECK(layout == vector::PhysicalLayout::kInt64 ||
-             layout == vector::PhysicalLayout::kTimestamp);
-}
-
 }  // namespace
 
 int64_t intervalJoinWatermarkDelay(const IntervalJoinSpec& spec) {

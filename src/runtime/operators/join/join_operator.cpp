@@ -34,12 +34,6 @@ constexpr int64_t kMaxCandidatesPerEvaluation = 16 * static_cast<int64_t>(kDefau
 
 bool isAccumulate(RowKind kind) { return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER; }
 
-bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row) {
-  for (int column : keyColumns) {
-    if (chunk.column(column).isNull(row)) return true;
-  }
-  return false;
-}
 
 std::vector<Value> valuesOfRow(const vector::Chunk& chunk, int64_t row) {
   std::vector<Value> values;
@@ -98,6 +92,22 @@ struct ChunkKey {
 };
 
 }  // namespace
+
+bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row) {
+  for (int column : keyColumns) {
+    if (chunk.column(column).isNull(row)) return true;
+  }
+  return false;
+}
+
+void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
+  EDDY_CHECK_GE(column, 0);
+  EDDY_CHECK_LT(column, rowType->getFieldCount());
+  vector::PhysicalLayout layout =
+      vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type);
+  EDDY_CHECK(layout == vector::PhysicalLayout::kInt64 ||
+             layout == vector::PhysicalLayout::kTimestamp);
+}
 
 std::string joinTypeName(JoinType type) {
   switch (type) {

@@ -60,6 +60,13 @@ bool isOuterSide(JoinType type, int side);
 /// which the joins gather from both sides before evaluating it).
 void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns);
 
+/// Whether row `row` of `chunk` has a NULL in one of `keyColumns` (such a key matches nothing).
+bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row);
+
+/// Checks (EDDY_CHECK) that `column` of `rowType` is a time the joins read as epoch
+/// milliseconds: a TIMESTAMP / TIMESTAMP_LTZ or a BIGINT.
+void checkTimeColumn(const LogicalTypePtr& rowType, int column);
+
 /// The definition of one regular join (built by the planner, shared by all subtasks).
 struct JoinSpec {
   JoinType joinType = JoinType::INNER;

@@ -26,22 +26,6 @@ constexpr int64_t kCompactionMinimumRows = 4096;
 // A right row marked as failing the residual condition while a flush resolves its pairs.
 constexpr int32_t kFailedCondition = -2;
 
-bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row) {
-  for (int column : keyColumns) {
-    if (chunk.column(column).isNull(row)) return true;
-  }
-  return false;
-}
-
-void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
-  EDDY_CHECK_GE(column, 0);
-  EDDY_CHECK_LT(column, rowType->getFieldCount());
-  vector::PhysicalLayout layout =
-      vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type);
-  EDDY_CHECK(layout == vector::PhysicalLayout::kInt64 ||
-             layout == vector::PhysicalLayout::kTimestamp);
-}
-
 }  // namespace
 
 void TemporalJoinOperator::Pairs::add(RowRef left, RowRef right) {
