@@ -318,15 +318,16 @@ void collectPaths(const BoundPtr& e, std::set<Path>& paths) {
   for (const BoundPtr& child : e->children()) collectPaths(child, paths);
 }
 
+// Whether `path` is `prefix` or a field inside it.
+bool covers(const Path& prefix, const Path& path) {
+  return prefix.size() <= path.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
+}
+
 // `paths` without those inside another one ({3, 1} goes when {3} is there), in order.
 std::vector<Path> withoutCoveredPaths(const std::set<Path>& paths) {
   std::vector<Path> result;
   for (const Path& path : paths) {  // a prefix sorts before the paths it covers
-    if (!result.empty() && std::equal(result.back().begin(), result.back().end(), path.begin(),
-                                      path.begin() + std::min(path.size(), result.back().size())) &&
-        result.back().size() <= path.size()) {
-      continue;
-    }
+    if (!result.empty() && covers(result.back(), path)) continue;
     result.push_back(path);
   }
   return result;
@@ -344,9 +345,7 @@ struct PrunedNode {
 BoundPtr resolvePath(const Path& path, const PrunedNode& pruned) {
   for (size_t j = 0; j < pruned.provided.size(); ++j) {
     const Path& provided = pruned.provided[j];
-    if (provided.size() > path.size() || !std::equal(provided.begin(), provided.end(), path.begin())) {
-      continue;
-    }
+    if (!covers(provided, path)) continue;
     BoundPtr result = expression::column(
         static_cast<int>(j), pruned.node->rowType->getFields()[j].type);
     for (size_t k = provided.size(); k < path.size(); ++k) {
@@ -419,8 +418,7 @@ PrunedNode prune(const LogicalNodePtr& node, const std::vector<Path>& needed) {
         // Back to the projected output: the projected column whose path is a prefix.
         for (size_t j = 0; j < scan.projection->size(); ++j) {
           const Path& projected = (*scan.projection)[j];
-          if (projected.size() <= path.size() &&
-              std::equal(projected.begin(), projected.end(), path.begin())) {
+          if (covers(projected, path)) {
             Path local{static_cast<int>(j)};
             local.insert(local.end(), path.begin() + static_cast<long>(projected.size()), path.end());
             provided.push_back(std::move(local));

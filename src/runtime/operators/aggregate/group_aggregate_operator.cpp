@@ -119,103 +119,71 @@ void GroupAggregateOperator::processChunk(const vector::Chunk& chunk) {
   for (int64_t row = 0; row < chunk.size(); ++row) {
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
-    stateBackend_->setCurrentKey(keyBytes_, assignToKeyGroup(keyBytes_, context().maxParallelism));
-    bool retract = !isAccumulate(chunk.rowKind(row));
-    // The group's accumulators, changed in place in the state where the backend allows it.
-    std::vector<Accumulator>* accumulators = accumulatorState_->valuePointer();
-    std::optional<std::vector<Accumulator>> copy;
-    if (!accumulators) {
-      copy = accumulatorState_->value();
-      if (copy) accumulators = &*copy;
-    }
-    bool firstRow = accumulators == nullptr;
-    if (firstRow && retract) continue;  // retraction of a group never seen: nothing to undo
-    if (firstRow) {
+    const RowRef only{&chunk, row};
+    updateGroup(keyBytes_, &only, 1);
+    if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+  }
+}
+
+void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* rows,
+                                         size_t count) {
+  stateBackend_->setCurrentKey(key, assignToKeyGroup(key, context().maxParallelism));
+  // The group's accumulators, changed in place in the state where the backend allows it.
+  std::vector<Accumulator>* accumulators = accumulatorState_->valuePointer();
+  std::optional<std::vector<Accumulator>> copy;
+  if (!accumulators) {
+    copy = accumulatorState_->value();
+    if (copy) accumulators = &*copy;
+  }
+  const bool existed = accumulators != nullptr;
+  std::vector<Value> previousResults;
+  if (existed) previousResults = resultsOf(*accumulators);
+  for (size_t i = 0; i < count; ++i) {
+    const bool retract = !isAccumulate(rows[i].chunk->rowKind(rows[i].row));
+    if (accumulators == nullptr) {
+      if (retract) continue;  // retraction of a group never seen: nothing to undo
       copy = newAccumulators();
       accumulators = &*copy;
     }
-
-    std::vector<Value> previousResults;
-    if (!firstRow) previousResults = resultsOf(*accumulators);
-    accumulateRow(chunk, row, *accumulators, retract);
-
-    if (accumulators->back()[0].get<int64_t>() > 0) {
-      std::vector<Value> results = resultsOf(*accumulators);
-      if (firstRow) {
-        appendResult(chunk, row, results, RowKind::INSERT);
-      } else if (results != previousResults) {
-        if (spec_->generateUpdateBefore) {
-          appendResult(chunk, row, previousResults, RowKind::UPDATE_BEFORE);
-        }
-        appendResult(chunk, row, results, RowKind::UPDATE_AFTER);
+    accumulateRow(*rows[i].chunk, rows[i].row, *accumulators, retract);
+  }
+  if (accumulators == nullptr) return;
+  // The key's columns come from its last row.
+  const vector::Chunk& keyChunk = *rows[count - 1].chunk;
+  const int64_t keyRow = rows[count - 1].row;
+  if (accumulators->back()[0].get<int64_t>() > 0) {
+    std::vector<Value> results = resultsOf(*accumulators);
+    if (!existed) {
+      appendResult(keyChunk, keyRow, results, RowKind::INSERT);
+    } else if (results != previousResults) {
+      if (spec_->generateUpdateBefore) {
+        appendResult(keyChunk, keyRow, previousResults, RowKind::UPDATE_BEFORE);
       }
-      if (copy) accumulatorState_->update(std::move(*copy));
-    } else {
-      if (!firstRow) appendResult(chunk, row, previousResults, RowKind::DELETE);
-      accumulatorState_->clear();
+      appendResult(keyChunk, keyRow, results, RowKind::UPDATE_AFTER);
     }
-    if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+    if (copy) accumulatorState_->update(std::move(*copy));
+  } else {
+    if (existed) appendResult(keyChunk, keyRow, previousResults, RowKind::DELETE);
+    accumulatorState_->clear();
   }
 }
 
 void GroupAggregateOperator::flushBundle() {
   if (bundle_.empty()) return;
-  // The rows of each key, keys in order of their first row.
-  struct KeyRows {
-    std::vector<std::pair<int32_t, int32_t>> rows;  // (chunk, row)
-  };
+  // The rows of each key, keys in order of their first row; each key then updates once.
   absl::flat_hash_map<std::string, size_t> keyIndex;
-  std::vector<std::pair<std::string, KeyRows>> keys;
-  for (size_t c = 0; c < bundle_.size(); ++c) {
-    const vector::Chunk& chunk = bundle_[c];
+  std::vector<std::pair<std::string, std::vector<RowRef>>> keys;
+  for (const vector::Chunk& chunk : bundle_) {
     for (int64_t row = 0; row < chunk.size(); ++row) {
       keyBytes_.clear();
       vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
       auto [position, inserted] = keyIndex.try_emplace(keyBytes_, keys.size());
-      if (inserted) keys.emplace_back(keyBytes_, KeyRows{});
-      keys[position->second].second.rows.emplace_back(static_cast<int32_t>(c),
-                                                      static_cast<int32_t>(row));
+      if (inserted) keys.emplace_back(keyBytes_, std::vector<RowRef>{});
+      keys[position->second].second.push_back(RowRef{&chunk, row});
     }
   }
-  for (auto& [key, keyRows] : keys) {
-    stateBackend_->setCurrentKey(key, assignToKeyGroup(key, context().maxParallelism));
-    std::vector<Accumulator>* accumulators = accumulatorState_->valuePointer();
-    std::optional<std::vector<Accumulator>> copy;
-    if (!accumulators) {
-      copy = accumulatorState_->value();
-      if (copy) accumulators = &*copy;
-    }
-    const bool existed = accumulators != nullptr;
-    std::vector<Value> previousResults;
-    if (existed) previousResults = resultsOf(*accumulators);
-    for (auto [c, row] : keyRows.rows) {
-      const vector::Chunk& chunk = bundle_[static_cast<size_t>(c)];
-      const bool retract = !isAccumulate(chunk.rowKind(row));
-      if (accumulators == nullptr) {
-        if (retract) continue;  // retraction of a group never seen: nothing to undo
-        copy = newAccumulators();
-        accumulators = &*copy;
-      }
-      accumulateRow(chunk, row, *accumulators, retract);
-    }
-    if (accumulators == nullptr) continue;
-    const auto [lastChunk, lastRow] = keyRows.rows.back();
-    const vector::Chunk& keyChunk = bundle_[static_cast<size_t>(lastChunk)];
-    if (accumulators->back()[0].get<int64_t>() > 0) {
-      std::vector<Value> results = resultsOf(*accumulators);
-      if (!existed) {
-        appendResult(keyChunk, lastRow, results, RowKind::INSERT);
-      } else if (results != previousResults) {
-        if (spec_->generateUpdateBefore) {
-          appendResult(keyChunk, lastRow, previousResults, RowKind::UPDATE_BEFORE);
-        }
-        appendResult(keyChunk, lastRow, results, RowKind::UPDATE_AFTER);
-      }
-      if (copy) accumulatorState_->update(std::move(*copy));
-    } else {
-      if (existed) appendResult(keyChunk, lastRow, previousResults, RowKind::DELETE);
-      accumulatorState_->clear();
-    }
+  for (const auto& [key, rows] : keys) {
+    updateGroup(key, rows.data(), rows.size());
     if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
   }
   bundle_.clear();

@@ -63,8 +63,17 @@ class GroupAggregateOperator final : public StreamOperator {
   void close() override;
 
  private:
+  /// One input row: a chunk and a row of it.
+  struct RowRef {
+    const vector::Chunk* chunk;
+    int64_t row;
+  };
   bool miniBatch() const { return spec_->miniBatchSize > 0 && !batchMode_; }
   void processChunk(const vector::Chunk& chunk);
+  /// Folds `rows` (all of group `key`, in arrival order) into the group's accumulators, read
+  /// from and written to state once, and emits the group's one change: +I, -U/+U, -D or
+  /// nothing. The per-row path calls it with one row, a mini-batch with a key's whole bundle.
+  void updateGroup(const std::string& key, const RowRef* rows, size_t count);
   /// Mini-batch: folds the buffered chunks key by key and emits one change per key.
   void flushBundle();
   void processChunkInBatchMode(const vector::Chunk& chunk);
