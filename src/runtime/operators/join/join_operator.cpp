@@ -7,14 +7,14 @@
 // null-padded output rows are queued as positions into the source chunks and assembled a
 // column at a time (KernelVector::interleave), kDefaultBatchSize rows per output chunk.
 //
-// What is still per row: encoding the equi key (into a reused buffer) and one hash lookup per
-// row; in STREAMING, reading the row into Values to find or store it in its side's state
-// (Values allocate for strings), the linear search for an equal stored row, and appending
-// the other side's stored rows (per distinct key and chunk, not per pair) to a chunk with
-// Vector::appendValue. State is read and written once per distinct key and chunk.
+// What is still per row: encoding the equi key (into a reused buffer), one hash lookup, and
+// a 32-byte StoredRow when the row is kept. A side whose input retracts also encodes and
+// hashes the whole row, and a retraction searches its key's rows linearly (comparing hashes,
+// then the encoded rows).
 #include "runtime/operators/join/join_operator.h"
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/hash/hash.h>
 
 #include <algorithm>
 #include <utility>
@@ -34,62 +34,6 @@ constexpr int64_t kMaxCandidatesPerEvaluation = 16 * static_cast<int64_t>(kDefau
 
 bool isAccumulate(RowKind kind) { return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER; }
 
-
-std::vector<Value> valuesOfRow(const vector::Chunk& chunk, int64_t row) {
-  std::vector<Value> values;
-  values.reserve(static_cast<size_t>(chunk.columnCount()));
-  for (int column = 0; column < chunk.columnCount(); ++column) {
-    values.push_back(chunk.column(column).valueAt(row));
-  }
-  return values;
-}
-
-void appendRecordRow(const JoinRecord& record, vector::Chunk& chunk) {
-  for (int column = 0; column < chunk.columnCount(); ++column) {
-    chunk.mutableColumn(column).appendValue(record.fields[static_cast<size_t>(column)]);
-  }
-  chunk.mutableRowKinds().push_back(RowKind::INSERT);
-}
-
-/// Adds one occurrence of `fields` to a key's stored rows: to the record of equal fields when
-/// `merge` (an input that retracts finds its rows by their fields), else as a record of its own.
-void addRecord(std::vector<JoinRecord>& records, std::vector<Value> fields, int64_t associations,
-               bool merge) {
-  if (!merge) {
-    records.push_back(JoinRecord{std::move(fields), 1, associations});
-    return;
-  }
-  for (JoinRecord& record : records) {
-    if (record.fields == fields) {
-      ++record.count;
-      record.associations = associations;
-      return;
-    }
-  }
-  records.push_back(JoinRecord{std::move(fields), 1, associations});
-}
-
-/// Removes one occurrence of `fields` from a key's stored rows; nothing when it is absent.
-void retractRecord(std::vector<JoinRecord>& records, const std::vector<Value>& fields) {
-  for (auto record = records.begin(); record != records.end(); ++record) {
-    if (record->fields == fields) {
-      if (--record->count == 0) records.erase(record);
-      return;
-    }
-  }
-}
-
-// One distinct equi key of an input chunk in STREAMING: its stored rows on both sides, read
-// once, changed in memory while the chunk's rows are processed, and written back once.
-struct ChunkKey {
-  std::string bytes;
-  int keyGroup = 0;
-  std::vector<JoinRecord> inputRecords;
-  std::vector<JoinRecord> otherRecords;
-  int32_t firstOtherRow = 0;  // row of otherRecords[0] in the chunk of other-side rows
-  bool otherChanged = false;
-  bool otherMoved = false;  // otherRecords was moved out of the state entry
-};
 
 }  // namespace
 
@@ -123,19 +67,18 @@ std::string joinTypeName(JoinType type) {
   throw InternalError("unknown join type");
 }
 
-void JoinOperator::JoinedRows::add(RowKind kind, int32_t leftSource, int32_t leftPosition,
-                                   int32_t rightSource, int32_t rightPosition) {
-  leftSourceOf.push_back(leftSource);
-  leftPositionOf.push_back(leftPosition);
-  rightSourceOf.push_back(rightSource);
-  rightPositionOf.push_back(rightPosition);
+void JoinOperator::JoinedRows::add(RowKind kind, RowRef left, RowRef right) {
+  leftSegmentOf.push_back(left.segment);
+  leftPositionOf.push_back(left.position);
+  rightSegmentOf.push_back(right.segment);
+  rightPositionOf.push_back(right.position);
   kinds.push_back(kind);
 }
 
 void JoinOperator::JoinedRows::clear() {
-  leftSourceOf.clear();
+  leftSegmentOf.clear();
   leftPositionOf.clear();
-  rightSourceOf.clear();
+  rightSegmentOf.clear();
   rightPositionOf.clear();
   kinds.clear();
 }
@@ -185,6 +128,10 @@ JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec)
   }
   EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(), leftColumnCount_ + rightColumnCount_);
   conditionColumns_.assign(static_cast<size_t>(leftColumnCount_ + rightColumnCount_), false);
+  for (int column = 0; column < leftColumnCount_; ++column) allColumns_[0].push_back(column);
+  for (int column = 0; column < rightColumnCount_; ++column) allColumns_[1].push_back(column);
+  stores_[0] = RowStore(spec_->leftRowType);
+  stores_[1] = RowStore(spec_->rightRowType);
   if (spec_->condition) markReadColumns(*spec_->condition, conditionColumns_);
 }
 
@@ -195,18 +142,6 @@ bool JoinOperator::isOuter(int side) const { return isOuterSide(spec_->joinType,
 void JoinOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
-  if (batchMode_) return;
-  stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
-                                                          context.maxParallelism, *context.clock);
-  for (int side = 0; side < 2; ++side) {
-    ValueStateDescriptor<std::vector<JoinRecord>> descriptor(side == 0 ? "left-records"
-                                                                       : "right-records");
-    if (spec_->stateTtlMillis > 0) {
-      descriptor.enableTimeToLive(
-          StateTtlConfig::newBuilder(std::chrono::milliseconds(spec_->stateTtlMillis)).build());
-    }
-    recordState_[side] = stateBackend_->getValueState(descriptor);
-  }
 }
 
 void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {
@@ -214,7 +149,7 @@ void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {
   for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
     if (chunk.size() == 0) continue;
     if (!batchMode_) {
-      processChunkInStreamingMode(inputIndex, chunk);
+      processChunkInStreamingMode(inputIndex, std::move(chunk));
       continue;
     }
     for (RowKind kind : chunk.rowKinds()) {
@@ -222,43 +157,16 @@ void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {
         throw InternalError("an input of a join in BATCH mode must be insert-only");
       }
     }
-    bufferedChunks_[inputIndex].push_back(std::move(chunk));
+    batchSlots_[inputIndex].push_back(stores_[inputIndex].add(std::move(chunk)));
   }
-}
-
-void JoinOperator::setSources(int side, const std::vector<const vector::Chunk*>& chunks) {
-  const int columnCount = side == 0 ? leftColumnCount_ : rightColumnCount_;
-  auto& views = sourceViews_[side];
-  auto& pointers = sourcePointers_[side];
-  views.assign(static_cast<size_t>(columnCount), {});
-  pointers.assign(static_cast<size_t>(columnCount), {});
-  for (int column = 0; column < columnCount; ++column) {
-    auto& columnViews = views[static_cast<size_t>(column)];
-    columnViews.reserve(chunks.size());
-    for (const vector::Chunk* chunk : chunks) {
-      columnViews.push_back(function::KernelVector::borrow(chunk->column(column)));
-    }
-    for (const function::KernelVector& view : columnViews) {
-      pointers[static_cast<size_t>(column)].push_back(&view);
-    }
-  }
+  if (!batchMode_) compactIfSparse();
 }
 
 vector::Chunk JoinOperator::assemble(const JoinedRows& rows, bool onlyConditionColumns) const {
   vector::Chunk chunk(spec_->outputRowType);
-  const std::vector<RowField>& fields = spec_->outputRowType->getFields();
-  for (int column = 0; column < leftColumnCount_ + rightColumnCount_; ++column) {
-    if (onlyConditionColumns && !conditionColumns_[static_cast<size_t>(column)]) continue;
-    const bool left = column < leftColumnCount_;
-    const int side = left ? 0 : 1;
-    const int sourceColumn = left ? column : column - leftColumnCount_;
-    chunk.mutableColumn(column) =
-        function::KernelVector::interleave(fields[static_cast<size_t>(column)].type,
-                                           sourcePointers_[side][static_cast<size_t>(sourceColumn)],
-                                           left ? rows.leftSourceOf : rows.rightSourceOf,
-                                           left ? rows.leftPositionOf : rows.rightPositionOf)
-            .toVector();
-  }
+  const std::vector<bool>* only = onlyConditionColumns ? &conditionColumns_ : nullptr;
+  stores_[0].gather(rows.leftSegmentOf, rows.leftPositionOf, chunk, 0, only);
+  stores_[1].gather(rows.rightSegmentOf, rows.rightPositionOf, chunk, leftColumnCount_, only);
   chunk.mutableRowKinds() = rows.kinds;
   return chunk;
 }
@@ -274,9 +182,8 @@ std::vector<uint8_t> JoinOperator::evaluateCondition(const JoinedRows& candidate
   return matches;
 }
 
-void JoinOperator::appendOutput(RowKind kind, int32_t leftSource, int32_t leftPosition,
-                                int32_t rightSource, int32_t rightPosition) {
-  pendingOutput_.add(kind, leftSource, leftPosition, rightSource, rightPosition);
+void JoinOperator::appendOutput(RowKind kind, RowRef left, RowRef right) {
+  pendingOutput_.add(kind, left, right);
   if (pendingOutput_.size() >= static_cast<int64_t>(kDefaultBatchSize)) flushOutput();
 }
 
@@ -288,87 +195,101 @@ void JoinOperator::flushOutput() {
   output().emitBatch(std::move(batch));
 }
 
-void JoinOperator::processChunkInStreamingMode(int inputSide, const vector::Chunk& input) {
+uint64_t JoinOperator::hashRow(int side, const vector::Chunk& chunk, int64_t row) {
+  rowBytes_.clear();
+  vector::appendKeyBytes(chunk, allColumns_[side], row, rowBytes_);
+  return absl::Hash<std::string_view>{}(rowBytes_);
+}
+
+std::vector<JoinOperator::StoredRow>::iterator JoinOperator::findEqual(
+    int side, std::vector<StoredRow>& rows, const vector::Chunk& input, int64_t row,
+    uint64_t hash) {
+  bool encoded = false;
+  for (auto stored = rows.begin(); stored != rows.end(); ++stored) {
+    if (stored->hash != hash) continue;
+    if (!encoded) {  // rowBytes_ may hold another row's bytes by now
+      rowBytes_.clear();
+      vector::appendKeyBytes(input, allColumns_[side], row, rowBytes_);
+      encoded = true;
+    }
+    storedRowBytes_.clear();
+    vector::appendKeyBytes(stores_[side].chunk(stored->row.segment), allColumns_[side],
+                           stored->row.position, storedRowBytes_);
+    if (storedRowBytes_ == rowBytes_) return stored;
+  }
+  return rows.end();
+}
+
+void JoinOperator::expireIfIdle(KeyState& key, int side, int64_t now) {
+  std::vector<StoredRow>& rows = key.rows[side];
+  if (rows.empty() || now - key.lastWrite[side] < spec_->stateTtlMillis) return;
+  for (const StoredRow& stored : rows) stores_[side].release(stored.row);
+  rows.clear();
+}
+
+void JoinOperator::compactIfSparse() {
+  for (int side = 0; side < 2; ++side) {
+    if (!stores_[side].sparse()) continue;
+    EDDY_CHECK_EQ(pendingOutput_.size(), int64_t{0});
+    std::vector<RowRef*> references;
+    references.reserve(static_cast<size_t>(stores_[side].keptRows()));
+    keys_.forEach([&](int32_t, KeyState& key) {
+      for (StoredRow& stored : key.rows[side]) references.push_back(&stored.row);
+    });
+    stores_[side].compact(references);
+  }
+}
+
+void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chunk) {
   const int otherSide = 1 - inputSide;
   const bool inputIsLeft = inputSide == 0;
   const bool inputIsOuter = isOuter(inputSide);
   const bool otherIsOuter = isOuter(otherSide);
+  const bool mergeEqualRows = !spec_->insertOnlyInput[inputSide];
   const std::vector<int>& keyColumns = inputIsLeft ? spec_->leftKeys : spec_->rightKeys;
+  const int32_t slot = stores_[inputSide].add(std::move(chunk));
+  const vector::Chunk& input = stores_[inputSide].chunk(slot);
   const int64_t rowCount = input.size();
+  const bool ttl = spec_->stateTtlMillis > 0;
+  const int64_t now = ttl ? context().clock->currentTimeMillis() : 0;
+  const uint64_t serial = ++chunkSerial_;
 
-  // 1. The chunk's distinct keys. A row whose key holds a NULL matches nothing and is not
-  // stored (Flink stores it, but nothing can ever find it, so no output differs).
-  std::vector<ChunkKey> keys;
-  absl::flat_hash_map<std::string, int32_t> indexOfKey;
+  // 1. The key of every row, and the keys the chunk touches (their expired rows released).
+  // A row whose key holds a NULL matches nothing and is not stored (Flink stores it, but
+  // nothing can ever find it, so no output differs).
   std::vector<int32_t> keyOfRow(static_cast<size_t>(rowCount), -1);
+  std::vector<int32_t> touched;
   for (int64_t row = 0; row < rowCount; ++row) {
     if (keyHasNull(input, keyColumns, row)) continue;
     keyBytes_.clear();
     vector::appendKeyBytes(input, keyColumns, row, keyBytes_);
-    auto [position, inserted] =
-        indexOfKey.try_emplace(keyBytes_, static_cast<int32_t>(keys.size()));
-    if (inserted) {
-      ChunkKey& key = keys.emplace_back();
-      key.bytes = keyBytes_;
-      key.keyGroup = assignToKeyGroup(keyBytes_, context().maxParallelism);
-    }
-    keyOfRow[static_cast<size_t>(row)] = position->second;
-  }
-
-  // 2. One state read per key and side; the other side's rows become one chunk.
-  vector::Chunk otherRows(otherSide == 0 ? spec_->leftRowType : spec_->rightRowType);
-  for (ChunkKey& key : keys) {
-    stateBackend_->setCurrentKey(key.bytes, key.keyGroup);
-    // Moved out of the heap backend's entries (no copy); copied from backends that keep
-    // values serialized. Both go back in step 6.
-    auto take = [](RecordState& state, bool& moved) {
-      if (std::vector<JoinRecord>* held = state.valuePointer()) {
-        moved = true;
-        return std::move(*held);
+    const int32_t keyIndex = keys_.findOrAdd(keyBytes_);
+    keyOfRow[static_cast<size_t>(row)] = keyIndex;
+    KeyState& key = keys_[keyIndex];
+    if (key.touchedBy != serial) {
+      key.touchedBy = serial;
+      touched.push_back(keyIndex);
+      if (ttl) {
+        expireIfIdle(key, 0, now);
+        expireIfIdle(key, 1, now);
       }
-      moved = false;
-      return state.value().value_or(std::vector<JoinRecord>{});
-    };
-    bool inputMoved = false;
-    key.inputRecords = take(*recordState_[inputSide], inputMoved);
-    key.otherRecords = take(*recordState_[otherSide], key.otherMoved);
-    key.firstOtherRow = static_cast<int32_t>(otherRows.size());
-    for (const JoinRecord& record : key.otherRecords) appendRecordRow(record, otherRows);
+    }
   }
-  setSources(inputSide, {&input});
-  setSources(otherSide, {&otherRows});
 
-  // Output rows point at the input chunk and the other rows' chunk, each source 0 of its side.
-  auto emitJoined = [&](RowKind kind, int64_t row, int32_t otherRow) {
-    auto inputRow = static_cast<int32_t>(row);
-    if (inputIsLeft) {
-      appendOutput(kind, 0, inputRow, 0, otherRow);
-    } else {
-      appendOutput(kind, 0, otherRow, 0, inputRow);
-    }
+  auto pairOf = [inputIsLeft](RowRef inputRow, RowRef otherRow) {
+    return inputIsLeft ? std::pair{inputRow, otherRow} : std::pair{otherRow, inputRow};
   };
-  auto emitInputPadded = [&](RowKind kind, int64_t row) {
-    auto inputRow = static_cast<int32_t>(row);
-    if (inputIsLeft) {
-      appendOutput(kind, 0, inputRow, -1, 0);
-    } else {
-      appendOutput(kind, -1, 0, 0, inputRow);
-    }
-  };
-  auto emitOtherPadded = [&](RowKind kind, int32_t otherRow) {
-    if (inputIsLeft) {
-      appendOutput(kind, -1, 0, 0, otherRow);
-    } else {
-      appendOutput(kind, 0, otherRow, -1, 0);
-    }
+  auto emit = [&](RowKind kind, RowRef inputRow, RowRef otherRow) {
+    auto [left, right] = pairOf(inputRow, otherRow);
+    appendOutput(kind, left, right);
   };
 
   JoinedRows candidates;
   std::vector<int64_t> firstCandidateOfRow;
-  std::vector<size_t> matchedRecords;  // of one row, indexes into its key's otherRecords
+  std::vector<size_t> matchedRows;  // of one input row, indexes into its key's other rows
   int64_t windowBegin = 0;
   while (windowBegin < rowCount) {
-    // 3. The candidate pairs of a window of rows: each row with every stored other row of
+    // 2. The candidate pairs of a window of rows: each row with every stored other row of
     // its key, in stored order.
     candidates.clear();
     firstCandidateOfRow.clear();
@@ -376,108 +297,111 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, const vector::Chun
     while (windowEnd < rowCount &&
            (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
       firstCandidateOfRow.push_back(candidates.size());
-      int32_t keyIndex = keyOfRow[static_cast<size_t>(windowEnd)];
+      const int32_t keyIndex = keyOfRow[static_cast<size_t>(windowEnd)];
       if (keyIndex >= 0) {
-        const ChunkKey& key = keys[static_cast<size_t>(keyIndex)];
-        auto inputRow = static_cast<int32_t>(windowEnd);
-        for (size_t j = 0; j < key.otherRecords.size(); ++j) {
-          int32_t otherRow = key.firstOtherRow + static_cast<int32_t>(j);
-          if (inputIsLeft) {
-            candidates.add(RowKind::INSERT, 0, inputRow, 0, otherRow);
-          } else {
-            candidates.add(RowKind::INSERT, 0, otherRow, 0, inputRow);
-          }
+        const RowRef inputRow{slot, static_cast<int32_t>(windowEnd)};
+        for (const StoredRow& other : keys_[keyIndex].rows[otherSide]) {
+          auto [left, right] = pairOf(inputRow, other.row);
+          candidates.add(RowKind::INSERT, left, right);
         }
       }
       ++windowEnd;
     }
-    // 4. The residual condition, once for the whole window.
+    // 3. The residual condition, once for the whole window.
     std::vector<uint8_t> matches = evaluateCondition(candidates);
 
-    // 5. Emission and bookkeeping, row by row in input order (matches do not depend on the
+    // 4. Emission and bookkeeping, row by row in input order (matches do not depend on the
     // order; associations do).
     for (int64_t row = windowBegin; row < windowEnd; ++row) {
       const RowKind kind = input.rowKind(row);
+      const RowRef inputRow{slot, static_cast<int32_t>(row)};
       const int32_t keyIndex = keyOfRow[static_cast<size_t>(row)];
-      ChunkKey* key = keyIndex >= 0 ? &keys[static_cast<size_t>(keyIndex)] : nullptr;
-      matchedRecords.clear();
+      KeyState* key = keyIndex >= 0 ? &keys_[keyIndex] : nullptr;
+      matchedRows.clear();
       int64_t matchCount = 0;  // other-side rows, multiplicities included
       if (key != nullptr) {
-        int64_t first = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)];
-        for (size_t j = 0; j < key->otherRecords.size(); ++j) {
+        const std::vector<StoredRow>& others = key->rows[otherSide];
+        const int64_t first = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)];
+        for (size_t j = 0; j < others.size(); ++j) {
           if (matches[static_cast<size_t>(first) + j] == 0) continue;
-          matchedRecords.push_back(j);
-          matchCount += key->otherRecords[j].count;
+          matchedRows.push_back(j);
+          matchCount += others[j].count;
         }
       }
 
       if (isAccumulate(kind)) {
-        if (matchedRecords.empty()) {
-          if (inputIsOuter) emitInputPadded(RowKind::INSERT, row);
+        if (matchedRows.empty()) {
+          if (inputIsOuter) emit(RowKind::INSERT, inputRow, RowRef{});
         } else {
           // Flink forwards +U only when neither side is outer.
           const RowKind joinedKind = inputIsOuter || otherIsOuter ? RowKind::INSERT : kind;
-          for (size_t j : matchedRecords) {
-            JoinRecord& other = key->otherRecords[j];
-            const int32_t otherRow = key->firstOtherRow + static_cast<int32_t>(j);
+          for (size_t j : matchedRows) {
+            StoredRow& other = key->rows[otherSide][j];
             for (int64_t copy = 0; copy < other.count; ++copy) {
               if (otherIsOuter && other.associations == 0) {
-                emitOtherPadded(RowKind::DELETE, otherRow);
+                emit(RowKind::DELETE, RowRef{}, other.row);
               }
-              emitJoined(joinedKind, row, otherRow);
+              emit(joinedKind, inputRow, other.row);
             }
-            if (otherIsOuter) {
-              ++other.associations;
-              key->otherChanged = true;
-            }
+            if (otherIsOuter) ++other.associations;
           }
+          if (otherIsOuter) key->lastWrite[otherSide] = now;
         }
         if (key != nullptr) {
-          addRecord(key->inputRecords, valuesOfRow(input, row), inputIsOuter ? matchCount : 0,
-                    !spec_->insertOnlyInput[inputSide]);
+          std::vector<StoredRow>& rows = key->rows[inputSide];
+          const int64_t associations = inputIsOuter ? matchCount : 0;
+          const uint64_t hash = mergeEqualRows ? hashRow(inputSide, input, row) : 0;
+          auto equal = mergeEqualRows ? findEqual(inputSide, rows, input, row, hash) : rows.end();
+          if (equal != rows.end()) {
+            ++equal->count;
+            equal->associations = associations;
+          } else {
+            stores_[inputSide].retain(inputRow);
+            rows.push_back(StoredRow{inputRow, 1, associations, hash});
+          }
+          key->lastWrite[inputSide] = now;
         }
       } else {
-        if (key != nullptr) retractRecord(key->inputRecords, valuesOfRow(input, row));
-        if (matchedRecords.empty()) {
-          if (inputIsOuter) emitInputPadded(RowKind::DELETE, row);
+        if (key != nullptr) {
+          std::vector<StoredRow>& rows = key->rows[inputSide];
+          auto equal = findEqual(inputSide, rows, input, row, hashRow(inputSide, input, row));
+          if (equal != rows.end() && --equal->count == 0) {
+            stores_[inputSide].release(equal->row);
+            rows.erase(equal);
+          }
+          key->lastWrite[inputSide] = now;
+        }
+        if (matchedRows.empty()) {
+          if (inputIsOuter) emit(RowKind::DELETE, inputRow, RowRef{});
         } else {
           // Flink forwards -U only when the input side is not outer.
           const RowKind joinedKind = inputIsOuter ? RowKind::DELETE : kind;
-          for (size_t j : matchedRecords) {
-            JoinRecord& other = key->otherRecords[j];
-            const int32_t otherRow = key->firstOtherRow + static_cast<int32_t>(j);
+          for (size_t j : matchedRows) {
+            StoredRow& other = key->rows[otherSide][j];
             for (int64_t copy = 0; copy < other.count; ++copy) {
-              emitJoined(joinedKind, row, otherRow);
+              emit(joinedKind, inputRow, other.row);
               if (otherIsOuter && other.associations == 1) {
-                emitOtherPadded(RowKind::INSERT, otherRow);
+                emit(RowKind::INSERT, RowRef{}, other.row);
               }
             }
-            if (otherIsOuter) {
-              --other.associations;
-              key->otherChanged = true;
-            }
+            if (otherIsOuter) --other.associations;
           }
+          if (otherIsOuter) key->lastWrite[otherSide] = now;
         }
       }
     }
     windowBegin = windowEnd;
   }
 
-  // 6. One state write per key and changed side.
-  for (ChunkKey& key : keys) {
-    stateBackend_->setCurrentKey(key.bytes, key.keyGroup);
-    if (key.inputRecords.empty()) {
-      recordState_[inputSide]->clear();
-    } else {
-      recordState_[inputSide]->update(std::move(key.inputRecords));
-    }
-    if (key.otherChanged || key.otherMoved) {
-      recordState_[otherSide]->update(std::move(key.otherRecords));
-    }
+  // 5. Keys left without rows are dropped; chunks without kept rows are freed once the
+  // output pointing into them is out.
+  for (int32_t keyIndex : touched) {
+    const KeyState& key = keys_[keyIndex];
+    if (key.rows[0].empty() && key.rows[1].empty()) keys_.remove(keyIndex);
   }
-  flushOutput();  // before the sources go away
-  setSources(0, {});
-  setSources(1, {});
+  flushOutput();
+  stores_[0].freeEmpty();
+  stores_[1].freeEmpty();
 }
 
 void JoinOperator::finish() {
@@ -485,21 +409,19 @@ void JoinOperator::finish() {
 }
 
 void JoinOperator::finishInBatchMode() {
-  const std::vector<vector::Chunk>& probeChunks = bufferedChunks_[0];
-  const std::vector<vector::Chunk>& buildChunks = bufferedChunks_[1];
+  const std::vector<int32_t>& probeSlots = batchSlots_[0];
+  const std::vector<int32_t>& buildSlots = batchSlots_[1];
 
   // Build: the right rows of each key, chained in arrival order. Rows with a NULL key are
   // numbered (for RIGHT/FULL) but in no chain.
-  std::vector<int32_t> buildChunkOf;
-  std::vector<int32_t> buildPositionOf;
+  std::vector<RowRef> buildRows;
   std::vector<int32_t> nextBuildRowOfKey;
   absl::flat_hash_map<std::string, std::pair<int32_t, int32_t>> firstAndLastBuildRowOfKey;
-  for (size_t chunkIndex = 0; chunkIndex < buildChunks.size(); ++chunkIndex) {
-    const vector::Chunk& chunk = buildChunks[chunkIndex];
+  for (int32_t slot : buildSlots) {
+    const vector::Chunk& chunk = stores_[1].chunk(slot);
     for (int64_t row = 0; row < chunk.size(); ++row) {
-      auto buildRow = static_cast<int32_t>(buildChunkOf.size());
-      buildChunkOf.push_back(static_cast<int32_t>(chunkIndex));
-      buildPositionOf.push_back(static_cast<int32_t>(row));
+      auto buildRow = static_cast<int32_t>(buildRows.size());
+      buildRows.push_back(RowRef{slot, static_cast<int32_t>(row)});
       nextBuildRowOfKey.push_back(-1);
       if (keyHasNull(chunk, spec_->rightKeys, row)) continue;
       keyBytes_.clear();
@@ -511,22 +433,14 @@ void JoinOperator::finishInBatchMode() {
       }
     }
   }
-  std::vector<uint8_t> buildRowMatched(buildChunkOf.size(), 0);
-
-  std::vector<const vector::Chunk*> sources;
-  for (const vector::Chunk& chunk : probeChunks) sources.push_back(&chunk);
-  setSources(0, sources);
-  sources.clear();
-  for (const vector::Chunk& chunk : buildChunks) sources.push_back(&chunk);
-  setSources(1, sources);
+  std::vector<uint8_t> buildRowMatched(buildRows.size(), 0);
 
   // Probe with the left rows in arrival order.
   JoinedRows candidates;
   std::vector<int32_t> buildRowOfCandidate;
   std::vector<int64_t> firstCandidateOfRow;
-  for (size_t chunkIndex = 0; chunkIndex < probeChunks.size(); ++chunkIndex) {
-    const vector::Chunk& chunk = probeChunks[chunkIndex];
-    const auto probeSource = static_cast<int32_t>(chunkIndex);
+  for (int32_t slot : probeSlots) {
+    const vector::Chunk& chunk = stores_[0].chunk(slot);
     int64_t windowBegin = 0;
     while (windowBegin < chunk.size()) {
       candidates.clear();
@@ -543,9 +457,8 @@ void JoinOperator::finishInBatchMode() {
           if (chain != firstAndLastBuildRowOfKey.end()) {
             for (int32_t buildRow = chain->second.first; buildRow >= 0;
                  buildRow = nextBuildRowOfKey[static_cast<size_t>(buildRow)]) {
-              candidates.add(RowKind::INSERT, probeSource, static_cast<int32_t>(windowEnd),
-                             buildChunkOf[static_cast<size_t>(buildRow)],
-                             buildPositionOf[static_cast<size_t>(buildRow)]);
+              candidates.add(RowKind::INSERT, RowRef{slot, static_cast<int32_t>(windowEnd)},
+                             buildRows[static_cast<size_t>(buildRow)]);
               buildRowOfCandidate.push_back(buildRow);
             }
           }
@@ -555,20 +468,18 @@ void JoinOperator::finishInBatchMode() {
       firstCandidateOfRow.push_back(candidates.size());
       std::vector<uint8_t> matches = evaluateCondition(candidates);
       for (int64_t row = windowBegin; row < windowEnd; ++row) {
+        const RowRef probeRow{slot, static_cast<int32_t>(row)};
         bool matched = false;
         int64_t end = firstCandidateOfRow[static_cast<size_t>(row - windowBegin + 1)];
         for (int64_t c = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)]; c < end;
              ++c) {
           if (matches[static_cast<size_t>(c)] == 0) continue;
-          appendOutput(RowKind::INSERT, probeSource, static_cast<int32_t>(row),
-                       candidates.rightSourceOf[static_cast<size_t>(c)],
-                       candidates.rightPositionOf[static_cast<size_t>(c)]);
-          buildRowMatched[static_cast<size_t>(buildRowOfCandidate[static_cast<size_t>(c)])] = 1;
+          const int32_t buildRow = buildRowOfCandidate[static_cast<size_t>(c)];
+          appendOutput(RowKind::INSERT, probeRow, buildRows[static_cast<size_t>(buildRow)]);
+          buildRowMatched[static_cast<size_t>(buildRow)] = 1;
           matched = true;
         }
-        if (!matched && isOuter(0)) {
-          appendOutput(RowKind::INSERT, probeSource, static_cast<int32_t>(row), -1, 0);
-        }
+        if (!matched && isOuter(0)) appendOutput(RowKind::INSERT, probeRow, RowRef{});
       }
       windowBegin = windowEnd;
     }
@@ -576,36 +487,16 @@ void JoinOperator::finishInBatchMode() {
 
   // The right rows nobody matched, in arrival order.
   if (isOuter(1)) {
-    for (size_t buildRow = 0; buildRow < buildChunkOf.size(); ++buildRow) {
+    for (size_t buildRow = 0; buildRow < buildRows.size(); ++buildRow) {
       if (buildRowMatched[buildRow] != 0) continue;
-      appendOutput(RowKind::INSERT, -1, 0, buildChunkOf[buildRow], buildPositionOf[buildRow]);
+      appendOutput(RowKind::INSERT, RowRef{}, buildRows[buildRow]);
     }
   }
   flushOutput();
-  setSources(0, {});
-  setSources(1, {});
-  bufferedChunks_[0].clear();
-  bufferedChunks_[1].clear();
+  for (int side = 0; side < 2; ++side) {
+    stores_[side].clear();
+    batchSlots_[side].clear();
+  }
 }
 
 }  // namespace eddy::runtime::operators
-
-namespace eddy {
-
-void TypeSerializer<runtime::operators::JoinRecord>::serialize(
-    const runtime::operators::JoinRecord& record, std::string& out) {
-  TypeSerializer<std::vector<Value>>::serialize(record.fields, out);
-  TypeSerializer<int64_t>::serialize(record.count, out);
-  TypeSerializer<int64_t>::serialize(record.associations, out);
-}
-
-runtime::operators::JoinRecord TypeSerializer<runtime::operators::JoinRecord>::deserialize(
-    std::string_view& in) {
-  runtime::operators::JoinRecord record;
-  record.fields = TypeSerializer<std::vector<Value>>::deserialize(in);
-  record.count = TypeSerializer<int64_t>::deserialize(in);
-  record.associations = TypeSerializer<int64_t>::deserialize(in);
-  return record;
-}
-
-}  // namespace eddy

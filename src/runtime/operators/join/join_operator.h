@@ -8,11 +8,12 @@
 // without a partner are padded with NULLs for the other side's columns.
 //
 // STREAMING: both inputs may carry +I/-U/+U/-D and are partitioned by their key columns, so
-// matching rows always meet here. Without equi keys every row is stored under the empty key,
-// whose key group only a subtask owning all key groups has: such a join runs at parallelism 1. Each
-// side keeps its rows in keyed state under the equi-key bytes, as distinct rows with a multiplicity
-// and, for an outer side, the number of rows of the other side each one currently matches (its
-// associations; a row with none is visible downstream null-padded). An input row is matched
+// matching rows always meet here. Without equi keys every row is stored under the empty key
+// (the planner runs such a join at parallelism 1). Each side keeps its rows under the equi-key
+// bytes, as rows with a multiplicity and, for an outer side, the number of rows of the other
+// side each one currently matches (its associations; a row with none is visible downstream
+// null-padded). A side whose input retracts keeps distinct rows (a retraction finds its row by
+// its fields); an insert-only side keeps every row as it came. An input row is matched
 // against the other side's stored rows and emitted as Flink emits it: a joined row is +I (or
 // the input's +U) for an accumulating input and -D (or the input's -U) for a retracting one;
 // the input kind is forwarded only where Flink forwards it (the input side is not outer, and,
@@ -26,9 +27,15 @@
 // right after, when it has none), followed, for RIGHT/FULL, by the unmatched right rows in
 // arrival order. Output rows are +I, in chunks of at most kDefaultBatchSize rows.
 //
+// State (both modes): a RowStore per side holds the input chunks as they arrived, and a stored
+// row is a RowRef into them (row_store.h): storing a row copies nothing and no row becomes a
+// Value; output rows are gathered a column at a time. STREAMING keeps, per equi key (a
+// KeyTable), the list of each side's stored rows in first-arrival order. Not yet part of a
+// checkpoint (checkpoints are not taken yet).
+//
 // Threading and ownership: one JoinOperator per subtask, called only by its task thread (see
 // StreamOperator). The JoinSpec is the shared immutable definition; the operator owns its
-// state backend and buffers.
+// state and buffers.
 #pragma once
 
 #include <cstdint>
@@ -38,11 +45,9 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
-#include "eddy/state/state.h"
-#include "eddy/types/value.h"
 #include "expression/bound_expression.h"
 #include "expression/expression_evaluator.h"
-#include "function/kernel_vector.h"
+#include "runtime/operators/join/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -82,31 +87,14 @@ struct JoinSpec {
   LogicalTypePtr outputRowType;  // left fields then right fields (the padded side's fields
                                  // nullable for outer joins)
   /// table.exec.state.ttl (ms; 0: never): a key's stored rows of one side expire when that
-  /// side's rows of the key were not written for this long (processing time). Flink expires
-  /// each row on its own; here the rows of a key and side expire together.
+  /// side's rows of the key were not written (added, retracted or, for an outer side, their
+  /// associations changed) for this long (processing time). Flink expires each row on its
+  /// own; here the rows of a key and side expire together.
   int64_t stateTtlMillis = 0;
   /// Whether input 0 / 1 is insert-only: its rows are then never retracted, so a new row is
   /// stored as a record of its own without looking for an equal one (which made a key with n
   /// rows cost O(n²)); equal rows simply stay separate records of count 1.
   bool insertOnlyInput[2] = {false, false};
-};
-
-/// One distinct row of one join input in STREAMING keyed state. A key's state is the list of
-/// its distinct rows in first-arrival order.
-///
-/// Byte format (TypeSerializer<JoinRecord>, part of checkpoints): the fields as
-/// TypeSerializer<std::vector<Value>> (varint count, then each Value), then `count` and
-/// `associations` as TypeSerializer<int64_t>. The states are named "left-records" and
-/// "right-records" (Flink's names).
-struct JoinRecord {
-  std::vector<Value> fields;
-  /// How many times the row is present (its multiplicity).
-  int64_t count = 0;
-  /// Outer side only: the number of rows of the other side that currently match this row
-  /// (multiplicities included); 0 means its null-padded row is what downstream sees.
-  int64_t associations = 0;
-
-  bool operator==(const JoinRecord& other) const = default;
 };
 
 /// The regular join of input 0 (left) and input 1 (right); see the file comment.
@@ -120,31 +108,58 @@ class JoinOperator final : public StreamOperator {
   void processBatch(int inputIndex, BatchPtr batch) override;
   void finish() override;
 
- private:
-  using RecordState = ValueState<std::vector<JoinRecord>>;
+  /// The rows kept in state (STREAMING), both sides; for tests.
+  int64_t storedRows() const { return stores_[0].keptRows() + stores_[1].keptRows(); }
+  /// The rows of the chunks held to keep them (kept ones and the others of their chunks).
+  int64_t heldRows() const { return stores_[0].heldRows() + stores_[1].heldRows(); }
 
-  /// Where the rows of a joined chunk come from: row i's left half is row leftPositionOf[i]
-  /// of left source chunk leftSourceOf[i] (NULLs where leftSourceOf[i] is -1; see
-  /// setSources), likewise its right half; its kind is kinds[i].
+ private:
+  /// A stored row of one side under one key: where it is, how many times it is present (its
+  /// multiplicity), for an outer side the number of rows of the other side that currently
+  /// match it (multiplicities included; 0 means its null-padded row is what downstream sees),
+  /// and for a side that retracts the hash of its fields (to find it again).
+  struct StoredRow {
+    RowRef row;
+    int64_t count = 0;
+    int64_t associations = 0;
+    uint64_t hash = 0;
+  };
+  struct KeyState {
+    std::string bytes;
+    std::vector<StoredRow> rows[2];       // left, right; in first-arrival order
+    int64_t lastWrite[2] = {0, 0};        // processing time, for the state TTL
+    uint64_t touchedBy = 0;               // the chunk serial that last read the key
+  };
+
+  /// Where the rows of a joined chunk come from: row i's left half is the left store's row
+  /// (leftSegmentOf[i], leftPositionOf[i]) (NULLs where the segment is -1), likewise its right
+  /// half; its kind is kinds[i].
   struct JoinedRows {
-    std::vector<int32_t> leftSourceOf;
+    std::vector<int32_t> leftSegmentOf;
     std::vector<int32_t> leftPositionOf;
-    std::vector<int32_t> rightSourceOf;
+    std::vector<int32_t> rightSegmentOf;
     std::vector<int32_t> rightPositionOf;
     std::vector<RowKind> kinds;
 
     int64_t size() const { return static_cast<int64_t>(kinds.size()); }
-    void add(RowKind kind, int32_t leftSource, int32_t leftPosition, int32_t rightSource,
-             int32_t rightPosition);
+    void add(RowKind kind, RowRef left, RowRef right);
     void clear();
   };
 
   bool isOuter(int side) const;
-  void processChunkInStreamingMode(int inputSide, const vector::Chunk& input);
+  void processChunkInStreamingMode(int inputSide, vector::Chunk chunk);
   void finishInBatchMode();
-  /// Makes `chunks` the source chunks of `side` (0 left, 1 right) that JoinedRows point into.
-  /// The chunks must stay alive and unchanged until the sources are set again.
-  void setSources(int side, const std::vector<const vector::Chunk*>& chunks);
+  /// Releases the rows of `side` of `key` when the state TTL has passed since they were written.
+  void expireIfIdle(KeyState& key, int side, int64_t now);
+  /// The stored row of `side` in `rows` equal to row `row` of `input` (whose fields hash to
+  /// `hash`), or rows.end().
+  std::vector<StoredRow>::iterator findEqual(int side, std::vector<StoredRow>& rows,
+                                             const vector::Chunk& input, int64_t row,
+                                             uint64_t hash);
+  /// The hash of all fields of row `row` of `chunk` (of `side`'s row type).
+  uint64_t hashRow(int side, const vector::Chunk& chunk, int64_t row);
+  /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
+  void compactIfSparse();
   /// For every candidate pair of `candidates`, whether the residual condition holds (all true
   /// without a condition). Evaluated once over all pairs.
   std::vector<uint8_t> evaluateCondition(const JoinedRows& candidates) const;
@@ -152,8 +167,7 @@ class JoinOperator final : public StreamOperator {
   /// only the columns the condition reads are filled (the others stay empty).
   vector::Chunk assemble(const JoinedRows& rows, bool onlyConditionColumns) const;
   /// Queues one output row; emits a chunk when kDefaultBatchSize rows are queued.
-  void appendOutput(RowKind kind, int32_t leftSource, int32_t leftPosition, int32_t rightSource,
-                    int32_t rightPosition);
+  void appendOutput(RowKind kind, RowRef left, RowRef right);
   /// Emits the queued output rows (to be called before the current sources change).
   void flushOutput();
 
@@ -162,31 +176,21 @@ class JoinOperator final : public StreamOperator {
   int leftColumnCount_ = 0;
   int rightColumnCount_ = 0;
   std::vector<bool> conditionColumns_;  // joined columns the condition reads
+  std::vector<int> allColumns_[2];      // 0..n-1 of each side, to encode a whole row
   bool batchMode_ = false;
 
-  // The source chunks of each side (see setSources), as borrowed views per column:
-  // sourceViews_[side][column][source], and pointers to them for KernelVector::interleave.
-  std::vector<std::vector<function::KernelVector>> sourceViews_[2];
-  std::vector<std::vector<const function::KernelVector*>> sourcePointers_[2];
+  RowStore stores_[2];  // left, right: STREAMING's stored rows; BATCH's buffered chunks
   JoinedRows pendingOutput_;
 
   // STREAMING
-  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
-  RecordState* recordState_[2] = {nullptr, nullptr};  // left, right
+  KeyTable<KeyState> keys_;
+  uint64_t chunkSerial_ = 0;
   std::string keyBytes_;
+  std::string rowBytes_;
+  std::string storedRowBytes_;
 
-  // BATCH: the inputs as they arrived.
-  std::vector<vector::Chunk> bufferedChunks_[2];  // left, right
+  // BATCH: the slots of the inputs' chunks, in arrival order.
+  std::vector<int32_t> batchSlots_[2];  // left, right
 };
 
 }  // namespace eddy::runtime::operators
-
-namespace eddy {
-
-template <>
-struct TypeSerializer<runtime::operators::JoinRecord> {
-  static void serialize(const runtime::operators::JoinRecord& record, std::string& out);
-  static runtime::operators::JoinRecord deserialize(std::string_view& in);
-};
-
-}  // namespace eddy

@@ -20,9 +20,6 @@ namespace eddy::runtime::operators {
 
 namespace {
 
-// Segments are compacted only once they hold this many rows and fewer than a quarter is live.
-constexpr int64_t kCompactionMinimumRows = 4096;
-
 // A right row marked as failing the residual condition while a flush resolves its pairs.
 constexpr int32_t kFailedCondition = -2;
 
@@ -56,6 +53,8 @@ TemporalJoinOperator::TemporalJoinOperator(std::shared_ptr<const TemporalJoinSpe
                    *spec_->rightRowType->getFields().at(spec_->rightKeys[i]).type));
   }
   checkTimeColumn(spec_->leftRowType, spec_->leftTimeColumn);
+  stores_[0] = RowStore(spec_->leftRowType);
+  stores_[1] = RowStore(spec_->rightRowType);
   checkTimeColumn(spec_->rightRowType, spec_->rightTimeColumn);
   EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(),
                 spec_->leftRowType->getFieldCount() + spec_->rightRowType->getFieldCount());
@@ -82,15 +81,12 @@ void TemporalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
         }
       }
     }
-    const int32_t slot = addSegment(inputIndex, std::move(chunk));
-    const vector::Chunk& stored = *segments_[inputIndex][static_cast<size_t>(slot)].chunk;
+    const int32_t slot = stores_[inputIndex].add(std::move(chunk));
+    const vector::Chunk& stored = stores_[inputIndex].chunk(slot);
     if (inputIndex == 0) {
       processLeft(stored, slot);
     } else {
       processRight(stored, slot);
-    }
-    if (segments_[inputIndex][static_cast<size_t>(slot)].liveRows == 0) {
-      segmentsToFree_[inputIndex].push_back(slot);
     }
   }
   flushOutput();
@@ -108,12 +104,11 @@ void TemporalJoinOperator::processLeft(const vector::Chunk& chunk, int32_t slot)
     }
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->leftKeys, row, keyBytes_);
-    const int32_t keyIndex = findOrAddKey(keyBytes_);
-    KeyState& key = keys_[static_cast<size_t>(keyIndex)];
+    const int32_t keyIndex = keys_.findOrAdd(keyBytes_);
+    KeyState& key = keys_[keyIndex];
     const int64_t time = timeValues[row];
     key.waiting.push_back(WaitingRow{time, arrivals_++, ref});
-    ++segments_[0][static_cast<size_t>(slot)].liveRows;
-    ++liveRows_[0];
+    stores_[0].retain(ref);
     ++storedRows_;
     if (time < key.scheduled) {
       key.scheduled = time;
@@ -131,19 +126,18 @@ void TemporalJoinOperator::processRight(const vector::Chunk& chunk, int32_t slot
     if (times.isNull(row) || keyHasNull(chunk, spec_->rightKeys, row)) continue;
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->rightKeys, row, keyBytes_);
-    const int32_t keyIndex = findOrAddKey(keyBytes_);
-    KeyState& key = keys_[static_cast<size_t>(keyIndex)];
+    const int32_t keyIndex = keys_.findOrAdd(keyBytes_);
+    KeyState& key = keys_[keyIndex];
     const int64_t time = timeValues[row];
     RowRef ref;
     if (kind != RowKind::DELETE) {
       ref = RowRef{slot, static_cast<int32_t>(row)};
-      ++segments_[1][static_cast<size_t>(slot)].liveRows;
-      ++liveRows_[1];
+      stores_[1].retain(ref);
     }
     auto after = std::upper_bound(key.versions.begin(), key.versions.end(), time,
                                   [](int64_t t, const Version& v) { return t < v.time; });
     if (after != key.versions.begin() && std::prev(after)->time == time) {
-      release(1, std::prev(after)->row);  // the later arrival at one time wins
+      stores_[1].release(std::prev(after)->row);  // the later arrival at one time wins
       std::prev(after)->row = ref;
     } else {
       key.versions.insert(after, Version{time, ref});
@@ -172,14 +166,9 @@ void TemporalJoinOperator::finish() {
   advanceTo(Watermark::kMax);
   // Only the last version of each key is left: nothing can ask for it any more.
   for (int side = 0; side < 2; ++side) {
-    segments_[side].clear();
-    freeSegments_[side].clear();
-    segmentsToFree_[side].clear();
-    segmentRows_[side] = liveRows_[side] = 0;
+    stores_[side].clear();
   }
   keys_.clear();
-  freeKeys_.clear();
-  keyIndex_.clear();
   storedRows_ = 0;
   finished_ = true;
 }
@@ -188,8 +177,8 @@ void TemporalJoinOperator::advanceTo(int64_t watermark) {
   while (!queue_.empty() && queue_.top().time <= watermark) {
     const QueueEntry entry = queue_.top();
     queue_.pop();
-    const KeyState& key = keys_[static_cast<size_t>(entry.key)];
-    if (!key.inUse || key.scheduled != entry.time) continue;  // superseded entry
+    const KeyState& key = keys_[entry.key];
+    if (key.scheduled != entry.time) continue;  // superseded entry (or a removed key's)
     emitKey(entry.key, watermark);
     if (produced_.size() >= kDefaultBatchSize) flushOutput();
   }
@@ -199,7 +188,7 @@ void TemporalJoinOperator::advanceTo(int64_t watermark) {
 }
 
 void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
-  KeyState& key = keys_[static_cast<size_t>(keyIndex)];
+  KeyState& key = keys_[keyIndex];
   // The waiting rows up to the watermark, in time order, each with the version valid then.
   auto firstKept = std::stable_partition(key.waiting.begin(), key.waiting.end(),
                                          [watermark](const WaitingRow& w) { return w.time <= watermark; });
@@ -215,7 +204,7 @@ void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
     } else if (spec_->joinType == JoinType::LEFT) {
       produced_.add(it->row, RowRef{});
     }
-    release(0, it->row);
+    stores_[0].release(it->row);
     --storedRows_;
   }
   key.waiting.erase(key.waiting.begin(), firstKept);
@@ -227,7 +216,7 @@ void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
     auto last = std::prev(after);
     if (last->row.segment < 0) ++last;  // a deletion: nothing before it can match either
     for (auto it = key.versions.begin(); it != last; ++it) {
-      release(1, it->row);
+      stores_[1].release(it->row);
       --storedRows_;
     }
     key.versions.erase(key.versions.begin(), last);
@@ -235,10 +224,7 @@ void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
 
   key.scheduled = kNever;
   if (key.waiting.empty() && key.versions.empty()) {
-    keyIndex_.erase(key.bytes);
-    key.bytes.clear();
-    key.inUse = false;
-    freeKeys_.push_back(keyIndex);
+    keys_.remove(keyIndex);
     return;
   }
   int64_t next = kNever;
@@ -251,48 +237,6 @@ void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
     key.scheduled = next;
     queue_.push(QueueEntry{next, keyIndex});
   }
-}
-
-int32_t TemporalJoinOperator::findOrAddKey(std::string_view bytes) {
-  auto found = keyIndex_.find(absl::string_view(bytes.data(), bytes.size()));
-  if (found != keyIndex_.end()) return found->second;
-  int32_t index = 0;
-  if (!freeKeys_.empty()) {
-    index = freeKeys_.back();
-    freeKeys_.pop_back();
-  } else {
-    index = static_cast<int32_t>(keys_.size());
-    keys_.emplace_back();
-  }
-  KeyState& key = keys_[static_cast<size_t>(index)];
-  key.bytes.assign(bytes);
-  key.inUse = true;
-  key.scheduled = kNever;
-  keyIndex_.emplace(key.bytes, index);
-  return index;
-}
-
-int32_t TemporalJoinOperator::addSegment(int side, vector::Chunk chunk) {
-  int32_t slot = 0;
-  if (!freeSegments_[side].empty()) {
-    slot = freeSegments_[side].back();
-    freeSegments_[side].pop_back();
-  } else {
-    slot = static_cast<int32_t>(segments_[side].size());
-    segments_[side].emplace_back();
-  }
-  Segment& segment = segments_[side][static_cast<size_t>(slot)];
-  segmentRows_[side] += chunk.size();
-  segment.chunk = std::make_unique<vector::Chunk>(std::move(chunk));
-  segment.liveRows = 0;
-  return slot;
-}
-
-void TemporalJoinOperator::release(int side, RowRef row) {
-  if (row.segment < 0) return;
-  Segment& segment = segments_[side][static_cast<size_t>(row.segment)];
-  --liveRows_[side];
-  if (--segment.liveRows == 0) segmentsToFree_[side].push_back(row.segment);
 }
 
 void TemporalJoinOperator::flushOutput() {
@@ -333,28 +277,16 @@ void TemporalJoinOperator::flushOutput() {
       output().emitBatch(std::move(batch));
     }
   }
-  for (int side = 0; side < 2; ++side) {
-    for (int32_t slot : segmentsToFree_[side]) {
-      Segment& segment = segments_[side][static_cast<size_t>(slot)];
-      if (segment.chunk == nullptr || segment.liveRows > 0) continue;
-      segmentRows_[side] -= segment.chunk->size();
-      segment.chunk.reset();
-      freeSegments_[side].push_back(slot);
-    }
-    segmentsToFree_[side].clear();
-  }
+  stores_[0].freeEmpty();
+  stores_[1].freeEmpty();
 }
 
 void TemporalJoinOperator::compactIfSparse(int side) {
-  if (segmentRows_[side] < kCompactionMinimumRows || liveRows_[side] * 4 > segmentRows_[side]) {
-    return;
-  }
+  if (!stores_[side].sparse()) return;
   EDDY_CHECK_EQ(produced_.size(), size_t{0});
-  // Every live reference of the side, in key order.
   std::vector<RowRef*> references;
-  references.reserve(static_cast<size_t>(liveRows_[side]));
-  for (KeyState& key : keys_) {
-    if (!key.inUse) continue;
+  references.reserve(static_cast<size_t>(stores_[side].keptRows()));
+  keys_.forEach([&](int32_t, KeyState& key) {
     if (side == 0) {
       for (WaitingRow& waiting : key.waiting) references.push_back(&waiting.row);
     } else {
@@ -362,72 +294,15 @@ void TemporalJoinOperator::compactIfSparse(int side) {
         if (version.row.segment >= 0) references.push_back(&version.row);
       }
     }
-  }
-  const LogicalTypePtr& rowType = side == 0 ? spec_->leftRowType : spec_->rightRowType;
-  std::vector<Segment> compacted;
-  std::vector<int32_t> segmentOf, positionOf;
-  for (size_t begin = 0; begin < references.size(); begin += kDefaultBatchSize) {
-    const size_t end = std::min(references.size(), begin + kDefaultBatchSize);
-    segmentOf.clear();
-    positionOf.clear();
-    for (size_t i = begin; i < end; ++i) {
-      segmentOf.push_back(references[i]->segment);
-      positionOf.push_back(references[i]->position);
-    }
-    auto chunk = std::make_unique<vector::Chunk>(rowType);
-    gatherColumns(side, segmentOf, positionOf, rowType, 0, *chunk);
-    chunk->mutableRowKinds().assign(end - begin, RowKind::INSERT);
-    compacted.push_back(Segment{std::move(chunk), static_cast<int64_t>(end - begin)});
-  }
-  for (size_t i = 0; i < references.size(); ++i) {
-    *references[i] = RowRef{static_cast<int32_t>(i / kDefaultBatchSize),
-                            static_cast<int32_t>(i % kDefaultBatchSize)};
-  }
-  segments_[side] = std::move(compacted);
-  freeSegments_[side].clear();
-  segmentsToFree_[side].clear();
-  segmentRows_[side] = liveRows_[side] = static_cast<int64_t>(references.size());
-}
-
-void TemporalJoinOperator::gatherColumns(int side, const std::vector<int32_t>& segmentOf,
-                                         const std::vector<int32_t>& positionOf,
-                                         const LogicalTypePtr& rowType, int firstColumn,
-                                         vector::Chunk& out) const {
-  // The segments the rows come from, numbered in order of first use.
-  std::vector<int32_t> sourceOf(segmentOf.size(), -1);
-  std::vector<int32_t> used;
-  absl::flat_hash_map<int32_t, int32_t> localOf;
-  for (size_t i = 0; i < segmentOf.size(); ++i) {
-    if (segmentOf[i] < 0) continue;
-    auto [it, added] = localOf.try_emplace(segmentOf[i], static_cast<int32_t>(used.size()));
-    if (added) used.push_back(segmentOf[i]);
-    sourceOf[i] = it->second;
-  }
-  const int columnCount =
-      (side == 0 ? spec_->leftRowType : spec_->rightRowType)->getFieldCount();
-  std::vector<function::KernelVector> views;
-  std::vector<const function::KernelVector*> sources;
-  for (int column = 0; column < columnCount; ++column) {
-    views.clear();
-    sources.clear();
-    views.reserve(used.size());
-    for (int32_t slot : used) {
-      views.push_back(function::KernelVector::borrow(
-          segments_[side][static_cast<size_t>(slot)].chunk->column(column)));
-    }
-    for (const function::KernelVector& view : views) sources.push_back(&view);
-    const LogicalTypePtr& type =
-        rowType->getFields()[static_cast<size_t>(firstColumn + column)].type;
-    out.mutableColumn(firstColumn + column) =
-        function::KernelVector::interleave(type, sources, sourceOf, positionOf).toVector();
-  }
+  });
+  stores_[side].compact(references);
 }
 
 vector::Chunk TemporalJoinOperator::assemble(const Pairs& pairs) const {
   vector::Chunk chunk(spec_->outputRowType);
-  gatherColumns(0, pairs.leftSegment, pairs.leftPosition, spec_->outputRowType, 0, chunk);
-  gatherColumns(1, pairs.rightSegment, pairs.rightPosition, spec_->outputRowType,
-                spec_->leftRowType->getFieldCount(), chunk);
+  stores_[0].gather(pairs.leftSegment, pairs.leftPosition, chunk, 0);
+  stores_[1].gather(pairs.rightSegment, pairs.rightPosition, chunk,
+                    spec_->leftRowType->getFieldCount());
   chunk.mutableRowKinds().assign(pairs.size(), RowKind::INSERT);
   return chunk;
 }

@@ -28,16 +28,14 @@
 // BATCH: watermarks are not forwarded; finish() joins everything as at the end of event time,
 // so the output equals the STREAMING output (as a multiset). Flink has no batch temporal join.
 //
-// State: plain member containers (not yet part of a checkpoint). Stored rows stay in the columnar
-// chunks they arrived in; when most rows of the stored chunks are released, the live rows are
-// copied into fresh chunks (so a long-lived version does not pin a whole chunk). Output rows are
-// assembled a column at a time with KernelVector::interleave; no row becomes a Value.
+// State: a RowStore per side and a KeyTable (row_store.h; not yet part of a checkpoint). Stored
+// rows stay in the columnar chunks they arrived in until most rows of the stored chunks are
+// released, then the live rows are compacted. Output rows are assembled a column at a time with
+// KernelVector::interleave; no row becomes a Value.
 //
 // Threading and ownership: one operator per subtask, called only by its task thread. The spec is
 // the shared immutable definition; the operator owns its state.
 #pragma once
-
-#include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
 #include <memory>
@@ -50,6 +48,7 @@
 #include "expression/bound_expression.h"
 #include "expression/expression_evaluator.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/join/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -90,15 +89,6 @@ class TemporalJoinOperator final : public StreamOperator {
  private:
   static constexpr int64_t kNever = Watermark::kMax;
 
-  /// A row of a stored chunk: segment slot and position (segment -1: none).
-  struct RowRef {
-    int32_t segment = -1;
-    int32_t position = 0;
-  };
-  struct Segment {
-    std::unique_ptr<vector::Chunk> chunk;  // null while the slot is free
-    int64_t liveRows = 0;
-  };
   struct WaitingRow {
     int64_t time;
     uint64_t arrival;
@@ -110,7 +100,6 @@ class TemporalJoinOperator final : public StreamOperator {
   };
   struct KeyState {
     std::string bytes;
-    bool inUse = false;
     std::vector<WaitingRow> waiting;  // left rows, in arrival order
     std::vector<Version> versions;    // ordered by time, one per time
     int64_t scheduled = kNever;       // time of the key's valid entry in queue_
@@ -134,19 +123,11 @@ class TemporalJoinOperator final : public StreamOperator {
   void advanceTo(int64_t watermark);
   void emitKey(int32_t keyIndex, int64_t watermark);
   void schedule(int32_t keyIndex);
-  int32_t findOrAddKey(std::string_view bytes);
 
-  int32_t addSegment(int side, vector::Chunk chunk);
-  void release(int side, RowRef row);
   /// Checks the residual condition of `produced_`, emits the result and frees emptied segments.
   void flushOutput();
   /// Copies the live rows of a side into fresh chunks when most stored rows are released.
   void compactIfSparse(int side);
-  /// The rows `segmentOf`/`positionOf` of a side (segment -1: NULL) as `types`-typed columns
-  /// written into `out` from column `firstColumn` on.
-  void gatherColumns(int side, const std::vector<int32_t>& segmentOf,
-                     const std::vector<int32_t>& positionOf, const LogicalTypePtr& rowType,
-                     int firstColumn, vector::Chunk& out) const;
   vector::Chunk assemble(const Pairs& pairs) const;
 
   std::shared_ptr<const TemporalJoinSpec> spec_;
@@ -154,15 +135,8 @@ class TemporalJoinOperator final : public StreamOperator {
   bool batchMode_ = false;
   bool finished_ = false;
 
-  std::vector<Segment> segments_[2];
-  std::vector<int32_t> freeSegments_[2];
-  std::vector<int32_t> segmentsToFree_[2];  // emptied; freed after the next flush
-  int64_t segmentRows_[2] = {0, 0};          // rows of all stored chunks of a side
-  int64_t liveRows_[2] = {0, 0};
-
-  std::vector<KeyState> keys_;
-  std::vector<int32_t> freeKeys_;
-  absl::flat_hash_map<std::string, int32_t> keyIndex_;
+  RowStore stores_[2];  // left rows waiting, right versions kept
+  KeyTable<KeyState> keys_;
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue_;
   uint64_t arrivals_ = 0;
   size_t storedRows_ = 0;
