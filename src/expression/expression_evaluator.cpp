@@ -227,6 +227,57 @@ void ExpressionEvaluator::evaluate(const vector::Chunk& input,
   }
 }
 
+void ExpressionEvaluator::evaluate(vector::Chunk&& input,
+                                   std::vector<vector::Vector>& results) const {
+  // Computed expressions first, while every column is still in place.
+  std::vector<std::optional<vector::Vector>> computed(expressions_.size());
+  std::vector<int> lastReference(static_cast<size_t>(input.columnCount()), -1);
+  {
+    EvaluationInput borrowed = borrowChunk(input);
+    for (size_t i = 0; i < expressions_.size(); ++i) {
+      const BoundExpression& expression = *expressions_[i];
+      if (expression.kind() == ExpressionKind::kColumnReference) {
+        lastReference[static_cast<size_t>(static_cast<const ColumnReference&>(expression).index())] =
+            static_cast<int>(i);
+        continue;
+      }
+      computed[i].emplace(evaluateNode(expression, borrowed).toVector());
+    }
+  }
+  results.clear();
+  results.reserve(expressions_.size());
+  for (size_t i = 0; i < expressions_.size(); ++i) {
+    const BoundExpression& expression = *expressions_[i];
+    if (expression.kind() != ExpressionKind::kColumnReference) {
+      results.push_back(std::move(*computed[i]));
+      continue;
+    }
+    const int column = static_cast<const ColumnReference&>(expression).index();
+    if (lastReference[static_cast<size_t>(column)] == static_cast<int>(i)) {
+      results.push_back(std::move(input.mutableColumn(column)));
+    } else {
+      results.push_back(input.column(column));
+    }
+  }
+}
+
+std::vector<bool> ExpressionEvaluator::readColumns(int inputColumnCount) const {
+  std::vector<bool> columns(static_cast<size_t>(inputColumnCount), false);
+  std::vector<const BoundExpression*> pending;
+  for (const ExpressionPtr& expression : expressions_) pending.push_back(expression.get());
+  while (!pending.empty()) {
+    const BoundExpression* expression = pending.back();
+    pending.pop_back();
+    if (expression->kind() == ExpressionKind::kColumnReference) {
+      const int index = static_cast<const ColumnReference*>(expression)->index();
+      EDDY_CHECK_LT(index, inputColumnCount);
+      columns[static_cast<size_t>(index)] = true;
+    }
+    for (const ExpressionPtr& child : expression->children()) pending.push_back(child.get());
+  }
+  return columns;
+}
+
 function::KernelVector ExpressionEvaluator::evaluateToKernelVector(
     int index, const vector::Chunk& input) const {
   return evaluateNode(*expressions_.at(static_cast<size_t>(index)), borrowChunk(input));

@@ -10,9 +10,9 @@
 // rows first), so `CASE WHEN b <> 0 THEN a / b END` and `b <> 0 AND a / b > 1` never divide
 // by zero, as in Flink's generated code.
 //
-// Results leave as vector::Vector. The Vector API has no way to share or adopt buffers, so
-// evaluate() copies: a column reference is a copy of the input column (one buffer copy), any
-// other result is appended value by value. selectTrue() needs no Vector at all.
+// Results leave as vector::Vector. evaluate() of a const chunk copies a column reference (one
+// buffer copy); evaluate() of a chunk given up (an rvalue) moves the column out instead. Other
+// results become Vectors by KernelVector::toVector. selectTrue() needs no Vector at all.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,13 @@ class ExpressionEvaluator {
   /// per expression, each of input.size() rows and of the expression's type. Throws
   /// TableException from failing functions ("Division by zero in '/'.", failed CASTs).
   void evaluate(const vector::Chunk& input, std::vector<vector::Vector>& results) const;
+  /// As above over an input the caller gives up: a column reference takes the input's column
+  /// (moved, not copied) where it is the column's last reference. `input` is left with those
+  /// columns empty.
+  void evaluate(vector::Chunk&& input, std::vector<vector::Vector>& results) const;
+  /// Sets `columns[i]` for every input column the expressions read (the size is the input's
+  /// column count).
+  std::vector<bool> readColumns(int inputColumnCount) const;
 
   /// Expression `index` over `input` as a kernel vector (column references borrow `input`'s
   /// buffers, so the result must not outlive `input`).

@@ -183,7 +183,54 @@ Value KernelVector::valueAt(int64_t row) const {
   return std::move(*value);
 }
 
-vector::Vector KernelVector::toVector() const {
+vector::Vector KernelVector::toVector() const& { return toVectorImpl(nullptr); }
+
+vector::Vector KernelVector::toVector() && {
+  const bool alone = buffers_ != nullptr && buffers_.use_count() == 1 && !buffers_->adopted;
+  return toVectorImpl(alone ? buffers_.get() : nullptr);
+}
+
+vector::Vector KernelVector::wholeBuffers(Buffers* take) const {
+  std::vector<uint64_t> validity;
+  if (validity_ != nullptr) {
+    if (take != nullptr && validity_ == take->validity.data()) {
+      validity = std::move(take->validity);
+    } else {
+      validity.assign(validity_, validity_ + validityWords(size_));
+    }
+  }
+  std::vector<int32_t> nanos;
+  if (layout_ == PhysicalLayout::kTimestamp) {
+    if (take != nullptr && nanos_ == take->nanos.data() &&
+        static_cast<int64_t>(take->nanos.size()) == size_) {
+      nanos = std::move(take->nanos);
+    } else {
+      nanos.assign(nanos_, nanos_ + size_);
+    }
+  }
+  std::vector<int32_t> offsets;
+  std::string bytes;
+  if (layout_ == PhysicalLayout::kVariableWidth) {
+    if (take != nullptr && offsets_ == take->offsets.data() &&
+        static_cast<int64_t>(take->offsets.size()) == size_ + 1 && offsets_[0] == 0 &&
+        bytes_ == take->bytes.data()) {
+      offsets = std::move(take->offsets);
+      bytes = std::move(take->bytes);
+    } else {
+      const int32_t first = offsets_[0];
+      offsets.resize(static_cast<size_t>(size_ + 1));
+      for (int64_t i = 0; i <= size_; ++i) offsets[static_cast<size_t>(i)] = offsets_[i] - first;
+      bytes.assign(bytes_ + first, static_cast<size_t>(offsets_[size_] - first));
+    }
+  }
+  return vector::Vector::fromBuffers(type_, size_, std::move(validity), values_, std::move(nanos),
+                                     std::move(offsets), std::move(bytes));
+}
+
+vector::Vector KernelVector::toVectorImpl(Buffers* take) const {
+  if (!constant_ && layout_ != PhysicalLayout::kBoxed) {
+    return wholeBuffers(take);
+  }
   vector::Vector result(type_);
   result.reserve(size_);
   auto copyFixed = [&](auto typed) {

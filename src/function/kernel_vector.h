@@ -119,8 +119,11 @@ class KernelVector {
 
   /// Row `row` as a Value of the kind matching the logical type (as Vector::valueAt).
   Value valueAt(int64_t row) const;
-  /// A standalone Vector with the same rows (constants are expanded).
-  vector::Vector toVector() const;
+  /// A standalone Vector with the same rows (constants are expanded). Whole buffers are
+  /// copied; from an rvalue whose buffers nobody else shares, the string, nanosecond and
+  /// validity buffers are moved instead.
+  vector::Vector toVector() const&;
+  vector::Vector toVector() &&;
   /// The rows at `rows` (logical indices), as an owned vector; a constant stays constant.
   KernelVector gather(const std::vector<int32_t>& rows) const;
   /// Merges rows of several vectors (of `type`'s layout) into one of sourceOf.size() rows: row
@@ -146,6 +149,10 @@ class KernelVector {
   KernelVector() = default;
   void allocate();
   void pointAtBuffers();
+  /// toVector(); `take`: the buffers are this vector's alone and may be moved out.
+  vector::Vector toVectorImpl(Buffers* take) const;
+  /// toVector() of a non-constant, non-boxed vector, by whole buffers.
+  vector::Vector wholeBuffers(Buffers* take) const;
 
   LogicalTypePtr type_;
   vector::PhysicalLayout layout_ = vector::PhysicalLayout::kBoxed;

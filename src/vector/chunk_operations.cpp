@@ -73,10 +73,13 @@ void appendFixedKey(const Vector& column, int64_t row, std::string& out) {
 
 }  // namespace
 
-Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count) {
+Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count,
+             const std::vector<bool>* onlyColumns) {
   Chunk result(chunk.rowType());
-  result.reserve(count);
+  result.mutableRowKinds().reserve(static_cast<size_t>(count));
   for (int c = 0; c < chunk.columnCount(); ++c) {
+    if (onlyColumns != nullptr && !(*onlyColumns)[static_cast<size_t>(c)]) continue;
+    result.mutableColumn(c).reserve(count);
     gatherColumn(chunk.column(c), result.mutableColumn(c), rows, count);
   }
   auto& kinds = result.mutableRowKinds();

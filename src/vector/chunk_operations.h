@@ -19,8 +19,11 @@
 
 namespace eddy::vector {
 
-/// Rows `rows[0..count)` of `chunk`, in that order, as a new chunk of the same row type.
-Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count);
+/// Rows `rows[0..count)` of `chunk`, in that order, as a new chunk of the same row type. With
+/// `onlyColumns`, the columns c without (*onlyColumns)[c] are left empty (for a reader that
+/// never looks at them).
+Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count,
+             const std::vector<bool>* onlyColumns = nullptr);
 
 /// Appends the key bytes of row `row` over `keyColumns` to `out` (see the file comment).
 void appendKeyBytes(const Chunk& chunk, const std::vector<int>& keyColumns, int64_t row,

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstring>
 
 #include "eddy/row.h"
@@ -86,6 +87,53 @@ PhysicalLayout physicalLayoutOf(const LogicalType& type) {
 
 Vector::Vector(LogicalTypePtr type)
     : type_(std::move(type)), layout_(physicalLayoutOf(*type_)), valueWidth_(physicalWidthOf(layout_)) {}
+
+Vector Vector::fromBuffers(LogicalTypePtr type, int64_t size, std::vector<uint64_t> validity,
+                           const std::byte* values, std::vector<int32_t> nanos,
+                           std::vector<int32_t> offsets, std::string bytes) {
+  Vector result(std::move(type));
+  EDDY_CHECK(result.layout_ != PhysicalLayout::kBoxed);
+  EDDY_CHECK_GE(size, 0);
+  const auto words = static_cast<size_t>((size + 63) / 64);
+  if (validity.empty()) {
+    validity.assign(words, ~uint64_t{0});
+  } else {
+    EDDY_CHECK_GE(validity.size(), words);
+    validity.resize(words);
+  }
+  if (size % 64 != 0) validity.back() &= (uint64_t{1} << (size % 64)) - 1;
+  int64_t valid = 0;
+  for (uint64_t word : validity) valid += std::popcount(word);
+  result.size_ = size;
+  result.nullCount_ = size - valid;
+  result.validity_ = std::move(validity);
+  if (result.valueWidth_ > 0) {
+    const size_t width = static_cast<size_t>(result.valueWidth_);
+    result.values_.resize(static_cast<size_t>(size) * width);
+    if (size > 0) std::memcpy(result.values_.data(), values, static_cast<size_t>(size) * width);
+  }
+  if (result.layout_ == PhysicalLayout::kTimestamp) {
+    EDDY_CHECK_EQ(static_cast<int64_t>(nanos.size()), size);
+    result.nanos_ = std::move(nanos);
+  }
+  if (result.layout_ == PhysicalLayout::kVariableWidth) {
+    EDDY_CHECK_EQ(static_cast<int64_t>(offsets.size()), size + 1);
+    EDDY_CHECK_EQ(offsets[0], 0);
+    result.offsets_ = std::move(offsets);
+    result.bytes_ = std::move(bytes);
+  }
+  if (result.nullCount_ > 0) {
+    for (int64_t i = 0; i < size; ++i) {
+      if (!result.isNull(i)) continue;
+      if (result.valueWidth_ > 0) {
+        std::memset(result.values_.data() + i * result.valueWidth_, 0,
+                    static_cast<size_t>(result.valueWidth_));
+      }
+      if (result.layout_ == PhysicalLayout::kTimestamp) result.nanos_[static_cast<size_t>(i)] = 0;
+    }
+  }
+  return result;
+}
 
 void Vector::reserve(int64_t capacity) {
   validity_.reserve(static_cast<size_t>((capacity + 63) / 64));

@@ -80,6 +80,16 @@ class Vector {
   PhysicalLayout layout() const { return layout_; }
   int64_t size() const { return size_; }
 
+  /// A vector of `size` values built from whole buffers (a kernel's result taken over, not
+  /// appended value by value). `validity`: validityWords(size) words, bit set = valid, or
+  /// empty when none is null (bits past `size` are ignored). Fixed-width layouts: `values`
+  /// points at `size` values (copied; kTimestamp also takes `nanos`, one per value); variable
+  /// width: `offsets` (size + 1, the first 0) into `bytes`. Not for the boxed layout. The
+  /// slots of NULL values are zeroed, as appendNull leaves them.
+  static Vector fromBuffers(LogicalTypePtr type, int64_t size, std::vector<uint64_t> validity,
+                            const std::byte* values, std::vector<int32_t> nanos,
+                            std::vector<int32_t> offsets, std::string bytes);
+
   /// Reserves room for `capacity` values (variable width: offsets only).
   void reserve(int64_t capacity);
   /// Variable width: reserves room for `bytes` bytes of string data, so a writer that knows

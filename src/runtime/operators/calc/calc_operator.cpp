@@ -19,20 +19,24 @@ void CalcOperator::processBatch(int, BatchPtr batch) {
   auto results = std::make_unique<TypedBatch<vector::Chunk>>();
   for (vector::Chunk& input : chunks) {
     std::optional<vector::Chunk> selected;
+    if (readColumns_.empty()) readColumns_ = evaluator_.readColumns(input.columnCount());
     if (spec_->condition) {
       std::vector<int32_t> rows = evaluator_.selectTrue(spec_->condition, input);
       if (rows.empty()) continue;
       if (static_cast<int64_t>(rows.size()) < input.size()) {
-        selected.emplace(vector::gather(input, rows.data(), static_cast<int64_t>(rows.size())));
+        // Only the columns the projections read (the others would be dropped).
+        selected.emplace(vector::gather(input, rows.data(), static_cast<int64_t>(rows.size()),
+                                        &readColumns_));
       }
     }
-    const vector::Chunk& rows = selected ? *selected : input;
-    evaluator_.evaluate(rows, results_);
+    // The batch is ours: the projection takes the columns it passes on instead of copying.
+    vector::Chunk& rows = selected ? *selected : input;
+    evaluator_.evaluate(std::move(rows), results_);
     vector::Chunk result(spec_->outputRowType);
     for (size_t i = 0; i < results_.size(); ++i) {
       result.mutableColumn(static_cast<int>(i)) = std::move(results_[i]);
     }
-    result.mutableRowKinds() = rows.rowKinds();
+    result.mutableRowKinds() = std::move(rows.mutableRowKinds());
     results->push(std::move(result), kNoTimestamp);
   }
   output().emitBatch(std::move(results));

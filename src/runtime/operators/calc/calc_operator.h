@@ -30,6 +30,7 @@ class CalcOperator final : public StreamOperator {
   std::shared_ptr<const CalcSpec> spec_;
   expression::ExpressionEvaluator evaluator_;
   std::vector<vector::Vector> results_;
+  std::vector<bool> readColumns_;  // input columns the projections read (set by the first chunk)
   int64_t watermark_ = Watermark::kMin;
 };
 
