@@ -337,6 +337,14 @@ KernelVector KernelVector::interleave(const LogicalTypePtr& type,
   for (const KernelVector* source : sources) EDDY_CHECK(source->layout_ == result.layout_);
   int width = vector::physicalWidthOf(result.layout_);
   std::byte* out = width > 0 ? reinterpret_cast<std::byte*>(result.buffers_->fixed.get()) : nullptr;
+  if (result.layout_ == PhysicalLayout::kVariableWidth) {
+    int64_t bytes = 0;
+    for (int64_t row = 0; row < count; ++row) {
+      if (sourceOf[row] < 0) continue;
+      bytes += static_cast<int64_t>(sources[sourceOf[row]]->stringAt(positionOf[row]).size());
+    }
+    result.reserveBytes(bytes);
+  }
   for (int64_t row = 0; row < count; ++row) {
     int32_t sourceIndex = sourceOf[row];
     const KernelVector* source = sourceIndex < 0 ? nullptr : sources[sourceIndex];

@@ -50,7 +50,12 @@ void gatherColumn(const Vector& input, Vector& output, const int32_t* rows, int6
       }
       return;
     }
-    case PhysicalLayout::kVariableWidth:
+    case PhysicalLayout::kVariableWidth: {
+      int64_t bytes = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        bytes += static_cast<int64_t>(input.stringAt(rows[i]).size());
+      }
+      output.reserveBytes(output.offsets()[output.size()] + bytes);
       for (int64_t i = 0; i < count; ++i) {
         int32_t row = rows[i];
         if (input.isNull(row)) {
@@ -60,6 +65,7 @@ void gatherColumn(const Vector& input, Vector& output, const int32_t* rows, int6
         }
       }
       return;
+    }
     case PhysicalLayout::kBoxed:
       for (int64_t i = 0; i < count; ++i) output.appendBoxed(input.boxedAt(rows[i]));
       return;

@@ -96,14 +96,32 @@ void RankOperator::append(const std::vector<Value>& row, int64_t rank, RowKind k
 
 void RankOperator::processBatch(int, BatchPtr batch) {
   const int arity = spec_->inputRowType->getFieldCount();
+  // STREAMING Top-N over an insert-only input keeping only the top rows (see the header).
+  const bool keepsOnlyTopRows = !batchMode_ && spec_->windowEndColumn < 0 &&
+                                !spec_->keepFirstArrival && spec_->inputInsertOnly &&
+                                spec_->rankKind == RankKind::ROW_NUMBER;
   for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
     for (int64_t r = 0; r < chunk.size(); ++r) {
       keyBytes_.clear();
       vector::appendKeyBytes(chunk, spec_->partitionKeys, r, keyBytes_);
+      bool accumulate = isAccumulate(chunk.rowKind(r));
+      if (keepsOnlyTopRows && accumulate) {
+        // A row that sorts after a full top N changes nothing: compared by its sort keys
+        // alone (the other fields stay NULL), it is never made into Values.
+        stateBackend_->setCurrentKey(keyBytes_,
+                                     assignToKeyGroup(keyBytes_, context().maxParallelism));
+        const Rows* held = rowsState_->valuePointer();
+        if (held != nullptr && static_cast<int64_t>(held->size()) >= spec_->rankEnd) {
+          std::vector<Value> keys(static_cast<size_t>(arity));
+          for (const SortKey& key : spec_->sortKeys) {
+            keys[static_cast<size_t>(key.column)] = chunk.column(key.column).valueAt(r);
+          }
+          if (!less(keys, held->back())) continue;
+        }
+      }
       std::vector<Value> row;
       row.reserve(arity);
       for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(r));
-      bool accumulate = isAccumulate(chunk.rowKind(r));
       if (batchMode_ || spec_->windowEndColumn >= 0) {
         if (!accumulate)
           throw InternalError("BATCH or window Rank received an update or delete row");
