@@ -9,6 +9,9 @@
 //   FilterPushDown      a filter moves below a projection (its condition rewritten over the
 //                       projection's input), into both inputs of a UNION ALL, and into an
 //                       inner join (its equalities becoming join keys)
+//   ProjectJoinTranspose a projection over a join that reads only some of its columns gets
+//                       a projection on each join input keeping what is read above and by
+//                       the join's keys and condition (the join then stores and emits less)
 //   ProjectMerge        a projection of a projection becomes one projection; a projection
 //                       that renames nothing and keeps every column in order disappears
 //   ProjectionPushDown  a projection over projections, filters and watermark assigners down to
