@@ -580,9 +580,96 @@ void rehashDistinct(Value* accumulator) {
   accumulator[1] = Value(static_cast<int64_t>(live));
 }
 
+/// Integer values (TINYINT..BIGINT, the usual DISTINCT keys) use a table of plain 16-byte
+/// slots kept in a BYTES value instead, chosen by the first value: (key, count), count -1 an
+/// empty slot, 0 a deleted one; accumulator[1] counts the occupied slots as above.
+struct IntegerSlot {
+  int64_t key;
+  int64_t count;
+};
+constexpr int64_t kEmptySlot = -1;
+
+std::optional<int64_t> integerKey(const Value& value) {
+  if (value.is<int64_t>()) return value.get<int64_t>();
+  if (value.is<int32_t>()) return value.get<int32_t>();
+  if (value.is<int16_t>()) return value.get<int16_t>();
+  if (value.is<int8_t>()) return value.get<int8_t>();
+  return std::nullopt;
+}
+
+size_t integerHash(int64_t key) {
+  auto h = static_cast<uint64_t>(key);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return static_cast<size_t>(h);
+}
+
+Bytes emptyIntegerTable(size_t capacity) {
+  Bytes bytes(capacity * sizeof(IntegerSlot));
+  auto* slots = reinterpret_cast<IntegerSlot*>(bytes.data());
+  for (size_t i = 0; i < capacity; ++i) slots[i] = IntegerSlot{0, kEmptySlot};
+  return bytes;
+}
+
+void rehashIntegers(Value* accumulator) {
+  const Bytes& old = accumulator[0].get<Bytes>();
+  const auto* oldSlots = reinterpret_cast<const IntegerSlot*>(old.data());
+  const size_t oldCapacity = old.size() / sizeof(IntegerSlot);
+  size_t live = 0;
+  for (size_t i = 0; i < oldCapacity; ++i) live += oldSlots[i].count > 0 ? 1 : 0;
+  size_t capacity = 8;
+  while (capacity < 2 * live + 2) capacity *= 2;
+  Bytes rebuilt = emptyIntegerTable(capacity);
+  auto* slots = reinterpret_cast<IntegerSlot*>(rebuilt.data());
+  for (size_t i = 0; i < oldCapacity; ++i) {
+    if (oldSlots[i].count <= 0) continue;
+    size_t index = integerHash(oldSlots[i].key) & (capacity - 1);
+    while (slots[index].count != kEmptySlot) index = (index + 1) & (capacity - 1);
+    slots[index] = oldSlots[i];
+  }
+  accumulator[0] = Value::ofBytes(std::move(rebuilt));
+  accumulator[1] = Value(static_cast<int64_t>(live));
+}
+
+int64_t addDistinctInteger(Value* accumulator, int64_t key, int64_t step) {
+  Bytes& bytes = accumulator[0].getMutable<Bytes>();
+  auto* slots = reinterpret_cast<IntegerSlot*>(bytes.data());
+  const size_t mask = bytes.size() / sizeof(IntegerSlot) - 1;
+  size_t index = integerHash(key) & mask;
+  std::optional<size_t> reusable;
+  for (;; index = (index + 1) & mask) {
+    IntegerSlot& slot = slots[index];
+    if (slot.count == kEmptySlot) break;  // not in the table
+    if (slot.count == 0) {
+      if (!reusable) reusable = index;
+    } else if (slot.key == key) {
+      slot.count = std::max<int64_t>(0, slot.count + step);
+      return slot.count;
+    }
+  }
+  if (step <= 0) return -1;  // retracting a value never accumulated
+  if (reusable) {
+    slots[*reusable] = IntegerSlot{key, step};
+    return step;
+  }
+  slots[index] = IntegerSlot{key, step};
+  const int64_t occupied = accumulator[1].get<int64_t>() + 1;
+  accumulator[1] = Value(occupied);
+  if (static_cast<size_t>(occupied) * 10 > (mask + 1) * 7) rehashIntegers(accumulator);
+  return step;
+}
+
 /// Adds `step` to the multiplicity of `value`; returns the new multiplicity (0: gone), or -1
 /// when retracting a value that is not there (nothing changes).
 int64_t addDistinct(Value* accumulator, const Value& value, int64_t step) {
+  if (accumulator[0].is<Bytes>()) return addDistinctInteger(accumulator, *integerKey(value), step);
+  if (accumulator[0].get<ValueMap>().empty()) {
+    if (std::optional<int64_t> key = integerKey(value)) {
+      accumulator[0] = Value::ofBytes(emptyIntegerTable(8));
+      return addDistinctInteger(accumulator, *key, step);
+    }
+  }
   ValueMap& slots = accumulator[0].getMutable<ValueMap>();
   if (slots.empty()) slots.assign(8, {Value(), Value(int64_t{0})});
   const size_t mask = slots.size() - 1;
