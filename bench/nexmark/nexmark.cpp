@@ -22,7 +22,7 @@
 //
 // Usage: nexmark [--queries q0,q1,..|all] [--events N] [--rate R] [--parallelism 1,2]
 //                [--timeout S] [--no-generator] [--in-process] [--markdown] [--count-rows]
-//                [--sql-dir DIR]
+//                [--sql-dir DIR] [--set KEY=VALUE ...]
 //   --queries      the queries to run, by file name without .sql (q0 ... q22, q5_window_topn,
 //                  generator_min, generator_bid) or all (default: q0 ... q22)
 //   --events N     events.num, the events of each run (default 10,000,000)
@@ -37,6 +37,8 @@
 //                  each kind (+I, -U, +U, -D) it produces: a check that a query does what it
 //                  should, for small --events
 //   --sql-dir DIR  where ddl.sql and the query files are (default: this source directory)
+//   --set KEY=VALUE  a configuration option for every job (`SET 'KEY' = 'VALUE'` before the
+//                  DDL), repeatable: e.g. --set table.exec.mini-batch.enabled=true
 // The exit status is 1 when a runnable query failed, 2 for bad arguments or an unreadable
 // file, else 0.
 #include <eddy/eddy.h>
@@ -86,6 +88,7 @@ struct Options {
   bool markdown = false;
   bool countRows = false;
   std::string sqlDirectory = EDDY_NEXMARK_SQL_DIR;
+  std::vector<std::pair<std::string, std::string>> settings;  // --set
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -481,7 +484,7 @@ int usage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--queries q0,q1,..|all] [--events N] [--rate R] "
                "[--parallelism 1,2] [--timeout S] [--no-generator] [--in-process] "
-               "[--markdown] [--count-rows] [--sql-dir DIR]\n",
+               "[--markdown] [--count-rows] [--sql-dir DIR] [--set KEY=VALUE ...]\n",
                program);
   return 2;
 }
@@ -524,6 +527,11 @@ int main(int argc, char** argv) {
       options.markdown = true;
     } else if (argument == "--sql-dir" && hasValue) {
       options.sqlDirectory = argv[++i];
+    } else if (argument == "--set" && hasValue) {
+      std::string setting = argv[++i];
+      size_t equals = setting.find('=');
+      if (equals == std::string::npos || equals == 0) return usage(argv[0]);
+      options.settings.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
     } else {
       return usage(argv[0]);
     }
@@ -544,7 +552,12 @@ int main(int argc, char** argv) {
     std::string ddlPath = options.sqlDirectory + "/ddl.sql";
     std::optional<std::string> ddlText = readFile(ddlPath);
     if (!ddlText) throw std::runtime_error("cannot read " + ddlPath);
-    ddl = splitStatements(substitutePlaceholders(*ddlText, options));
+    for (const auto& [key, value] : options.settings) {
+      ddl.push_back("SET '" + key + "' = '" + value + "'");
+    }
+    for (std::string& statement : splitStatements(substitutePlaceholders(*ddlText, options))) {
+      ddl.push_back(std::move(statement));
+    }
     if (options.generator) {
       for (const char* name : kGeneratorJobs) jobs.push_back(loadQuery(options, name));
     }
@@ -564,6 +577,10 @@ int main(int argc, char** argv) {
       "CPU-second (per core);\npeak MiB: %s; late: rows dropped behind the watermark\n\n",
       options.inProcess ? "the driver process's peak RSS so far (only grows)"
                         : "the peak RSS of the child process that ran the job");
+  for (const auto& [key, value] : options.settings) {
+    std::printf("SET '%s' = '%s'\n", key.c_str(), value.c_str());
+  }
+  if (!options.settings.empty()) std::printf("\n");
   if (!options.countRows) printHeader();
 
   std::vector<ResultRow> results;
