@@ -21,6 +21,15 @@ void Chunk::reserve(int64_t capacity) {
   for (Vector& column : columns_) column.reserve(capacity);
 }
 
+void Chunk::reserveLike(const Chunk& model) {
+  reserve(model.size());
+  for (int c = 0; c < columnCount() && c < model.columnCount(); ++c) {
+    const Vector& column = model.column(c);
+    if (column.layout() != PhysicalLayout::kVariableWidth || column.size() == 0) continue;
+    columns_[static_cast<size_t>(c)].reserveBytes(column.offsets()[column.size()]);
+  }
+}
+
 void Chunk::appendRow(const Row& row) {
   int64_t index = size();
   auto fail = [&](const std::string& what) {

@@ -35,6 +35,9 @@ class Chunk {
   RowKind rowKind(int64_t index) const { return rowKinds_.at(index); }
 
   void reserve(int64_t capacity);
+  /// Reserves room for as many rows and string bytes as `model` (of the same row type) holds:
+  /// an operator appending row by row sizes its next output chunk by the one it just emitted.
+  void reserveLike(const Chunk& model);
   /// Appends one row converted by the column types (see Vector::appendValue). A positioned row
   /// must have one field per column; a name-based row is matched by field name (absent names
   /// are null). Throws ValidationException naming the row index and the column; the chunk is

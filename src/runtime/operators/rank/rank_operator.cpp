@@ -276,9 +276,11 @@ void RankOperator::finish() {
 
 void RankOperator::emitOutput() {
   if (output_->size() == 0) return;
+  auto next = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  next->reserveLike(*output_);
   auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
   batch->push(std::move(*output_), kNoTimestamp);
-  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  output_ = std::move(next);
   output().emitBatch(std::move(batch));
 }
 
