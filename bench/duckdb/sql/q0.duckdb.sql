@@ -1,0 +1,1 @@
+SELECT auction, bidder, price, channel, url, dateTime, extra FROM bid
