@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eddy/exceptions.h"
 #include "eddy/types/logical_type.h"
 #include "vector/chunk.h"
 
@@ -95,6 +96,18 @@ class DecodingFormat {
  public:
   virtual ~DecodingFormat() = default;
   virtual std::unique_ptr<RowDeserializer> createDeserializer() const = 0;
+  /// Whether createProjectedDeserializer may be called (projection push-down).
+  virtual bool supportsProjection() const { return false; }
+  /// A deserializer appending only the physical columns `columns` (in that order; repeats
+  /// allowed; none: chunks without columns) to chunks of that projected row type. Records are
+  /// still split into all their fields and checked for their field count, but the fields not
+  /// read are not decoded, so a malformed value in one goes unnoticed (as with Flink's
+  /// projectable formats).
+  virtual std::unique_ptr<RowDeserializer> createProjectedDeserializer(
+      const std::vector<int>& columns) const {
+    (void)columns;
+    throw InternalError("This format does not support projection push-down.");
+  }
 };
 
 /// A validated format for writing one table; shared by the job's subtasks.

@@ -153,11 +153,13 @@ class FileReader final : public SourceReader<vector::Chunk> {
 }  // namespace
 
 FileSource::FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
-                       std::shared_ptr<const formats::DecodingFormat> format)
+                       std::shared_ptr<const formats::DecodingFormat> format,
+                       std::optional<std::vector<int>> projection)
     : tableName_(std::move(tableName)),
       path_(std::move(path)),
       rowType_(std::move(rowType)),
       format_(std::move(format)),
+      projection_(std::move(projection)),
       counters_(std::make_shared<Counters>()) {}
 
 void FileSource::listFiles() const {
@@ -224,7 +226,8 @@ std::unique_ptr<SourceReader<vector::Chunk>> FileSource::createReader(int subtas
                                                                       int parallelism) const {
   std::vector<SourceFile> mine;
   for (size_t index : filesOfSubtask(subtaskIndex, parallelism)) mine.push_back(files()[index]);
-  return std::make_unique<FileReader>(std::move(mine), rowType_, format_->createDeserializer(),
+  return std::make_unique<FileReader>(std::move(mine), rowType_, projection_ ? format_->createProjectedDeserializer(*projection_)
+                                                        : format_->createDeserializer(),
                                       counters_);
 }
 

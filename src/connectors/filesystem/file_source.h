@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -43,8 +44,11 @@ struct SourceFile {
 /// Reads the files of a filesystem table. See the file comment.
 class FileSource final : public Source<vector::Chunk> {
  public:
+  /// `rowType`: the chunks' row type, the table's physical columns or, with `projection`,
+  /// those physical columns (read through the format's projected deserializer).
   FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
-             std::shared_ptr<const formats::DecodingFormat> format);
+             std::shared_ptr<const formats::DecodingFormat> format,
+             std::optional<std::vector<int>> projection = std::nullopt);
 
   Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
   /// Lists the files on the first call (throws ConnectorException when the path does not exist
@@ -76,6 +80,7 @@ class FileSource final : public Source<vector::Chunk> {
   std::filesystem::path path_;
   LogicalTypePtr rowType_;
   std::shared_ptr<const formats::DecodingFormat> format_;
+  std::optional<std::vector<int>> projection_;
   std::shared_ptr<Counters> counters_;
   mutable std::once_flag listed_;
   mutable std::vector<SourceFile> files_;  // written once under listed_

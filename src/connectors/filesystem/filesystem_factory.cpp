@@ -1,8 +1,10 @@
 #include "connectors/filesystem/filesystem_factory.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <limits>
+#include <map>
 
 #include "connectors/filesystem/file_sink.h"
 #include "connectors/filesystem/file_source.h"
@@ -158,8 +160,36 @@ std::unique_ptr<DynamicTableSink> FileSystemTableFactory::createDynamicTableSink
 
 std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() const {
   return std::make_shared<FileSource>(
-      spec_.tableName, spec_.path, spec_.rowType,
-      spec_.formatFactory->createDecodingFormat(spec_.formatContext));
+      spec_.tableName, spec_.path, projection_ ? projectedRowType_ : spec_.rowType,
+      spec_.formatFactory->createDecodingFormat(spec_.formatContext), projection_);
+}
+
+bool FileSystemTableSource::supportsProjection() const {
+  return spec_.formatFactory->createDecodingFormat(spec_.formatContext)->supportsProjection();
+}
+
+LogicalTypePtr FileSystemTableSource::applyProjection(const std::vector<std::vector<int>>& paths) {
+  if (!supportsProjection()) {
+    throw InternalError("This table source does not support projection push-down.");
+  }
+  const std::vector<RowField>& physical = spec_.rowType->getFields();
+  std::vector<int> columns;
+  std::vector<RowField> fields;
+  std::map<std::string, int> repeats;
+  for (const std::vector<int>& path : paths) {
+    if (path.size() != 1 || path[0] < 0 || path[0] >= static_cast<int>(physical.size())) {
+      throw InternalError(fmt::format("Invalid projection path [{}] for a filesystem table of {}.",
+                                      fmt::join(path, ", "), spec_.rowType->asSummaryString()));
+    }
+    const RowField& column = physical[static_cast<size_t>(path[0])];
+    const int seen = repeats[column.name]++;
+    fields.push_back(RowField{seen == 0 ? column.name : column.name + "$" + std::to_string(seen),
+                              column.type, column.description});
+    columns.push_back(path[0]);
+  }
+  projection_ = std::move(columns);
+  projectedRowType_ = LogicalType::row(std::move(fields));
+  return projectedRowType_;
 }
 
 std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkOperator() const {

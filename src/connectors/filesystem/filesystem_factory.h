@@ -69,9 +69,14 @@ class FileSystemTableSource final : public DynamicTableSource {
   bool isBounded() const override { return true; }
   /// A FileSource (see file_source.h) reading the table's files.
   std::shared_ptr<Source<vector::Chunk>> createSource() const override;
+  /// Top-level columns, when the format can decode just those (csv).
+  bool supportsProjection() const override;
+  LogicalTypePtr applyProjection(const std::vector<std::vector<int>>& paths) override;
 
  private:
   FileSystemTableSpec spec_;
+  std::optional<std::vector<int>> projection_;  // applyProjection's columns
+  LogicalTypePtr projectedRowType_;
 };
 
 /// The sink side of a filesystem table: insert-only.

@@ -530,3 +530,49 @@ TEST(FileSystemTest, SqlReadsFilesWrittenByOthersWithFormatOptions) {
 
 }  // namespace
 }  // namespace eddy::connectors
+
+namespace eddy::connectors {
+namespace {
+
+TEST(FileSystemTest, CsvDecodesOnlyTheColumnsAQueryReads) {
+  // Projection push-down: the source decodes the columns read, in the query's order; a
+  // malformed value in a column no query reads goes unnoticed (as with Flink's projectable
+  // formats), one in a column read still fails with its row and column; a record with the
+  // wrong number of fields fails either way.
+  TemporaryDirectory directory;
+  fs::path file = directory.write("a.csv", "1,Alice,10\n2,Bob,abc\n3,Carol,30\n");
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE t (id INT, name STRING, score INT) WITH ('connector' = "
+                  "'filesystem', 'path' = '" + directory.path().string() + "', 'format' = 'csv')");
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT name, id FROM t"), false),
+            (std::vector<std::string>{"+I[Alice, 1]", "+I[Bob, 2]", "+I[Carol, 3]"}));
+  std::string plan;
+  for (const Row& row : env->executeSql("EXPLAIN SELECT name, id FROM t").collectAll()) {
+    plan += row.getField(0).get<std::string>();
+  }
+  EXPECT_NE(plan.find("LogicalTableScan(table=[[default_catalog.default_database.t]], "
+                      "project=[id, name])"),
+            std::string::npos)
+      << plan;
+  try {
+    env->executeSql("SELECT id, score FROM t").collectAll();
+    ADD_FAILURE() << "the query did not fail";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("Failed to deserialize CSV row 2 of file '" + file.string() +
+                        "': column 'score' (position 2) expects INT but got 'abc'"),
+              std::string::npos)
+        << error.what();
+  }
+  directory.write("b.csv", "4,Dave\n");
+  try {
+    env->executeSql("SELECT name FROM t").collectAll();
+    ADD_FAILURE() << "the query did not fail";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("expected 3 fields but found 2"), std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace eddy::connectors

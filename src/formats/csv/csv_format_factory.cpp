@@ -31,6 +31,16 @@ class CsvDecodingFormat final : public DecodingFormat {
   std::unique_ptr<RowDeserializer> createDeserializer() const override {
     return std::make_unique<CsvRowDeserializer>(rowType_, options_);
   }
+  bool supportsProjection() const override { return true; }
+  std::unique_ptr<RowDeserializer> createProjectedDeserializer(
+      const std::vector<int>& columns) const override {
+    for (int column : columns) {
+      if (column < 0 || column >= rowType_->getFieldCount()) {
+        throw InternalError("a CSV projection names a column out of range");
+      }
+    }
+    return std::make_unique<CsvRowDeserializer>(rowType_, options_, columns);
+  }
 
  private:
   LogicalTypePtr rowType_;

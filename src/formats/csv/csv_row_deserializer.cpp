@@ -54,6 +54,12 @@ CsvRowDeserializer::CsvRowDeserializer(LogicalTypePtr rowType, CsvFormatOptions 
   }
 }
 
+CsvRowDeserializer::CsvRowDeserializer(LogicalTypePtr rowType, CsvFormatOptions options,
+                                       std::vector<int> projection)
+    : CsvRowDeserializer(std::move(rowType), std::move(options)) {
+  projection_ = std::move(projection);
+}
+
 size_t CsvRowDeserializer::recordLength(std::string_view bytes, bool endOfInput) const {
   const size_t size = bytes.size();
   if (options_.allowComments && !bytes.empty() && bytes[0] == '#') {
@@ -292,11 +298,11 @@ bool CsvRowDeserializer::deserialize(std::string_view record, const RecordLocati
     malformed = true;
   }
   currentColumns_.resize(columnCount);
-  for (int column = 0; column < columnCount; ++column) {
-    currentColumns_[column] = &rows.mutableColumn(column);
-  }
   const int64_t size = rows.size();
-  for (int column = 0; column < columnCount; ++column) {
+  const int outputCount = projection_ ? static_cast<int>(projection_->size()) : columnCount;
+  for (int output = 0; output < outputCount; ++output) {
+    const int column = projection_ ? (*projection_)[static_cast<size_t>(output)] : output;
+    currentColumns_[column] = &rows.mutableColumn(output);
     const LogicalType& type = *rowType_->getFields()[column].type;
     ValueError error;
     if (column < static_cast<int>(fields_.size())) {
@@ -314,7 +320,9 @@ bool CsvRowDeserializer::deserialize(std::string_view record, const RecordLocati
       malformed = true;
       continue;
     }
-    for (int previous = 0; previous < column; ++previous) currentColumns_[previous]->resize(size);
+    for (int previous = 0; previous < output; ++previous) {
+      rows.mutableColumn(previous).resize(size);
+    }
     if (!options_.ignoreParseErrors) fail(location, error.what);
     ++malformedRecords_;
     ++skippedRecords_;

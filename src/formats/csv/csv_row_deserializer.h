@@ -22,6 +22,8 @@
 // One instance per subtask; its task thread only.
 #pragma once
 
+#include <optional>
+
 #include <string>
 #include <vector>
 
@@ -34,6 +36,10 @@ namespace eddy::formats {
 class CsvRowDeserializer final : public RowDeserializer {
  public:
   CsvRowDeserializer(LogicalTypePtr rowType, CsvFormatOptions options);
+  /// Appends only the columns `projection` of `rowType` (see
+  /// DecodingFormat::createProjectedDeserializer).
+  CsvRowDeserializer(LogicalTypePtr rowType, CsvFormatOptions options,
+                     std::vector<int> projection);
 
   size_t recordLength(std::string_view bytes, bool endOfInput) const override;
   bool deserialize(std::string_view record, const RecordLocation& location,
@@ -61,9 +67,11 @@ class CsvRowDeserializer final : public RowDeserializer {
 
   LogicalTypePtr rowType_;
   CsvFormatOptions options_;
+  std::optional<std::vector<int>> projection_;  // the columns appended (unset: all)
   std::vector<Field> fields_;
   std::string fieldText_;  // unescaped text of all fields of the current record
-  std::vector<vector::Vector*> currentColumns_;  // the columns of the chunk being appended to
+  // By column of rowType_: the column of the chunk being appended to that it is decoded into.
+  std::vector<vector::Vector*> currentColumns_;
   // Per column: vectors of the element types of ARRAY / ROW columns (scratch space that
   // turns element text into Values).
   std::vector<std::vector<vector::Vector>> elementScratch_;
