@@ -64,8 +64,8 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
   std::vector<sql::StatementPtr> statements;
   std::string text;
   try {
-    text = config::substituteEnvironmentVariables(script,
-                                                  fileName.empty() ? "the statement" : fileName);
+    text = config::substituteEnvironmentVariables(
+        script, fileName.empty() ? "the statement" : fileName, 1, /*sqlComments=*/true);
     statements = sql::parseScript(text);
   } catch (const SqlParseException& error) {
     err_ << "[ERROR] Could not parse " << (fileName.empty() ? "the statement" : fileName)

@@ -11,8 +11,10 @@ namespace eddy::config {
 /// `text` with each ${NAME} replaced. `sourceName` (a file name) and `firstLine` (the line
 /// of `text`'s first character in that file) place the reference in the error:
 /// ValidationException "Environment variable 'NAME' is not set (referenced at line L of
-/// FILE)".
+/// FILE)". With `sqlComments`, SQL comments (`-- ...` to the end of the line, `/* ... */`
+/// outside string literals and quoted identifiers) are left as they are, so a comment may
+/// mention `${NAME}`.
 std::string substituteEnvironmentVariables(const std::string& text, const std::string& sourceName,
-                                           int firstLine = 1);
+                                           int firstLine = 1, bool sqlComments = false);
 
 }  // namespace eddy::config

@@ -40,5 +40,28 @@ TEST(EnvironmentVariablesTest, AnUnsetVariableIsAnErrorNamingItAndItsLine) {
   }
 }
 
+TEST(EnvironmentVariablesTest, SqlCommentsAreLeftAsTheyAre) {
+  unsetenv("EDDY_TEST_MISSING");
+  setenv("EDDY_TEST_RATE", "1000", 1);
+  // Comments may mention a variable; string literals and code still get theirs; '--' inside a
+  // literal starts no comment; lines are still counted through comments.
+  EXPECT_EQ(substituteEnvironmentVariables(
+                "-- set ${EDDY_TEST_MISSING} to choose\n/* or ${EDDY_TEST_MISSING}\n */ SELECT "
+                "'--${EDDY_TEST_RATE}', ${EDDY_TEST_RATE}; -- ${EDDY_TEST_MISSING}",
+                "job.sql", 1, /*sqlComments=*/true),
+            "-- set ${EDDY_TEST_MISSING} to choose\n/* or ${EDDY_TEST_MISSING}\n */ SELECT "
+            "'--1000', 1000; -- ${EDDY_TEST_MISSING}");
+  try {
+    substituteEnvironmentVariables("-- ${EDDY_TEST_MISSING}\n/*\n*/ SELECT ${EDDY_TEST_MISSING}",
+                                   "job.sql", 1, /*sqlComments=*/true);
+    FAIL() << "expected an error";
+  } catch (const ValidationException& error) {
+    EXPECT_STREQ(error.what(),
+                 "Environment variable 'EDDY_TEST_MISSING' is not set (referenced at line 3 of "
+                 "job.sql)");
+  }
+  unsetenv("EDDY_TEST_RATE");
+}
+
 }  // namespace
 }  // namespace eddy::config
