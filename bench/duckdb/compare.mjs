@@ -4,7 +4,7 @@
 //   cd bench/duckdb && npm install        # once: @duckdb/node-api into bench/duckdb/node_modules
 //   node bench/duckdb/compare.mjs [--events N] [--queries q1,q2,..|all] [--eddy PATH] ...
 //
-// 1. Export: `eddy sql -f sql/export.sql` (BATCH) generates N Nexmark events with the built-in
+// 1. Export: `eddy sql -i ../nexmark/ddl.sql -f sql/export.sql` (BATCH) generates N Nexmark events with the built-in
 //    nexmark connector and writes the flat person, auction and bid tables as CSV part files.
 // 2. For each query, timed (wall clock, and the CPU time of all threads):
 //    - eddy: `eddy sql -i sql/tables.sql -f sql/<q>.sql`, a new process in BATCH mode whose
@@ -457,7 +457,7 @@ async function main() {
   } else {
     fs.rmSync(csvDir, { recursive: true, force: true });
     fs.mkdirSync(csvDir, { recursive: true });
-    const r = await runEddy(opts, ['sql', '-D', `parallelism.default=${opts.exportParallelism}`, '-f', path.join(sqlDir, 'export.sql')], {
+    const r = await runEddy(opts, ['sql', '-D', `parallelism.default=${opts.exportParallelism}`, '-i', path.join(repoRoot, 'bench', 'nexmark', 'ddl.sql'), '-f', path.join(sqlDir, 'export.sql')], {
       NEXMARK_EVENTS_NUM: String(opts.events), NEXMARK_FIRST_EVENT_RATE: String(opts.rate), NEXMARK_CSV_DIR: csvDir,
     });
     if (r.code !== 0) {
@@ -465,7 +465,7 @@ async function main() {
       process.exit(1);
     }
     fs.writeFileSync(marker, exportKey);
-    console.log(`export: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} CPU s (eddy sql -f sql/export.sql, parallelism ${opts.exportParallelism})`);
+    console.log(`export: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} CPU s (eddy sql -i ../nexmark/ddl.sql -f sql/export.sql, parallelism ${opts.exportParallelism})`);
   }
   for (const table of Object.keys(TABLE_COLUMNS)) {
     const { bytes, files } = duSize(path.join(csvDir, table));

@@ -5,75 +5,17 @@
 -- The environment variables NEXMARK_EVENTS_NUM (total events), NEXMARK_FIRST_EVENT_RATE
 -- (events per second of event time) and NEXMARK_CSV_DIR (an absolute directory; it must not
 -- hold an earlier export, as every INSERT adds part files) fill in the placeholders below
--- (`eddy sql` replaces a dollar-brace NAME placeholder anywhere in a script, comments too):
+-- (`eddy sql` replaces ${NAME} outside comments):
 --   NEXMARK_EVENTS_NUM=2000000 NEXMARK_FIRST_EVENT_RATE=10000000 NEXMARK_CSV_DIR=/tmp/nx \
---     eddy sql -f bench/duckdb/sql/export.sql
+--     eddy sql -i bench/nexmark/ddl.sql -f bench/duckdb/sql/export.sql
 --
 -- Timestamps are TIMESTAMP(3) columns, which the csv format writes as
 -- `yyyy-MM-dd HH:mm:ss[.fff]` (docs/connectors.md, "Formats"): DuckDB reads that as TIMESTAMP.
 
 SET 'execution.runtime-mode' = 'batch';
 
--- The DDL of bench/nexmark/ddl.sql (the nested nexmark table and its three flat views).
-CREATE TABLE datagen (
-  event_type INT,
-  person ROW<
-    id BIGINT,
-    name STRING,
-    emailAddress STRING,
-    creditCard STRING,
-    city STRING,
-    state STRING,
-    dateTime TIMESTAMP(3),
-    extra STRING>,
-  auction ROW<
-    id BIGINT,
-    itemName STRING,
-    description STRING,
-    initialBid BIGINT,
-    reserve BIGINT,
-    dateTime TIMESTAMP(3),
-    expires TIMESTAMP(3),
-    seller BIGINT,
-    category BIGINT,
-    extra STRING>,
-  bid ROW<
-    auction BIGINT,
-    bidder BIGINT,
-    price BIGINT,
-    channel STRING,
-    url STRING,
-    dateTime TIMESTAMP(3),
-    extra STRING>,
-  dateTime AS CASE
-    WHEN event_type = 0 THEN person.dateTime
-    WHEN event_type = 1 THEN auction.dateTime
-    ELSE bid.dateTime
-  END,
-  WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND
-) WITH (
-  'connector' = 'nexmark',
-  'first-event.rate' = '${NEXMARK_FIRST_EVENT_RATE}',
-  'events.num' = '${NEXMARK_EVENTS_NUM}'
-);
-
-CREATE VIEW person AS
-SELECT person.id, person.name, person.emailAddress, person.creditCard, person.city,
-       person.state, dateTime, person.extra
-FROM datagen
-WHERE event_type = 0;
-
-CREATE VIEW auction AS
-SELECT auction.id, auction.itemName, auction.description, auction.initialBid,
-       auction.reserve, dateTime, auction.expires, auction.seller, auction.category,
-       auction.extra
-FROM datagen
-WHERE event_type = 1;
-
-CREATE VIEW bid AS
-SELECT bid.auction, bid.bidder, bid.price, bid.channel, bid.url, dateTime, bid.extra
-FROM datagen
-WHERE event_type = 2;
+-- The nexmark table and its person, auction and bid views come from bench/nexmark/ddl.sql,
+-- run first as the init script (`-i`).
 
 CREATE TABLE person_csv (
   id BIGINT,
