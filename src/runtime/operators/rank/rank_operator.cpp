@@ -76,8 +76,18 @@ std::vector<int64_t> RankOperator::ranksOf(const Rows& sorted) const {
 }
 
 std::vector<std::pair<const std::vector<Value>*, int64_t>> RankOperator::visible(
-    const Rows& sorted) const {
+    const Rows& sorted, size_t from) const {
   std::vector<std::pair<const std::vector<Value>*, int64_t>> result;
+  if (spec_->rankKind == RankKind::ROW_NUMBER) {  // the rank is the position
+    const size_t begin = std::max(from, static_cast<size_t>(spec_->rankStart - 1));
+    const size_t end = static_cast<uint64_t>(spec_->rankEnd) < sorted.size()
+                           ? static_cast<size_t>(spec_->rankEnd)
+                           : sorted.size();
+    for (size_t i = begin; i < end; ++i) {
+      result.emplace_back(&sorted[i], static_cast<int64_t>(i) + 1);
+    }
+    return result;
+  }
   std::vector<int64_t> ranks = ranksOf(sorted);
   for (size_t i = 0; i < sorted.size(); ++i) {
     if (ranks[i] > spec_->rankEnd) break;
@@ -162,24 +172,35 @@ void RankOperator::processBatch(int, BatchPtr batch) {
         held = &copied;
       }
       Rows& sorted = *held;
-      // Before: the visible rows (copied, since `sorted` changes).
-      std::vector<std::pair<std::vector<Value>, int64_t>> before;
-      for (const auto& [visibleRow, rank] : visible(sorted)) before.emplace_back(*visibleRow, rank);
+      // Where the row goes (accumulate) or is (retraction).
+      Rows::iterator position;
       if (accumulate) {
-        auto position =
-            std::upper_bound(sorted.begin(), sorted.end(), row,
-                             [this](const auto& a, const auto& b) { return less(a, b); });
+        position = std::upper_bound(sorted.begin(), sorted.end(), row,
+                                    [this](const auto& a, const auto& b) { return less(a, b); });
+      } else {
+        position = std::find(sorted.begin(), sorted.end(), row);
+        if (position == sorted.end()) continue;  // a retraction of a row never seen
+      }
+      // Under ROW_NUMBER the rows before the change keep their ranks: only those from the
+      // change on can enter, leave or change rank, so only they are compared (and copied).
+      const size_t changedFrom = spec_->rankKind == RankKind::ROW_NUMBER
+                                     ? static_cast<size_t>(position - sorted.begin())
+                                     : 0;
+      // Before: those visible rows (copied, since `sorted` changes).
+      std::vector<std::pair<std::vector<Value>, int64_t>> before;
+      for (const auto& [visibleRow, rank] : visible(sorted, changedFrom)) {
+        before.emplace_back(*visibleRow, rank);
+      }
+      if (accumulate) {
         sorted.insert(position, std::move(row));
         if (spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER &&
             static_cast<int64_t>(sorted.size()) > spec_->rankEnd) {
           sorted.resize(static_cast<size_t>(spec_->rankEnd));
         }
       } else {
-        auto position = std::find(sorted.begin(), sorted.end(), row);
-        if (position == sorted.end()) continue;  // a retraction of a row never seen
         sorted.erase(position);
       }
-      auto after = visible(sorted);
+      auto after = visible(sorted, changedFrom);
       if (spec_->outputRankNumber) {
         // Rank by rank: the row holding each rank, before and after.
         size_t i = 0, j = 0;

@@ -81,8 +81,10 @@ class RankOperator final : public StreamOperator {
   bool sameKeys(const std::vector<Value>& a, const std::vector<Value>& b) const;
   /// The rank of every row of a sorted partition.
   std::vector<int64_t> ranksOf(const Rows& sorted) const;
-  /// The visible rows of a sorted partition with their ranks.
-  std::vector<std::pair<const std::vector<Value>*, int64_t>> visible(const Rows& sorted) const;
+  /// The visible rows of a sorted partition with their ranks, from index `from` on (ROW_NUMBER
+  /// only; other kinds give all).
+  std::vector<std::pair<const std::vector<Value>*, int64_t>> visible(const Rows& sorted,
+                                                                      size_t from = 0) const;
   void append(const std::vector<Value>& row, int64_t rank, RowKind kind);
   /// Sorts the buffered partition `key` and emits its visible rows as +I; forgets it.
   void emitPartition(const std::string& key);
