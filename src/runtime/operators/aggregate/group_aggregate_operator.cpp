@@ -48,9 +48,9 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
                                            bool retract) const {
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
     const AggregateCall& call = spec_->calls[i];
-    if (call.filterColumn >= 0) {
-      Value filter = chunk.column(call.filterColumn).valueAt(row);
-      if (filter.isNull() || !filter.get<bool>()) continue;
+    if (call.filterColumn >= 0) {  // a BOOLEAN column: read in place, no Value
+      const vector::Vector& filter = chunk.column(call.filterColumn);
+      if (filter.isNull(row) || !filter.data<bool>()[row]) continue;
     }
     Value input = call.argumentColumn >= 0 ? chunk.column(call.argumentColumn).valueAt(row)
                                            : Value(int64_t{1});
