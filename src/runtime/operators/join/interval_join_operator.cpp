@@ -6,15 +6,17 @@
 // other side under its key whose time is in its range: a binary search in the key's
 // time-ordered rows), evaluate the residual condition once over the joined chunk of all
 // candidates (ExpressionEvaluator::selectTrue), then walk the rows in order to emit joined and
-// padded rows. The chunk itself is the segment the stored rows point into; it is compacted to
-// its stored rows when most of it is not stored. Output rows are queued as segment positions
-// and assembled a column at a time (KernelVector::interleave).
+// padded rows. The chunk itself is added to the side's RowStore and the stored rows point into
+// it; when most of it is not stored, the stored rows are copied into a chunk of their own
+// instead. Output rows are queued as RowRefs and gathered a column at a time (RowStore::gather);
+// chunks with no stored row left are freed once the output queued from them is flushed, and a
+// store holding mostly released rows is compacted (RowStore::compact).
 //
 // What is per row: encoding the equi key (into one reused buffer per chunk), one hash lookup,
 // the binary search, and a 24-byte entry for a stored row. Nothing is converted to Values.
 #include "runtime/operators/join/interval_join_operator.h"
 
-#include <absl/strings/string_view.h>
+#include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
 #include <string_view>
@@ -56,12 +58,11 @@ int64_t intervalJoinWatermarkDelay(const IntervalJoinSpec& spec) {
   return std::max<int64_t>(0, std::max(spec.upperBound, negatedLower));
 }
 
-void IntervalJoinOperator::JoinedRows::add(int32_t leftSegment, int32_t leftPosition,
-                                           int32_t rightSegment, int32_t rightPosition) {
-  leftSegmentOf.push_back(leftSegment);
-  leftPositionOf.push_back(leftPosition);
-  rightSegmentOf.push_back(rightSegment);
-  rightPositionOf.push_back(rightPosition);
+void IntervalJoinOperator::JoinedRows::add(RowRef left, RowRef right) {
+  leftSegmentOf.push_back(left.segment);
+  leftPositionOf.push_back(left.position);
+  rightSegmentOf.push_back(right.segment);
+  rightPositionOf.push_back(right.position);
 }
 
 void IntervalJoinOperator::JoinedRows::clear() {
@@ -99,11 +100,20 @@ IntervalJoinOperator::IntervalJoinOperator(std::shared_ptr<const IntervalJoinSpe
   conditionColumns_.assign(static_cast<size_t>(columnCount_[0] + columnCount_[1]), false);
   if (spec_->condition) markReadColumns(*spec_->condition, conditionColumns_);
   watermarkDelay_ = intervalJoinWatermarkDelay(*spec_);
+  stores_[0] = RowStore(spec_->leftRowType);
+  stores_[1] = RowStore(spec_->rightRowType);
 }
 
 IntervalJoinOperator::~IntervalJoinOperator() = default;
 
 bool IntervalJoinOperator::isOuter(int side) const { return isOuterSide(spec_->joinType, side); }
+
+size_t IntervalJoinOperator::bufferedRows() const {
+  // BATCH buffers whole chunks without retaining their rows.
+  const int64_t rows = batchMode_ ? stores_[0].heldRows() + stores_[1].heldRows()
+                                  : stores_[0].keptRows() + stores_[1].keptRows();
+  return static_cast<size_t>(rows);
+}
 
 int64_t IntervalJoinOperator::timeOffset(int side) const {
   // A left row at l can meet right rows up to l + upperBound; a right row at r left rows up
@@ -125,65 +135,9 @@ void IntervalJoinOperator::open(OperatorContext& context) {
   if (spec_->processingTime && context.processingTimeService == nullptr) {
     throw InternalError("A processing-time interval join needs a ProcessingTimeService.");
   }
-  for (int side = 0; side < 2; ++side) {
-    emptyChunk_[side] =
-        std::make_unique<vector::Chunk>(side == 0 ? spec_->leftRowType : spec_->rightRowType);
-    placeholders_[side].clear();
-    placeholders_[side].reserve(static_cast<size_t>(columnCount_[side]));
-    for (int column = 0; column < columnCount_[side]; ++column) {
-      placeholders_[side].push_back(
-          function::KernelVector::borrow(emptyChunk_[side]->column(column)));
-    }
-    sourcePointers_[side].assign(static_cast<size_t>(columnCount_[side]), {});
-  }
 }
 
 void IntervalJoinOperator::close() { finished_ = true; }
-
-int32_t IntervalJoinOperator::addSegment(int side, vector::Chunk chunk) {
-  int32_t slot = 0;
-  if (!freeSegments_[side].empty()) {
-    slot = freeSegments_[side].back();
-    freeSegments_[side].pop_back();
-  } else {
-    slot = static_cast<int32_t>(segments_[side].size());
-    segments_[side].push_back(std::make_unique<Segment>());
-    for (int column = 0; column < columnCount_[side]; ++column) {
-      sourcePointers_[side][static_cast<size_t>(column)].push_back(
-          &placeholders_[side][static_cast<size_t>(column)]);
-    }
-  }
-  replaceSegmentChunk(side, slot, std::move(chunk));
-  return slot;
-}
-
-void IntervalJoinOperator::replaceSegmentChunk(int side, int32_t slot, vector::Chunk chunk) {
-  Segment& segment = *segments_[side][static_cast<size_t>(slot)];
-  // The chunk is not moved again once its columns are borrowed (a short string's bytes live
-  // inside the object).
-  segment.chunk = std::make_unique<vector::Chunk>(std::move(chunk));
-  segment.views.clear();
-  segment.views.reserve(static_cast<size_t>(columnCount_[side]));
-  for (int column = 0; column < columnCount_[side]; ++column) {
-    segment.views.push_back(function::KernelVector::borrow(segment.chunk->column(column)));
-  }
-  for (int column = 0; column < columnCount_[side]; ++column) {
-    sourcePointers_[side][static_cast<size_t>(column)][static_cast<size_t>(slot)] =
-        &segment.views[static_cast<size_t>(column)];
-  }
-}
-
-void IntervalJoinOperator::freeSegment(int side, int32_t slot) {
-  Segment& segment = *segments_[side][static_cast<size_t>(slot)];
-  segment.chunk.reset();
-  segment.views.clear();
-  segment.liveRows = 0;
-  for (int column = 0; column < columnCount_[side]; ++column) {
-    sourcePointers_[side][static_cast<size_t>(column)][static_cast<size_t>(slot)] =
-        &placeholders_[side][static_cast<size_t>(column)];
-  }
-  freeSegments_[side].push_back(slot);
-}
 
 void IntervalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
   EDDY_CHECK(inputIndex == 0 || inputIndex == 1);
@@ -199,41 +153,12 @@ void IntervalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
       processChunkInStreamingMode(inputIndex, std::move(chunk));
       continue;
     }
-    bufferedRows_ += static_cast<size_t>(chunk.size());
-    const int32_t slot = addSegment(inputIndex, std::move(chunk));
+    batchSlots_[inputIndex].push_back(stores_[inputIndex].add(std::move(chunk)));
     if (spec_->processingTime) {
-      std::vector<int64_t>& arrivals = segmentArrivalTime_[inputIndex];
-      arrivals.resize(std::max(arrivals.size(), static_cast<size_t>(slot) + 1));
-      arrivals[static_cast<size_t>(slot)] =
-          context().processingTimeService->currentProcessingTime();
+      batchArrivalTime_[inputIndex].push_back(
+          context().processingTimeService->currentProcessingTime());
     }
   }
-}
-
-int32_t IntervalJoinOperator::findOrAddKey(std::string_view bytes) {
-  // This absl's string_view is not std::string_view; both view the same bytes.
-  auto found = keyIndex_.find(absl::string_view(bytes.data(), bytes.size()));
-  if (found != keyIndex_.end()) return found->second;
-  int32_t index = 0;
-  if (!freeKeys_.empty()) {
-    index = freeKeys_.back();
-    freeKeys_.pop_back();
-  } else {
-    index = static_cast<int32_t>(keys_.size());
-    keys_.emplace_back();
-  }
-  KeyEntry& key = keys_[static_cast<size_t>(index)];
-  key.bytes.assign(bytes);
-  key.inUse = true;
-  keyIndex_.emplace(key.bytes, index);
-  return index;
-}
-
-void IntervalJoinOperator::freeKey(int32_t keyIndex) {
-  KeyEntry& key = keys_[static_cast<size_t>(keyIndex)];
-  keyIndex_.erase(key.bytes);
-  key = KeyEntry{};
-  freeKeys_.push_back(keyIndex);
 }
 
 void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk chunk) {
@@ -254,8 +179,9 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
   const int64_t watermark = currentWatermark_;
   const bool anyWatermark = watermark > Watermark::kMin;
 
-  const int32_t segment = addSegment(side, std::move(chunk));
-  const vector::Chunk& input = *segments_[side][static_cast<size_t>(segment)]->chunk;
+  RowStore& store = stores_[side];
+  const int32_t segment = store.add(std::move(chunk));
+  const vector::Chunk& input = store.chunk(segment);
 
   // 1. Each row's time, status and key (found among the stored keys or not).
   const vector::Vector* timeVector = nullptr;
@@ -289,9 +215,8 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
         anyWatermark && watermark >= saturatingAdd(time, timeOffset(side)) ? kJoinable : kStored;
     vector::appendKeyBytes(input, keyColumns, row, chunkKeyBytes_);
     keyBytesEnd_[index] = static_cast<int32_t>(chunkKeyBytes_.size());
-    auto found = keyIndex_.find(
-        absl::string_view(chunkKeyBytes_.data() + keyBegin, chunkKeyBytes_.size() - keyBegin));
-    if (found != keyIndex_.end()) keyOfRow_[index] = found->second;
+    keyOfRow_[index] = keys_.find(
+        std::string_view(chunkKeyBytes_).substr(keyBegin, chunkKeyBytes_.size() - keyBegin));
   }
   countLateRows(lateRows);
 
@@ -318,16 +243,16 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
                                         : saturatingAdd(time, -spec_->upperBound);
         const int64_t high = inputIsLeft ? saturatingAdd(time, spec_->upperBound)
                                          : saturatingAdd(time, -spec_->lowerBound);
-        const SideRows& others = keys_[static_cast<size_t>(keyOfRow_[index])].sides[otherSide];
+        const SideRows& others = keys_[keyOfRow_[index]].sides[otherSide];
         auto other = std::lower_bound(
             others.rows.begin() + static_cast<std::ptrdiff_t>(others.head), others.rows.end(), low,
             [](const StoredRow& stored, int64_t value) { return stored.time < value; });
-        const auto inputRow = static_cast<int32_t>(windowEnd);
+        const RowRef inputRow{segment, static_cast<int32_t>(windowEnd)};
         for (; other != others.rows.end() && other->time <= high; ++other) {
           if (inputIsLeft) {
-            candidates.add(segment, inputRow, other->segment, other->position);
+            candidates.add(inputRow, other->row);
           } else {
-            candidates.add(other->segment, other->position, segment, inputRow);
+            candidates.add(other->row, inputRow);
           }
           otherRowOfCandidate.push_back(static_cast<size_t>(other - others.rows.begin()));
         }
@@ -345,34 +270,31 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
            ++c) {
         const auto candidate = static_cast<size_t>(c);
         if (matches[candidate] == 0) continue;
-        appendOutput(candidates.leftSegmentOf[candidate], candidates.leftPositionOf[candidate],
-                     candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]);
+        appendOutput(
+            RowRef{candidates.leftSegmentOf[candidate], candidates.leftPositionOf[candidate]},
+            RowRef{candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]});
         joined = true;
         if (otherIsOuter) {
-          keys_[static_cast<size_t>(keyOfRow_[index])]
-              .sides[otherSide]
-              .rows[otherRowOfCandidate[candidate]]
-              .joined = true;
+          keys_[keyOfRow_[index]].sides[otherSide].rows[otherRowOfCandidate[candidate]].joined =
+              true;
         }
       }
       rowJoined_[index] = joined ? 1 : 0;
       if (rowStatus_[index] == kStored) {
         ++storedRows;
       } else if (!joined && inputIsOuter) {
-        appendPadded(side, segment, static_cast<int32_t>(row));
+        appendPadded(side, RowRef{segment, static_cast<int32_t>(row)});
       }
     }
     windowBegin = windowEnd;
   }
-  flushOutput();  // before the segment changes
+  flushOutput();  // nothing queued points into the input chunk any more
 
-  // 3. Store the rows that can still meet rows of the other side.
-  if (storedRows == 0) {
-    freeSegment(side, segment);
-    return;
-  }
-  std::vector<int32_t> storedPositions;  // input row -> position in the stored segment
-  if (storedRows * 2 <= rowCount) {
+  // 3. Store the rows that can still meet rows of the other side: in the input chunk, or,
+  // when most of it is not stored, in a chunk of their own (the input chunk is then freed).
+  int32_t storedSegment = segment;
+  std::vector<int32_t> storedPositions;  // input row -> position in the stored chunk
+  if (storedRows > 0 && storedRows * 2 <= rowCount) {
     std::vector<int32_t> selection;
     selection.reserve(static_cast<size_t>(storedRows));
     for (int64_t row = 0; row < rowCount; ++row) {
@@ -380,9 +302,8 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
         selection.push_back(static_cast<int32_t>(row));
       }
     }
-    vector::Chunk compacted =
-        vector::gather(input, selection.data(), static_cast<int64_t>(selection.size()));
-    replaceSegmentChunk(side, segment, std::move(compacted));  // `input` is gone now
+    storedSegment =
+        store.add(vector::gather(input, selection.data(), static_cast<int64_t>(selection.size())));
     storedPositions.assign(static_cast<size_t>(rowCount), -1);
     for (size_t i = 0; i < selection.size(); ++i) {
       storedPositions[static_cast<size_t>(selection[i])] = static_cast<int32_t>(i);
@@ -394,20 +315,21 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
     int32_t keyIndex = keyOfRow_[index];
     if (keyIndex < 0) {
       const size_t keyBegin = row == 0 ? 0 : static_cast<size_t>(keyBytesEnd_[index - 1]);
-      keyIndex =
-          findOrAddKey(std::string_view(chunkKeyBytes_)
-                           .substr(keyBegin, static_cast<size_t>(keyBytesEnd_[index]) - keyBegin));
+      keyIndex = keys_.findOrAdd(
+          std::string_view(chunkKeyBytes_)
+              .substr(keyBegin, static_cast<size_t>(keyBytesEnd_[index]) - keyBegin));
     }
-    const StoredRow stored{
-        rowTimes_[index], segment,
-        storedPositions.empty() ? static_cast<int32_t>(row) : storedPositions[index],
-        rowJoined_[index] != 0};
-    std::vector<StoredRow>& rows = keys_[static_cast<size_t>(keyIndex)].sides[side].rows;
+    const StoredRow stored{rowTimes_[index],
+                           RowRef{storedSegment, storedPositions.empty() ? static_cast<int32_t>(row)
+                                                                         : storedPositions[index]},
+                           rowJoined_[index] != 0};
+    store.retain(stored.row);
+    SideRows& sideRows = keys_[keyIndex].sides[side];
+    std::vector<StoredRow>& rows = sideRows.rows;
     if (rows.empty() || rows.back().time <= stored.time) {
       rows.push_back(stored);
     } else {
       // Out of order: after the rows of the same time, so arrival order is kept among them.
-      SideRows& sideRows = keys_[static_cast<size_t>(keyIndex)].sides[side];
       auto position = std::upper_bound(
           rows.begin() + static_cast<std::ptrdiff_t>(sideRows.head), rows.end(), stored.time,
           [](int64_t value, const StoredRow& row) { return value < row.time; });
@@ -415,12 +337,12 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
     }
     scheduleRelease(keyIndex);
   }
-  segments_[side][static_cast<size_t>(segment)]->liveRows = storedRows;
-  bufferedRows_ += static_cast<size_t>(storedRows);
+  store.freeEmpty();  // the input chunk when none of its rows is stored in it
+  compactIfSparse();
 }
 
 void IntervalJoinOperator::scheduleRelease(int32_t keyIndex) {
-  KeyEntry& key = keys_[static_cast<size_t>(keyIndex)];
+  KeyEntry& key = keys_[keyIndex];
   bool any = false;
   int64_t earliest = Watermark::kMax;
   for (int side = 0; side < 2; ++side) {
@@ -459,21 +381,37 @@ void IntervalJoinOperator::releaseUntil(int64_t watermark) {
   while (!releaseQueue_.empty() && releaseQueue_.top().time <= watermark) {
     const ReleaseEntry entry = releaseQueue_.top();
     releaseQueue_.pop();
-    KeyEntry& key = keys_[static_cast<size_t>(entry.key)];
-    if (!key.inUse || !key.releaseScheduled || key.scheduledRelease != entry.time) continue;
+    // A removed key's state is reset, so its stale entries fail the check as well.
+    KeyEntry& key = keys_[entry.key];
+    if (!key.releaseScheduled || key.scheduledRelease != entry.time) continue;
     key.releaseScheduled = false;
     releaseRows(key, 0, watermark);
     releaseRows(key, 1, watermark);
     if (key.sides[0].empty() && key.sides[1].empty()) {
-      freeKey(entry.key);
+      keys_.remove(entry.key);
     } else {
       scheduleRelease(entry.key);
     }
   }
-  flushOutput();
+  flushOutput();  // before the chunks of the released rows are freed
+  stores_[0].freeEmpty();
+  stores_[1].freeEmpty();
+  compactIfSparse();
+}
+
+void IntervalJoinOperator::compactIfSparse() {
   for (int side = 0; side < 2; ++side) {
-    for (int32_t slot : segmentsToFree_[side]) freeSegment(side, slot);
-    segmentsToFree_[side].clear();
+    if (!stores_[side].sparse()) continue;
+    EDDY_CHECK_EQ(pendingOutput_.size(), int64_t{0});
+    std::vector<RowRef*> references;
+    references.reserve(static_cast<size_t>(stores_[side].keptRows()));
+    keys_.forEach([&](int32_t, KeyEntry& key) {
+      SideRows& rows = key.sides[side];
+      for (size_t i = rows.head; i < rows.rows.size(); ++i) {
+        references.push_back(&rows.rows[i].row);
+      }
+    });
+    stores_[side].compact(references);
   }
 }
 
@@ -484,10 +422,8 @@ void IntervalJoinOperator::releaseRows(KeyEntry& key, int side, int64_t watermar
   while (!rows.empty()) {
     const StoredRow& row = rows.rows[rows.head];
     if (saturatingAdd(row.time, offset) > watermark) break;
-    if (outer && !row.joined) appendPadded(side, row.segment, row.position);
-    Segment& segment = *segments_[side][static_cast<size_t>(row.segment)];
-    if (--segment.liveRows == 0) segmentsToFree_[side].push_back(row.segment);
-    --bufferedRows_;
+    if (outer && !row.joined) appendPadded(side, row.row);
+    stores_[side].release(row.row);  // its chunk is freed after the flush at the earliest
     ++rows.head;
   }
   if (rows.empty()) {
@@ -528,16 +464,17 @@ void IntervalJoinOperator::finish() {
     releaseUntil(Watermark::kMax);
     EDDY_CHECK(releaseQueue_.empty());
   }
-  EDDY_CHECK_EQ(bufferedRows_, size_t{0});
+  EDDY_CHECK_EQ(bufferedRows(), size_t{0});
   finished_ = true;
 }
 
 void IntervalJoinOperator::finishInBatchMode() {
   // A buffered row's time: the column's value (nullopt for NULL) or the chunk's arrival time.
-  auto timeOf = [&](int side, int32_t slot, const vector::Chunk& chunk, int64_t row,
+  // `arrival` is the chunk's index in batchSlots_[side].
+  auto timeOf = [&](int side, size_t arrival, const vector::Chunk& chunk, int64_t row,
                     int64_t& time) {
     if (spec_->processingTime) {
-      time = segmentArrivalTime_[side][static_cast<size_t>(slot)];
+      time = batchArrivalTime_[side][arrival];
       return true;
     }
     const vector::Vector& column =
@@ -547,23 +484,23 @@ void IntervalJoinOperator::finishInBatchMode() {
     return true;
   };
 
-  // Build: the right rows, numbered in arrival order (no segment was freed in BATCH, so slot
-  // order is arrival order), and per key their numbers ordered by time, then arrival.
+  // Build: the right rows, numbered in arrival order, and per key their numbers ordered by
+  // time, then arrival.
   struct BuildRow {
-    int32_t segment;
-    int32_t position;
+    RowRef row;
     int64_t time;
   };
   std::vector<BuildRow> buildRows;
   absl::flat_hash_map<std::string, std::vector<int32_t>> buildRowsOfKey;
   std::string keyBytes;
-  for (size_t slot = 0; slot < segments_[1].size(); ++slot) {
-    const vector::Chunk& chunk = *segments_[1][slot]->chunk;
+  for (size_t arrival = 0; arrival < batchSlots_[1].size(); ++arrival) {
+    const int32_t slot = batchSlots_[1][arrival];
+    const vector::Chunk& chunk = stores_[1].chunk(slot);
     for (int64_t row = 0; row < chunk.size(); ++row) {
       const auto buildRow = static_cast<int32_t>(buildRows.size());
       int64_t time = 0;
-      const bool hasTime = timeOf(1, static_cast<int32_t>(slot), chunk, row, time);
-      buildRows.push_back(BuildRow{static_cast<int32_t>(slot), static_cast<int32_t>(row), time});
+      const bool hasTime = timeOf(1, arrival, chunk, row, time);
+      buildRows.push_back(BuildRow{RowRef{slot, static_cast<int32_t>(row)}, time});
       if (!hasTime || keyHasNull(chunk, spec_->rightKeys, row)) continue;
       keyBytes.clear();
       vector::appendKeyBytes(chunk, spec_->rightKeys, row, keyBytes);
@@ -582,9 +519,9 @@ void IntervalJoinOperator::finishInBatchMode() {
   std::vector<int32_t> buildRowOfCandidate;
   std::vector<int64_t> firstCandidateOfRow;
   std::vector<int32_t> inRange;
-  for (size_t slot = 0; slot < segments_[0].size(); ++slot) {
-    const vector::Chunk& chunk = *segments_[0][slot]->chunk;
-    const auto probeSegment = static_cast<int32_t>(slot);
+  for (size_t arrival = 0; arrival < batchSlots_[0].size(); ++arrival) {
+    const int32_t probeSegment = batchSlots_[0][arrival];
+    const vector::Chunk& chunk = stores_[0].chunk(probeSegment);
     int64_t windowBegin = 0;
     while (windowBegin < chunk.size()) {
       candidates.clear();
@@ -595,7 +532,7 @@ void IntervalJoinOperator::finishInBatchMode() {
              (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
         firstCandidateOfRow.push_back(candidates.size());
         int64_t time = 0;
-        if (timeOf(0, probeSegment, chunk, windowEnd, time) &&
+        if (timeOf(0, arrival, chunk, windowEnd, time) &&
             !keyHasNull(chunk, spec_->leftKeys, windowEnd)) {
           keyBytes.clear();
           vector::appendKeyBytes(chunk, spec_->leftKeys, windowEnd, keyBytes);
@@ -616,8 +553,7 @@ void IntervalJoinOperator::finishInBatchMode() {
             std::sort(inRange.begin(), inRange.end());  // arrival order
             for (int32_t buildRow : inRange) {
               const BuildRow& right = buildRows[static_cast<size_t>(buildRow)];
-              candidates.add(probeSegment, static_cast<int32_t>(windowEnd), right.segment,
-                             right.position);
+              candidates.add(RowRef{probeSegment, static_cast<int32_t>(windowEnd)}, right.row);
               buildRowOfCandidate.push_back(buildRow);
             }
           }
@@ -632,12 +568,15 @@ void IntervalJoinOperator::finishInBatchMode() {
         for (int64_t c = firstCandidateOfRow[offset]; c < firstCandidateOfRow[offset + 1]; ++c) {
           const auto candidate = static_cast<size_t>(c);
           if (matches[candidate] == 0) continue;
-          appendOutput(probeSegment, static_cast<int32_t>(row),
-                       candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]);
+          appendOutput(
+              RowRef{probeSegment, static_cast<int32_t>(row)},
+              RowRef{candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]});
           buildRowJoined[static_cast<size_t>(buildRowOfCandidate[candidate])] = 1;
           joined = true;
         }
-        if (!joined && isOuter(0)) appendPadded(0, probeSegment, static_cast<int32_t>(row));
+        if (!joined && isOuter(0)) {
+          appendPadded(0, RowRef{probeSegment, static_cast<int32_t>(row)});
+        }
       }
       windowBegin = windowEnd;
     }
@@ -647,34 +586,23 @@ void IntervalJoinOperator::finishInBatchMode() {
   if (isOuter(1)) {
     for (size_t buildRow = 0; buildRow < buildRows.size(); ++buildRow) {
       if (buildRowJoined[buildRow] != 0) continue;
-      appendPadded(1, buildRows[buildRow].segment, buildRows[buildRow].position);
+      appendPadded(1, buildRows[buildRow].row);
     }
   }
   flushOutput();
   for (int side = 0; side < 2; ++side) {
-    for (size_t slot = 0; slot < segments_[side].size(); ++slot) {
-      if (segments_[side][slot]->chunk != nullptr) freeSegment(side, static_cast<int32_t>(slot));
-    }
+    stores_[side].clear();
+    batchSlots_[side].clear();
+    batchArrivalTime_[side].clear();
   }
-  bufferedRows_ = 0;
 }
 
 vector::Chunk IntervalJoinOperator::assemble(const JoinedRows& rows,
                                              bool onlyConditionColumns) const {
   vector::Chunk chunk(spec_->outputRowType);
-  const std::vector<RowField>& fields = spec_->outputRowType->getFields();
-  for (int column = 0; column < columnCount_[0] + columnCount_[1]; ++column) {
-    if (onlyConditionColumns && !conditionColumns_[static_cast<size_t>(column)]) continue;
-    const bool left = column < columnCount_[0];
-    const int side = left ? 0 : 1;
-    const int sourceColumn = left ? column : column - columnCount_[0];
-    chunk.mutableColumn(column) =
-        function::KernelVector::interleave(fields[static_cast<size_t>(column)].type,
-                                           sourcePointers_[side][static_cast<size_t>(sourceColumn)],
-                                           left ? rows.leftSegmentOf : rows.rightSegmentOf,
-                                           left ? rows.leftPositionOf : rows.rightPositionOf)
-            .toVector();
-  }
+  const std::vector<bool>* only = onlyConditionColumns ? &conditionColumns_ : nullptr;
+  stores_[0].gather(rows.leftSegmentOf, rows.leftPositionOf, chunk, 0, only);
+  stores_[1].gather(rows.rightSegmentOf, rows.rightPositionOf, chunk, columnCount_[0], only);
   chunk.mutableRowKinds().assign(static_cast<size_t>(rows.size()), RowKind::INSERT);
   return chunk;
 }
@@ -690,17 +618,16 @@ std::vector<uint8_t> IntervalJoinOperator::evaluateCondition(const JoinedRows& c
   return matches;
 }
 
-void IntervalJoinOperator::appendOutput(int32_t leftSegment, int32_t leftPosition,
-                                        int32_t rightSegment, int32_t rightPosition) {
-  pendingOutput_.add(leftSegment, leftPosition, rightSegment, rightPosition);
+void IntervalJoinOperator::appendOutput(RowRef left, RowRef right) {
+  pendingOutput_.add(left, right);
   if (pendingOutput_.size() >= static_cast<int64_t>(kDefaultBatchSize)) flushOutput();
 }
 
-void IntervalJoinOperator::appendPadded(int side, int32_t segment, int32_t position) {
+void IntervalJoinOperator::appendPadded(int side, RowRef row) {
   if (side == 0) {
-    appendOutput(segment, position, -1, 0);
+    appendOutput(row, RowRef{});
   } else {
-    appendOutput(-1, 0, segment, position);
+    appendOutput(RowRef{}, row);
   }
 }
 

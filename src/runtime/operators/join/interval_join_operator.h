@@ -53,32 +53,31 @@
 // by key in order of their earliest release time (ties by key slot), within a key the left rows
 // then the right rows, each in time order. Output chunks hold at most kDefaultBatchSize rows.
 //
-// State: plain member containers (checkpointing of interval joins comes later; this state is
-// not part of a snapshot yet). Stored rows stay in the columnar chunks they arrived in (a chunk
-// with few stored rows is compacted to them); per key and side a vector of (time, chunk, row,
-// joined) entries ordered by time, and one release queue of (earliest release time, key) over
-// all keys, so a watermark touches only the keys with something to release.
+// State: the join state classes shared with the regular and the temporal join (row_store.h;
+// checkpointing of interval joins comes later, this state is not part of a snapshot yet). A
+// RowStore per side keeps the stored rows in the columnar chunks they arrived in (a chunk most of
+// whose rows are not stored is first cut down to the stored ones; a store holding mostly released
+// rows is compacted); a KeyTable holds per key and side a vector of (time, row, joined) entries
+// ordered by time; one release queue of (earliest release time, key) over all keys, so a
+// watermark touches only the keys with something to release.
 //
 // Threading and ownership: one operator per subtask, called only by its task thread (timer
 // callbacks included, see ProcessingTimeService). The spec is the shared immutable definition;
 // the operator owns its state.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
-
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <queue>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
 #include "expression/bound_expression.h"
 #include "expression/expression_evaluator.h"
-#include "function/kernel_vector.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/join/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -128,14 +127,14 @@ class IntervalJoinOperator final : public StreamOperator {
   void close() override;
 
   /// Rows held in state (STREAMING) or buffered (BATCH), both sides together. For tests.
-  size_t bufferedRows() const { return bufferedRows_; }
+  size_t bufferedRows() const;
 
  private:
   static constexpr int64_t kNoTimer = Watermark::kMax;
 
-  /// Rows of a joined chunk by where their halves come from: row i's left half is row
-  /// leftPositionOf[i] of left segment leftSegmentOf[i] (NULLs where that is -1), likewise its
-  /// right half.
+  /// Rows of a joined chunk by where their halves come from: row i's left half is the left
+  /// store's row (leftSegmentOf[i], leftPositionOf[i]) (NULLs where the segment is -1), likewise
+  /// its right half.
   struct JoinedRows {
     std::vector<int32_t> leftSegmentOf;
     std::vector<int32_t> leftPositionOf;
@@ -143,24 +142,14 @@ class IntervalJoinOperator final : public StreamOperator {
     std::vector<int32_t> rightPositionOf;
 
     int64_t size() const { return static_cast<int64_t>(leftSegmentOf.size()); }
-    void add(int32_t leftSegment, int32_t leftPosition, int32_t rightSegment,
-             int32_t rightPosition);
+    void add(RowRef left, RowRef right);
     void clear();
-  };
-
-  /// One chunk of a side whose rows are stored (STREAMING) or buffered (BATCH), with borrowed
-  /// views of its columns for KernelVector::interleave.
-  struct Segment {
-    std::unique_ptr<vector::Chunk> chunk;  // null while the slot is free
-    std::vector<function::KernelVector> views;
-    int64_t liveRows = 0;  // STREAMING: stored rows still pointing into it
   };
 
   /// One stored row of a side under one key.
   struct StoredRow {
     int64_t time;
-    int32_t segment;
-    int32_t position;
+    RowRef row;
     bool joined;  // an outer side's row that joined at least once (never padded then)
   };
 
@@ -172,11 +161,9 @@ class IntervalJoinOperator final : public StreamOperator {
     bool empty() const { return head == rows.size(); }
   };
 
-  /// One equi key with stored rows on either side (a slot of keys_, free while bytes is
-  /// unset).
+  /// One equi key with stored rows on either side (a slot of keys_).
   struct KeyEntry {
     std::string bytes;
-    bool inUse = false;
     SideRows sides[2];
     /// The time of this key's valid entry in releaseQueue_, when releaseScheduled. Other
     /// entries of the key in the queue are stale and skipped.
@@ -196,13 +183,8 @@ class IntervalJoinOperator final : public StreamOperator {
   void processChunkInStreamingMode(int side, vector::Chunk chunk);
   void finishInBatchMode();
 
-  /// Moves `chunk` into a free segment slot of `side`; returns the slot.
-  int32_t addSegment(int side, vector::Chunk chunk);
-  void replaceSegmentChunk(int side, int32_t slot, vector::Chunk chunk);
-  void freeSegment(int side, int32_t slot);
-
   /// Releases, on every key due, the stored rows whose release time is <= `watermark`; pads
-  /// the outer ones that never joined, flushes the output and frees emptied segments.
+  /// the outer ones that never joined, flushes the output and frees emptied chunks.
   void releaseUntil(int64_t watermark);
   void releaseRows(KeyEntry& key, int side, int64_t watermark);
   /// Queues a release entry for the key's earliest stored row when it is before the one
@@ -210,18 +192,17 @@ class IntervalJoinOperator final : public StreamOperator {
   void scheduleRelease(int32_t keyIndex);
   void requestTimer(int64_t time);
   void onProcessingTime(int64_t time);
-  int32_t findOrAddKey(std::string_view bytes);
-  void freeKey(int32_t keyIndex);
+  /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
+  void compactIfSparse();
 
   /// For every pair of `candidates`, whether the residual condition holds (all when none).
   std::vector<uint8_t> evaluateCondition(const JoinedRows& candidates) const;
-  /// The joined chunk of `rows` over the current segments; with `onlyConditionColumns` only
-  /// the columns the condition reads are filled.
+  /// The joined chunk of `rows` over the current stores; with `onlyConditionColumns` only the
+  /// columns the condition reads are filled.
   vector::Chunk assemble(const JoinedRows& rows, bool onlyConditionColumns) const;
-  void appendOutput(int32_t leftSegment, int32_t leftPosition, int32_t rightSegment,
-                    int32_t rightPosition);
-  /// Pads row `position` of segment `segment` of `side`.
-  void appendPadded(int side, int32_t segment, int32_t position);
+  void appendOutput(RowRef left, RowRef right);
+  /// Pads row `row` of `side`.
+  void appendPadded(int side, RowRef row);
   void flushOutput();
   void countLateRows(int64_t count);
 
@@ -233,21 +214,11 @@ class IntervalJoinOperator final : public StreamOperator {
   bool batchMode_ = false;
   bool finished_ = false;
 
-  // Segments of each side by slot; sourcePointers_[side][column][slot] points at the slot's
-  // view of the column (or at an empty placeholder for a free slot) for interleave.
-  std::vector<std::unique_ptr<Segment>> segments_[2];
-  std::vector<int32_t> freeSegments_[2];
-  std::vector<int32_t> segmentsToFree_[2];  // emptied by a release; freed after the flush
-  std::unique_ptr<vector::Chunk> emptyChunk_[2];
-  std::vector<function::KernelVector> placeholders_[2];
-  std::vector<std::vector<const function::KernelVector*>> sourcePointers_[2];
+  RowStore stores_[2];  // left, right: STREAMING's stored rows; BATCH's buffered chunks
   JoinedRows pendingOutput_;
-  size_t bufferedRows_ = 0;
 
   // STREAMING state.
-  std::vector<KeyEntry> keys_;
-  std::vector<int32_t> freeKeys_;
-  absl::flat_hash_map<std::string, int32_t> keyIndex_;
+  KeyTable<KeyEntry> keys_;
   std::priority_queue<ReleaseEntry, std::vector<ReleaseEntry>, std::greater<>> releaseQueue_;
   int64_t currentWatermark_ = Watermark::kMin;  // event time: input W; processing time: clock-1
   int64_t lastEmittedWatermark_ = Watermark::kMin;
@@ -261,8 +232,10 @@ class IntervalJoinOperator final : public StreamOperator {
   std::vector<int32_t> keyOfRow_;
   std::vector<uint8_t> rowJoined_;
 
-  // BATCH: the processing time at which each buffered chunk arrived (processing time only).
-  std::vector<int64_t> segmentArrivalTime_[2];
+  // BATCH: the slots of the inputs' chunks in arrival order, and the processing time at which
+  // each arrived (processing time only).
+  std::vector<int32_t> batchSlots_[2];
+  std::vector<int64_t> batchArrivalTime_[2];
 };
 
 }  // namespace eddy::runtime::operators

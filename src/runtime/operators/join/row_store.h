@@ -1,5 +1,5 @@
-// RowStore and KeyTable: the in-memory state of the joins that keep input rows (the regular and
-// the temporal join).
+// RowStore and KeyTable: the in-memory state of the joins that keep input rows (the regular,
+// the interval and the temporal join).
 //
 // A RowStore keeps the input chunks of one join side as they arrived ("segments") and names a
 // stored row by a RowRef (segment slot, position): storing a row copies nothing, and no row
