@@ -262,18 +262,12 @@ void ExpressionEvaluator::evaluate(vector::Chunk&& input,
 }
 
 std::vector<bool> ExpressionEvaluator::readColumns(int inputColumnCount) const {
+  std::vector<int> read;
+  for (const ExpressionPtr& expression : expressions_) collectColumns(*expression, read);
   std::vector<bool> columns(static_cast<size_t>(inputColumnCount), false);
-  std::vector<const BoundExpression*> pending;
-  for (const ExpressionPtr& expression : expressions_) pending.push_back(expression.get());
-  while (!pending.empty()) {
-    const BoundExpression* expression = pending.back();
-    pending.pop_back();
-    if (expression->kind() == ExpressionKind::kColumnReference) {
-      const int index = static_cast<const ColumnReference*>(expression)->index();
-      EDDY_CHECK_LT(index, inputColumnCount);
-      columns[static_cast<size_t>(index)] = true;
-    }
-    for (const ExpressionPtr& child : expression->children()) pending.push_back(child.get());
+  for (int index : read) {
+    EDDY_CHECK_LT(index, inputColumnCount);
+    columns[static_cast<size_t>(index)] = true;
   }
   return columns;
 }

@@ -294,11 +294,9 @@ LogicalNodePtr mergeProjects(const LogicalNodePtr& node) {
 
 // Sets used[i] for every column `e` reads.
 void markColumns(const BoundPtr& e, std::vector<bool>& used) {
-  if (e->kind() == expression::ExpressionKind::kColumnReference) {
-    used.at(static_cast<size_t>(static_cast<const expression::ColumnReference&>(*e).index())) = true;
-    return;
-  }
-  for (const BoundPtr& child : e->children()) markColumns(child, used);
+  std::vector<int> columns;
+  expression::collectColumns(e, columns);
+  for (int column : columns) used.at(static_cast<size_t>(column)) = true;
 }
 
 // `e` with column i read as column newIndex[i] (same type).

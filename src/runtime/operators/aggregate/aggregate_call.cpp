@@ -552,14 +552,16 @@ Value innerResult(const AggregateCall& call, const Value* accumulator) {
 /// deleted); the table doubles when they pass 70%.
 constexpr size_t kDistinctPrefix = 2;
 
-/// Value::hash spread over all bits (an integer's hash is the integer itself).
-size_t slotHash(const Value& value) {
-  uint64_t h = static_cast<uint64_t>(value.hash());
+/// `h` spread over all bits (for a table indexed by its low bits).
+size_t mixBits(uint64_t h) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
   h ^= h >> 33;
   return static_cast<size_t>(h);
 }
+
+/// Value::hash spread over all bits (an integer's hash is the integer itself).
+size_t slotHash(const Value& value) { return mixBits(static_cast<uint64_t>(value.hash())); }
 
 void rehashDistinct(Value* accumulator) {
   ValueMap& slots = accumulator[0].getMutable<ValueMap>();
@@ -597,14 +599,6 @@ std::optional<int64_t> integerKey(const Value& value) {
   return std::nullopt;
 }
 
-size_t integerHash(int64_t key) {
-  auto h = static_cast<uint64_t>(key);
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return static_cast<size_t>(h);
-}
-
 Bytes emptyIntegerTable(size_t capacity) {
   Bytes bytes(capacity * sizeof(IntegerSlot));
   auto* slots = reinterpret_cast<IntegerSlot*>(bytes.data());
@@ -624,7 +618,7 @@ void rehashIntegers(Value* accumulator) {
   auto* slots = reinterpret_cast<IntegerSlot*>(rebuilt.data());
   for (size_t i = 0; i < oldCapacity; ++i) {
     if (oldSlots[i].count <= 0) continue;
-    size_t index = integerHash(oldSlots[i].key) & (capacity - 1);
+    size_t index = mixBits(static_cast<uint64_t>(oldSlots[i].key)) & (capacity - 1);
     while (slots[index].count != kEmptySlot) index = (index + 1) & (capacity - 1);
     slots[index] = oldSlots[i];
   }
@@ -636,7 +630,7 @@ int64_t addDistinctInteger(Value* accumulator, int64_t key, int64_t step) {
   Bytes& bytes = accumulator[0].getMutable<Bytes>();
   auto* slots = reinterpret_cast<IntegerSlot*>(bytes.data());
   const size_t mask = bytes.size() / sizeof(IntegerSlot) - 1;
-  size_t index = integerHash(key) & mask;
+  size_t index = mixBits(static_cast<uint64_t>(key)) & mask;
   std::optional<size_t> reusable;
   for (;; index = (index + 1) & mask) {
     IntegerSlot& slot = slots[index];

@@ -202,16 +202,9 @@ uint64_t JoinOperator::hashRow(int side, const vector::Chunk& chunk, int64_t row
 }
 
 std::vector<JoinOperator::StoredRow>::iterator JoinOperator::findEqual(
-    int side, std::vector<StoredRow>& rows, const vector::Chunk& input, int64_t row,
-    uint64_t hash) {
-  bool encoded = false;
+    int side, std::vector<StoredRow>& rows, uint64_t hash) {
   for (auto stored = rows.begin(); stored != rows.end(); ++stored) {
     if (stored->hash != hash) continue;
-    if (!encoded) {  // rowBytes_ may hold another row's bytes by now
-      rowBytes_.clear();
-      vector::appendKeyBytes(input, allColumns_[side], row, rowBytes_);
-      encoded = true;
-    }
     storedRowBytes_.clear();
     vector::appendKeyBytes(stores_[side].chunk(stored->row.segment), allColumns_[side],
                            stored->row.position, storedRowBytes_);
@@ -351,7 +344,7 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
           std::vector<StoredRow>& rows = key->rows[inputSide];
           const int64_t associations = inputIsOuter ? matchCount : 0;
           const uint64_t hash = mergeEqualRows ? hashRow(inputSide, input, row) : 0;
-          auto equal = mergeEqualRows ? findEqual(inputSide, rows, input, row, hash) : rows.end();
+          auto equal = mergeEqualRows ? findEqual(inputSide, rows, hash) : rows.end();
           if (equal != rows.end()) {
             ++equal->count;
             equal->associations = associations;
@@ -364,7 +357,7 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
       } else {
         if (key != nullptr) {
           std::vector<StoredRow>& rows = key->rows[inputSide];
-          auto equal = findEqual(inputSide, rows, input, row, hashRow(inputSide, input, row));
+          auto equal = findEqual(inputSide, rows, hashRow(inputSide, input, row));
           if (equal != rows.end() && --equal->count == 0) {
             stores_[inputSide].release(equal->row);
             rows.erase(equal);

@@ -151,13 +151,13 @@ class JoinOperator final : public StreamOperator {
   void finishInBatchMode();
   /// Releases the rows of `side` of `key` when the state TTL has passed since they were written.
   void expireIfIdle(KeyState& key, int side, int64_t now);
-  /// The stored row of `side` in `rows` equal to row `row` of `input` (whose fields hash to
+  /// The hash of all fields of row `row` of `chunk` (of `side`'s row type); leaves the row's
+  /// encoding in rowBytes_ for findEqual.
+  uint64_t hashRow(int side, const vector::Chunk& chunk, int64_t row);
+  /// The stored row of `side` in `rows` equal to the row hashRow encoded last (whose hash is
   /// `hash`), or rows.end().
   std::vector<StoredRow>::iterator findEqual(int side, std::vector<StoredRow>& rows,
-                                             const vector::Chunk& input, int64_t row,
                                              uint64_t hash);
-  /// The hash of all fields of row `row` of `chunk` (of `side`'s row type).
-  uint64_t hashRow(int side, const vector::Chunk& chunk, int64_t row);
   /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
   void compactIfSparse();
   /// For every candidate pair of `candidates`, whether the residual condition holds (all true

@@ -122,11 +122,11 @@ void RankOperator::processBatch(int, BatchPtr batch) {
                                      assignToKeyGroup(keyBytes_, context().maxParallelism));
         const Rows* held = rowsState_->valuePointer();
         if (held != nullptr && static_cast<int64_t>(held->size()) >= spec_->rankEnd) {
-          std::vector<Value> keys(static_cast<size_t>(arity));
+          sortKeysOnly_.resize(static_cast<size_t>(arity));
           for (const SortKey& key : spec_->sortKeys) {
-            keys[static_cast<size_t>(key.column)] = chunk.column(key.column).valueAt(r);
+            sortKeysOnly_[static_cast<size_t>(key.column)] = chunk.column(key.column).valueAt(r);
           }
-          if (!less(keys, held->back())) continue;
+          if (!less(sortKeysOnly_, held->back())) continue;
         }
       }
       std::vector<Value> row;

@@ -96,6 +96,7 @@ class RankOperator final : public StreamOperator {
   ValueState<Rows>* rowsState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;
+  std::vector<Value> sortKeysOnly_;  // a row with only its sort keys set (the others NULL)
   // BATCH and window Top-N: the rows of each partition in arrival order.
   absl::flat_hash_map<std::string, Rows> partitions_;
   // Window Top-N: the partitions of each window, by the window's time.
