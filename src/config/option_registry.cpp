@@ -213,8 +213,9 @@ std::vector<ConfigOption> knownOptions() {
   options.push_back(makeOption("table.optimizer.reuse-source-enabled", T::kBoolean, "true",
                                kPlannerIgnores, "Read an identical source once."));
   options.push_back(makeEnum("table.optimizer.agg-phase-strategy",
-                             {"AUTO", "ONE_PHASE", "TWO_PHASE"}, "AUTO", kPlannerIgnores,
-                             "One-phase or local-global (two-phase) aggregation."));
+                             {"AUTO", "ONE_PHASE", "TWO_PHASE"}, "AUTO", "",
+                             "One-phase or local-global (two-phase) aggregation; two-phase needs "
+                             "mini-batch in STREAMING mode."));
   options.push_back(makeOption("table.optimizer.distinct-agg.split.enabled", T::kBoolean, "false",
                                kPlannerIgnores, "Split distinct aggregations to spread hot keys."));
   options.push_back(makeInteger("table.optimizer.distinct-agg.split.bucket-num", 1, "1024",

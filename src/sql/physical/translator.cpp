@@ -1,5 +1,7 @@
 #include "sql/physical/translator.h"
 
+#include <algorithm>
+
 #include "sql/optimizer/optimizer.h"
 
 #include "connectors/dynamic_table_factory.h"
@@ -87,6 +89,31 @@ DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, std::shared_ptr<
 
 DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
                                         const TranslationSettings& settings);
+
+/// Flink's local/global aggregation of `spec` (a one-phase spec over `input`): a LOCAL phase
+/// chained to the input folds each mini-batch into one partial row per key; after the HASH
+/// exchange the GLOBAL phase merges the partials into its keyed accumulators.
+DataStream<vector::Chunk> twoPhaseAggregate(DataStream<vector::Chunk> input,
+                                            std::shared_ptr<runtime::operators::GroupAggregateSpec> spec,
+                                            const TranslationSettings& settings) {
+  using runtime::operators::AggregatePhase;
+  using runtime::operators::GroupAggregateOperator;
+  using runtime::operators::GroupAggregateSpec;
+  auto local = std::make_shared<GroupAggregateSpec>(*spec);
+  local->phase = AggregatePhase::kLocal;
+  local->outputRowType = runtime::operators::partialAggregateRowType(*spec);
+  local->stateTtlMillis = 0;
+  auto global = std::move(spec);
+  global->phase = AggregatePhase::kGlobal;
+  global->inputRowType = local->outputRowType;
+  std::vector<int> keys(global->groupingColumns.size());
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<int>(i);
+  global->groupingColumns = keys;
+  DataStream<vector::Chunk> partials = chained(std::move(input), "LocalGroupAggregate",
+                                               factoryOf<GroupAggregateOperator>(std::move(local)));
+  return keyed(std::move(partials), keys, "GlobalGroupAggregate",
+               factoryOf<GroupAggregateOperator>(std::move(global)), settings);
+}
 
 /// `transformation` and everything upstream of it, added to `env` (once per job). Operator
 /// factories are immutable and shared; each job creates its own operators from them.
@@ -350,8 +377,12 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->stateTtlMillis = settings.stateTtl;
       spec->miniBatchLatencyMillis = settings.miniBatchLatency;
       spec->miniBatchSize = settings.miniBatchSize;
-      return keyed(translate(*node.inputs[0], env, settings), aggregate.groupingColumns,
-                   "GroupAggregate",
+      DataStream<vector::Chunk> input = translate(*node.inputs[0], env, settings);
+      if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
+          std::all_of(spec->calls.begin(), spec->calls.end(), runtime::operators::supportsMerge)) {
+        return twoPhaseAggregate(std::move(input), std::move(spec), settings);
+      }
+      return keyed(std::move(input), aggregate.groupingColumns, "GroupAggregate",
                    factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings);
     }
     case LogicalNodeKind::kRank: {

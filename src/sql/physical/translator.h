@@ -37,6 +37,10 @@ struct TranslationSettings {
   /// (both > 0); 0 when mini-batch is off.
   int64_t miniBatchLatency = 0;
   int64_t miniBatchSize = 0;
+  /// table.optimizer.agg-phase-strategy is not ONE_PHASE: a GROUP BY under mini-batch whose
+  /// calls all merge runs as a local phase (chained to its input) and a global phase after the
+  /// exchange (Flink's local/global aggregation).
+  bool twoPhaseAggregation = true;
   /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.

@@ -476,6 +476,8 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
     translation.miniBatchLatency = latency;
     translation.miniBatchSize = size;
   }
+  translation.twoPhaseAggregation =
+      view.getEnum("table.optimizer.agg-phase-strategy").value_or("AUTO") != "ONE_PHASE";
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();

@@ -720,6 +720,79 @@ void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value
   accumulateInner(call, accumulator.data() + kDistinctPrefix, input, retract);
 }
 
+bool supportsMerge(const AggregateCall& call) {
+  if (call.distinct) return false;
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+    case AggregateKind::SUM:
+    case AggregateKind::AVG:
+      return true;
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+      return !call.retractable;
+    default:
+      return false;
+  }
+}
+
+std::vector<LogicalTypePtr> accumulatorTypes(const AggregateCall& call,
+                                             const LogicalTypePtr& argumentType) {
+  const LogicalTypePtr count = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      return {count};
+    case AggregateKind::SUM:
+    case AggregateKind::AVG: {
+      LogicalTypePtr sum;
+      switch (argumentType->getTypeRoot()) {
+        case LogicalTypeRoot::FLOAT:
+        case LogicalTypeRoot::DOUBLE:
+          sum = LogicalType::simple(LogicalTypeRoot::DOUBLE);
+          break;
+        case LogicalTypeRoot::DECIMAL:
+          sum = LogicalType::decimal(Decimal::kMaxPrecision, argumentType->getScale());
+          break;
+        default:
+          sum = LogicalType::simple(LogicalTypeRoot::BIGINT);
+      }
+      return {sum, count};
+    }
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+      if (!call.retractable) return {argumentType->copy(true)};
+      break;
+    default:
+      break;
+  }
+  throw InternalError("no partial accumulator for " + aggregateKindName(call.kind));
+}
+
+void merge(const AggregateCall& call, Accumulator& accumulator, const Value* other) {
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      accumulator[0] = Value(accumulator[0].get<int64_t>() + other[0].get<int64_t>());
+      return;
+    case AggregateKind::SUM:
+    case AggregateKind::AVG:
+      if (!other[0].isNull()) accumulator[0] = addToSum(accumulator[0], other[0], false);
+      accumulator[1] = Value(accumulator[1].get<int64_t>() + other[1].get<int64_t>());
+      return;
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+      if (!call.retractable) {
+        accumulateInner(call, accumulator.data(), other[0], false);
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  throw InternalError("cannot merge accumulators of " + aggregateKindName(call.kind));
+}
+
 Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
   return innerResult(call, accumulator.data() + (call.distinct ? kDistinctPrefix : 0));
 }

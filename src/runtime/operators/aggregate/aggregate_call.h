@@ -96,6 +96,20 @@ void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value
 /// The current result, a Value of call.resultType's kind (NULL where SQL says so).
 Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator);
 
+/// Two-phase aggregation (Flink's local/global aggregation): whether `call`'s accumulator can
+/// travel as a partial row and be merged into another (Flink's AggregateFunction.merge):
+/// COUNT, SUM, AVG, and MIN/MAX without retraction; not DISTINCT calls.
+bool supportsMerge(const AggregateCall& call);
+/// The column types of `call`'s accumulator in a partial row (supportsMerge calls only):
+/// COUNT [BIGINT NOT NULL], SUM/AVG [wide sum, BIGINT NOT NULL count] (BIGINT for integer
+/// arguments, DOUBLE for FLOAT/DOUBLE, DECIMAL(38, s) for DECIMAL(p, s)), MIN/MAX [the
+/// argument's type, nullable].
+std::vector<LogicalTypePtr> accumulatorTypes(const AggregateCall& call,
+                                             const LogicalTypePtr& argumentType);
+/// Merges `other` (the values of another accumulator of the same call, e.g. a partial row's
+/// columns) into `accumulator`.
+void merge(const AggregateCall& call, Accumulator& accumulator, const Value* other);
+
 /// Total order of comparable values of the same kind (numbers, strings, booleans, temporal
 /// values, decimals); <0, 0, >0.
 int compareValues(const Value& left, const Value& right);

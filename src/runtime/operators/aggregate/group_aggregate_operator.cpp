@@ -13,8 +13,35 @@ bool isAccumulate(RowKind kind) {
 }
 }  // namespace
 
+LogicalTypePtr partialAggregateRowType(const GroupAggregateSpec& spec) {
+  const auto& inputFields = spec.inputRowType->getFields();
+  std::vector<RowField> fields;
+  for (int column : spec.groupingColumns) fields.push_back(inputFields[column]);
+  for (size_t i = 0; i < spec.calls.size(); ++i) {
+    const AggregateCall& call = spec.calls[i];
+    LogicalTypePtr argumentType =
+        call.argumentColumn >= 0 ? inputFields[call.argumentColumn].type : nullptr;
+    std::vector<LogicalTypePtr> types = accumulatorTypes(call, argumentType);
+    for (size_t j = 0; j < types.size(); ++j) {
+      fields.push_back(RowField{"acc" + std::to_string(i) + "$" + std::to_string(j), types[j], {}});
+    }
+  }
+  fields.push_back(
+      RowField{"row_count$", LogicalType::simple(LogicalTypeRoot::BIGINT, false), {}});
+  return LogicalType::row(std::move(fields), false);
+}
+
 GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggregateSpec> spec)
-    : spec_(std::move(spec)) {}
+    : spec_(std::move(spec)) {
+  if (spec_->phase == AggregatePhase::kGlobal) {
+    int column = static_cast<int>(spec_->groupingColumns.size());
+    for (const AggregateCall& call : spec_->calls) {
+      partialColumns_.push_back(column);
+      column += static_cast<int>(createAccumulator(call).size());
+    }
+    partialColumns_.push_back(column);
+  }
+}
 
 GroupAggregateOperator::~GroupAggregateOperator() = default;
 
@@ -30,7 +57,8 @@ void GroupAggregateOperator::open(OperatorContext& context) {
   }
   accumulatorState_ = stateBackend_->getValueState(descriptor);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
-  if (miniBatch() && context.processingTimeService == nullptr) {
+  if ((miniBatch() || spec_->phase == AggregatePhase::kLocal) && !batchMode_ &&
+      context.processingTimeService == nullptr) {
     throw InternalError("A mini-batch GroupAggregate needs a ProcessingTimeService.");
   }
 }
@@ -46,6 +74,20 @@ std::vector<Accumulator> GroupAggregateOperator::newAccumulators() const {
 void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t row,
                                            std::vector<Accumulator>& accumulators,
                                            bool retract) const {
+  if (spec_->phase == AggregatePhase::kGlobal) {  // a partial row: merge its accumulators
+    std::vector<Value>& other = partialScratch_;
+    for (size_t i = 0; i < spec_->calls.size(); ++i) {
+      other.clear();
+      for (int column = partialColumns_[i]; column < partialColumns_[i + 1]; ++column) {
+        other.push_back(chunk.column(column).valueAt(row));
+      }
+      merge(spec_->calls[i], accumulators[i], other.data());
+    }
+    Accumulator& rowCount = accumulators.back();
+    rowCount[0] = Value(rowCount[0].get<int64_t>() +
+                        chunk.column(partialColumns_.back()).data<int64_t>()[row]);
+    return;
+  }
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
     const AggregateCall& call = spec_->calls[i];
     if (call.filterColumn >= 0) {  // a BOOLEAN column: read in place, no Value
@@ -87,23 +129,55 @@ void GroupAggregateOperator::appendResult(const vector::Chunk& chunk, int64_t ro
   appendResultValues(keyValues, results, kind);
 }
 
+void GroupAggregateOperator::bufferForMiniBatch(vector::Chunk chunk) {
+  if (chunk.size() == 0) return;
+  bundleRows_ += chunk.size();
+  if (spec_->phase == AggregatePhase::kLocal) {
+    processChunkInBatchMode(chunk);  // folded at once: the bundle keeps accumulators, not rows
+  } else {
+    bundle_.push_back(std::move(chunk));
+  }
+  if (bundleRows_ >= spec_->miniBatchSize) {
+    flush();
+  } else if (!bundleTimerPending_) {
+    bundleTimerPending_ = true;
+    ProcessingTimeService& time = *context().processingTimeService;
+    time.registerTimer(time.currentProcessingTime() + spec_->miniBatchLatencyMillis,
+                       [this](int64_t) {
+                         bundleTimerPending_ = false;
+                         if (!closed_) flush();
+                       });
+  }
+}
+
+void GroupAggregateOperator::flush() {
+  if (spec_->phase == AggregatePhase::kLocal) {
+    flushPartials();
+  } else {
+    flushBundle();
+  }
+}
+
+void GroupAggregateOperator::flushPartials() {
+  for (const auto& [key, group] : batchGroups_) {
+    int column = 0;
+    for (const Value& value : group.keyValues) output_->mutableColumn(column++).appendValue(value);
+    for (const Accumulator& accumulator : group.accumulators) {
+      for (const Value& value : accumulator) output_->mutableColumn(column++).appendValue(value);
+    }
+    output_->mutableRowKinds().push_back(RowKind::INSERT);
+    if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
+  }
+  batchGroups_.clear();
+  batchGroupIndex_.clear();
+  bundleRows_ = 0;
+  emitOutput();
+}
+
 void GroupAggregateOperator::processBatch(int, BatchPtr batch) {
   for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
-    if (miniBatch()) {
-      if (chunk.size() == 0) continue;
-      bundleRows_ += chunk.size();
-      bundle_.push_back(std::move(chunk));
-      if (bundleRows_ >= spec_->miniBatchSize) {
-        flushBundle();
-      } else if (!bundleTimerPending_) {
-        bundleTimerPending_ = true;
-        ProcessingTimeService& time = *context().processingTimeService;
-        time.registerTimer(time.currentProcessingTime() + spec_->miniBatchLatencyMillis,
-                           [this](int64_t) {
-                             bundleTimerPending_ = false;
-                             if (!closed_) flushBundle();
-                           });
-      }
+    if (miniBatch() || (spec_->phase == AggregatePhase::kLocal && !batchMode_)) {
+      bufferForMiniBatch(std::move(chunk));
       continue;
     }
     if (batchMode_) {
@@ -192,7 +266,7 @@ void GroupAggregateOperator::flushBundle() {
 }
 
 void GroupAggregateOperator::processWatermark(Watermark watermark) {
-  flushBundle();
+  flush();
   output().emitWatermark(watermark);
 }
 
@@ -217,8 +291,8 @@ void GroupAggregateOperator::processChunkInBatchMode(const vector::Chunk& chunk)
 }
 
 void GroupAggregateOperator::finish() {
-  if (!batchMode_) {
-    flushBundle();
+  if (!batchMode_ || spec_->phase == AggregatePhase::kLocal) {
+    flush();
     return;
   }
   std::sort(batchGroups_.begin(), batchGroups_.end(),

@@ -15,6 +15,14 @@
 // and emits one change: +I, -U/+U, -D or nothing (a group created and retracted inside one
 // bundle emits nothing). Fewer state accesses and far fewer -U/+U rows, at the price of latency.
 //
+// Two-phase aggregation (Flink's local/global aggregation, `table.optimizer.agg-phase-strategy`
+// with mini-batch): a LOCAL phase runs chained to the input, before the exchange; it folds each
+// mini-batch bundle into one accumulator per key (no state) and emits a partial row per key:
+// the grouping columns, each call's accumulator values (accumulatorTypes), and the key's net
+// row count. The GLOBAL phase, after the HASH exchange, merges those partials into the keyed
+// accumulators instead of accumulating input rows, and emits changes as the one-phase operator
+// does. Far fewer rows cross the exchange, and a hot key's work spreads over the local subtasks.
+//
 // BATCH: groups accumulate in a hash table and each group's final row is emitted once, as
 // +I, when the input ends (groups in key-byte order, so output is deterministic).
 //
@@ -35,6 +43,9 @@
 
 namespace eddy::runtime::operators {
 
+/// Which part of an aggregation an operator computes (see the file comment).
+enum class AggregatePhase { kComplete, kLocal, kGlobal };
+
 struct GroupAggregateSpec {
   LogicalTypePtr inputRowType;
   std::vector<int> groupingColumns;
@@ -49,7 +60,12 @@ struct GroupAggregateSpec {
   /// 0: every row updates its group at once.
   int64_t miniBatchLatencyMillis = 0;
   int64_t miniBatchSize = 0;
+  AggregatePhase phase = AggregatePhase::kComplete;
 };
+
+/// The partial rows a LOCAL phase of `spec` (a kComplete spec over the original input) emits:
+/// the grouping columns, each call's accumulator columns, and BIGINT NOT NULL `row_count$`.
+LogicalTypePtr partialAggregateRowType(const GroupAggregateSpec& spec);
 
 class GroupAggregateOperator final : public StreamOperator {
  public:
@@ -88,6 +104,12 @@ class GroupAggregateOperator final : public StreamOperator {
   void accumulateRow(const vector::Chunk& chunk, int64_t row,
                      std::vector<Accumulator>& accumulators, bool retract) const;
   void emitOutput();
+  /// LOCAL phase: emits one partial row per key of the bundle, then forgets the bundle.
+  void flushPartials();
+  /// Buffers `chunk`'s rows in the mini-batch; flushes a full bundle, else arms the latency
+  /// timer.
+  void bufferForMiniBatch(vector::Chunk chunk);
+  void flush();
 
   std::shared_ptr<const GroupAggregateSpec> spec_;
   bool batchMode_ = false;
@@ -107,6 +129,9 @@ class GroupAggregateOperator final : public StreamOperator {
   int64_t bundleRows_ = 0;
   bool bundleTimerPending_ = false;
   bool closed_ = false;
+  // GLOBAL phase: each call's first column in the partial input rows; then the row count's.
+  std::vector<int> partialColumns_;
+  mutable std::vector<Value> partialScratch_;
 };
 
 }  // namespace eddy::runtime::operators

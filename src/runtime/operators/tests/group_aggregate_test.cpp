@@ -219,6 +219,65 @@ TEST(GroupAggregateTest, MiniBatchEmitsOneChangePerKeyAndBundle) {
   EXPECT_EQ(harness.finish(), (testing::Rows{"+I[d, 1]"}));
 }
 
+TEST(GroupAggregateTest, LocalPhaseEmitsOnePartialRowPerKeyAndBundle) {
+  // SUM(v), COUNT(*) by k: a partial row is k, SUM's [sum, count], COUNT's [count], then the
+  // key's net row count.
+  auto inputType = rowType({{"k", stringType()}, {"v", intType()}});
+  auto spec = std::make_shared<GroupAggregateSpec>();
+  spec->inputRowType = inputType;
+  spec->groupingColumns = {0};
+  spec->calls = {AggregateCall{AggregateKind::SUM, 1, intType()},
+                 AggregateCall{AggregateKind::COUNT_STAR, -1, bigintType()}};
+  spec->calls[0].retractable = true;
+  spec->miniBatchLatencyMillis = 100;
+  spec->miniBatchSize = 5;
+  spec->phase = AggregatePhase::kLocal;
+  spec->outputRowType = partialAggregateRowType(*spec);
+  EXPECT_EQ(spec->outputRowType->asSummaryString(),
+            "ROW<`k` STRING, `acc0$0` BIGINT, `acc0$1` BIGINT NOT NULL, "
+            "`acc1$0` BIGINT NOT NULL, `row_count$` BIGINT NOT NULL> NOT NULL");
+  testing::OneInputOperatorTestHarness<GroupAggregateOperator> harness(
+      std::make_unique<GroupAggregateOperator>(spec), inputType);
+  EXPECT_EQ(harness.push({Row::of("a", 1), Row::of("b", 2), Row::of("a", 3)}), testing::Rows{});
+  EXPECT_EQ(harness.advanceProcessingTime(100),
+            (testing::Rows{"+I[a, 4, 2, 2, 2]", "+I[b, 2, 1, 1, 1]"}));
+  // Retractions subtract: a key retracted inside the bundle still sends its (net zero or
+  // negative) partial, since its sum may have changed.
+  EXPECT_EQ(harness.push({Row::of("c", 7), Row::ofKind(RowKind::DELETE, "a", 3),
+                          Row::ofKind(RowKind::DELETE, "c", 7), Row::of("a", 5),
+                          Row::ofKind(RowKind::DELETE, "b", 2)}),
+            (testing::Rows{"+I[c, 0, 0, 0, 0]", "+I[a, 2, 0, 0, 0]", "+I[b, -2, -1, -1, -1]"}));
+  EXPECT_EQ(harness.push({Row::of("d", 1)}), testing::Rows{});
+  EXPECT_EQ(harness.watermark(10), (testing::Rows{"+I[d, 1, 1, 1, 1]"}));
+  EXPECT_EQ(harness.push({Row::of("d", 2)}), testing::Rows{});
+  EXPECT_EQ(harness.finish(), (testing::Rows{"+I[d, 2, 1, 1, 1]"}));
+}
+
+TEST(GroupAggregateTest, GlobalPhaseMergesPartialsIntoTheChangelog) {
+  auto inputType = rowType({{"k", stringType()}, {"v", intType()}});
+  auto complete = std::make_shared<GroupAggregateSpec>();
+  complete->inputRowType = inputType;
+  complete->groupingColumns = {0};
+  complete->calls = {AggregateCall{AggregateKind::SUM, 1, intType()},
+                     AggregateCall{AggregateKind::COUNT_STAR, -1, bigintType()}};
+  complete->outputRowType =
+      rowType({{"k", stringType()}, {"total", intType()}, {"rows", bigintType()}});
+  auto global = std::make_shared<GroupAggregateSpec>(*complete);
+  global->phase = AggregatePhase::kGlobal;
+  global->inputRowType = partialAggregateRowType(*complete);
+  testing::OneInputOperatorTestHarness<GroupAggregateOperator> harness(
+      std::make_unique<GroupAggregateOperator>(global), global->inputRowType);
+  auto partial = [](const char* key, int64_t sum, int64_t count) {
+    return Row::of(key, sum, count, count, count);
+  };
+  // Two local subtasks' partials of one key merge; a new key's first partial is its +I.
+  EXPECT_EQ(harness.push({partial("a", 4, 2), partial("b", 2, 1), partial("a", 10, 1)}),
+            (testing::Rows{"+I[a, 4, 2]", "+I[b, 2, 1]", "-U[a, 4, 2]", "+U[a, 14, 3]"}));
+  // A partial that nets to nothing changes nothing; one that takes the last rows deletes.
+  EXPECT_EQ(harness.push({partial("a", 0, 0), partial("b", -2, -1), partial("c", 0, 0)}),
+            (testing::Rows{"-D[b, 2, 1]"}));
+}
+
 TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
   // table.exec.state.ttl = 1 s: Alice's sum survives an update after 0.5 s, and is gone after
   // 1 s without one, so her next row is a new group (+I), as Flink's state TTL does.
