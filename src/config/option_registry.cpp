@@ -217,9 +217,9 @@ std::vector<ConfigOption> knownOptions() {
                              "One-phase or local-global (two-phase) aggregation; two-phase needs "
                              "mini-batch in STREAMING mode."));
   options.push_back(makeOption("table.optimizer.distinct-agg.split.enabled", T::kBoolean, "false",
-                               kPlannerIgnores, "Split distinct aggregations to spread hot keys."));
-  options.push_back(makeInteger("table.optimizer.distinct-agg.split.bucket-num", 1, "1024",
-                                kPlannerIgnores, "Buckets of a split distinct aggregation."));
+                               "", "Split distinct aggregations to spread hot keys."));
+  options.push_back(makeInteger("table.optimizer.distinct-agg.split.bucket-num", 1, "1024", "",
+                                "Buckets of a split distinct aggregation."));
   options.push_back(makeOption("table.optimizer.join-reorder-enabled", T::kBoolean, "false",
                                kPlannerIgnores, "Reorder joins by cost."));
   options.push_back(makeOption("table.optimizer.multiple-input-enabled", T::kBoolean, "true",

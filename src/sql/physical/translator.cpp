@@ -5,6 +5,7 @@
 #include "sql/optimizer/optimizer.h"
 
 #include "connectors/dynamic_table_factory.h"
+#include "runtime/operators/aggregate/expand_operator.h"
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/calc/calc_operator.h"
 #include "runtime/operators/chunk_exchange.h"
@@ -261,6 +262,104 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
   return stream;
 }
 
+/// Whether a split distinct aggregation can compute `calls`: at least one DISTINCT call, and
+/// every call one whose partial results combine (COUNT and SUM sum, MIN and MAX repeat).
+bool splittable(const std::vector<runtime::operators::AggregateCall>& calls) {
+  using runtime::operators::AggregateKind;
+  bool anyDistinct = false;
+  for (const auto& call : calls) {
+    anyDistinct |= call.distinct;
+    switch (call.kind) {
+      case AggregateKind::COUNT_STAR:
+      case AggregateKind::COUNT:
+      case AggregateKind::SUM:
+      case AggregateKind::MIN:
+      case AggregateKind::MAX:
+        break;
+      default:
+        return false;
+    }
+  }
+  return anyDistinct;
+}
+
+/// Flink's split distinct aggregation (`table.optimizer.distinct-agg.split.enabled`) of
+/// `spec` (a one-phase spec over `input`): an Expand (expand_operator.h) copies each row once
+/// per DISTINCT argument with that argument's bucket and per-call filters; a partial
+/// GroupAggregate by the keys and the bucket computes every call over its copy's rows; a final
+/// GroupAggregate by the keys sums the partial COUNTs and SUMs and takes the MIN/MAX of the
+/// partial MIN/MAXes (two-phase itself where it can be).
+DataStream<vector::Chunk> splitDistinctAggregate(
+    DataStream<vector::Chunk> input, std::shared_ptr<runtime::operators::GroupAggregateSpec> spec,
+    const TranslationSettings& settings) {
+  using runtime::operators::AggregateCall;
+  using runtime::operators::AggregateKind;
+  using runtime::operators::ExpandSpec;
+  using runtime::operators::GroupAggregateOperator;
+  using runtime::operators::GroupAggregateSpec;
+  const int inputColumns = spec->inputRowType->getFieldCount();
+  const size_t keyCount = spec->groupingColumns.size();
+
+  auto expand = std::make_shared<ExpandSpec>();
+  expand->inputRowType = spec->inputRowType;
+  expand->outputRowType = runtime::operators::expandRowType(spec->inputRowType, spec->calls.size());
+  expand->bucketCount = settings.distinctSplitBuckets;
+  for (const AggregateCall& call : spec->calls) {
+    int copy = 0;
+    if (call.distinct) {
+      auto found = std::find(expand->bucketColumns.begin(), expand->bucketColumns.end(),
+                             call.argumentColumn);
+      copy = static_cast<int>(found - expand->bucketColumns.begin());
+      if (found == expand->bucketColumns.end()) expand->bucketColumns.push_back(call.argumentColumn);
+    }
+    expand->calls.push_back(ExpandSpec::CallFilter{copy, call.filterColumn});
+  }
+
+  // Partial: by the keys and the bucket; call k reads its copy's rows through $filter<k>.
+  auto partial = std::make_shared<GroupAggregateSpec>(*spec);
+  partial->inputRowType = expand->outputRowType;
+  partial->groupingColumns.push_back(inputColumns);  // $bucket
+  std::vector<RowField> partialFields;
+  const auto& expandFields = expand->outputRowType->getFields();
+  for (int column : partial->groupingColumns) partialFields.push_back(expandFields[column]);
+  for (size_t k = 0; k < partial->calls.size(); ++k) {
+    partial->calls[k].filterColumn = inputColumns + 1 + static_cast<int>(k);
+    partialFields.push_back(RowField{"$partial" + std::to_string(k), partial->calls[k].resultType, {}});
+  }
+  partial->outputRowType = LogicalType::row(std::move(partialFields), false);
+
+  // Final: by the keys, over the partial results (an updating input).
+  auto final = std::make_shared<GroupAggregateSpec>(*spec);
+  final->inputRowType = partial->outputRowType;
+  final->groupingColumns.clear();
+  for (size_t i = 0; i < keyCount; ++i) final->groupingColumns.push_back(static_cast<int>(i));
+  for (size_t k = 0; k < final->calls.size(); ++k) {
+    AggregateCall& call = final->calls[k];
+    if (call.kind == AggregateKind::COUNT || call.kind == AggregateKind::COUNT_STAR) {
+      call.kind = AggregateKind::SUM;  // never NULL: every partial row carries a count
+    }
+    call.argumentColumn = static_cast<int>(keyCount + 1 + k);
+    call.filterColumn = -1;
+    call.distinct = false;
+    call.retractable = true;
+  }
+
+  DataStream<vector::Chunk> expanded =
+      chained(std::move(input), "Expand",
+              factoryOf<runtime::operators::ExpandOperator>(std::move(expand)));
+  std::vector<int> partialKeys = partial->groupingColumns;
+  DataStream<vector::Chunk> partials =
+      keyed(std::move(expanded), partialKeys, "PartialGroupAggregate",
+            factoryOf<GroupAggregateOperator>(std::move(partial)), settings);
+  if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
+      std::all_of(final->calls.begin(), final->calls.end(), runtime::operators::supportsMerge)) {
+    return twoPhaseAggregate(std::move(partials), std::move(final), settings);
+  }
+  std::vector<int> finalKeys = final->groupingColumns;
+  return keyed(std::move(partials), finalKeys, "FinalGroupAggregate",
+               factoryOf<GroupAggregateOperator>(std::move(final)), settings);
+}
+
 DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
                                         const TranslationSettings& settings) {
   switch (node.kind) {
@@ -378,6 +477,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->miniBatchLatencyMillis = settings.miniBatchLatency;
       spec->miniBatchSize = settings.miniBatchSize;
       DataStream<vector::Chunk> input = translate(*node.inputs[0], env, settings);
+      if (settings.streaming && settings.distinctSplitBuckets > 0 && splittable(spec->calls)) {
+        return splitDistinctAggregate(std::move(input), std::move(spec), settings);
+      }
       if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
           std::all_of(spec->calls.begin(), spec->calls.end(), runtime::operators::supportsMerge)) {
         return twoPhaseAggregate(std::move(input), std::move(spec), settings);

@@ -41,6 +41,11 @@ struct TranslationSettings {
   /// calls all merge runs as a local phase (chained to its input) and a global phase after the
   /// exchange (Flink's local/global aggregation).
   bool twoPhaseAggregation = true;
+  /// table.optimizer.distinct-agg.split.bucket-num when table.optimizer.distinct-agg.split.enabled
+  /// (STREAMING only), else 0: a GROUP BY with DISTINCT calls runs as Expand → partial
+  /// aggregation by key and bucket → final aggregation by key (Flink's split distinct
+  /// aggregation).
+  int distinctSplitBuckets = 0;
   /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
   /// text and row type) become one DataStream; shared by every translation of the job. Null:
   /// no reuse.

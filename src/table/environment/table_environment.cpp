@@ -478,6 +478,11 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
   }
   translation.twoPhaseAggregation =
       view.getEnum("table.optimizer.agg-phase-strategy").value_or("AUTO") != "ONE_PHASE";
+  if (translation.streaming &&
+      view.getBoolean("table.optimizer.distinct-agg.split.enabled").value_or(false)) {
+    translation.distinctSplitBuckets = static_cast<int>(
+        view.getInteger("table.optimizer.distinct-agg.split.bucket-num").value_or(1024));
+  }
   if (reuseEnabled) {
     translation.reusedSubPlans =
         std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();

@@ -9,7 +9,10 @@
 #include <map>
 #include <utility>
 
+#include "eddy/state/key_group_range.h"
+#include "runtime/operators/aggregate/expand_operator.h"
 #include "runtime/operators/chunk_exchange.h"
+#include "vector/chunk_operations.h"
 #include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
@@ -276,6 +279,39 @@ TEST(GroupAggregateTest, GlobalPhaseMergesPartialsIntoTheChangelog) {
   // A partial that nets to nothing changes nothing; one that takes the last rows deletes.
   EXPECT_EQ(harness.push({partial("a", 0, 0), partial("b", -2, -1), partial("c", 0, 0)}),
             (testing::Rows{"-D[b, 2, 1]"}));
+}
+
+TEST(GroupAggregateTest, ExpandCopiesRowsPerDistinctArgumentWithBucketsAndFilters) {
+  // COUNT(*), COUNT(DISTINCT x) FILTER (WHERE f), COUNT(DISTINCT y): copy 0 buckets by x and
+  // feeds the first two calls, copy 1 buckets by y and feeds the third.
+  auto inputType = rowType({{"k", stringType()},
+                            {"x", intType()},
+                            {"y", intType()},
+                            {"f", LogicalType::simple(LogicalTypeRoot::BOOLEAN)}});
+  auto spec = std::make_shared<ExpandSpec>();
+  spec->inputRowType = inputType;
+  spec->outputRowType = expandRowType(inputType, 3);
+  spec->bucketColumns = {1, 2};
+  spec->bucketCount = 4;
+  spec->calls = {{0, -1}, {0, 3}, {1, -1}};
+  EXPECT_EQ(spec->outputRowType->asSummaryString(),
+            "ROW<`k` STRING, `x` INT, `y` INT, `f` BOOLEAN, `$bucket` INT NOT NULL, "
+            "`$filter0` BOOLEAN NOT NULL, `$filter1` BOOLEAN NOT NULL, "
+            "`$filter2` BOOLEAN NOT NULL> NOT NULL");
+  testing::OneInputOperatorTestHarness<> harness(std::make_unique<ExpandOperator>(spec),
+                                                 inputType);
+  // The bucket of an INT value is its key group among 4 (the key bytes the exchange hashes).
+  auto bucket = [](int32_t value) {
+    std::string bytes;
+    vector::Chunk chunk = vector::rowsToChunk({Row::of(value)}, rowType({{"v", intType()}}));
+    vector::appendKeyBytes(chunk, {0}, 0, bytes);
+    return std::to_string(assignToKeyGroup(bytes, 4));
+  };
+  EXPECT_EQ(harness.push({Row::of("a", 1, 7, true), Row::ofKind(RowKind::DELETE, "b", 2, 8, nullptr)}),
+            (testing::Rows{"+I[a, 1, 7, true, " + bucket(1) + ", true, true, false]",
+                           "-D[b, 2, 8, null, " + bucket(2) + ", true, false, false]",
+                           "+I[a, 1, 7, true, " + bucket(7) + ", false, false, true]",
+                           "-D[b, 2, 8, null, " + bucket(8) + ", false, false, true]"}));
 }
 
 TEST(GroupAggregateTest, StateTtlStartsAnIdleGroupAfresh) {
