@@ -117,6 +117,11 @@ class TableEnvironment {
 
   /// Runs a plan as a job and returns its result (used by Table::execute()).
   TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan);
+  /// EXPLAIN's text for a query plan: the bound plan ("Abstract Syntax Tree"), the optimized
+  /// logical plan (each node's changelog mode with `changelogMode`), and the physical plan the
+  /// job would run, translated with this environment's options (used by Table::explain()).
+  std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
+                               bool changelogMode) const;
   /// Runs INSERT INTO `targetPath` of a plan as one job (used by Table::executeInsert).
   TableResult executeInsertPlan(const std::string& targetPath,
                                 const std::shared_ptr<const sql::LogicalNode>& plan);

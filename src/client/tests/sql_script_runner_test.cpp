@@ -62,6 +62,10 @@ TEST(SqlScriptRunnerTest, ExplainPrintsThePlanAsText) {
             "LogicalProject(b=[+($0, 1)])\n"
             "  LogicalFilter(condition=[>($0, 1)])\n"
             "    LogicalValues(tuples=[[{ 1 }, { 2 }]])\n"
+            "\n"
+            "== Physical Plan ==\n"
+            "Calc\n"
+            "  Source: Values\n"
             "\n");
 }
 

@@ -599,6 +599,51 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
 
 }  // namespace
 
+namespace {
+
+std::string distributionName(runtime::PartitionKind kind) {
+  switch (kind) {
+    case runtime::PartitionKind::FORWARD:
+      return "forward";
+    case runtime::PartitionKind::REBALANCE:
+      return "rebalance";
+    case runtime::PartitionKind::SHUFFLE:
+      return "shuffle";
+    case runtime::PartitionKind::BROADCAST:
+      return "broadcast";
+    case runtime::PartitionKind::HASH:
+      return "hash";
+  }
+  return "?";
+}
+
+void explainTransformation(const runtime::Transformation& transformation, int depth,
+                           std::string& text) {
+  text.append(2 * static_cast<size_t>(depth), ' ');
+  switch (transformation.kind) {
+    case runtime::Transformation::Kind::PARTITION:
+      text += "Exchange(distribution=[" + distributionName(transformation.partitionKind) + "])";
+      break;
+    case runtime::Transformation::Kind::UNION:
+      text += "Union";
+      break;
+    default:
+      text += transformation.name;
+  }
+  text += "\n";
+  for (const runtime::Transformation* input : transformation.inputs) {
+    explainTransformation(*input, depth + 1, text);
+  }
+}
+
+}  // namespace
+
+std::string explainPhysicalPlan(const DataStream<vector::Chunk>& stream) {
+  std::string text;
+  explainTransformation(stream.getTransformation(), 0, text);
+  return text;
+}
+
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
                                                 StreamExecutionEnvironment& environment,
                                                 const TranslationSettings& settings) {

@@ -58,6 +58,12 @@ struct TranslationSettings {
           std::make_shared<std::map<const runtime::Transformation*, runtime::Transformation*>>();
 };
 
+/// The operators a translated plan runs, as EXPLAIN's "Physical Plan": one line per operator
+/// (its name), its inputs indented below it, and an `Exchange(distribution=[hash])` line where
+/// rows are redistributed by key (the HASH edge before keyed operators and joins; a keyed
+/// operator without keys gets every row in one subtask).
+std::string explainPhysicalPlan(const DataStream<vector::Chunk>& stream);
+
 /// Optimizes the plan (sql/optimizer) and translates it.
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
                                                 StreamExecutionEnvironment& environment,

@@ -261,8 +261,7 @@ TableResult Table::executeInsert(const std::string& path) const {
 TablePipeline Table::insertInto(const std::string& path) const { return TablePipeline(*this, path); }
 
 std::string Table::explain() const {
-  return "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan_, false) +
-         "\n== Optimized Logical Plan ==\n" + sql::explainPlan(*sql::optimize(plan_), true);
+  return environment_->explainQueryPlan(plan_, true);
 }
 
 // ---- GroupedTable, TablePipeline ------------------------------------------------------------

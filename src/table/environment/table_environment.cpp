@@ -398,6 +398,16 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
                      translation.streaming);
 }
 
+std::string TableEnvironment::explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
+                                               bool changelogMode) const {
+  sql::TranslationSettings translation;
+  auto environment = newJobEnvironment(translation);
+  DataStream<vector::Chunk> physical = sql::translateToDataStream(plan, *environment, translation);
+  return "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
+         "\n== Optimized Logical Plan ==\n" + sql::explainPlan(*sql::optimize(plan), changelogMode) +
+         "\n== Physical Plan ==\n" + sql::explainPhysicalPlan(physical);
+}
+
 namespace {
 
 int parallelismOption(const std::map<std::string, std::string>& configuration,
@@ -1078,10 +1088,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
                                      sql::ExplainDetail::kChangelogMode) != explain.details.end();
       sql::Binder binder(catalogs, bindingContextOf(configuration_));
       sql::LogicalNodePtr plan = binder.bindQuery(*explain.statement->as<sql::QueryStatement>().query);
-      std::string text = "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
-                         "\n== Optimized Logical Plan ==\n" +
-                         sql::explainPlan(*sql::optimize(plan), changelogMode);
-      return listing("result", {text});
+      return listing("result", {explainQueryPlan(plan, changelogMode)});
     }
     case sql::StatementKind::kSet: {
       const auto& set = statement->as<sql::SetStatement>();
