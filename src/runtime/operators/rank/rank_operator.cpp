@@ -33,6 +33,7 @@ void RankOperator::open(OperatorContext& context) {
   stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
                                                           context.maxParallelism, *context.clock);
   rowsState_ = stateBackend_->getValueState(ValueStateDescriptor<Rows>("rows"));
+  store_ = RowStore(spec_->inputRowType);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
 }
 
@@ -106,29 +107,20 @@ void RankOperator::append(const std::vector<Value>& row, int64_t rank, RowKind k
 
 void RankOperator::processBatch(int, BatchPtr batch) {
   const int arity = spec_->inputRowType->getFieldCount();
-  // STREAMING Top-N over an insert-only input keeping only the top rows (see the header).
-  const bool keepsOnlyTopRows = !batchMode_ && spec_->windowEndColumn < 0 &&
-                                !spec_->keepFirstArrival && spec_->inputInsertOnly &&
-                                spec_->rankKind == RankKind::ROW_NUMBER;
-  for (const vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+  // STREAMING Top-N keeps its rows in the RowStore (see the header).
+  const bool streamingTopN = !batchMode_ && spec_->windowEndColumn < 0 && !spec_->keepFirstArrival;
+  for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    if (streamingTopN) {
+      const int64_t rows = chunk.size();
+      if (rows == 0) continue;
+      const int32_t segment = store_.add(std::move(chunk));
+      for (int64_t r = 0; r < rows; ++r) processStreamingRow(segment, r);
+      continue;
+    }
     for (int64_t r = 0; r < chunk.size(); ++r) {
       keyBytes_.clear();
       vector::appendKeyBytes(chunk, spec_->partitionKeys, r, keyBytes_);
       bool accumulate = isAccumulate(chunk.rowKind(r));
-      if (keepsOnlyTopRows && accumulate) {
-        // A row that sorts after a full top N changes nothing: compared by its sort keys
-        // alone (the other fields stay NULL), it is never made into Values.
-        stateBackend_->setCurrentKey(keyBytes_,
-                                     assignToKeyGroup(keyBytes_, context().maxParallelism));
-        const Rows* held = rowsState_->valuePointer();
-        if (held != nullptr && static_cast<int64_t>(held->size()) >= spec_->rankEnd) {
-          sortKeysOnly_.resize(static_cast<size_t>(arity));
-          for (const SortKey& key : spec_->sortKeys) {
-            sortKeysOnly_[static_cast<size_t>(key.column)] = chunk.column(key.column).valueAt(r);
-          }
-          if (!less(sortKeysOnly_, held->back())) continue;
-        }
-      }
       std::vector<Value> row;
       row.reserve(arity);
       for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(r));
@@ -154,102 +146,292 @@ void RankOperator::processBatch(int, BatchPtr batch) {
         partitions_[keyBytes_].push_back(std::move(row));
         continue;
       }
+      // Deduplicate keeping the first row.
       stateBackend_->setCurrentKey(keyBytes_,
                                    assignToKeyGroup(keyBytes_, context().maxParallelism));
-      if (spec_->keepFirstArrival) {
-        if (!accumulate) throw InternalError("Deduplicate received an update or delete row");
-        if (rowsState_->value()) continue;  // not the first row of its key
-        append(row, 1, RowKind::INSERT);
-        rowsState_->update(Rows{std::move(row)});
-        continue;
-      }
-      // The partition's rows, changed in place on the heap backend (a copy from backends that
-      // keep values serialized, written back below).
-      Rows copied;
-      Rows* held = rowsState_->valuePointer();
-      if (held == nullptr) {
-        copied = rowsState_->value().value_or(Rows{});
-        held = &copied;
-      }
-      Rows& sorted = *held;
-      // Where the row goes (accumulate) or is (retraction).
-      Rows::iterator position;
-      if (accumulate) {
-        position = std::upper_bound(sorted.begin(), sorted.end(), row,
-                                    [this](const auto& a, const auto& b) { return less(a, b); });
-      } else {
-        position = std::find(sorted.begin(), sorted.end(), row);
-        if (position == sorted.end()) continue;  // a retraction of a row never seen
-      }
-      // Under ROW_NUMBER the rows before the change keep their ranks: only those from the
-      // change on can enter, leave or change rank, so only they are compared (and copied).
-      const size_t changedFrom = spec_->rankKind == RankKind::ROW_NUMBER
-                                     ? static_cast<size_t>(position - sorted.begin())
-                                     : 0;
-      // Before: those visible rows (copied, since `sorted` changes).
-      std::vector<std::pair<std::vector<Value>, int64_t>> before;
-      for (const auto& [visibleRow, rank] : visible(sorted, changedFrom)) {
-        before.emplace_back(*visibleRow, rank);
-      }
-      if (accumulate) {
-        sorted.insert(position, std::move(row));
-        if (spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER &&
-            static_cast<int64_t>(sorted.size()) > spec_->rankEnd) {
-          sorted.resize(static_cast<size_t>(spec_->rankEnd));
-        }
-      } else {
-        sorted.erase(position);
-      }
-      auto after = visible(sorted, changedFrom);
-      if (spec_->outputRankNumber) {
-        // Rank by rank: the row holding each rank, before and after.
-        size_t i = 0, j = 0;
-        while (i < before.size() || j < after.size()) {
-          bool hasOld = i < before.size();
-          bool hasNew = j < after.size();
-          int64_t rank = hasOld && hasNew ? std::min(before[i].second, after[j].second)
-                                          : (hasOld ? before[i].second : after[j].second);
-          bool oldHere = hasOld && before[i].second == rank;
-          bool newHere = hasNew && after[j].second == rank;
-          if (oldHere && newHere) {
-            if (before[i].first != *after[j].first) {
-              append(before[i].first, rank, RowKind::UPDATE_BEFORE);
-              append(*after[j].first, rank, RowKind::UPDATE_AFTER);
-            }
-            ++i;
-            ++j;
-          } else if (oldHere) {
-            append(before[i].first, rank, RowKind::DELETE);
-            ++i;
-          } else {
-            append(*after[j].first, rank, RowKind::INSERT);
-            ++j;
-          }
-        }
-      } else {
-        // Multiset difference: rows entering (+I) first, then rows leaving (-D).
-        std::vector<bool> matched(before.size(), false);
-        std::vector<const std::vector<Value>*> entering;
-        for (const auto& [newRow, rank] : after) {
-          bool found = false;
-          for (size_t k = 0; k < before.size() && !found; ++k) {
-            if (!matched[k] && before[k].first == *newRow) matched[k] = found = true;
-          }
-          if (!found) entering.push_back(newRow);
-        }
-        for (const auto* newRow : entering) append(*newRow, 0, RowKind::INSERT);
-        for (size_t k = 0; k < before.size(); ++k) {
-          if (!matched[k]) append(before[k].first, 0, RowKind::DELETE);
-        }
-      }
-      if (sorted.empty()) {
-        rowsState_->clear();
-      } else if (held == &copied) {
-        rowsState_->update(std::move(copied));
-      }
+      if (!accumulate) throw InternalError("Deduplicate received an update or delete row");
+      if (rowsState_->value()) continue;  // not the first row of its key
+      append(row, 1, RowKind::INSERT);
+      rowsState_->update(Rows{std::move(row)});
     }
   }
+  if (streamingTopN) {
+    flushPending();
+    store_.freeEmpty();  // no queued output points into the store any more
+    compactIfSparse();
+  }
   emitOutput();
+}
+
+namespace {
+
+template <typename T>
+int compareOrdered(const T& left, const T& right) {
+  return left < right ? -1 : (right < left ? 1 : 0);
+}
+
+/// Compares two non-NULL values of one column type (rows `i` of `x` and `j` of `y`).
+int compareNonNull(const vector::Vector& x, int64_t i, const vector::Vector& y, int64_t j) {
+  using vector::PhysicalLayout;
+  switch (x.layout()) {
+    case PhysicalLayout::kBoolean:
+      return compareOrdered(x.data<bool>()[i], y.data<bool>()[j]);
+    case PhysicalLayout::kInt8:
+      return compareOrdered(x.data<int8_t>()[i], y.data<int8_t>()[j]);
+    case PhysicalLayout::kInt16:
+      return compareOrdered(x.data<int16_t>()[i], y.data<int16_t>()[j]);
+    case PhysicalLayout::kInt32:
+      return compareOrdered(x.data<int32_t>()[i], y.data<int32_t>()[j]);
+    case PhysicalLayout::kInt64:
+      return compareOrdered(x.data<int64_t>()[i], y.data<int64_t>()[j]);
+    case PhysicalLayout::kFloat:
+      return compareOrdered(x.data<float>()[i], y.data<float>()[j]);
+    case PhysicalLayout::kDouble:
+      return compareOrdered(x.data<double>()[i], y.data<double>()[j]);
+    case PhysicalLayout::kInt128:  // DECIMAL: one column, one scale
+      return compareOrdered(x.data<__int128>()[i], y.data<__int128>()[j]);
+    case PhysicalLayout::kTimestamp: {
+      const int order = compareOrdered(x.data<int64_t>()[i], y.data<int64_t>()[j]);
+      if (order != 0) return order;
+      return compareOrdered(x.nanosOfMillisecond()[i], y.nanosOfMillisecond()[j]);
+    }
+    case PhysicalLayout::kVariableWidth:
+      if (x.type()->isCharacterString()) {
+        const int order = x.stringAt(i).compare(y.stringAt(j));
+        return order < 0 ? -1 : (order > 0 ? 1 : 0);
+      }
+      break;
+    case PhysicalLayout::kBoxed:
+      break;
+  }
+  return compareValues(x.valueAt(i), y.valueAt(j));
+}
+
+/// Whether two values of one column type are equal (NULLs equal each other).
+bool equalAt(const vector::Vector& x, int64_t i, const vector::Vector& y, int64_t j) {
+  using vector::PhysicalLayout;
+  const bool xNull = x.isNull(i);
+  if (xNull != y.isNull(j)) return false;
+  if (xNull) return true;
+  switch (x.layout()) {
+    case PhysicalLayout::kBoolean:
+      return x.data<bool>()[i] == y.data<bool>()[j];
+    case PhysicalLayout::kInt8:
+      return x.data<int8_t>()[i] == y.data<int8_t>()[j];
+    case PhysicalLayout::kInt16:
+      return x.data<int16_t>()[i] == y.data<int16_t>()[j];
+    case PhysicalLayout::kInt32:
+      return x.data<int32_t>()[i] == y.data<int32_t>()[j];
+    case PhysicalLayout::kInt64:
+      return x.data<int64_t>()[i] == y.data<int64_t>()[j];
+    case PhysicalLayout::kInt128:
+      return x.data<__int128>()[i] == y.data<__int128>()[j];
+    case PhysicalLayout::kTimestamp:
+      return x.data<int64_t>()[i] == y.data<int64_t>()[j] &&
+             x.nanosOfMillisecond()[i] == y.nanosOfMillisecond()[j];
+    case PhysicalLayout::kVariableWidth:
+      return x.stringAt(i) == y.stringAt(j);
+    default:
+      return x.valueAt(i) == y.valueAt(j);  // floating point and boxed: as Values compare
+  }
+}
+
+}  // namespace
+
+int RankOperator::compareSortKeys(RowRef a, RowRef b) const {
+  const vector::Chunk& left = store_.chunk(a.segment);
+  const vector::Chunk& right = store_.chunk(b.segment);
+  for (const SortKey& key : spec_->sortKeys) {
+    const vector::Vector& x = left.column(key.column);
+    const vector::Vector& y = right.column(key.column);
+    const bool xNull = x.isNull(a.position);
+    const bool yNull = y.isNull(b.position);
+    if (xNull || yNull) {
+      if (xNull && yNull) continue;
+      return xNull == key.nullsFirst ? -1 : 1;
+    }
+    const int order = compareNonNull(x, a.position, y, b.position);
+    if (order != 0) return key.ascending ? order : -order;
+  }
+  return 0;
+}
+
+bool RankOperator::rowsEqual(RowRef a, RowRef b) const {
+  if (a.segment == b.segment && a.position == b.position) return true;
+  const vector::Chunk& left = store_.chunk(a.segment);
+  const vector::Chunk& right = store_.chunk(b.segment);
+  for (int column = 0; column < left.columnCount(); ++column) {
+    if (!equalAt(left.column(column), a.position, right.column(column), b.position)) return false;
+  }
+  return true;
+}
+
+void RankOperator::visibleRefs(const std::vector<RowRef>& sorted, size_t from,
+                               std::vector<std::pair<RowRef, int64_t>>& out) const {
+  if (spec_->rankKind == RankKind::ROW_NUMBER) {  // the rank is the position
+    const size_t begin = std::max(from, static_cast<size_t>(spec_->rankStart - 1));
+    const size_t end = static_cast<uint64_t>(spec_->rankEnd) < sorted.size()
+                           ? static_cast<size_t>(spec_->rankEnd)
+                           : sorted.size();
+    for (size_t i = begin; i < end; ++i) out.emplace_back(sorted[i], static_cast<int64_t>(i) + 1);
+    return;
+  }
+  int64_t rank = 0;
+  int64_t dense = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const bool tie = i > 0 && compareSortKeys(sorted[i - 1], sorted[i]) == 0;
+    if (!tie) ++dense;
+    if (spec_->rankKind == RankKind::RANK) {
+      if (!tie) rank = static_cast<int64_t>(i) + 1;
+    } else {
+      rank = dense;
+    }
+    if (rank > spec_->rankEnd) break;
+    if (rank >= spec_->rankStart) out.emplace_back(sorted[i], rank);
+  }
+}
+
+void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
+  const vector::Chunk& chunk = store_.chunk(segment);
+  keyBytes_.clear();
+  vector::appendKeyBytes(chunk, spec_->partitionKeys, r, keyBytes_);
+  const RowRef row{segment, static_cast<int32_t>(r)};
+  const bool accumulate = isAccumulate(chunk.rowKind(r));
+  // Over an insert-only input ROW_NUMBER keeps only the top rows: a row sorting after a full
+  // top N changes nothing.
+  const bool keepsOnlyTopRows =
+      spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER;
+  int32_t slot = topN_.find(keyBytes_);
+  if (accumulate) {
+    if (keepsOnlyTopRows && slot >= 0) {
+      const std::vector<RowRef>& held = topN_[slot].sorted;
+      if (static_cast<int64_t>(held.size()) >= spec_->rankEnd &&
+          compareSortKeys(row, held.back()) >= 0) {
+        return;
+      }
+    }
+    if (slot < 0) slot = topN_.findOrAdd(keyBytes_);
+  } else if (slot < 0) {
+    return;  // a retraction of a row never seen
+  }
+  std::vector<RowRef>& sorted = topN_[slot].sorted;
+  // Where the row goes (after the rows with equal keys: arrival order) or is (retraction).
+  size_t position = 0;
+  if (accumulate) {
+    position = static_cast<size_t>(
+        std::upper_bound(sorted.begin(), sorted.end(), row,
+                         [this](RowRef a, RowRef b) { return compareSortKeys(a, b) < 0; }) -
+        sorted.begin());
+  } else {
+    while (position < sorted.size() && !rowsEqual(sorted[position], row)) ++position;
+    if (position == sorted.size()) return;  // a retraction of a row never seen
+  }
+  // Under ROW_NUMBER the rows before the change keep their ranks: only those from the change
+  // on can enter, leave or change rank, so only they are compared.
+  const size_t changedFrom = spec_->rankKind == RankKind::ROW_NUMBER ? position : 0;
+  before_.clear();
+  visibleRefs(sorted, changedFrom, before_);
+  if (accumulate) {
+    sorted.insert(sorted.begin() + static_cast<std::ptrdiff_t>(position), row);
+    store_.retain(row);
+    if (keepsOnlyTopRows && static_cast<int64_t>(sorted.size()) > spec_->rankEnd) {
+      store_.release(sorted.back());
+      sorted.pop_back();
+    }
+  } else {
+    store_.release(sorted[position]);
+    sorted.erase(sorted.begin() + static_cast<std::ptrdiff_t>(position));
+  }
+  after_.clear();
+  visibleRefs(sorted, changedFrom, after_);
+  if (spec_->outputRankNumber) {
+    // Rank by rank: the row holding each rank, before and after.
+    size_t i = 0, j = 0;
+    while (i < before_.size() || j < after_.size()) {
+      const bool hasOld = i < before_.size();
+      const bool hasNew = j < after_.size();
+      const int64_t rank = hasOld && hasNew ? std::min(before_[i].second, after_[j].second)
+                                            : (hasOld ? before_[i].second : after_[j].second);
+      const bool oldHere = hasOld && before_[i].second == rank;
+      const bool newHere = hasNew && after_[j].second == rank;
+      if (oldHere && newHere) {
+        if (!rowsEqual(before_[i].first, after_[j].first)) {
+          appendRef(before_[i].first, rank, RowKind::UPDATE_BEFORE);
+          appendRef(after_[j].first, rank, RowKind::UPDATE_AFTER);
+        }
+        ++i;
+        ++j;
+      } else if (oldHere) {
+        appendRef(before_[i].first, rank, RowKind::DELETE);
+        ++i;
+      } else {
+        appendRef(after_[j].first, rank, RowKind::INSERT);
+        ++j;
+      }
+    }
+  } else {
+    // Multiset difference: rows entering (+I) first, then rows leaving (-D).
+    std::vector<bool> matched(before_.size(), false);
+    for (const auto& [newRow, rank] : after_) {
+      bool found = false;
+      for (size_t k = 0; k < before_.size() && !found; ++k) {
+        if (!matched[k] && rowsEqual(before_[k].first, newRow)) matched[k] = found = true;
+      }
+      if (!found) appendRef(newRow, 0, RowKind::INSERT);
+    }
+    for (size_t k = 0; k < before_.size(); ++k) {
+      if (!matched[k]) appendRef(before_[k].first, 0, RowKind::DELETE);
+    }
+  }
+  if (sorted.empty()) topN_.remove(slot);
+}
+
+void RankOperator::appendRef(RowRef row, int64_t rank, RowKind kind) {
+  pendingSegments_.push_back(row.segment);
+  pendingPositions_.push_back(row.position);
+  pendingRanks_.push_back(rank);
+  pendingKinds_.push_back(kind);
+}
+
+void RankOperator::flushPending() {
+  const size_t total = pendingKinds_.size();
+  const auto batchSize = static_cast<size_t>(kDefaultBatchSize);
+  const int arity = spec_->inputRowType->getFieldCount();
+  std::vector<int32_t> segments, positions;
+  for (size_t begin = 0; begin < total; begin += batchSize) {
+    const size_t end = std::min(total, begin + batchSize);
+    segments.assign(pendingSegments_.begin() + static_cast<std::ptrdiff_t>(begin),
+                    pendingSegments_.begin() + static_cast<std::ptrdiff_t>(end));
+    positions.assign(pendingPositions_.begin() + static_cast<std::ptrdiff_t>(begin),
+                     pendingPositions_.begin() + static_cast<std::ptrdiff_t>(end));
+    vector::Chunk out(spec_->outputRowType);
+    store_.gather(segments, positions, out, 0);
+    if (spec_->outputRankNumber) {
+      out.mutableColumn(arity) = vector::Vector::fromBuffers(
+          spec_->outputRowType->getFields()[static_cast<size_t>(arity)].type,
+          static_cast<int64_t>(end - begin), {},
+          reinterpret_cast<const std::byte*>(pendingRanks_.data() + begin), {}, {}, {});
+    }
+    out.mutableRowKinds().assign(pendingKinds_.begin() + static_cast<std::ptrdiff_t>(begin),
+                                 pendingKinds_.begin() + static_cast<std::ptrdiff_t>(end));
+    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+    batch->push(std::move(out), kNoTimestamp);
+    output().emitBatch(std::move(batch));
+  }
+  pendingSegments_.clear();
+  pendingPositions_.clear();
+  pendingRanks_.clear();
+  pendingKinds_.clear();
+}
+
+void RankOperator::compactIfSparse() {
+  if (!store_.sparse()) return;
+  std::vector<RowRef*> references;
+  references.reserve(static_cast<size_t>(store_.keptRows()));
+  topN_.forEach([&references](int32_t, Partition& partition) {
+    for (RowRef& row : partition.sorted) references.push_back(&row);
+  });
+  store_.compact(references);
 }
 
 void RankOperator::emitPartition(const std::string& key) {

@@ -4,9 +4,11 @@
 // `ROW_NUMBER() / RANK() / DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..)` filtered on the
 // rank, and from ORDER BY .. LIMIT in STREAMING (no partition keys).
 //
-// STREAMING: each partition's live rows are kept, sorted (equal keys in arrival order), in
-// keyed state under the partition key bytes — only the first rankEnd rows when the input is
-// insert-only and the rank is ROW_NUMBER (a row below them can never rise again). After
+// STREAMING: each partition's live rows are kept, sorted (equal keys in arrival order) — only
+// the first rankEnd rows when the input is insert-only and the rank is ROW_NUMBER (a row below
+// them can never rise again). The rows stay in the input chunks that brought them (a RowStore,
+// shared with the joins): a partition is a list of RowRefs, sort keys are compared in the
+// columns, and output rows are gathered a column at a time; no row becomes a Value. After
 // every input row the visible rows before and after are compared and the difference emitted:
 //   without the rank number: a row entering the top N is +I, a row leaving it -D (+I first);
 //   with the rank number: for every rank whose row changed, -U old / +U new (+I or -D where a
@@ -30,6 +32,7 @@
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
+#include "runtime/operators/join/row_store.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
 
@@ -86,6 +89,25 @@ class RankOperator final : public StreamOperator {
   std::vector<std::pair<const std::vector<Value>*, int64_t>> visible(const Rows& sorted,
                                                                       size_t from = 0) const;
   void append(const std::vector<Value>& row, int64_t rank, RowKind kind);
+
+  // ---- STREAMING Top-N over the RowStore ----
+  struct Partition {
+    std::string bytes;
+    std::vector<RowRef> sorted;
+  };
+  /// Ranks the rows of `chunk` (already added to the store as `segment`).
+  void processStreamingRow(int32_t segment, int64_t row);
+  /// <0, 0, >0 as stored row `a` sorts before, with, after `b` by the sort keys.
+  int compareSortKeys(RowRef a, RowRef b) const;
+  /// Whether two stored rows have equal values in every column.
+  bool rowsEqual(RowRef a, RowRef b) const;
+  /// The visible rows of a sorted partition with their ranks, from index `from` on.
+  void visibleRefs(const std::vector<RowRef>& sorted, size_t from,
+                   std::vector<std::pair<RowRef, int64_t>>& out) const;
+  /// Queues a stored row for output; flushPending() gathers the queue into chunks.
+  void appendRef(RowRef row, int64_t rank, RowKind kind);
+  void flushPending();
+  void compactIfSparse();
   /// Sorts the buffered partition `key` and emits its visible rows as +I; forgets it.
   void emitPartition(const std::string& key);
   void emitOutput();
@@ -96,12 +118,18 @@ class RankOperator final : public StreamOperator {
   ValueState<Rows>* rowsState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;
-  std::vector<Value> sortKeysOnly_;  // a row with only its sort keys set (the others NULL)
   // BATCH and window Top-N: the rows of each partition in arrival order.
   absl::flat_hash_map<std::string, Rows> partitions_;
   // Window Top-N: the partitions of each window, by the window's time.
   std::map<int64_t, std::vector<std::string>> windowPartitions_;
   int64_t currentWatermark_ = Watermark::kMin;
+  // STREAMING Top-N: the rows, the partitions, the queued output and scratch lists.
+  RowStore store_;
+  KeyTable<Partition> topN_;
+  std::vector<int32_t> pendingSegments_, pendingPositions_;
+  std::vector<int64_t> pendingRanks_;
+  std::vector<RowKind> pendingKinds_;
+  std::vector<std::pair<RowRef, int64_t>> before_, after_;
 };
 
 }  // namespace eddy::runtime::operators
