@@ -102,9 +102,18 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
         case sql::StatementKind::kExecute: {
           std::optional<ProgressLine> progress;
           if (settings_.showProgress) progress.emplace(STDERR_FILENO, false);
+          // Interactive: Ctrl-C stops the job and the client goes on (rows already written
+          // stay in the sinks).
+          std::optional<QueryInterruption> interruption;
+          if (settings_.interactive) interruption.emplace(result, -1);
           result.await();
           progress.reset();
-          out_ << "[INFO] Complete execution of the SQL update statement.\n";
+          if (interruption && interruption->interrupted()) {
+            interruption.reset();
+            out_ << "[INFO] Execution of the SQL update statement cancelled.\n";
+          } else {
+            out_ << "[INFO] Complete execution of the SQL update statement.\n";
+          }
           reportLateRecords(result);
           break;
         }

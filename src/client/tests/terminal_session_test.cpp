@@ -239,6 +239,31 @@ TEST_F(TerminalSessionTest, CtrlCCancelsAStreamingQueryAndTheClientGoesOn) {
   EXPECT_EQ(session.exitStatus(), 0);
 }
 
+TEST_F(TerminalSessionTest, CtrlCCancelsAnInsertAndTheClientGoesOn) {
+  TerminalSession session(home_);
+  ASSERT_TRUE(session.waitFor("eddy SQL> ")) << session.screen();
+  session.type("SET 'parallelism.default' = '1';\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type(kTicksTable);
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  session.type("CREATE TABLE out (id BIGINT) WITH ('connector' = 'print');\r");
+  ASSERT_TRUE(session.waitFor("[INFO] Execute statement succeeded.\neddy SQL> "))
+      << session.screen();
+  // An unbounded INSERT runs until Ctrl-C stops its job; the client stays.
+  session.type("INSERT INTO out SELECT id FROM ticks;\r");
+  ASSERT_TRUE(session.waitFor("+I[2]\n")) << session.screen();
+  session.type("\x03");
+  ASSERT_TRUE(session.waitFor("[INFO] Execution of the SQL update statement cancelled.\neddy SQL> "))
+      << session.screen();
+  session.type("SELECT 'still here' AS answer;\r");
+  ASSERT_TRUE(session.waitFor("Received a total of 1 row\neddy SQL> ")) << session.screen();
+  session.type("\x04");
+  ASSERT_TRUE(session.waitFor("Goodbye!\n")) << session.screen();
+  EXPECT_EQ(session.exitStatus(), 0);
+}
+
 TEST_F(TerminalSessionTest, TableModeRedrawsTheMaterializedResultInPlace) {
   TerminalSession session(home_);
   ASSERT_TRUE(session.waitFor("eddy SQL> ")) << session.screen();

@@ -75,6 +75,8 @@ class InsertRowSource final : public RowSource {
     return std::nullopt;
   }
   int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
+  /// Stops the job (the interactive client's Ctrl-C); a waiting next() returns.
+  void cancel() override { client_.cancel(); }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
