@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "eddy/types/temporal.h"
+
 namespace eddy::client {
 
 namespace {
@@ -23,8 +25,8 @@ void writeAll(int descriptor, const std::string& text) {
 
 }  // namespace
 
-ProgressLine::ProgressLine(int descriptor, bool countsRows)
-    : descriptor_(descriptor), countsRows_(countsRows), ticker_([this] { tick(); }) {}
+ProgressLine::ProgressLine(int descriptor, const TableResult& result, bool countsRows)
+    : descriptor_(descriptor), result_(result), countsRows_(countsRows), ticker_([this] { tick(); }) {}
 
 ProgressLine::~ProgressLine() {
   {
@@ -44,11 +46,18 @@ std::unique_lock<std::mutex> ProgressLine::pause() {
   return lock;
 }
 
-std::string ProgressLine::format(std::chrono::milliseconds elapsed, bool countsRows,
-                                 int64_t rowsWritten) {
-  return "[RUNNING] " + std::to_string(elapsed.count() / 1000) + " s elapsed, rows read -, " +
-         "rows written " + (countsRows ? std::to_string(rowsWritten) : std::string("-")) +
-         ", watermark -";
+std::string ProgressLine::format(std::chrono::milliseconds elapsed, int64_t rowsRead,
+                                 int64_t rowsWritten, int64_t watermark) {
+  auto count = [](int64_t rows) { return rows < 0 ? std::string("-") : std::to_string(rows); };
+  std::string shownWatermark = "-";
+  if (watermark == INT64_MAX) {
+    shownWatermark = "end of input";
+  } else if (watermark != INT64_MIN) {
+    shownWatermark = LocalDateTime::ofEpochMillis(watermark).toString();
+  }
+  return "[RUNNING] " + std::to_string(elapsed.count() / 1000) + " s elapsed, rows read " +
+         count(rowsRead) + ", rows written " + count(rowsWritten) + ", watermark " +
+         shownWatermark;
 }
 
 void ProgressLine::eraseLocked() {
@@ -63,7 +72,10 @@ void ProgressLine::tick() {
   while (!stopping_) {
     auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - start_);
-    writeAll(descriptor_, kEraseLine + format(elapsed, countsRows_, rowsWritten_.load()));
+    const JobProgress job = result_.getJobProgress();
+    writeAll(descriptor_, kEraseLine + format(elapsed, job.rowsRead,
+                                              countsRows_ ? rowsWritten_.load() : job.rowsWritten,
+                                              job.watermark));
     shown_ = true;
     stop_.wait_for(lock, kRefreshInterval, [this] { return stopping_; });
   }

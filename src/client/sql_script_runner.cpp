@@ -41,7 +41,7 @@ void SqlScriptRunner::showQuery(TableResult& result) {
     }
   }
   std::optional<ProgressLine> progress;
-  if (settings_.showProgress) view.progress = &progress.emplace(STDERR_FILENO, true);
+  if (settings_.showProgress) view.progress = &progress.emplace(STDERR_FILENO, result, true);
   std::optional<QueryInterruption> interruption;
   if (settings_.interactive) {
     interruption.emplace(result, view.mode == ResultMode::kTableau ? -1 : settings_.terminalInput);
@@ -101,7 +101,7 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
         case sql::StatementKind::kStatementSet:
         case sql::StatementKind::kExecute: {
           std::optional<ProgressLine> progress;
-          if (settings_.showProgress) progress.emplace(STDERR_FILENO, false);
+          if (settings_.showProgress) progress.emplace(STDERR_FILENO, result, false);
           // Interactive: Ctrl-C stops the job and the client goes on (rows already written
           // stay in the sinks).
           std::optional<QueryInterruption> interruption;

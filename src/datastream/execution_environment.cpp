@@ -122,6 +122,8 @@ int64_t JobClient::getNumLateRecordsDropped() const {
   return job_->metrics().numLateRecordsDropped.load();
 }
 
+const runtime::JobMetrics& JobClient::getMetrics() const { return job_->metrics(); }
+
 JobExecutionResult JobClient::waitForCompletion() {
   job_->waitForCompletion();
   return JobExecutionResult(job_->name(), job_->netRuntimeMillis(),

@@ -86,6 +86,8 @@ int64_t TableResult::getNumLateRecordsDropped() const {
   return rows_ ? rows_->numLateRecordsDropped() : 0;
 }
 
+JobProgress TableResult::getJobProgress() const { return rows_ ? rows_->progress() : JobProgress{}; }
+
 void TableResult::print() { print(std::cout); }
 
 void TableResult::print(std::ostream& out) {

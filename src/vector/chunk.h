@@ -25,6 +25,8 @@ class Chunk {
 
   const LogicalTypePtr& rowType() const { return rowType_; }
   int64_t size() const { return static_cast<int64_t>(rowKinds_.size()); }
+  /// The rows, for RecordBatch::rowCount (a batch of chunks counts rows, not chunks).
+  int64_t rowCount() const { return size(); }
   int columnCount() const { return static_cast<int>(columns_.size()); }
   const Vector& column(int index) const { return columns_.at(index); }
   /// For kernels that fill columns directly; they must keep all columns and the kinds at the

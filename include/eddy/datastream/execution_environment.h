@@ -120,6 +120,8 @@ class JobClient {
   JobExecutionResult waitForCompletion();
   /// Records the job's time-based operators dropped as late so far (see JobExecutionResult).
   int64_t getNumLateRecordsDropped() const;
+  /// The job's counters as they are now (rows read and written, the sinks' watermark).
+  const runtime::JobMetrics& getMetrics() const;
 
  private:
   std::shared_ptr<runtime::RunningJob> job_;

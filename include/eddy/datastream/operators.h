@@ -135,6 +135,7 @@ class SourceReaderOperator final : public runtime::SourceOperator {
         output().emitWatermarkStatus(WatermarkStatus{false});
       }
       lastRecordMillis_ = context().clock->currentTimeMillis();
+      if (context().metrics) context().metrics->numRowsRead += batch->rowCount();
       tracker_->onBatch(*batch);
       output().emitBatch(std::move(batch));
       tracker_->emitWatermarkIfAdvanced(output());

@@ -25,6 +25,9 @@ class RecordBatch {
  public:
   virtual ~RecordBatch() = default;
   virtual size_t size() const = 0;
+  /// The rows the batch carries: size() for row records; a columnar record (a type with a
+  /// rowCount() member, the Table runtime's chunks) counts its rows.
+  virtual int64_t rowCount() const = 0;
   /// A deep copy (used by BROADCAST edges and by a stream read by several operators).
   virtual std::unique_ptr<RecordBatch> clone() const = 0;
 };
@@ -38,6 +41,15 @@ class TypedBatch final : public RecordBatch {
   std::vector<int64_t> timestamps;  // parallel to records
 
   size_t size() const override { return records.size(); }
+  int64_t rowCount() const override {
+    if constexpr (requires(const T& record) { record.rowCount(); }) {
+      int64_t rows = 0;
+      for (const T& record : records) rows += record.rowCount();
+      return rows;
+    } else {
+      return static_cast<int64_t>(records.size());
+    }
+  }
   std::unique_ptr<RecordBatch> clone() const override {
     return std::make_unique<TypedBatch<T>>(*this);
   }

@@ -10,11 +10,14 @@
 // operator fail the job with their message and the operator's name.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "eddy/clock.h"
 #include "eddy/datastream/runtime_execution_mode.h"
@@ -49,6 +52,33 @@ struct JobMetrics {
   /// Records a time-based operator (window, interval join, ...) dropped because they arrived
   /// behind its watermark (Flink's numLateRecordsDropped, summed over the job).
   std::atomic<int64_t> numLateRecordsDropped{0};
+  /// Rows the job's sources emitted (RecordBatch::rowCount), summed over their subtasks.
+  std::atomic<int64_t> numRowsRead{0};
+  /// Rows that reached the job's table sinks (counted by the Table layer before each sink).
+  std::atomic<int64_t> numRowsWritten{0};
+
+  /// The sinks' event time: each sink input subtask registers once and reports every
+  /// watermark it passes on; sinkWatermark() is the lowest of the reported ones
+  /// (Watermark::kMin while a registered reporter has none yet, or without reporters).
+  int registerWatermarkReporter() {
+    std::lock_guard lock(watermarkMutex_);
+    watermarks_.push_back(Watermark::kMin);
+    return static_cast<int>(watermarks_.size()) - 1;
+  }
+  void reportWatermark(int reporter, int64_t watermark) {
+    std::lock_guard lock(watermarkMutex_);
+    watermarks_[static_cast<size_t>(reporter)] = watermark;
+  }
+  int64_t sinkWatermark() const {
+    std::lock_guard lock(watermarkMutex_);
+    int64_t lowest = Watermark::kMax;
+    for (int64_t watermark : watermarks_) lowest = std::min(lowest, watermark);
+    return watermarks_.empty() ? Watermark::kMin : lowest;
+  }
+
+ private:
+  mutable std::mutex watermarkMutex_;
+  std::vector<int64_t> watermarks_;
 };
 
 /// What a subtask's operator knows about where it runs. Owned by the task; valid from open()

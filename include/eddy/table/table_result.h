@@ -19,6 +19,17 @@ namespace eddy {
 
 enum class ResultKind { SUCCESS, SUCCESS_WITH_CONTENT };
 
+/// What the job behind a result has done so far, for progress displays (the SQL client's
+/// status line). -1 where unknown (a result without a job).
+struct JobProgress {
+  /// Rows the job's sources emitted.
+  int64_t rowsRead = -1;
+  /// Rows that reached the job's table sinks (an INSERT's; a query's rows are its result).
+  int64_t rowsWritten = -1;
+  /// The lowest watermark among the sinks' inputs, epoch milliseconds; INT64_MIN: none yet.
+  int64_t watermark = INT64_MIN;
+};
+
 /// Pulls the rows of a result one at a time; nullopt at the end. Owned by the TableResult.
 class RowSource {
  public:
@@ -32,6 +43,8 @@ class RowSource {
   virtual void cancel() {}
   /// Rows the producing job's time-based operators dropped as late so far (0 without a job).
   virtual int64_t numLateRecordsDropped() const { return 0; }
+  /// The producing job's progress (see JobProgress); callable from any thread.
+  virtual JobProgress progress() const { return {}; }
 };
 
 class TableResult {
@@ -62,6 +75,8 @@ class TableResult {
   /// Rows that the job's windows, interval joins and other time-based operators dropped
   /// because they arrived behind the watermark (so far; final once the rows are consumed).
   int64_t getNumLateRecordsDropped() const;
+  /// The job's progress so far; callable from another thread while rows are read.
+  JobProgress getJobProgress() const;
   /// Whether the rows are a STREAMING job's changelog (printed with an `op` column).
   bool isStreaming() const { return streaming_; }
 

@@ -2,6 +2,9 @@
 // that names the script, line and column, and ${NAME} substitution.
 #include "client/sql_script_runner.h"
 
+#include "client/progress_line.h"
+#include "eddy/types/temporal.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -124,6 +127,18 @@ TEST(SqlScriptRunnerTest, SetValidatesOptionsAndWarnsAboutUnknownOnes) {
             "Could not parse value '10 parsecs' for key 'execution.checkpointing.interval': "
             "expected a non-negative duration such as '500 ms', '5 s', '1 min', '2 h' or '1 d' "
             "(no unit: milliseconds).\n");
+}
+
+TEST(ProgressLineTest, FormatsCountsAndTheWatermark) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(ProgressLine::format(milliseconds(3500), 1200, 15,
+                                 LocalDateTime::of(2024, 1, 1, 10, 0, 4).getMillisecond()),
+            "[RUNNING] 3 s elapsed, rows read 1200, rows written 15, watermark "
+            "2024-01-01T10:00:04");
+  EXPECT_EQ(ProgressLine::format(milliseconds(1000), -1, -1, INT64_MIN),
+            "[RUNNING] 1 s elapsed, rows read -, rows written -, watermark -");
+  EXPECT_EQ(ProgressLine::format(milliseconds(61000), 8, 8, INT64_MAX),
+            "[RUNNING] 61 s elapsed, rows read 8, rows written 8, watermark end of input");
 }
 
 }  // namespace

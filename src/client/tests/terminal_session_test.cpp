@@ -356,8 +356,9 @@ TEST_F(TerminalSessionTest, AScriptShowsAProgressLineOnStderr) {
                            "SELECT id FROM eight;\n";
   std::filesystem::path output = home_ / "stdout.txt";
   TerminalSession session(home_, {"-f", script.string()}, output);
-  ASSERT_TRUE(session.waitFor("\x1b[K[RUNNING] 1 s elapsed, rows read -, rows written "))
-      << session.screen();
+  // The sources' rows are counted; a table without a watermark leaves it unknown.
+  ASSERT_TRUE(session.waitFor("\x1b[K[RUNNING] 1 s elapsed, rows read ")) << session.screen();
+  ASSERT_TRUE(session.waitFor(", watermark -")) << session.screen();
   EXPECT_EQ(session.exitStatus(), 0);
   session.readToEnd();
   // Nothing follows the last erase: the terminal is left clean.
@@ -376,6 +377,36 @@ TEST_F(TerminalSessionTest, AScriptShowsAProgressLineOnStderr) {
   }
   expected += "+----+----------------------+\nReceived a total of 8 rows\n";
   EXPECT_EQ(text.str(), expected);
+}
+
+// An INSERT's progress line counts the rows its sink received and shows the sink's watermark.
+TEST_F(TerminalSessionTest, AnInsertsProgressLineShowsRowsWrittenAndTheWatermark) {
+  std::filesystem::path script = home_ / "insert.sql";
+  std::ofstream(script) << "SET 'parallelism.default' = '1';\n"
+                           "CREATE TABLE eight (id BIGINT, ts AS TIMESTAMPADD(SECOND, "
+                           "CAST(id AS INT), TIMESTAMP '2026-01-01 00:00:00'), "
+                           "WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', "
+                           "'number-of-rows' = '8', 'rows-per-second' = '4', "
+                           "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+                           "'fields.id.end' = '8');\n"
+                           "CREATE TABLE sink (id BIGINT) WITH ('connector' = 'blackhole');\n"
+                           "INSERT INTO sink SELECT id FROM eight;\n";
+  std::filesystem::path output = home_ / "stdout.txt";
+  TerminalSession session(home_, {"-f", script.string()}, output);
+  ASSERT_TRUE(session.waitFor("\x1b[K[RUNNING] 1 s elapsed, rows read ")) << session.screen();
+  ASSERT_TRUE(session.waitFor(", watermark 2026-01-01T00:00:0")) << session.screen();
+  EXPECT_EQ(session.exitStatus(), 0);
+  session.readToEnd();
+  // Every line shows a number of rows written (not "-").
+  std::string screen = session.screen();
+  EXPECT_EQ(screen.find("rows written -"), std::string::npos) << screen;
+  std::ifstream printed(output);
+  std::stringstream text;
+  text << printed.rdbuf();
+  EXPECT_EQ(text.str(),
+            "[INFO] Execute statement succeeded.\n[INFO] Execute statement succeeded.\n"
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Complete execution of the SQL update statement.\n");
 }
 
 }  // namespace

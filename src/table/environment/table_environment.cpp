@@ -28,6 +28,34 @@ namespace eddy {
 
 namespace {
 
+JobProgress progressOf(const JobClient& client) {
+  const runtime::JobMetrics& metrics = client.getMetrics();
+  return JobProgress{metrics.numRowsRead.load(), metrics.numRowsWritten.load(),
+                     metrics.sinkWatermark()};
+}
+
+/// Counts the rows that reach a table sink and reports the watermark passed on to it (the job's
+/// progress, JobProgress); forwards everything unchanged. Chained before each INSERT's sink and
+/// before a query's result conversion.
+class SinkInputMetricsOperator final : public runtime::StreamOperator {
+ public:
+  void open(runtime::OperatorContext& context) override {
+    StreamOperator::open(context);
+    if (context.metrics) reporter_ = context.metrics->registerWatermarkReporter();
+  }
+  void processBatch(int, runtime::BatchPtr batch) override {
+    if (context().metrics) context().metrics->numRowsWritten += batch->rowCount();
+    output().emitBatch(std::move(batch));
+  }
+  void processWatermark(runtime::Watermark watermark) override {
+    if (reporter_ >= 0) context().metrics->reportWatermark(reporter_, watermark.timestamp);
+    output().emitWatermark(watermark);
+  }
+
+ private:
+  int reporter_ = -1;
+};
+
 /// Rows of a running (or finished) job, pulled through the collect sink. Owns the job's
 /// environment so that it lives as long as the rows are read.
 class JobRowSource final : public table::SessionRowSource {
@@ -47,6 +75,7 @@ class JobRowSource final : public table::SessionRowSource {
   int64_t numLateRecordsDropped() const override {
     return iterator_.getJobClient().getNumLateRecordsDropped();
   }
+  JobProgress progress() const override { return progressOf(iterator_.getJobClient()); }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
@@ -77,6 +106,7 @@ class InsertRowSource final : public RowSource {
   int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
   /// Stops the job (the interactive client's Ctrl-C); a waiting next() returns.
   void cancel() override { client_.cancel(); }
+  JobProgress progress() const override { return progressOf(client_); }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
@@ -385,7 +415,14 @@ Table TableEnvironment::sqlQuery(const std::string& query) {
 TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
-  DataStream<vector::Chunk> chunks = sql::translateToDataStream(plan, *environment, translation);
+  DataStream<vector::Chunk> translated =
+      sql::translateToDataStream(plan, *environment, translation);
+  // The result's rows and watermark for the job's progress (JobProgress), chained.
+  DataStream<vector::Chunk> chunks = translated.transform<vector::Chunk>(
+      "SinkInputMetrics", std::make_shared<runtime::LambdaOperatorFactory>([] {
+        return std::make_unique<SinkInputMetricsOperator>();
+      }));
+  chunks.setParallelism(translated.getParallelism());
   // The conversion runs at the plan's parallelism, chained (forward): a rebalance from a
   // parallelism-1 operator (a global aggregate) to more subtasks would reorder its changelog.
   DataStream<Row> converted =
@@ -554,7 +591,12 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
-  auto rows = sql::translateToDataStream(plan, environment, translation);
+  auto translated = sql::translateToDataStream(plan, environment, translation);
+  auto rows = translated.transform<vector::Chunk>(
+      "SinkInputMetrics", std::make_shared<runtime::LambdaOperatorFactory>([] {
+        return std::make_unique<SinkInputMetricsOperator>();
+      }));
+  rows.setParallelism(translated.getParallelism());
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
