@@ -234,6 +234,14 @@ TEST_F(TerminalSessionTest, CtrlCCancelsAStreamingQueryAndTheClientGoesOn) {
                       "+----+--------------------------------+\n"
                       "Received a total of 1 row\neddy SQL> "))
       << session.screen();
+  // A query that never produces a row is cancelled too (the wait for rows wakes up); "0 row"
+  // as Flink words it.
+  session.type("SELECT id FROM ticks WHERE id < 0;\r");
+  ASSERT_TRUE(session.waitFor("| op |                   id |\n+----+----------------------+\n"))
+      << session.screen();
+  session.type("\x03");
+  ASSERT_TRUE(session.waitFor("Query terminated, received a total of 0 row\neddy SQL> "))
+      << session.screen();
   session.type("\x04");
   ASSERT_TRUE(session.waitFor("Goodbye!\n")) << session.screen();
   EXPECT_EQ(session.exitStatus(), 0);
