@@ -56,12 +56,12 @@ void showTableau(TableResult& result, std::ostream& out, const ResultViewSetting
       out << terminatedMessage(received) << std::flush;
       return;
     }
-    table::TableauPrinter::printBatch(columns, rows, out, settings.zone);
+    table::TableauPrinter::printBatch(columns, rows, out, settings.zone, settings.maxColumnWidth);
     out.flush();
     countWritten(settings.progress, received);
     return;
   }
-  table::TableauPrinter printer(columns, out, settings.zone);
+  table::TableauPrinter printer(columns, out, settings.zone, settings.maxColumnWidth);
   {
     auto paused = pauseProgress(settings.progress);
     printer.begin();
@@ -82,7 +82,8 @@ void showTableau(TableResult& result, std::ostream& out, const ResultViewSetting
 
 void showChangelog(TableResult& result, std::ostream& out, const ResultViewSettings& settings) {
   out << "SQL Query Result (Changelog)\n";
-  table::TableauPrinter printer(tableauColumns(result.getResolvedSchema()), out, settings.zone);
+  table::TableauPrinter printer(tableauColumns(result.getResolvedSchema()), out, settings.zone,
+                                settings.maxColumnWidth);
   printer.begin();
   while (auto row = result.next()) printer.printRow(*row);
   if (result.isCancelled()) {
@@ -147,7 +148,8 @@ class MaterializedTableView {
     }
     std::vector<Row> shown(rows_.end() - static_cast<std::ptrdiff_t>(visible), rows_.end());
     std::ostringstream block;
-    table::TableauPrinter::printBatch(columns_, shown, block, settings_.zone);
+    table::TableauPrinter::printBatch(columns_, shown, block, settings_.zone,
+                                      settings_.maxColumnWidth);
     block << statusLine << "\n";
     std::string text = block.str();
     if (drawnLines_ > 0) out_ << "\x1b[" << drawnLines_ << "A\r\x1b[J";
@@ -193,6 +195,9 @@ ResultViewSettings resultViewSettingsOf(const TableConfig& config) {
   }
   if (auto zone = config.get("table.local-time-zone")) {
     settings.zone = common::SessionTimeZone::of(*zone);
+  }
+  if (auto width = view.getInteger("sql-client.display.max-column-width")) {
+    settings.maxColumnWidth = static_cast<int>(std::max<int64_t>(4, *width));
   }
   return settings;
 }

@@ -39,6 +39,9 @@ struct ResultViewSettings {
   ResultMode mode = ResultMode::kTableau;
   /// `sql-client.execution.max-table-result.rows`: the table mode's capacity.
   int64_t maxTableRows = 1000000;
+  /// `sql-client.display.max-column-width`: longer values are cut with "..." (at least 4, so
+  /// a cut value keeps one character).
+  int maxColumnWidth = 30;
   /// TIMESTAMP_LTZ values show in this zone (`table.local-time-zone`).
   common::SessionTimeZone zone;
   /// The output is a terminal of this size: the table mode redraws in place.

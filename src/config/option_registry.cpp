@@ -38,7 +38,6 @@ constexpr const char* kHeapStateOnly =
 constexpr const char* kOneProcess = "eddy runs in one process, without a cluster";
 constexpr const char* kNoMetricsReporters = "metrics reporters are not there yet";
 constexpr const char* kPlannerIgnores = "the planner does not read it yet";
-constexpr const char* kFixedColumnWidth = "the client cuts values at 30 columns";
 constexpr const char* kNotReadYet = "eddy does not read it yet";
 
 ConfigOption makeOption(std::string key, OptionType type, std::string defaultValue,
@@ -239,7 +238,7 @@ std::vector<ConfigOption> knownOptions() {
                              "TABLEAU", "", "How the SQL client shows query results."));
   options.push_back(makeInteger("sql-client.execution.max-table-result.rows", 1, "1000000", "",
                                 "Rows the table result mode keeps."));
-  options.push_back(makeInteger("sql-client.display.max-column-width", 1, "30", kFixedColumnWidth,
+  options.push_back(makeInteger("sql-client.display.max-column-width", 4, "30", "",
                                 "Widest column the client prints; longer values are cut."));
   options.push_back(makeOption("sql-client.verbose", T::kBoolean, "false", kNotReadYet,
                                "Print the full error (with causes)."));

@@ -22,7 +22,8 @@ std::string timestampText(const LocalDateTime& value, int precision) {
   return text;
 }
 
-int typeWidth(const LogicalType& type) {
+/// The columns a value of `type` takes at most (strings and other unbounded kinds: `maxWidth`).
+int typeWidth(const LogicalType& type, int maxWidth) {
   switch (type.getTypeRoot()) {
     case LogicalTypeRoot::TINYINT:
       return 4;
@@ -46,7 +47,7 @@ int typeWidth(const LogicalType& type) {
       return precision == 0 ? 19 : precision <= 3 ? 23 : precision <= 6 ? 26 : 29;
     }
     default:
-      return TableauPrinter::kMaxColumnWidth;
+      return maxWidth;
   }
 }
 
@@ -130,7 +131,7 @@ std::string TableauPrinter::line(const std::vector<int>& widths,
 
 void TableauPrinter::printBatch(const std::vector<TableauColumn>& columns,
                                 const std::vector<Row>& rows, std::ostream& out,
-                                const common::SessionTimeZone& zone) {
+                                const common::SessionTimeZone& zone, int maxColumnWidth) {
   if (rows.empty()) {
     out << "Empty set\n";
     return;
@@ -150,7 +151,7 @@ void TableauPrinter::printBatch(const std::vector<TableauColumn>& columns,
     }
     cells.push_back(std::move(rowCells));
   }
-  for (int& width : widths) width = std::min(width, kMaxColumnWidth);
+  for (int& width : widths) width = std::min(width, maxColumnWidth);
   std::string border = borderLine(widths);
   out << border << "\n" << line(widths, header) << "\n" << border << "\n";
   for (const auto& rowCells : cells) out << line(widths, rowCells) << "\n";
@@ -158,12 +159,13 @@ void TableauPrinter::printBatch(const std::vector<TableauColumn>& columns,
 }
 
 TableauPrinter::TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out,
-                               common::SessionTimeZone zone)
+                               common::SessionTimeZone zone, int maxColumnWidth)
     : columns_(std::move(columns)), out_(out), zone_(std::move(zone)) {
   widths_.push_back(2);  // "op"
   for (const TableauColumn& column : columns_) {
     int nullWidth = static_cast<int>(std::char_traits<char>::length(kNull));
-    widths_.push_back(std::max(displayWidth(column.name), std::max(typeWidth(*column.type), nullWidth)));
+    widths_.push_back(std::max(displayWidth(column.name),
+                               std::max(typeWidth(*column.type, maxColumnWidth), nullWidth)));
   }
 }
 

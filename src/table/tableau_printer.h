@@ -13,7 +13,8 @@
 // with an `op` column and widths derived from the column types, ending with "Received a total
 // of N rows". Values print as Flink's PrintUtils prints them: NULL as (NULL), timestamps as
 // `2021-08-21 13:00:00.000` with exactly the type's fractional digits, right-aligned, cut
-// with "..." past 30 columns (display width counts East Asian wide characters twice).
+// with "..." past the maximum column width (`sql-client.display.max-column-width`, 30 by
+// default; display width counts East Asian wide characters twice).
 // TIMESTAMP_LTZ values show their wall-clock time in the session time zone
 // (`table.local-time-zone`) of the statement that produced them, as Flink's tableau does.
 #pragma once
@@ -54,11 +55,12 @@ class TableauPrinter {
 
   /// A complete (BATCH) result.
   static void printBatch(const std::vector<TableauColumn>& columns, const std::vector<Row>& rows,
-                         std::ostream& out, const common::SessionTimeZone& zone = {});
+                         std::ostream& out, const common::SessionTimeZone& zone = {},
+                         int maxColumnWidth = kMaxColumnWidth);
 
   /// A STREAMING result, row by row: begin(), printRow() per change, end().
   TableauPrinter(std::vector<TableauColumn> columns, std::ostream& out,
-                 common::SessionTimeZone zone = {});
+                 common::SessionTimeZone zone = {}, int maxColumnWidth = kMaxColumnWidth);
   void begin();
   void printRow(const Row& row);
   void end();
