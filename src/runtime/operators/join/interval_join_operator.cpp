@@ -325,7 +325,7 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
                            rowJoined_[index] != 0};
     store.retain(stored.row);
     SideRows& sideRows = keys_[keyIndex].sides[side];
-    std::vector<StoredRow>& rows = sideRows.rows;
+    auto& rows = sideRows.rows;
     if (rows.empty() || rows.back().time <= stored.time) {
       rows.push_back(stored);
     } else {

@@ -114,6 +114,7 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       const int64_t rows = chunk.size();
       if (rows == 0) continue;
       const int32_t segment = store_.add(std::move(chunk));
+      batchSegments_.push_back(segment);
       for (int64_t r = 0; r < rows; ++r) processStreamingRow(segment, r);
       continue;
     }
@@ -157,6 +158,11 @@ void RankOperator::processBatch(int, BatchPtr batch) {
   }
   if (streamingTopN) {
     flushPending();
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    for (int32_t segment : batchSegments_) relocateKeptRows(segment);
+    batchSegments_.clear();
+    touched_.clear();
     store_.freeEmpty();  // no queued output points into the store any more
     compactIfSparse();
   }
@@ -334,6 +340,7 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
   if (accumulate) {
     sorted.insert(sorted.begin() + static_cast<std::ptrdiff_t>(position), row);
     store_.retain(row);
+    touched_.push_back(slot);
     if (keepsOnlyTopRows && static_cast<int64_t>(sorted.size()) > spec_->rankEnd) {
       store_.release(sorted.back());
       sorted.pop_back();
@@ -422,6 +429,31 @@ void RankOperator::flushPending() {
   pendingPositions_.clear();
   pendingRanks_.clear();
   pendingKinds_.clear();
+}
+
+void RankOperator::relocateKeptRows(int32_t segment) {
+  std::vector<RowRef*> kept;
+  for (int32_t slot : touched_) {
+    for (RowRef& row : topN_[slot].sorted) {
+      if (row.segment == segment) kept.push_back(&row);
+    }
+  }
+  if (kept.empty() || 2 * static_cast<int64_t>(kept.size()) >= store_.chunk(segment).size()) {
+    return;
+  }
+  std::vector<int32_t> segments(kept.size(), segment);
+  std::vector<int32_t> positions;
+  positions.reserve(kept.size());
+  for (const RowRef* row : kept) positions.push_back(row->position);
+  vector::Chunk own(spec_->inputRowType);
+  store_.gather(segments, positions, own, 0);
+  own.mutableRowKinds().assign(kept.size(), RowKind::INSERT);
+  const int32_t owned = store_.add(std::move(own));
+  for (size_t i = 0; i < kept.size(); ++i) {
+    store_.release(*kept[i]);
+    *kept[i] = RowRef{owned, static_cast<int32_t>(i)};
+    store_.retain(*kept[i]);
+  }
 }
 
 void RankOperator::compactIfSparse() {

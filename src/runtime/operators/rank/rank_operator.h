@@ -8,7 +8,9 @@
 // the first rankEnd rows when the input is insert-only and the rank is ROW_NUMBER (a row below
 // them can never rise again). The rows stay in the input chunks that brought them (a RowStore,
 // shared with the joins): a partition is a list of RowRefs, sort keys are compared in the
-// columns, and output rows are gathered a column at a time; no row becomes a Value. After
+// columns, and output rows are gathered a column at a time; no row becomes a Value. After each
+// batch the kept rows of a sparsely kept input chunk are gathered into a chunk of their own.
+// After
 // every input row the visible rows before and after are compared and the difference emitted:
 //   without the rank number: a row entering the top N is +I, a row leaving it -D (+I first);
 //   with the rank number: for every rank whose row changed, -U old / +U new (+I or -D where a
@@ -107,6 +109,10 @@ class RankOperator final : public StreamOperator {
   /// Queues a stored row for output; flushPending() gathers the queue into chunks.
   void appendRef(RowRef row, int64_t rank, RowKind kind);
   void flushPending();
+  /// Copies the rows of input chunk `segment` still kept (by the partitions in touched_) into a
+  /// chunk of their own, so that a few kept rows do not pin a whole input chunk; a chunk of
+  /// which half or more is kept stays as it is.
+  void relocateKeptRows(int32_t segment);
   void compactIfSparse();
   /// Sorts the buffered partition `key` and emits its visible rows as +I; forgets it.
   void emitPartition(const std::string& key);
@@ -130,6 +136,9 @@ class RankOperator final : public StreamOperator {
   std::vector<int64_t> pendingRanks_;
   std::vector<RowKind> pendingKinds_;
   std::vector<std::pair<RowRef, int64_t>> before_, after_;
+  // The input chunks of the current batch, and the partitions a row was added to.
+  std::vector<int32_t> batchSegments_;
+  std::vector<int32_t> touched_;
 };
 
 }  // namespace eddy::runtime::operators
