@@ -2079,6 +2079,30 @@ BoundPtr Binder::bindScalarSubquery(const SubqueryExpression& subquery) {
   return expression::column(outerArity, type);
 }
 
+namespace {
+
+/// The column of `expression` in the projection below an aggregate: an equal deterministic
+/// expression already there is read again (as Calcite projects each distinct argument once), so
+/// calls over one argument read one column — which lets DISTINCT calls share a table.
+int projectOnce(const BoundPtr& expression, std::vector<BoundPtr>& projection,
+                std::vector<std::string>& names) {
+  if (expression->isDeterministic()) {
+    const std::string digest = expression->toString();
+    for (size_t i = 0; i < projection.size(); ++i) {
+      if (projection[i]->isDeterministic() && *projection[i]->type() == *expression->type() &&
+          projection[i]->toString() == digest) {
+        return static_cast<int>(i);
+      }
+    }
+  }
+  const int column = static_cast<int>(projection.size());
+  projection.push_back(expression);
+  names.push_back("$f" + std::to_string(column));
+  return column;
+}
+
+}  // namespace
+
 AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, const Scope& scope,
                                         std::vector<BoundPtr>& projection,
                                         std::vector<std::string>& names) {
@@ -2107,18 +2131,14 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
         call.arguments.size() > 1 ? bindExpression(*call.arguments[1], scope, nullptr) : nullptr;
     std::string error = checkAggregateArguments(call, kind, *argument, separator, aggregate);
     if (!error.empty()) fail(call, error);
-    aggregate.argumentColumn = static_cast<int>(projection.size());
-    projection.push_back(argument);
-    names.push_back("$f" + std::to_string(aggregate.argumentColumn));
+    aggregate.argumentColumn = projectOnce(argument, projection, names);
   }
   if (call.filter) {
     BoundPtr filter = bindExpression(*call.filter, scope, nullptr);
     if (filter->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*call.filter, "FILTER expression must be of type BOOLEAN");
     }
-    aggregate.filterColumn = static_cast<int>(projection.size());
-    projection.push_back(filter);
-    names.push_back("$f" + std::to_string(aggregate.filterColumn));
+    aggregate.filterColumn = projectOnce(filter, projection, names);
   }
   aggregate.resultType = aggregateResultType(kind, argumentType);
   return aggregate;

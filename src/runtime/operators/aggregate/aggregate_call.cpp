@@ -693,7 +693,78 @@ int64_t addDistinct(Value* accumulator, const Value& value, int64_t step) {
   return step;
 }
 
+/// A shared distinct table's slot: [value, used, counts...] as int64s.
+size_t sharedSlotWords(int callCount) { return 2 + static_cast<size_t>(callCount); }
+
+Bytes emptySharedTable(size_t capacity, int callCount) {
+  return Bytes(capacity * sharedSlotWords(callCount) * sizeof(int64_t));  // zeroed: unused
+}
+
+/// Rebuilds the table with room for its values that still count for some call (values whose
+/// multiplicities all dropped to 0 are dropped here).
+void rehashShared(Accumulator& table, int callCount) {
+  const size_t words = sharedSlotWords(callCount);
+  const Bytes& old = table[0].get<Bytes>();
+  const auto* oldSlots = reinterpret_cast<const int64_t*>(old.data());
+  const size_t oldCapacity = old.size() / (words * sizeof(int64_t));
+  auto counts = [&](const int64_t* slot) {
+    for (int k = 0; k < callCount; ++k) {
+      if (slot[2 + k] > 0) return true;
+    }
+    return false;
+  };
+  size_t live = 0;
+  for (size_t i = 0; i < oldCapacity; ++i) {
+    const int64_t* slot = oldSlots + i * words;
+    if (slot[1] != 0 && counts(slot)) ++live;
+  }
+  size_t capacity = 8;
+  while (capacity < 2 * live + 2) capacity *= 2;
+  Bytes rebuilt = emptySharedTable(capacity, callCount);
+  auto* slots = reinterpret_cast<int64_t*>(rebuilt.data());
+  for (size_t i = 0; i < oldCapacity; ++i) {
+    const int64_t* slot = oldSlots + i * words;
+    if (slot[1] == 0 || !counts(slot)) continue;
+    size_t index = mixBits(static_cast<uint64_t>(slot[0])) & (capacity - 1);
+    while (slots[index * words + 1] != 0) index = (index + 1) & (capacity - 1);
+    std::copy(slot, slot + words, slots + index * words);
+  }
+  table[0] = Value::ofBytes(std::move(rebuilt));
+  table[1] = Value(static_cast<int64_t>(live));
+}
+
 }  // namespace
+
+Accumulator createSharedDistinctTable() { return {Value::ofBytes(Bytes()), Value(int64_t{0})}; }
+
+int64_t* sharedDistinctCounts(Accumulator& table, int64_t value, int callCount, bool add) {
+  const size_t words = sharedSlotWords(callCount);
+  if (table[0].get<Bytes>().empty()) {
+    if (!add) return nullptr;
+    table[0] = Value::ofBytes(emptySharedTable(8, callCount));
+  }
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Bytes& bytes = table[0].getMutable<Bytes>();
+    auto* slots = reinterpret_cast<int64_t*>(bytes.data());
+    const size_t mask = bytes.size() / (words * sizeof(int64_t)) - 1;
+    size_t index = mixBits(static_cast<uint64_t>(value)) & mask;
+    while (slots[index * words + 1] != 0) {
+      if (slots[index * words] == value) return slots + index * words + 2;
+      index = (index + 1) & mask;
+    }
+    if (!add) return nullptr;
+    const int64_t occupied = table[1].get<int64_t>() + 1;
+    if (static_cast<size_t>(occupied) * 10 > (mask + 1) * 7 && attempt == 0) {
+      rehashShared(table, callCount);  // then probe the rebuilt table again
+      continue;
+    }
+    table[1] = Value(occupied);
+    slots[index * words] = value;
+    slots[index * words + 1] = 1;
+    return slots + index * words + 2;  // counts zeroed
+  }
+  throw InternalError("a shared DISTINCT table did not grow");
+}
 
 Accumulator createAccumulator(const AggregateCall& call) {
   Accumulator accumulator = createInnerAccumulator(call);

@@ -110,6 +110,16 @@ std::vector<LogicalTypePtr> accumulatorTypes(const AggregateCall& call,
 /// columns) into `accumulator`.
 void merge(const AggregateCall& call, Accumulator& accumulator, const Value* other);
 
+/// One table for several f(DISTINCT x) calls over the same integer argument x (as Flink's
+/// distinct aggregates share one MapView per argument): per distinct value, one multiplicity
+/// per call (each call has its own FILTER), so a row probes the table once for all of them.
+/// The accumulator is [BYTES slots, BIGINT occupied slots]; a slot is the value, a used flag
+/// and `callCount` multiplicities (int64 each), in an open-addressing table of linear probing.
+Accumulator createSharedDistinctTable();
+/// The `callCount` multiplicities of `value` in the table, added (all 0) when missing and
+/// `add` is true; nullptr when missing otherwise. The pointer is valid until the next call.
+int64_t* sharedDistinctCounts(Accumulator& table, int64_t value, int callCount, bool add);
+
 /// Total order of comparable values of the same kind (numbers, strings, booleans, temporal
 /// values, decimals); <0, 0, >0.
 int compareValues(const Value& left, const Value& right);

@@ -31,8 +31,63 @@ LogicalTypePtr partialAggregateRowType(const GroupAggregateSpec& spec) {
   return LogicalType::row(std::move(fields), false);
 }
 
+namespace {
+bool isIntegerType(const LogicalType& type) {
+  switch (type.getTypeRoot()) {
+    case LogicalTypeRoot::TINYINT:
+    case LogicalTypeRoot::SMALLINT:
+    case LogicalTypeRoot::INTEGER:
+    case LogicalTypeRoot::BIGINT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t integerAt(const vector::Vector& column, int64_t row) {
+  switch (column.layout()) {
+    case vector::PhysicalLayout::kInt8:
+      return column.data<int8_t>()[row];
+    case vector::PhysicalLayout::kInt16:
+      return column.data<int16_t>()[row];
+    case vector::PhysicalLayout::kInt32:
+      return column.data<int32_t>()[row];
+    default:
+      return column.data<int64_t>()[row];
+  }
+}
+}  // namespace
+
 GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggregateSpec> spec)
-    : spec_(std::move(spec)) {
+    : spec_(std::move(spec)), effectiveCalls_(spec_->calls), shared_(spec_->calls.size(), false) {
+  if (spec_->phase != AggregatePhase::kGlobal) {
+    // Group the DISTINCT calls over each integer argument; two or more share a table.
+    for (size_t i = 0; i < spec_->calls.size(); ++i) {
+      const AggregateCall& call = spec_->calls[i];
+      if (!call.distinct || call.argumentColumn < 0 ||
+          !isIntegerType(*spec_->inputRowType->getFields()[call.argumentColumn].type)) {
+        continue;
+      }
+      auto group = std::find_if(sharedDistinct_.begin(), sharedDistinct_.end(),
+                                [&call](const SharedDistinct& candidate) {
+                                  return candidate.argumentColumn == call.argumentColumn;
+                                });
+      if (group == sharedDistinct_.end()) {
+        sharedDistinct_.push_back(SharedDistinct{call.argumentColumn, {}});
+        group = sharedDistinct_.end() - 1;
+      }
+      group->calls.push_back(static_cast<int>(i));
+    }
+    std::erase_if(sharedDistinct_, [](const SharedDistinct& group) {
+      return group.calls.size() < 2 || group.calls.size() > 64;  // 64: a bit per call
+    });
+    for (const SharedDistinct& group : sharedDistinct_) {
+      for (int i : group.calls) {
+        shared_[static_cast<size_t>(i)] = true;
+        effectiveCalls_[static_cast<size_t>(i)].distinct = false;
+      }
+    }
+  }
   if (spec_->phase == AggregatePhase::kGlobal) {
     int column = static_cast<int>(spec_->groupingColumns.size());
     for (const AggregateCall& call : spec_->calls) {
@@ -66,7 +121,10 @@ void GroupAggregateOperator::open(OperatorContext& context) {
 std::vector<Accumulator> GroupAggregateOperator::newAccumulators() const {
   std::vector<Accumulator> accumulators;
   accumulators.reserve(spec_->calls.size() + 1);
-  for (const AggregateCall& call : spec_->calls) accumulators.push_back(createAccumulator(call));
+  for (const AggregateCall& call : effectiveCalls_) accumulators.push_back(createAccumulator(call));
+  for (size_t g = 0; g < sharedDistinct_.size(); ++g) {
+    accumulators.push_back(createSharedDistinctTable());
+  }
   accumulators.push_back({Value(int64_t{0})});  // live input rows of the group
   return accumulators;
 }
@@ -89,17 +147,53 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
     return;
   }
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
-    const AggregateCall& call = spec_->calls[i];
-    if (call.filterColumn >= 0) {  // a BOOLEAN column: read in place, no Value
-      const vector::Vector& filter = chunk.column(call.filterColumn);
-      if (filter.isNull(row) || !filter.data<bool>()[row]) continue;
-    }
+    if (shared_[i] || !passesFilter(chunk, row, i)) continue;
+    const AggregateCall& call = effectiveCalls_[i];
     Value input = call.argumentColumn >= 0 ? chunk.column(call.argumentColumn).valueAt(row)
                                            : Value(int64_t{1});
     accumulate(call, accumulators[i], input, retract);
   }
+  // Shared DISTINCT tables: one probe per argument; a call's inner accumulator sees a value
+  // when its multiplicity for that call becomes 1, and loses it when it drops to 0.
+  const int64_t step = retract ? -1 : 1;
+  for (size_t g = 0; g < sharedDistinct_.size(); ++g) {
+    const SharedDistinct& group = sharedDistinct_[g];
+    const vector::Vector& argument = chunk.column(group.argumentColumn);
+    if (argument.isNull(row)) continue;
+    const int callCount = static_cast<int>(group.calls.size());
+    uint64_t passing = 0;  // the calls of the group whose FILTER keeps the row (bit k)
+    for (int k = 0; k < callCount; ++k) {
+      if (passesFilter(chunk, row, static_cast<size_t>(group.calls[static_cast<size_t>(k)]))) {
+        passing |= uint64_t{1} << k;
+      }
+    }
+    if (passing == 0) continue;  // no call counts the row: the table does not need the value
+    int64_t* counts = sharedDistinctCounts(accumulators[spec_->calls.size() + g],
+                                           integerAt(argument, row), callCount, !retract);
+    if (counts == nullptr) continue;  // retracting a value never accumulated
+    std::optional<Value> input;
+    for (int k = 0; k < callCount; ++k) {
+      const auto i = static_cast<size_t>(group.calls[static_cast<size_t>(k)]);
+      if ((passing & (uint64_t{1} << k)) == 0) continue;
+      const int64_t before = counts[k];
+      if (retract && before == 0) continue;  // never counted for this call
+      counts[k] = before + step;
+      if ((!retract && before == 0) || (retract && before == 1)) {
+        if (!input) input = argument.valueAt(row);
+        accumulate(effectiveCalls_[i], accumulators[i], *input, retract);
+      }
+    }
+  }
   Accumulator& rowCount = accumulators.back();
   rowCount[0] = Value(rowCount[0].get<int64_t>() + (retract ? -1 : 1));
+}
+
+bool GroupAggregateOperator::passesFilter(const vector::Chunk& chunk, int64_t row,
+                                          size_t i) const {
+  const int filterColumn = spec_->calls[i].filterColumn;
+  if (filterColumn < 0) return true;
+  const vector::Vector& filter = chunk.column(filterColumn);  // BOOLEAN, read in place
+  return !filter.isNull(row) && filter.data<bool>()[row];
 }
 
 std::vector<Value> GroupAggregateOperator::resultsOf(
@@ -107,7 +201,7 @@ std::vector<Value> GroupAggregateOperator::resultsOf(
   std::vector<Value> results;
   results.reserve(spec_->calls.size());
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
-    results.push_back(aggregateResult(spec_->calls[i], accumulators[i]));
+    results.push_back(aggregateResult(effectiveCalls_[i], accumulators[i]));
   }
   return results;
 }

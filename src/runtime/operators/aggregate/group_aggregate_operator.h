@@ -103,6 +103,8 @@ class GroupAggregateOperator final : public StreamOperator {
   std::vector<Accumulator> newAccumulators() const;
   void accumulateRow(const vector::Chunk& chunk, int64_t row,
                      std::vector<Accumulator>& accumulators, bool retract) const;
+  /// Whether call `i` counts row `row` (its FILTER column, if any, is TRUE).
+  bool passesFilter(const vector::Chunk& chunk, int64_t row, size_t i) const;
   void emitOutput();
   /// LOCAL phase: emits one partial row per key of the bundle, then forgets the bundle.
   void flushPartials();
@@ -132,6 +134,16 @@ class GroupAggregateOperator final : public StreamOperator {
   // GLOBAL phase: each call's first column in the partial input rows; then the row count's.
   std::vector<int> partialColumns_;
   mutable std::vector<Value> partialScratch_;
+  // f(DISTINCT x) calls sharing one table per integer argument x (two or more calls over it):
+  // each group's table is an extra accumulator after the calls' (before the row count); a
+  // shared call's own accumulator is its non-distinct inner one.
+  struct SharedDistinct {
+    int argumentColumn;
+    std::vector<int> calls;  // indices into spec_->calls
+  };
+  std::vector<SharedDistinct> sharedDistinct_;
+  std::vector<AggregateCall> effectiveCalls_;  // spec_->calls, shared ones without `distinct`
+  std::vector<bool> shared_;                   // per call: counted through a shared table
 };
 
 }  // namespace eddy::runtime::operators
