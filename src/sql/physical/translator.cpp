@@ -116,6 +116,21 @@ DataStream<vector::Chunk> twoPhaseAggregate(DataStream<vector::Chunk> input,
                factoryOf<GroupAggregateOperator>(std::move(global)), settings);
 }
 
+/// A GROUP BY of `spec` over `input`: two-phase where it can be (mini-batch on, the strategy
+/// not ONE_PHASE, every call mergeable), else one GroupAggregate called `name` after the HASH
+/// exchange.
+DataStream<vector::Chunk> groupAggregate(DataStream<vector::Chunk> input,
+                                         std::shared_ptr<runtime::operators::GroupAggregateSpec> spec,
+                                         std::string name, const TranslationSettings& settings) {
+  if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
+      std::all_of(spec->calls.begin(), spec->calls.end(), runtime::operators::supportsMerge)) {
+    return twoPhaseAggregate(std::move(input), std::move(spec), settings);
+  }
+  std::vector<int> keys = spec->groupingColumns;
+  return keyed(std::move(input), keys, std::move(name),
+               factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings);
+}
+
 /// `transformation` and everything upstream of it, added to `env` (once per job). Operator
 /// factories are immutable and shared; each job creates its own operators from them.
 runtime::Transformation* copyInto(StreamExecutionEnvironment& env,
@@ -351,13 +366,7 @@ DataStream<vector::Chunk> splitDistinctAggregate(
   DataStream<vector::Chunk> partials =
       keyed(std::move(expanded), partialKeys, "PartialGroupAggregate",
             factoryOf<GroupAggregateOperator>(std::move(partial)), settings);
-  if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
-      std::all_of(final->calls.begin(), final->calls.end(), runtime::operators::supportsMerge)) {
-    return twoPhaseAggregate(std::move(partials), std::move(final), settings);
-  }
-  std::vector<int> finalKeys = final->groupingColumns;
-  return keyed(std::move(partials), finalKeys, "FinalGroupAggregate",
-               factoryOf<GroupAggregateOperator>(std::move(final)), settings);
+  return groupAggregate(std::move(partials), std::move(final), "FinalGroupAggregate", settings);
 }
 
 DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
@@ -480,12 +489,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       if (settings.streaming && settings.distinctSplitBuckets > 0 && splittable(spec->calls)) {
         return splitDistinctAggregate(std::move(input), std::move(spec), settings);
       }
-      if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
-          std::all_of(spec->calls.begin(), spec->calls.end(), runtime::operators::supportsMerge)) {
-        return twoPhaseAggregate(std::move(input), std::move(spec), settings);
-      }
-      return keyed(std::move(input), aggregate.groupingColumns, "GroupAggregate",
-                   factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings);
+      return groupAggregate(std::move(input), std::move(spec), "GroupAggregate", settings);
     }
     case LogicalNodeKind::kRank: {
       const auto& rank = static_cast<const LogicalRank&>(node);

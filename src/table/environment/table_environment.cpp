@@ -56,6 +56,16 @@ class SinkInputMetricsOperator final : public runtime::StreamOperator {
   int reporter_ = -1;
 };
 
+/// `rows` followed by a chained SinkInputMetricsOperator.
+DataStream<vector::Chunk> withSinkInputMetrics(DataStream<vector::Chunk> rows) {
+  DataStream<vector::Chunk> counted = rows.transform<vector::Chunk>(
+      "SinkInputMetrics", std::make_shared<runtime::LambdaOperatorFactory>([] {
+        return std::make_unique<SinkInputMetricsOperator>();
+      }));
+  counted.setParallelism(rows.getParallelism());
+  return counted;
+}
+
 /// Rows of a running (or finished) job, pulled through the collect sink. Owns the job's
 /// environment so that it lives as long as the rows are read.
 class JobRowSource final : public table::SessionRowSource {
@@ -415,14 +425,9 @@ Table TableEnvironment::sqlQuery(const std::string& query) {
 TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
-  DataStream<vector::Chunk> translated =
-      sql::translateToDataStream(plan, *environment, translation);
-  // The result's rows and watermark for the job's progress (JobProgress), chained.
-  DataStream<vector::Chunk> chunks = translated.transform<vector::Chunk>(
-      "SinkInputMetrics", std::make_shared<runtime::LambdaOperatorFactory>([] {
-        return std::make_unique<SinkInputMetricsOperator>();
-      }));
-  chunks.setParallelism(translated.getParallelism());
+  // The result's rows and watermark count for the job's progress (JobProgress).
+  DataStream<vector::Chunk> chunks =
+      withSinkInputMetrics(sql::translateToDataStream(plan, *environment, translation));
   // The conversion runs at the plan's parallelism, chained (forward): a rebalance from a
   // parallelism-1 operator (a global aggregate) to more subtasks would reorder its changelog.
   DataStream<Row> converted =
@@ -591,12 +596,7 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
-  auto translated = sql::translateToDataStream(plan, environment, translation);
-  auto rows = translated.transform<vector::Chunk>(
-      "SinkInputMetrics", std::make_shared<runtime::LambdaOperatorFactory>([] {
-        return std::make_unique<SinkInputMetricsOperator>();
-      }));
-  rows.setParallelism(translated.getParallelism());
+  auto rows = withSinkInputMetrics(sql::translateToDataStream(plan, environment, translation));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps

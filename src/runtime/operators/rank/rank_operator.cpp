@@ -55,46 +55,29 @@ bool RankOperator::sameKeys(const std::vector<Value>& a, const std::vector<Value
   return !less(a, b) && !less(b, a);
 }
 
-std::vector<int64_t> RankOperator::ranksOf(const Rows& sorted) const {
-  std::vector<int64_t> ranks(sorted.size());
-  int64_t dense = 0;
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    bool tie = i > 0 && sameKeys(sorted[i - 1], sorted[i]);
-    if (!tie) ++dense;
-    switch (spec_->rankKind) {
-      case RankKind::ROW_NUMBER:
-        ranks[i] = static_cast<int64_t>(i) + 1;
-        break;
-      case RankKind::RANK:
-        ranks[i] = tie ? ranks[i - 1] : static_cast<int64_t>(i) + 1;
-        break;
-      case RankKind::DENSE_RANK:
-        ranks[i] = dense;
-        break;
-    }
-  }
-  return ranks;
-}
-
-std::vector<std::pair<const std::vector<Value>*, int64_t>> RankOperator::visible(
-    const Rows& sorted, size_t from) const {
-  std::vector<std::pair<const std::vector<Value>*, int64_t>> result;
+template <typename Tie, typename Emit>
+void RankOperator::forEachVisible(size_t count, size_t from, Tie&& tie, Emit&& emit) const {
   if (spec_->rankKind == RankKind::ROW_NUMBER) {  // the rank is the position
     const size_t begin = std::max(from, static_cast<size_t>(spec_->rankStart - 1));
-    const size_t end = static_cast<uint64_t>(spec_->rankEnd) < sorted.size()
+    const size_t end = static_cast<uint64_t>(spec_->rankEnd) < count
                            ? static_cast<size_t>(spec_->rankEnd)
-                           : sorted.size();
-    for (size_t i = begin; i < end; ++i) {
-      result.emplace_back(&sorted[i], static_cast<int64_t>(i) + 1);
+                           : count;
+    for (size_t i = begin; i < end; ++i) emit(i, static_cast<int64_t>(i) + 1);
+    return;
+  }
+  int64_t rank = 0;
+  int64_t dense = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const bool tied = i > 0 && tie(i);
+    if (!tied) ++dense;
+    if (spec_->rankKind == RankKind::RANK) {
+      if (!tied) rank = static_cast<int64_t>(i) + 1;
+    } else {
+      rank = dense;
     }
-    return result;
+    if (rank > spec_->rankEnd) break;
+    if (rank >= spec_->rankStart) emit(i, rank);
   }
-  std::vector<int64_t> ranks = ranksOf(sorted);
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    if (ranks[i] > spec_->rankEnd) break;
-    if (ranks[i] >= spec_->rankStart) result.emplace_back(&sorted[i], ranks[i]);
-  }
-  return result;
 }
 
 void RankOperator::append(const std::vector<Value>& row, int64_t rank, RowKind kind) {
@@ -274,27 +257,10 @@ bool RankOperator::rowsEqual(RowRef a, RowRef b) const {
 
 void RankOperator::visibleRefs(const std::vector<RowRef>& sorted, size_t from,
                                std::vector<std::pair<RowRef, int64_t>>& out) const {
-  if (spec_->rankKind == RankKind::ROW_NUMBER) {  // the rank is the position
-    const size_t begin = std::max(from, static_cast<size_t>(spec_->rankStart - 1));
-    const size_t end = static_cast<uint64_t>(spec_->rankEnd) < sorted.size()
-                           ? static_cast<size_t>(spec_->rankEnd)
-                           : sorted.size();
-    for (size_t i = begin; i < end; ++i) out.emplace_back(sorted[i], static_cast<int64_t>(i) + 1);
-    return;
-  }
-  int64_t rank = 0;
-  int64_t dense = 0;
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    const bool tie = i > 0 && compareSortKeys(sorted[i - 1], sorted[i]) == 0;
-    if (!tie) ++dense;
-    if (spec_->rankKind == RankKind::RANK) {
-      if (!tie) rank = static_cast<int64_t>(i) + 1;
-    } else {
-      rank = dense;
-    }
-    if (rank > spec_->rankEnd) break;
-    if (rank >= spec_->rankStart) out.emplace_back(sorted[i], rank);
-  }
+  forEachVisible(
+      sorted.size(), from,
+      [&](size_t i) { return compareSortKeys(sorted[i - 1], sorted[i]) == 0; },
+      [&](size_t i, int64_t rank) { out.emplace_back(sorted[i], rank); });
 }
 
 void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
@@ -472,7 +438,9 @@ void RankOperator::emitPartition(const std::string& key) {
   Rows& rows = found->second;
   std::stable_sort(rows.begin(), rows.end(),
                    [this](const auto& a, const auto& b) { return less(a, b); });
-  for (const auto& [row, rank] : visible(rows)) append(*row, rank, RowKind::INSERT);
+  forEachVisible(
+      rows.size(), 0, [&](size_t i) { return sameKeys(rows[i - 1], rows[i]); },
+      [&](size_t i, int64_t rank) { append(rows[i], rank, RowKind::INSERT); });
   partitions_.erase(found);
 }
 

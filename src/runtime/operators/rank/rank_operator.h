@@ -84,12 +84,12 @@ class RankOperator final : public StreamOperator {
   /// Whether row `a` sorts before row `b` by the sort keys.
   bool less(const std::vector<Value>& a, const std::vector<Value>& b) const;
   bool sameKeys(const std::vector<Value>& a, const std::vector<Value>& b) const;
-  /// The rank of every row of a sorted partition.
-  std::vector<int64_t> ranksOf(const Rows& sorted) const;
-  /// The visible rows of a sorted partition with their ranks, from index `from` on (ROW_NUMBER
-  /// only; other kinds give all).
-  std::vector<std::pair<const std::vector<Value>*, int64_t>> visible(const Rows& sorted,
-                                                                      size_t from = 0) const;
+  /// Calls emit(i, rank) for each visible row of a sorted partition of `count` rows, from index
+  /// `from` on (ROW_NUMBER only; the other kinds rank from the first row); `tie(i)` says
+  /// whether row i has row i-1's sort keys. Shared by the Value rows (BATCH, window) and the
+  /// RowStore rows (STREAMING).
+  template <typename Tie, typename Emit>
+  void forEachVisible(size_t count, size_t from, Tie&& tie, Emit&& emit) const;
   void append(const std::vector<Value>& row, int64_t rank, RowKind kind);
 
   // ---- STREAMING Top-N over the RowStore ----
