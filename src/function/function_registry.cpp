@@ -36,6 +36,7 @@ const FunctionRegistry& FunctionRegistry::builtIn() {
     registerHashFunctions(built);
     registerBase64Functions(built);
     registerJsonFunctions(built);
+    registerCollectionFunctions(built);
     return built;
   }();
   return registry;

@@ -201,5 +201,6 @@ void registerRegularExpressionFunctions(FunctionRegistry& registry);
 void registerHashFunctions(FunctionRegistry& registry);
 void registerBase64Functions(FunctionRegistry& registry);
 void registerJsonFunctions(FunctionRegistry& registry);
+void registerCollectionFunctions(FunctionRegistry& registry);
 
 }  // namespace eddy::function

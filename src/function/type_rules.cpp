@@ -193,6 +193,28 @@ LogicalTypePtr leastRestrictive(const std::vector<LogicalTypePtr>& types) {
           a.getTypeRoot() == Root::DATE ? b.getPrecision() : a.getPrecision());
     } else if (*a.copy(true) == *b.copy(true)) {
       // equal up to nullability
+    } else if (a.getTypeRoot() == b.getTypeRoot() &&
+               (a.getTypeRoot() == Root::ARRAY || a.getTypeRoot() == Root::MULTISET)) {
+      LogicalTypePtr element = leastRestrictive({a.getElementType(), b.getElementType()});
+      if (element == nullptr || isNullType(*element)) return nullptr;
+      result = a.getTypeRoot() == Root::ARRAY ? LogicalType::array(element)
+                                              : LogicalType::multiset(element);
+    } else if (a.getTypeRoot() == Root::MAP && b.getTypeRoot() == Root::MAP) {
+      LogicalTypePtr key = leastRestrictive({a.getKeyType(), b.getKeyType()});
+      LogicalTypePtr value = leastRestrictive({a.getValueType(), b.getValueType()});
+      if (key == nullptr || value == nullptr || isNullType(*key) || isNullType(*value)) {
+        return nullptr;
+      }
+      result = LogicalType::map(key, value);
+    } else if (a.getTypeRoot() == Root::ROW && b.getTypeRoot() == Root::ROW &&
+               a.getFieldCount() == b.getFieldCount()) {
+      // Field by field, named as the first row (Calcite's leastRestrictiveStructuredType).
+      std::vector<RowField> fields = a.getFields();
+      for (size_t i = 0; i < fields.size(); ++i) {
+        fields[i].type = leastRestrictive({fields[i].type, b.getFields()[i].type});
+        if (fields[i].type == nullptr || isNullType(*fields[i].type)) return nullptr;
+      }
+      result = LogicalType::row(std::move(fields));
     } else {
       return nullptr;
     }
@@ -208,6 +230,13 @@ bool areComparable(const LogicalType& left, const LogicalType& right) {
   if (isBinaryString(left) && isBinaryString(right)) return true;
   if (isBoolean(left) && isBoolean(right)) return true;
   if (isDatetime(left) && isDatetime(right)) {
+    return leastRestrictive({left.copy(true), right.copy(true)}) != nullptr;
+  }
+  // ARRAY, MULTISET, MAP and ROW values compare (for equality) with values of a type they
+  // share a common type with.
+  const Root root = left.getTypeRoot();
+  if (root == right.getTypeRoot() &&
+      (root == Root::ARRAY || root == Root::MULTISET || root == Root::MAP || root == Root::ROW)) {
     return leastRestrictive({left.copy(true), right.copy(true)}) != nullptr;
   }
   return false;

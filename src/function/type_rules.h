@@ -61,7 +61,9 @@ LogicalTypePtr commonNumericType(const LogicalType& left, const LogicalType& rig
 /// widen as commonNumericType (DECIMALs keep the most integer digits and the largest scale);
 /// CHAR(n)s give CHAR(max n), other character strings VARCHAR(max length); BINARY/VARBINARY
 /// likewise; TIME/TIMESTAMP/TIMESTAMP_LTZ take the largest precision; DATE and TIMESTAMP give
-/// TIMESTAMP; equal types stay. nullptr when there is none (e.g. INT and BOOLEAN).
+/// TIMESTAMP; equal types stay; ARRAYs, MULTISETs and MAPs merge their element (key, value)
+/// types, ROWs of one arity field by field (named as the first). nullptr when there is none
+/// (e.g. INT and BOOLEAN).
 LogicalTypePtr leastRestrictive(const std::vector<LogicalTypePtr>& types);
 
 /// Whether values of `from` may be compared with values of `to` after implicit widening

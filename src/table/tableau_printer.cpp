@@ -102,8 +102,74 @@ std::string TableauPrinter::formatField(const Value& value, const LogicalType& t
       LocalTime time = value.get<LocalTime>();
       return fmt::format("{:02}:{:02}:{:02}", time.getHour(), time.getMinute(), time.getSecond());
     }
+    case ValueKind::ARRAY:
+    case ValueKind::MAP:
+    case ValueKind::ROW: {
+      std::string text;
+      appendNested(value, type, zone, text);
+      return text;
+    }
     default:
       return value.toString();
+  }
+}
+
+void TableauPrinter::appendNested(const Value& value, const LogicalType& type,
+                                  const common::SessionTimeZone& zone, std::string& out) {
+  if (value.isNull()) {
+    out += "null";
+    return;
+  }
+  switch (type.getTypeRoot()) {
+    case LogicalTypeRoot::ARRAY: {
+      out += '[';
+      const ValueArray& elements = value.get<ValueArray>();
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (i > 0) out += ", ";
+        appendNested(elements[i], *type.getElementType(), zone, out);
+      }
+      out += ']';
+      return;
+    }
+    case LogicalTypeRoot::MAP:
+    case LogicalTypeRoot::MULTISET: {
+      const bool map = type.getTypeRoot() == LogicalTypeRoot::MAP;
+      out += '{';
+      const ValueMap& entries = value.get<ValueMap>();
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (i > 0) out += ", ";
+        appendNested(entries[i].first, map ? *type.getKeyType() : *type.getElementType(), zone,
+                     out);
+        out += '=';
+        if (map) {
+          appendNested(entries[i].second, *type.getValueType(), zone, out);
+        } else {
+          entries[i].second.appendTo(out);
+        }
+      }
+      out += '}';
+      return;
+    }
+    case LogicalTypeRoot::ROW: {
+      // Flink's ROW-to-string form: (f0, f1, ..).
+      const Row& row = value.getRow();
+      const auto& fields = type.getFields();
+      out += '(';
+      for (int i = 0; i < row.getArity(); ++i) {
+        if (i > 0) out += ", ";
+        appendNested(row.getField(i), *fields[static_cast<size_t>(i)].type, zone, out);
+      }
+      out += ')';
+      return;
+    }
+    default:
+      // A STRUCTURED or RAW type holding a nested value prints as the value prints itself.
+      if (value.kind() == ValueKind::ARRAY || value.kind() == ValueKind::MAP ||
+          value.kind() == ValueKind::ROW) {
+        value.appendTo(out);
+      } else {
+        out += formatField(value, type, zone);
+      }
   }
 }
 

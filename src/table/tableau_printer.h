@@ -47,9 +47,14 @@ class TableauPrinter {
  public:
   static constexpr int kMaxColumnWidth = 30;
 
-  /// The text of one field as the tableau shows it; TIMESTAMP_LTZ values in `zone`.
+  /// The text of one field as the tableau shows it; TIMESTAMP_LTZ values in `zone`. Nested
+  /// values as Flink's casts to STRING write them: ARRAY `[1, null]`, MAP `{a=1}`, MULTISET
+  /// `{a=2}` (value=count), ROW `(1, abc)`, with their elements in the tableau's own form.
   static std::string formatField(const Value& value, const LogicalType& type,
                                  const common::SessionTimeZone& zone = {});
+  /// Appends a (possibly nested) value of `type`, NULL as `null`.
+  static void appendNested(const Value& value, const LogicalType& type,
+                           const common::SessionTimeZone& zone, std::string& out);
   /// Terminal columns a string takes.
   static int displayWidth(std::string_view text);
 

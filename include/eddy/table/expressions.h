@@ -55,6 +55,12 @@ class Expression {
 
   /// A field of a ROW value: `$("person").get("name")` is SQL's `person.name`.
   Expression get(const std::string& field) const;
+  /// Collections (Flink's ApiExpression names): `at(i)` is SQL's `array[i]` (from 1) or
+  /// `map[key]`; CARDINALITY, ELEMENT, ARRAY_CONTAINS.
+  Expression at(const Expression& index) const;
+  Expression cardinality() const;
+  Expression element() const;
+  Expression arrayContains(const Expression& needle) const;
 
   // Scalar functions.
   Expression abs() const;
@@ -120,6 +126,8 @@ class Expression {
   Expression interval(const char* unit) const;
   friend Expression col(const std::string& name);
   friend Expression row(const std::vector<Expression>& fields);
+  friend Expression array(const std::vector<Expression>& elements);
+  friend Expression map(const std::vector<Expression>& keysAndValues);
   friend Expression nullOf(const DataType& type);
   friend Expression callFunction(const std::string& name, const std::vector<Expression>& arguments);
   friend Expression rowInterval(int64_t rows);
@@ -143,8 +151,12 @@ inline Expression $(const std::string& name) { return col(name); }
 inline Expression lit(const Expression& value) { return value; }
 /// A typed NULL.
 Expression nullOf(const DataType& type);
-/// ROW(a, b, ...), for fromValues.
+/// ROW(a, b, ...): a row value (its fields are EXPR$0, EXPR$1, ...; also rows for fromValues).
 Expression row(const std::vector<Expression>& fields);
+/// ARRAY[a, b, ...] (at least one element; they meet at their common type).
+Expression array(const std::vector<Expression>& elements);
+/// MAP[k1, v1, k2, v2, ...] (keys and values alternate).
+Expression map(const std::vector<Expression>& keysAndValues);
 /// Over window bounds for `Over::...preceding(..)` (Flink's constants): every row before the
 /// current one, counted in rows or in time; `rowInterval(n)`: the n rows before it.
 extern const Expression UNBOUNDED_ROW;

@@ -139,9 +139,12 @@ class Table {
   /// UNION (duplicates removed) and UNION ALL; `union` is a C++ keyword.
   Table union_(const Table& other) const;
   Table unionAll(const Table& other) const;
-  /// INTERSECT and EXCEPT (distinct rows; the ALL forms are not supported yet).
+  /// INTERSECT and EXCEPT (distinct rows), and the ALL forms (a row as often as it is in both,
+  /// or as often more on this side).
   Table intersect(const Table& other) const;
   Table minus(const Table& other) const;
+  Table intersectAll(const Table& other) const;
+  Table minusAll(const Table& other) const;
   template <typename... E>
   Table orderBy(const E&... fields) const {
     return orderBy(std::vector<Expression>{Expression(fields)...});

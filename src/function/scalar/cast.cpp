@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "eddy/row.h"
 #include "function/scalar/scalar_function_builders.h"
 
 namespace eddy::function {
@@ -476,6 +477,11 @@ KernelVector castToTemporal(const KernelVector& input, const CastContext& contex
   throw InternalError("unsupported temporal cast from " + from.asSummaryString());
 }
 
+bool isNested(const LogicalType& type) {
+  Root root = type.getTypeRoot();
+  return root == Root::ARRAY || root == Root::MULTISET || root == Root::MAP || root == Root::ROW;
+}
+
 }  // namespace
 
 std::string javaDoubleToString(double value) { return javaFloatingToString(value); }
@@ -486,6 +492,38 @@ bool isCastSupported(const LogicalType& from, const LogicalType& to) {
   Root toRoot = to.getTypeRoot();
   if (fromRoot == Root::NULL_TYPE) return true;
   if (*from.copy(true) == *to.copy(true)) return true;
+  if (isNested(from) || isNested(to)) {
+    // Element by element (Flink's ArrayToArray, MapToMap, RowToRow rules), or to a string in
+    // the form of ArrayToString & co. when every element casts to a string.
+    if (isCharacterString(to)) {
+      if (fromRoot == Root::ROW) {
+        return std::all_of(from.getFields().begin(), from.getFields().end(),
+                           [&](const RowField& field) { return isCastSupported(*field.type, to); });
+      }
+      if (fromRoot == Root::MAP) {
+        return isCastSupported(*from.getKeyType(), to) && isCastSupported(*from.getValueType(), to);
+      }
+      return isNested(from) && isCastSupported(*from.getElementType(), to);
+    }
+    if (fromRoot != toRoot) return false;
+    switch (fromRoot) {
+      case Root::ARRAY:
+      case Root::MULTISET:
+        return isCastSupported(*from.getElementType(), *to.getElementType());
+      case Root::MAP:
+        return isCastSupported(*from.getKeyType(), *to.getKeyType()) &&
+               isCastSupported(*from.getValueType(), *to.getValueType());
+      default: {
+        const auto& fromFields = from.getFields();
+        const auto& toFields = to.getFields();
+        if (fromFields.size() != toFields.size()) return false;
+        for (size_t i = 0; i < fromFields.size(); ++i) {
+          if (!isCastSupported(*fromFields[i].type, *toFields[i].type)) return false;
+        }
+        return true;
+      }
+    }
+  }
   bool fromNumeric = isNumeric(from) || isBoolean(from);
   bool toNumeric = isNumeric(to) || isBoolean(to);
   if (fromNumeric && toNumeric) {
@@ -525,6 +563,21 @@ KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target,
   CastContext context{target, tryCast};
   // Same type up to nullability: nothing to do.
   if (*from.copy(true) == *target->copy(true)) return input.withType(target);
+  if (isNested(from)) {
+    vector::Vector result(target);
+    result.reserve(input.size());
+    for (int64_t row = 0; row < input.size(); ++row) {
+      Value value = input.isNull(row) ? Value()
+                                      : castValue(input.valueAt(row), input.type(), target,
+                                                  tryCast, sessionTimeZone);
+      if (value.isNull()) {
+        result.appendNull();
+      } else {
+        result.appendValue(value);
+      }
+    }
+    return KernelVector::adopt(std::move(result));
+  }
   Root toRoot = target->getTypeRoot();
   // TIMESTAMP_LTZ ↔ the zoneless types go through TIMESTAMP: the instant's wall-clock time in
   // the session zone (Flink's DateTimeUtils.timestampWithLocalZoneToTimestamp and back).
@@ -590,6 +643,119 @@ KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target,
   }
   throw InternalError(fmt::format("unsupported cast from {} to {}", from.asSummaryString(),
                                   target->asSummaryString()));
+}
+
+namespace {
+
+void appendCastText(const Value& value, const LogicalTypePtr& type,
+                    const common::SessionTimeZone& sessionTimeZone, std::string& out) {
+  if (value.isNull()) {
+    out += "null";
+    return;
+  }
+  if (!isNested(*type)) {
+    out += castValue(value, type, stringType(false), false, sessionTimeZone).get<std::string>();
+    return;
+  }
+  switch (type->getTypeRoot()) {
+    case Root::ARRAY: {
+      out += '[';
+      bool first = true;
+      for (const Value& element : value.get<ValueArray>()) {
+        if (!first) out += ", ";
+        first = false;
+        appendCastText(element, type->getElementType(), sessionTimeZone, out);
+      }
+      out += ']';
+      return;
+    }
+    case Root::MAP:
+    case Root::MULTISET: {
+      const bool map = type->getTypeRoot() == Root::MAP;
+      const LogicalTypePtr count = LogicalType::simple(Root::INTEGER, false);
+      out += '{';
+      bool first = true;
+      for (const auto& [key, entry] : value.get<ValueMap>()) {
+        if (!first) out += ", ";
+        first = false;
+        appendCastText(key, map ? type->getKeyType() : type->getElementType(), sessionTimeZone,
+                       out);
+        out += '=';
+        appendCastText(entry, map ? type->getValueType() : count, sessionTimeZone, out);
+      }
+      out += '}';
+      return;
+    }
+    default: {
+      const Row& row = value.getRow();
+      const auto& fields = type->getFields();
+      out += '(';
+      for (int i = 0; i < row.getArity(); ++i) {
+        if (i > 0) out += ", ";
+        appendCastText(row.getField(i), fields[static_cast<size_t>(i)].type, sessionTimeZone, out);
+      }
+      out += ')';
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Value castValue(const Value& value, const LogicalTypePtr& from, const LogicalTypePtr& to,
+                bool tryCast, const common::SessionTimeZone& sessionTimeZone) {
+  if (value.isNull()) return Value();
+  if (!isNested(*from)) {
+    KernelVector cast =
+        castVector(KernelVector::constant(from, value, 1), to, tryCast, sessionTimeZone);
+    return cast.isNull(0) ? Value() : cast.valueAt(0);
+  }
+  if (isCharacterString(*to)) {
+    std::string text;
+    appendCastText(value, from, sessionTimeZone, text);
+    return Value(fitLength(std::move(text), *to));
+  }
+  switch (from->getTypeRoot()) {
+    case Root::ARRAY: {
+      ValueArray elements;
+      for (const Value& element : value.get<ValueArray>()) {
+        elements.push_back(castValue(element, from->getElementType(), to->getElementType(),
+                                     tryCast, sessionTimeZone));
+      }
+      return Value::ofArray(std::move(elements));
+    }
+    case Root::MAP:
+    case Root::MULTISET: {
+      const bool map = from->getTypeRoot() == Root::MAP;
+      ValueMap entries;
+      for (const auto& [key, entry] : value.get<ValueMap>()) {
+        entries.emplace_back(
+            castValue(key, map ? from->getKeyType() : from->getElementType(),
+                      map ? to->getKeyType() : to->getElementType(), tryCast, sessionTimeZone),
+            map ? castValue(entry, from->getValueType(), to->getValueType(), tryCast,
+                            sessionTimeZone)
+                : entry);
+      }
+      return Value::ofMap(std::move(entries));
+    }
+    default: {
+      const Row& row = value.getRow();
+      Row cast = Row::withPositions(row.getArity());
+      for (int i = 0; i < row.getArity(); ++i) {
+        cast.setField(i, castValue(row.getField(i), from->getFields()[static_cast<size_t>(i)].type,
+                                   to->getFields()[static_cast<size_t>(i)].type, tryCast,
+                                   sessionTimeZone));
+      }
+      return Value(std::move(cast));
+    }
+  }
+}
+
+std::string castToStringText(const Value& value, const LogicalTypePtr& type,
+                             const common::SessionTimeZone& sessionTimeZone) {
+  std::string text;
+  appendCastText(value, type, sessionTimeZone, text);
+  return text;
 }
 
 }  // namespace eddy::function

@@ -10,6 +10,7 @@
 
 #include "common/session_time_zone.h"
 #include "eddy/types/logical_type.h"
+#include "eddy/types/value.h"
 #include "function/kernel_vector.h"
 
 namespace eddy::function {
@@ -23,6 +24,17 @@ bool isCastSupported(const LogicalType& from, const LogicalType& to);
 /// the instant as a wall-clock time in `sessionTimeZone`, as Flink does.
 KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target, bool tryCast,
                         const common::SessionTimeZone& sessionTimeZone = {});
+
+/// One value of `from` cast to `to` (isCastSupported must hold); nested values (ARRAY, MAP,
+/// MULTISET, ROW) element by element. NULL stays NULL.
+Value castValue(const Value& value, const LogicalTypePtr& from, const LogicalTypePtr& to,
+                bool tryCast, const common::SessionTimeZone& sessionTimeZone = {});
+
+/// `value` of `type` as CAST(value AS STRING) prints it, NULL as `null`: nested values as
+/// Flink's cast rules write them — ARRAY `[1, null, 3]`, MAP `{a=1, b=2}`, MULTISET
+/// `{a=2}` (value=count), ROW `(1, abc)`, elements in their own CAST-to-string form.
+std::string castToStringText(const Value& value, const LogicalTypePtr& type,
+                             const common::SessionTimeZone& sessionTimeZone = {});
 
 /// DOUBLE and FLOAT as Java's Double.toString / Float.toString print them (`1.0`, `1.0E10`,
 /// `1.234E-5`, `NaN`, `Infinity`), shortest round-trip digits.

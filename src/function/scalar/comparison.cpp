@@ -57,6 +57,12 @@ struct DecimalComparison {
 };
 
 // The types the two operands of a comparison are cast to.
+/// Whether values of `type` are boxed (ARRAY, MAP, MULTISET, ROW): only `=`, `<>` and
+/// IS [NOT] DISTINCT FROM compare them, as whole values.
+bool isBoxed(const LogicalType& type) {
+  return vector::physicalLayoutOf(type) == vector::PhysicalLayout::kBoxed;
+}
+
 struct ComparisonPlan {
   LogicalTypePtr leftType;
   LogicalTypePtr rightType;
@@ -76,6 +82,12 @@ std::optional<ComparisonPlan> planComparison(const std::vector<LogicalTypePtr>& 
     right = left->copy(true);
   }
   if (!areComparable(*left, *right)) return std::nullopt;
+  if (isBoxed(*left)) {
+    // Nested values compare as whole values, once both have the common type.
+    LogicalTypePtr common = leastRestrictive({left, right});
+    if (common == nullptr) return std::nullopt;
+    return ComparisonPlan{common->copy(left->isNullable()), common->copy(right->isNullable())};
+  }
   if (isNumeric(*left)) {
     if (isExactNumeric(*left) && isExactNumeric(*right) &&
         (left->getTypeRoot() == LogicalTypeRoot::DECIMAL ||
@@ -122,6 +134,32 @@ ScalarKernel dispatchComparable(const LogicalType& type, F&& f) {
   throw InternalError("values of " + type.asSummaryString() + " cannot be compared");
 }
 
+/// Equality of boxed values: `equal` true for `=` / IS NOT DISTINCT FROM. With `nullSafe`
+/// (IS [NOT] DISTINCT FROM) NULLs compare as values; otherwise a NULL operand gives NULL.
+ScalarKernel boxedEqualityKernel(bool equal, bool nullSafe) {
+  return [=](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType) {
+    const KernelVector& left = arguments[0];
+    const KernelVector& right = arguments[1];
+    KernelVector result(resultType, left.size(), left.isConstant() && right.isConstant());
+    bool* out = result.mutableData<bool>();
+    for (int64_t row = 0; row < result.physicalSize(); ++row) {
+      bool leftNull = left.isNull(row);
+      bool rightNull = right.isNull(row);
+      if (leftNull || rightNull) {
+        if (!nullSafe) {
+          result.setNull(row);
+          out[row] = false;
+          continue;
+        }
+        out[row] = (leftNull == rightNull) == equal;
+        continue;
+      }
+      out[row] = (left.boxedAt(row) == right.boxedAt(row)) == equal;
+    }
+    return result;
+  };
+}
+
 std::optional<BoundScalarFunction> bindComparison(ComparisonKind kind,
                                                   const std::vector<LogicalTypePtr>& arguments) {
   std::optional<ComparisonPlan> plan = planComparison(arguments);
@@ -129,7 +167,10 @@ std::optional<BoundScalarFunction> bindComparison(ComparisonKind kind,
   LogicalTypePtr resultType =
       LogicalType::simple(LogicalTypeRoot::BOOLEAN, anyNullable(arguments));
   ScalarKernel kernel;
-  if (plan->leftType->getTypeRoot() == LogicalTypeRoot::DECIMAL &&
+  if (isBoxed(*plan->leftType)) {
+    if (kind != ComparisonKind::kEqual && kind != ComparisonKind::kNotEqual) return std::nullopt;
+    kernel = boxedEqualityKernel(kind == ComparisonKind::kEqual, false);
+  } else if (plan->leftType->getTypeRoot() == LogicalTypeRoot::DECIMAL &&
       plan->leftType->getScale() != plan->rightType->getScale()) {
     kernel = binaryKernel<__int128, __int128, bool>(
         DecimalComparison{kind, plan->leftType->getScale(), plan->rightType->getScale()});
@@ -178,6 +219,10 @@ std::optional<BoundScalarFunction> bindDistinct(bool notDistinct,
   std::optional<ComparisonPlan> plan = planComparison(arguments);
   if (!plan) return std::nullopt;
   LogicalTypePtr resultType = LogicalType::simple(LogicalTypeRoot::BOOLEAN, false);
+  if (isBoxed(*plan->leftType)) {
+    return BoundScalarFunction{{plan->leftType, plan->rightType}, resultType,
+                               boxedEqualityKernel(notDistinct, true)};
+  }
   int leftScale = plan->leftType->getScale();
   int rightScale = plan->rightType->getScale();
   ScalarKernel kernel = dispatchComparable(*plan->leftType, [&](auto tag) {

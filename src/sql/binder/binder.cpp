@@ -328,7 +328,7 @@ int sideOf(const BoundPtr& expression, int leftArity) {
 }  // namespace
 
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
-                                 bool intersect) {
+                                 bool intersect, bool all) {
   // Both sides, each row marked with its side, grouped by all columns: a row of the result is
   // a group seen on the left and (INTERSECT) also / (EXCEPT) never on the right. As an
   // aggregate it retracts correctly in STREAMING.
@@ -358,8 +358,13 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
   LogicalNodePtr counted = std::make_shared<LogicalAggregate>(
       both, grouping, std::move(calls), std::vector<std::string>{"$leftCount", "$rightCount"});
   BoundPtr zero = expression::literal(Value(int64_t{0}));
-  BoundPtr onLeft = expression::call(">", {expression::column(arity, count), zero});
-  BoundPtr onRight = expression::call(intersect ? ">" : "=", {expression::column(arity + 1, count), zero});
+  BoundPtr leftCount = expression::column(arity, count);
+  BoundPtr rightCount = expression::column(arity + 1, count);
+  BoundPtr onLeft = expression::call(">", {leftCount, zero});
+  // ALL: INTERSECT keeps a row min(left, right) times, EXCEPT left - right times (Flink's
+  // ReplicateRows after the same aggregate).
+  BoundPtr onRight = all && !intersect ? expression::call(">", {leftCount, rightCount})
+                                       : expression::call(intersect ? ">" : "=", {rightCount, zero});
   LogicalNodePtr kept = std::make_shared<LogicalFilter>(
       counted, expression::conjunction({onLeft, onRight}));
   std::vector<BoundPtr> columns;
@@ -367,6 +372,18 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
   for (int i = 0; i < arity; ++i) {
     columns.push_back(expression::column(i, fields[i].type));
     names.push_back(fields[i].name);
+  }
+  if (all) {
+    BoundPtr times = intersect ? expression::caseWhen({expression::call("<", {leftCount, rightCount})},
+                                                      {leftCount}, rightCount)
+                               : expression::call("-", {leftCount, rightCount});
+    std::vector<BoundPtr> withCount = columns;
+    std::vector<std::string> withCountNames = names;
+    withCount.push_back(times);
+    withCountNames.push_back("$times");
+    kept = std::make_shared<LogicalUnnest>(
+        std::make_shared<LogicalProject>(kept, std::move(withCount), std::move(withCountNames)),
+        expression::column(arity, count), false, false);
   }
   return std::make_shared<LogicalProject>(kept, std::move(columns), std::move(names));
 }
@@ -649,9 +666,6 @@ Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
   const char* opName = set.op == SetOperator::kUnion       ? "UNION"
                        : set.op == SetOperator::kIntersect ? "INTERSECT"
                                                            : "EXCEPT";
-  if (set.op != SetOperator::kUnion && set.all) {
-    notSupported(set, std::string(opName) + " ALL");
-  }
   Relation left = bindRelation(*set.left);
   Relation right = bindRelation(*set.right);
   if (left.scope.size() != right.scope.size()) {
@@ -682,7 +696,8 @@ Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
   Scope scope;
   for (size_t i = 0; i < names.size(); ++i) scope.push_back(ScopeColumn{"", names[i], types[i], false});
   if (set.op != SetOperator::kUnion) {
-    return Relation{intersectOrExcept(conform(left), conform(right), set.op == SetOperator::kIntersect),
+    return Relation{intersectOrExcept(conform(left), conform(right),
+                                      set.op == SetOperator::kIntersect, set.all),
                     scope};
   }
   LogicalNodePtr result = std::make_shared<LogicalUnion>(
@@ -867,9 +882,89 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   return relation;
 }
 
+Binder::Relation Binder::bindUnnest(const UnnestReference& unnest, const Relation* left,
+                                    bool leftOuter) {
+  if (unnest.arguments.size() != 1) notSupported(unnest, "UNNEST of several collections");
+  Relation input;
+  if (left != nullptr) {
+    input = *left;
+  } else {
+    input.node = std::make_shared<LogicalValues>(LogicalType::row({}, false),
+                                                 std::vector<Row>{Row(0)});
+  }
+  const Expression& argument = *unnest.arguments[0];
+  BoundPtr collection = bindExpression(argument, input.scope, nullptr);
+  const LogicalTypeRoot root = collection->type()->getTypeRoot();
+  if (root != LogicalTypeRoot::ARRAY && root != LogicalTypeRoot::MAP &&
+      root != LogicalTypeRoot::MULTISET) {
+    fail(argument, "UNNEST argument must be a collection (ARRAY, MAP or MULTISET), but was " +
+                       function::typeNameInMessage(*collection->type()));
+  }
+  LogicalNodePtr node = std::make_shared<LogicalUnnest>(input.node, collection,
+                                                        unnest.withOrdinality, leftOuter);
+  const auto& fields = node->rowType->getFields();
+  const size_t inputArity = input.scope.size();
+  const size_t elementArity = fields.size() - inputArity;
+  std::vector<std::string> names;
+  for (const RowField& field : fields) names.push_back(field.name);
+  if (!unnest.columnAliases.empty()) {
+    if (unnest.columnAliases.size() != elementArity) {
+      fail(unnest, "List of column aliases must have same degree as table; table has " +
+                       std::to_string(elementArity) + " columns, list has " +
+                       std::to_string(unnest.columnAliases.size()));
+    }
+    for (size_t i = 0; i < elementArity; ++i) names[inputArity + i] = unnest.columnAliases[i];
+  }
+  // Rename the element columns, and drop the empty row's (no) columns of a lone UNNEST.
+  std::vector<BoundPtr> columns;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    columns.push_back(expression::column(static_cast<int>(i), fields[i].type));
+  }
+  Relation result;
+  result.scope = input.scope;
+  for (size_t i = inputArity; i < fields.size(); ++i) {
+    result.scope.push_back(ScopeColumn{unnest.alias.value_or(""), names[i], fields[i].type});
+  }
+  bool renamedColumns = !unnest.columnAliases.empty();
+  result.node = renamedColumns
+                    ? std::make_shared<LogicalProject>(node, std::move(columns), uniquifyNames(names))
+                    : node;
+  return result;
+}
+
 Binder::Relation Binder::bindJoin(const JoinReference& join) {
   using runtime::operators::JoinType;
   Relation left = bindTableReference(*join.left);
+  if (join.right->is<UnnestReference>()) {
+    // A correlated UNNEST: CROSS JOIN, comma, [INNER] JOIN .. ON cond (a filter above), or
+    // LEFT JOIN .. ON TRUE (Flink's only outer form).
+    if (join.natural || !join.usingColumns.empty()) {
+      notSupported(join, "UNNEST with NATURAL or USING");
+    }
+    const bool leftOuter = join.joinType == sql::JoinType::kLeft;
+    if (join.joinType == sql::JoinType::kRight || join.joinType == sql::JoinType::kFull) {
+      notSupported(join, "A RIGHT or FULL join with UNNEST");
+    }
+    if ((join.joinType == sql::JoinType::kInner || leftOuter) && !join.condition) {
+      fail(join, "INNER, LEFT, RIGHT or FULL join requires a condition (NATURAL keyword or ON or "
+                 "USING clause)");
+    }
+    Relation result = bindUnnest(join.right->as<UnnestReference>(), &left, leftOuter);
+    if (join.condition) {
+      BoundPtr condition = bindExpression(*join.condition, result.scope, nullptr);
+      if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+        fail(*join.condition, "ON clause must be a condition");
+      }
+      const bool alwaysTrue = condition->kind() == expression::ExpressionKind::kLiteral &&
+                              static_cast<const expression::Literal&>(*condition).value() ==
+                                  Value(true);
+      if (leftOuter && !alwaysTrue) {
+        fail(*join.condition, "A LEFT JOIN with UNNEST supports only the condition ON TRUE");
+      }
+      if (!alwaysTrue) result.node = std::make_shared<LogicalFilter>(result.node, condition);
+    }
+    return result;
+  }
   const bool temporal = join.right->is<NamedTableReference>() &&
                         join.right->as<NamedTableReference>().systemTimeAsOf != nullptr;
   bindingVersionedTable_ = temporal;
@@ -1355,7 +1450,7 @@ Binder::Relation Binder::bindTableReference(const TableReference& reference) {
     case TableReferenceKind::kTableFunction:
       return renamed(bindWindowTableFunction(reference.as<TableFunctionReference>()), reference);
     case TableReferenceKind::kUnnest:
-      notSupported(reference, "UNNEST");
+      return bindUnnest(reference.as<UnnestReference>(), nullptr, false);
   }
   notSupported(reference, "This FROM item");
 }
@@ -1698,6 +1793,30 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         const auto& access = node.as<FieldAccessExpression>();
         return expression::fieldAccess(bindExpression(*access.base, scope, aggregates),
                                        access.field);
+      }
+      case ExpressionKind::kConstructor: {
+        const auto& constructor = node.as<ConstructorExpression>();
+        if (constructor.elements.empty()) fail(node, "Require at least 1 argument");
+        std::vector<BoundPtr> elements;
+        for (const auto& element : constructor.elements) {
+          elements.push_back(bindExpression(*element, scope, aggregates));
+        }
+        switch (constructor.constructorKind) {
+          case ConstructorKind::kArray:
+            return expression::call("ARRAY", std::move(elements), context_);
+          case ConstructorKind::kMap:
+            return expression::call("MAP", std::move(elements), context_);
+          case ConstructorKind::kRow:
+            return expression::call("ROW", std::move(elements), context_);
+        }
+        break;
+      }
+      case ExpressionKind::kElementAccess: {
+        const auto& access = node.as<ElementAccessExpression>();
+        return expression::call("ITEM",
+                                {bindExpression(*access.base, scope, aggregates),
+                                 bindExpression(*access.index, scope, aggregates)},
+                                context_);
       }
       case ExpressionKind::kStar:
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");

@@ -81,6 +81,9 @@ class Binder {
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
   Relation bindJoin(const JoinReference& join);
+  /// UNNEST(collection) joined with `left` (whose columns the collection may read), or alone
+  /// (over one empty row) when `left` is null.
+  Relation bindUnnest(const UnnestReference& unnest, const Relation* left, bool leftOuter);
   /// `left JOIN right FOR SYSTEM_TIME AS OF left.time ON ...`: Flink's checks, then a temporal
   /// LogicalJoin.
   Relation bindTemporalJoin(const JoinReference& join, Relation left, Relation right,
@@ -176,9 +179,9 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
                         const expression::ExpressionPtr& condition,
                         std::optional<TemporalJoinTime> temporal = std::nullopt);
 
-/// `left INTERSECT right` or `left EXCEPT right` (DISTINCT) of inputs of one row type.
+/// `left INTERSECT [ALL] right` or `left EXCEPT [ALL] right` of inputs of one row type.
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
-                                 bool intersect);
+                                 bool intersect, bool all);
 
 /// The plan that reads a catalog table (not a view) through its connector: a scan of the
 /// physical columns, with a projection computing the computed columns when there are some.

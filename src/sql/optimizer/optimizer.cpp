@@ -77,6 +77,11 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
                                                     over.orderColumn, over.unit, over.preceding,
                                                     over.calls, std::move(names));
     }
+    case LogicalNodeKind::kUnnest: {
+      const auto& unnest = static_cast<const LogicalUnnest&>(node);
+      return std::make_shared<LogicalUnnest>(inputs[0], unnest.collection, unnest.withOrdinality,
+                                             unnest.leftOuter);
+    }
     case LogicalNodeKind::kWindowAggregate: {
       const auto& aggregate = static_cast<const LogicalWindowAggregate&>(node);
       return std::make_shared<LogicalWindowAggregate>(inputs[0], aggregate.window,

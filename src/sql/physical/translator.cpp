@@ -406,6 +406,17 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       }
       return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
     }
+    case LogicalNodeKind::kUnnest: {
+      // Stateless, so chained to its input as a Calc is.
+      const auto& unnest = static_cast<const LogicalUnnest&>(node);
+      auto spec = std::make_shared<runtime::operators::UnnestSpec>();
+      spec->outputRowType = unnest.rowType;
+      spec->collection = unnest.collection;
+      spec->withOrdinality = unnest.withOrdinality;
+      spec->leftOuter = unnest.leftOuter;
+      return chained(translate(*node.inputs[0], env, settings), "Correlate",
+                     factoryOf<runtime::operators::UnnestOperator>(std::move(spec)));
+    }
     case LogicalNodeKind::kFilter: {
       const auto& filter = static_cast<const LogicalFilter&>(node);
       auto spec = std::make_shared<CalcSpec>();

@@ -69,6 +69,19 @@ std::vector<std::string> uniquifyNames(const std::vector<std::string>& names) {
   return result;
 }
 
+namespace {
+
+/// A NOT NULL ROW of `fields`, their names made unique as uniquifyNames does.
+LogicalTypePtr rowTypeWithUniqueNames(std::vector<RowField> fields) {
+  std::vector<std::string> names;
+  for (const RowField& field : fields) names.push_back(field.name);
+  names = uniquifyNames(names);
+  for (size_t i = 0; i < fields.size(); ++i) fields[i].name = names[i];
+  return LogicalType::row(std::move(fields), false);
+}
+
+}  // namespace
+
 std::string changelogModeName(ChangelogMode mode) {
   return mode == ChangelogMode::kInsertOnly ? "[I]" : "[I,UB,UA,D]";
 }
@@ -224,6 +237,37 @@ LogicalFilter::LogicalFilter(LogicalNodePtr input, expression::ExpressionPtr fil
 
 std::string LogicalFilter::describe() const {
   return "LogicalFilter(condition=[" + condition->toString() + "])";
+}
+
+namespace {
+
+LogicalTypePtr unnestRowType(const LogicalNode& input, const LogicalType& collection,
+                             bool withOrdinality, bool leftOuter) {
+  std::vector<RowField> fields = input.rowType->getFields();
+  for (RowField& field : runtime::operators::unnestedFields(collection, withOrdinality)) {
+    if (leftOuter) field.type = field.type->copy(true);
+    fields.push_back(std::move(field));
+  }
+  return rowTypeWithUniqueNames(std::move(fields));
+}
+
+}  // namespace
+
+LogicalUnnest::LogicalUnnest(LogicalNodePtr input, expression::ExpressionPtr collectionExpression,
+                             bool ordinality, bool outer)
+    : LogicalNode(LogicalNodeKind::kUnnest,
+                  unnestRowType(*input, *collectionExpression->type(), ordinality, outer), {input},
+                  input->changelogMode),
+      collection(std::move(collectionExpression)),
+      withOrdinality(ordinality),
+      leftOuter(outer) {}
+
+std::string LogicalUnnest::describe() const {
+  const bool replicate = collection->type()->getTypeRoot() == LogicalTypeRoot::BIGINT;
+  return "LogicalCorrelate(invocation=[" + std::string(replicate ? "REPLICATE_ROWS(" : "UNNEST(") +
+         collection->toString() + ")" +
+         (withOrdinality ? " WITH ORDINALITY" : "") + "], joinType=[" +
+         (leftOuter ? "left" : "inner") + "])";
 }
 
 LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> grouping,
@@ -421,11 +465,7 @@ LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
     fields.push_back(
         RowField{field.name, typeOf(field.type, keepRightTimes, padRight), std::nullopt});
   }
-  std::vector<std::string> names;
-  for (const RowField& field : fields) names.push_back(field.name);
-  names = uniquifyNames(names);
-  for (size_t i = 0; i < fields.size(); ++i) fields[i].name = names[i];
-  return LogicalType::row(std::move(fields), false);
+  return rowTypeWithUniqueNames(std::move(fields));
 }
 
 ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
@@ -671,11 +711,7 @@ LogicalTypePtr windowTableFunctionRowType(const LogicalNode& input,
   fields.push_back(RowField{"window_start", windowStartType(), std::nullopt});
   fields.push_back(RowField{"window_end", windowStartType(), std::nullopt});
   fields.push_back(RowField{"window_time", windowTimeType(timeType), std::nullopt});
-  std::vector<std::string> names;
-  for (const RowField& field : fields) names.push_back(field.name);
-  names = uniquifyNames(names);
-  for (size_t i = 0; i < fields.size(); ++i) fields[i].name = names[i];
-  return LogicalType::row(std::move(fields), false);
+  return rowTypeWithUniqueNames(std::move(fields));
 }
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "eddy/types/logical_type.h"
 #include "expression/bound_expression.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
+#include "runtime/operators/correlate/unnest_operator.h"
 #include "runtime/operators/join/join_operator.h"
 #include "runtime/operators/over/over_aggregate_operator.h"
 #include "runtime/operators/rank/rank_operator.h"
@@ -45,7 +46,8 @@ enum class LogicalNodeKind {
   kWatermarkAssigner,
   kWindowTableFunction,
   kWindowAggregate,
-  kOverAggregate
+  kOverAggregate,
+  kUnnest
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -149,6 +151,20 @@ struct LogicalFilter final : LogicalNode {
   LogicalFilter(LogicalNodePtr input, expression::ExpressionPtr condition);
   std::string describe() const override;
   const expression::ExpressionPtr condition;
+};
+
+/// `input [CROSS|LEFT] JOIN UNNEST(collection) [WITH ORDINALITY]`: each input row joined with
+/// the elements of a collection computed from it (Flink's LogicalCorrelate over an Uncollect).
+/// Output: the input's columns, the element's columns (runtime::operators::unnestedFields,
+/// nullable for a LEFT join), then ORDINALITY. The changelog mode is the input's. With a
+/// BIGINT `collection` (planned by INTERSECT/EXCEPT ALL) each row is repeated that often.
+struct LogicalUnnest final : LogicalNode {
+  LogicalUnnest(LogicalNodePtr input, expression::ExpressionPtr collection, bool withOrdinality,
+                bool leftOuter);
+  std::string describe() const override;
+  const expression::ExpressionPtr collection;
+  const bool withOrdinality;
+  const bool leftOuter;
 };
 
 struct LogicalAggregate final : LogicalNode {

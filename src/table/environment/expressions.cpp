@@ -95,6 +95,14 @@ Expression Expression::abs() const { return function("ABS"); }
 Expression Expression::get(const std::string& field) const {
   return ofSql("(" + sql_ + ")." + escapeIdentifier(field));
 }
+Expression Expression::at(const Expression& index) const {
+  return ofSql("(" + sql_ + ")[" + index.sql_ + "]");
+}
+Expression Expression::cardinality() const { return function("CARDINALITY"); }
+Expression Expression::element() const { return function("ELEMENT"); }
+Expression Expression::arrayContains(const Expression& needle) const {
+  return ofSql("ARRAY_CONTAINS(" + sql_ + ", " + needle.sql_ + ")");
+}
 Expression Expression::upperCase() const { return function("UPPER"); }
 Expression Expression::lowerCase() const { return function("LOWER"); }
 Expression Expression::charLength() const { return function("CHAR_LENGTH"); }
@@ -197,6 +205,24 @@ Expression row(const std::vector<Expression>& fields) {
   std::string text = "ROW(";
   for (size_t i = 0; i < fields.size(); ++i) text += (i ? ", " : "") + fields[i].sql_;
   return Expression::ofSql(text + ")");
+}
+
+namespace {
+std::string listed(const std::vector<Expression>& expressions) {
+  std::string text;
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    text += (i ? ", " : "") + expressions[i].asSummaryString();
+  }
+  return text;
+}
+}  // namespace
+
+Expression array(const std::vector<Expression>& elements) {
+  return Expression::ofSql("ARRAY[" + listed(elements) + "]");
+}
+
+Expression map(const std::vector<Expression>& keysAndValues) {
+  return Expression::ofSql("MAP[" + listed(keysAndValues) + "]");
 }
 
 Expression callFunction(const std::string& name, const std::vector<Expression>& arguments) {

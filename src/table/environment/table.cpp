@@ -149,6 +149,12 @@ Table Table::intersect(const Table& other) const {
 Table Table::minus(const Table& other) const {
   return derive("SELECT * FROM input0 EXCEPT SELECT * FROM input1", {this, &other});
 }
+Table Table::intersectAll(const Table& other) const {
+  return derive("SELECT * FROM input0 INTERSECT ALL SELECT * FROM input1", {this, &other});
+}
+Table Table::minusAll(const Table& other) const {
+  return derive("SELECT * FROM input0 EXCEPT ALL SELECT * FROM input1", {this, &other});
+}
 
 Table Table::orderBy(const std::vector<Expression>& fields) const {
   std::string keys;

@@ -61,6 +61,27 @@ TEST(TableApiTest, OperatorsAndAliases) {
   EXPECT_EQ(result.getResolvedSchema().getColumnNames(), (std::vector<std::string>{"x", "u"}));
 }
 
+TEST(TableApiTest, CollectionConstructorsAndAccess) {
+  auto env = environment(false);
+  Table result =
+      orders(*env)
+          .filter($("order_id") <= 2)
+          .select(array({$("order_id"), $("order_id") * 10}).as("ids"),
+                  map({$("user_id"), $("amount")}).at($("user_id")).as("amount"),
+                  array({$("order_id"), 7}).at(2).as("second"),
+                  array({$("product_id")}).cardinality().as("n"),
+                  array({$("product_id")}).element().as("only"),
+                  array({1, 2}).arrayContains($("order_id")).as("small"),
+                  row({$("order_id"), $("user_id")}).get("EXPR$1").as("user"));
+  EXPECT_EQ(rowsOf(result.execute()),
+            (std::vector<std::string>{"+I[[1, 10], 120.50, 7, 1, p1, true, u1]",
+                                      "+I[[2, 20], 800.00, 7, 1, p2, true, u2]"}));
+  EXPECT_EQ(result.getResolvedSchema().toString(),
+            "(\n  `ids` ARRAY<INT NOT NULL> NOT NULL,\n  `amount` DECIMAL(5, 2),\n"
+            "  `second` INT,\n  `n` INT NOT NULL,\n  `only` VARCHAR(2),\n"
+            "  `small` BOOLEAN NOT NULL,\n  `user` VARCHAR(2) NOT NULL\n)");
+}
+
 TEST(TableApiTest, GroupByAggregatesMatchTheEquivalentSql) {
   for (bool streaming : {false, true}) {
     auto env = environment(streaming);
@@ -142,6 +163,11 @@ TEST(TableApiTest, SetOperationsOrderAndLimit) {
   EXPECT_EQ(sorted(rowsOf(ids.intersect(more).execute())), (std::vector<std::string>{"+I[2]"}));
   EXPECT_EQ(sorted(rowsOf(ids.minus(more).execute())),
             (std::vector<std::string>{"+I[1]", "+I[3]", "+I[4]"}));
+  Table twice = ids.unionAll(more);  // 1, 2, 2, 3, 4, 7
+  EXPECT_EQ(sorted(rowsOf(twice.intersectAll(more.unionAll(more)).execute())),
+            (std::vector<std::string>{"+I[2]", "+I[2]", "+I[7]"}));
+  EXPECT_EQ(sorted(rowsOf(twice.minusAll(more).execute())),
+            (std::vector<std::string>{"+I[1]", "+I[2]", "+I[3]", "+I[4]"}));
   EXPECT_EQ(rowsOf(ids.orderBy($("order_id")).limit(1, 2).execute()),
             (std::vector<std::string>{"+I[2]", "+I[3]"}));
   EXPECT_EQ(rowsOf(orders(*env).select($("user_id")).distinct().orderBy($("user_id")).execute()),
