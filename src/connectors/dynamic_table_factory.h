@@ -99,6 +99,12 @@ class DynamicTableSink {
   /// doesn't support consuming update changes which is produced by node ..."); such a sink's
   /// operator also fails the job on the first row that is not +I.
   virtual bool acceptsUpdates() const { return true; }
+  /// Whether the sink can replace the table's data (Flink's SupportsOverwrite): INSERT
+  /// OVERWRITE into a sink that cannot fails planning.
+  virtual bool supportsOverwrite() const { return false; }
+  /// INSERT OVERWRITE: the job's rows replace what the table held (only where
+  /// supportsOverwrite()). May throw when the job cannot overwrite (e.g. in STREAMING).
+  virtual void applyOverwrite(bool) {}
 };
 
 /// A connector: names itself, declares its options and builds sources and sinks. Stateless

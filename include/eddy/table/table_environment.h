@@ -34,6 +34,14 @@ struct InsertStatement;
 struct TranslationSettings;
 }
 
+/// One INSERT of a job: the target table's catalog path, the plan of the rows (columns in the
+/// table's physical column order), and whether it is an INSERT OVERWRITE.
+struct InsertPlan {
+  std::vector<std::string> targetPath;
+  std::shared_ptr<const sql::LogicalNode> plan;
+  bool overwrite = false;
+};
+
 /// Several INSERTs run as one job (Flink's StatementSet): every sink receives its rows once,
 /// sources shared by the inserts are read once per insert. Created by
 /// TableEnvironment::createStatementSet(); refers to its environment.
@@ -48,14 +56,14 @@ class StatementSet {
   /// Runs all added inserts as one job and empties the set. Throws TableException when no
   /// insert was added.
   TableResult execute();
-  /// The plans of the added inserts.
+  /// The plans of the added inserts, as EXPLAIN of an EXECUTE STATEMENT SET prints them.
   std::string explain() const;
 
  protected:
   friend class TableEnvironment;
   explicit StatementSet(TableEnvironment* environment) : environment_(environment) {}
   TableEnvironment* environment_;
-  std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>> inserts_;
+  std::vector<InsertPlan> inserts_;
 };
 
 class TableEnvironment {
@@ -142,24 +150,22 @@ class TableEnvironment {
   void configureTranslation(sql::TranslationSettings& translation) const;
   /// Adds the sinks of `inserts` (INSERT INTO a catalog table of a plan) to `environment`,
   /// translated with this environment's options; they run with its next execute().
-  void addInsertsTo(
-      StreamExecutionEnvironment& environment,
-      const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
-          inserts) const;
+  void addInsertsTo(StreamExecutionEnvironment& environment,
+                    const std::vector<InsertPlan>& inserts) const;
   /// The StreamExecutionEnvironment a StreamTableEnvironment is bound to; null otherwise.
   StreamExecutionEnvironment* streamEnvironment_ = nullptr;
 
  private:
   /// INSERT INTO statements run as one job (several: a statement set).
   TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts);
-  /// The target path and the bound query of an INSERT statement.
-  std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>> planInsert(
-      const sql::InsertStatement& insert);
+  /// The target path and the bound query of an INSERT statement (a column list mapped onto
+  /// the table's columns, NULL for the others).
+  InsertPlan planInsert(const sql::InsertStatement& insert);
+  /// EXPLAIN of INSERTs: each sink over its query's plans, then the job's physical plan.
+  std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode) const;
   friend class StatementSet;
   /// INSERTs of plans into tables (catalog paths) as one job.
-  TableResult runInserts(
-      const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
-          inserts);
+  TableResult runInserts(const std::vector<InsertPlan>& inserts);
 
   EnvironmentSettings settings_;
   std::unique_ptr<catalog::CatalogManager> catalogManager_;

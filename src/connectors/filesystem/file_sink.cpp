@@ -94,7 +94,34 @@ void FileSinkOperator::flush() {
 
 void FileSinkOperator::finish() {
   flush();
-  if (file_ == nullptr) return;  // no rows, no file
+  if (file_ != nullptr) commitPartFile();  // no rows, no file
+  if (spec_->overwrite &&
+      spec_->overwrite->finishedSubtasks.fetch_add(1) + 1 == context().parallelism) {
+    removePreviousFiles();
+  }
+}
+
+void FileSinkOperator::removePreviousFiles() {
+  const std::string ownPrefix = "part-" + spec_->fileNameUuid + "-";
+  std::error_code error;
+  std::vector<std::filesystem::path> previous;
+  for (const auto& entry : std::filesystem::directory_iterator(spec_->directory, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name.rfind('.', 0) == 0 || name.rfind(ownPrefix, 0) == 0) {
+      continue;
+    }
+    previous.push_back(entry.path());
+  }
+  for (const auto& path : previous) {
+    if (!std::filesystem::remove(path, error) || error) {
+      throw ConnectorException(fmt::format(
+          "Failed to remove the file '{}' of table '{}' for INSERT OVERWRITE: {}", path.string(),
+          spec_->tableName, error ? error.message() : "not found"));
+    }
+  }
+}
+
+void FileSinkOperator::commitPartFile() {
   std::FILE* file = std::exchange(file_, nullptr);
   if (std::fclose(file) != 0) {
     throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",

@@ -10,6 +10,10 @@
 // to its final name, so a file becomes visible only complete. A subtask that receives no rows
 // writes no file. A job that fails or is cancelled removes its in-progress file in close().
 //
+// INSERT OVERWRITE (BATCH): the last subtask to finish removes the directory's visible files
+// that are not this job's (FileSinkSpec::Overwrite), so the old data goes only after every new
+// part file is complete.
+//
 // The sink is insert-only: a row of any other kind fails the job with TableException "The
 // filesystem sink of table 't' accepts only INSERT rows; got -U[Alice, 12]". I/O errors fail it
 // with ConnectorException naming the file.
@@ -18,6 +22,7 @@
 // shared and immutable.
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -35,6 +40,13 @@ struct FileSinkSpec {
   std::shared_ptr<const formats::EncodingFormat> format;
   /// The UUID in the names of this job's part files.
   std::string fileNameUuid;
+  /// INSERT OVERWRITE (BATCH): shared by the job's subtasks. The last subtask to finish removes
+  /// the directory's visible files that are not this job's, so the old data goes only once
+  /// every subtask has written its part file; a job that fails keeps the old files.
+  struct Overwrite {
+    std::atomic<int> finishedSubtasks{0};
+  };
+  std::shared_ptr<Overwrite> overwrite;  // null: INSERT INTO adds files
 };
 
 /// A random (version 4) UUID in its 8-4-4-4-12 hex form.
@@ -48,7 +60,8 @@ class FileSinkOperator final : public runtime::StreamOperator {
   /// Creates the directory (and its parents) when missing.
   void open(runtime::OperatorContext& context) override;
   void processBatch(int inputIndex, runtime::BatchPtr batch) override;
-  /// Writes what is buffered and renames the in-progress file to its final name.
+  /// Writes what is buffered and renames the in-progress file to its final name; with
+  /// INSERT OVERWRITE the last subtask then removes the table's previous files.
   void finish() override;
   /// Removes the in-progress file of an unfinished job.
   void close() override;
@@ -58,6 +71,10 @@ class FileSinkOperator final : public runtime::StreamOperator {
 
  private:
   void openPartFile();
+  /// Closes the in-progress file and renames it to its final name.
+  void commitPartFile();
+  /// INSERT OVERWRITE: removes the directory's visible files that are not this job's.
+  void removePreviousFiles();
   void flush();
   void discardPartFile();
 

@@ -141,6 +141,7 @@ FileSystemTableSpec parseFileSystemTableSpec(const ConnectorContext& context) {
   std::optional<int64_t> parallelism =
       options.getLong("sink.parallelism", 1, std::numeric_limits<int32_t>::max());
   if (parallelism) spec.sinkParallelism = static_cast<int>(*parallelism);
+  spec.streaming = context.streaming;
   const std::string& identifier = *options.getString(kFormatOption);
   spec.formatFactory = &formats::FormatFactoryRegistry::builtIn().factoryFor(identifier);
   spec.formatContext = formatContextOf(context, identifier);
@@ -192,12 +193,20 @@ LogicalTypePtr FileSystemTableSource::applyProjection(const std::vector<std::vec
   return projectedRowType_;
 }
 
+void FileSystemTableSink::applyOverwrite(bool overwrite) {
+  if (overwrite && spec_.streaming) {
+    throw ValidationException("Streaming mode not support overwrite.");
+  }
+  overwrite_ = overwrite;
+}
+
 std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkOperator() const {
   auto sinkSpec = std::make_shared<FileSinkSpec>();
   sinkSpec->tableName = spec_.tableName;
   sinkSpec->directory = spec_.path;
   sinkSpec->format = spec_.formatFactory->createEncodingFormat(spec_.formatContext);
   sinkSpec->fileNameUuid = randomUuid();
+  if (overwrite_) sinkSpec->overwrite = std::make_shared<FileSinkSpec::Overwrite>();
   std::shared_ptr<const FileSinkSpec> shared = std::move(sinkSpec);
   return std::make_shared<runtime::LambdaOperatorFactory>(
       [shared]() -> std::unique_ptr<runtime::StreamOperator> {

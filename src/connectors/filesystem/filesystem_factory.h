@@ -38,6 +38,8 @@ struct FileSystemTableSpec {
   const formats::FormatFactory* formatFactory = nullptr;
   formats::FormatContext formatContext;
   std::optional<int> sinkParallelism;
+  /// The job's runtime mode (INSERT OVERWRITE is BATCH only).
+  bool streaming = true;
 };
 
 class FileSystemTableFactory final : public DynamicTableFactory {
@@ -87,9 +89,13 @@ class FileSystemTableSink final : public DynamicTableSink {
   std::shared_ptr<const runtime::OperatorFactory> createSinkOperator() const override;
   std::optional<int> sinkParallelism() const override { return spec_.sinkParallelism; }
   bool acceptsUpdates() const override { return false; }
+  bool supportsOverwrite() const override { return true; }
+  /// BATCH only (Flink: "Streaming mode not support overwrite.").
+  void applyOverwrite(bool overwrite) override;
 
  private:
   FileSystemTableSpec spec_;
+  bool overwrite_ = false;
 };
 
 }  // namespace eddy::connectors

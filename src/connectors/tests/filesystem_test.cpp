@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -476,6 +477,91 @@ INSTANTIATE_TEST_SUITE_P(Formats, FileSystemRoundTripTest,
                                   (info.param.streaming ? "Streaming" : "Batch") +
                                   std::to_string(info.param.parallelism);
                          });
+
+std::string errorOf(const std::function<void()>& statement) {
+  try {
+    statement();
+  } catch (const EddyException& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(FileSystemTest, InsertWithAColumnListFillsTheOtherColumnsWithNull) {
+  TemporaryDirectory directory;
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE t (id INT NOT NULL, name STRING, score DOUBLE) WITH ("
+                  "'connector' = 'filesystem', 'path' = '" + directory.path().string() +
+                  "', 'format' = 'csv')");
+  env->executeSql("INSERT INTO t (score, id) VALUES (1.5, 1), (2.5, 2)").await();
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM t"), true),
+            (std::vector<std::string>{"+I[1, null, 1.5]", "+I[2, null, 2.5]"}));
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t (id, nope) VALUES (1, 2)"); }),
+            "Unknown target column 'nope'");
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t (id, id) VALUES (1, 2)"); }),
+            "Target column 'id' is assigned more than once");
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t (id, name) VALUES (1)"); }),
+            "Number of INSERT target columns (2) does not equal number of source items (1)");
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t (name) VALUES ('x')"); }),
+            "Column 'id' has no default value and does not allow NULLs");
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t PARTITION (name = 'x') SELECT 1, 2.0"); }),
+            "INSERT with a PARTITION clause is not supported yet (partitioned tables are not "
+            "supported yet)");
+}
+
+TEST(FileSystemTest, InsertOverwriteReplacesTheTablesFilesInBatchOnly) {
+  TemporaryDirectory directory;
+  auto batch = environment(false, 2);
+  const std::string create = "CREATE TABLE t (id INT, name STRING) WITH ('connector' = "
+                             "'filesystem', 'path' = '" + directory.path().string() +
+                             "', 'format' = 'json')";
+  batch->executeSql(create);
+  directory.write("from-someone-else.json", "{\"id\": 0, \"name\": \"old\"}\n");
+  batch->executeSql("INSERT INTO t VALUES (1, 'a'), (2, 'b')").await();
+  ASSERT_EQ(rowsOfResult(batch->executeSql("SELECT id FROM t"), true).size(), 3u);
+  // Every previous file goes, once the job's subtasks have written theirs.
+  batch->executeSql("INSERT OVERWRITE t SELECT id * 10, name FROM (VALUES (3, 'c'), (4, 'd')) "
+                    "AS v(id, name)").await();
+  EXPECT_EQ(rowsOfResult(batch->executeSql("SELECT * FROM t"), true),
+            (std::vector<std::string>{"+I[30, c]", "+I[40, d]"}));
+  // An overwrite that writes nothing leaves the table empty.
+  batch->executeSql("INSERT OVERWRITE t SELECT 1, 'x' FROM (VALUES (1)) AS v(a) WHERE a > 1").await();
+  EXPECT_EQ(entriesOf(directory.path()), std::vector<std::string>{});
+
+  auto streaming = environment(true, 1);
+  streaming->executeSql(create);
+  EXPECT_EQ(errorOf([&] { streaming->executeSql("INSERT OVERWRITE t VALUES (1, 'a')"); }),
+            "Streaming mode not support overwrite.");
+  streaming->executeSql("CREATE TABLE hole (id INT) WITH ('connector' = 'blackhole')");
+  EXPECT_EQ(errorOf([&] { streaming->executeSql("INSERT OVERWRITE hole VALUES (1)"); }),
+            "INSERT OVERWRITE requires that the underlying DynamicTableSink of table "
+            "'default_catalog.default_database.hole' implements the SupportsOverwrite interface.");
+}
+
+TEST(FileSystemTest, CreateTableAsSelectCreatesTheTableAndRunsTheInsert) {
+  TemporaryDirectory directory;
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE copy WITH ('connector' = 'filesystem', 'path' = '" +
+                  directory.path().string() + "', 'format' = 'csv') AS SELECT id, UPPER(name) "
+                  "AS name, CAST(ts AS TIMESTAMP(3)) AS ts FROM (VALUES (1, 'a', TIMESTAMP "
+                  "'2021-08-21 13:00:00'), (2, 'b', TIMESTAMP '2021-08-21 13:00:01')) AS v(id, "
+                  "name, ts)")
+      .await();
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM copy"), true),
+            (std::vector<std::string>{"+I[1, A, 2021-08-21T13:00]", "+I[2, B, 2021-08-21T13:00:01]"}));
+  EXPECT_EQ(rowsOfResult(env->executeSql("DESCRIBE copy"), false),
+            (std::vector<std::string>{"+I[id, INT, false, null, null, null]",
+                                      "+I[name, VARCHAR(1), false, null, null, null]",
+                                      "+I[ts, TIMESTAMP(3), false, null, null, null]"}));
+  // A bad option fails before the table is created.
+  EXPECT_EQ(errorOf([&] {
+              env->executeSql("CREATE TABLE bad WITH ('connector' = 'filesystem', 'format' = "
+                              "'csv') AS SELECT 1 AS x");
+            }),
+            "One or more required options are missing.\n\nMissing required options are:\n\npath");
+  EXPECT_EQ(errorOf([&] { env->executeSql("SELECT * FROM bad"); }),
+            "SQL validation failed. From line 1, column 15: Object 'bad' not found");
+}
 
 TEST(FileSystemTest, PartitionedTablesAreRejectedForNow) {
   TemporaryDirectory directory;

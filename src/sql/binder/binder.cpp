@@ -878,6 +878,25 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   if (!statement->is<QueryStatement>()) fail(table, "View '" + identifier.asSummaryString() + "' does not hold a query");
   Binder viewBinder(catalogManager_);
   Relation relation = viewBinder.bindRelation(*statement->as<QueryStatement>().query);
+  // A view declared with a column list names its columns itself.
+  const auto& columns = catalogTable.schema.getColumns();
+  bool renamed = false;
+  if (columns.size() == relation.scope.size()) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const std::string& name = Schema::columnName(columns[i]);
+      renamed = renamed || relation.scope[i].name != name;
+      relation.scope[i].name = name;
+    }
+  }
+  if (renamed) {
+    std::vector<BoundPtr> projected;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < relation.scope.size(); ++i) {
+      projected.push_back(expression::column(static_cast<int>(i), relation.scope[i].type));
+      names.push_back(relation.scope[i].name);
+    }
+    relation.node = std::make_shared<LogicalProject>(relation.node, std::move(projected), names);
+  }
   for (auto& column : relation.scope) column.qualifier = identifier.objectName;
   return relation;
 }

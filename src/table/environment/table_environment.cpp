@@ -272,6 +272,186 @@ void addColumn(Schema::Builder& builder, const sql::TableColumn& column) {
   if (column.comment) builder.withComment(*column.comment);
 }
 
+/// Adds `column` (of a built Schema) to `builder`, comment included.
+void addSchemaColumn(Schema::Builder& builder, const Schema::Column& column) {
+  auto typed = [](const Schema::ColumnType& type) {
+    return std::holds_alternative<DataType>(type) ? std::get<DataType>(type)
+                                                  : DataType(parseLogicalType(std::get<std::string>(type)));
+  };
+  std::optional<std::string> comment;
+  if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
+    builder.column(physical->name, typed(physical->type));
+    comment = physical->comment;
+  } else if (const auto* computed = std::get_if<Schema::ComputedColumn>(&column)) {
+    builder.columnByExpression(computed->name, computed->expression);
+    comment = computed->comment;
+  } else {
+    const auto& metadata = std::get<Schema::MetadataColumn>(column);
+    builder.columnByMetadata(metadata.name, typed(metadata.type),
+                             metadata.metadataKey.value_or(metadata.name), metadata.isVirtual);
+    comment = metadata.comment;
+  }
+  if (comment) builder.withComment(*comment);
+}
+
+/// CREATE TABLE .. LIKE base: the new table's columns, watermarks, key, partitions and options
+/// merged with the base table's as Flink's MergeTableLikeUtil does (default strategies:
+/// INCLUDING ALL OVERWRITING OPTIONS; the physical columns always come from the base table,
+/// the new columns after them).
+catalog::CatalogBaseTable mergeLike(const sql::CreateTableStatement& create,
+                                    const catalog::CatalogBaseTable& base,
+                                    const std::string& baseName) {
+  using Strategy = sql::LikeStrategy;
+  using Feature = sql::LikeFeature;
+  if (base.kind != catalog::CatalogBaseTable::Kind::TABLE) {
+    throw ValidationException("Source table '" + baseName + "' of the LIKE clause can not be a VIEW");
+  }
+  std::map<Feature, Strategy> strategy = {
+      {Feature::kConstraints, Strategy::kIncluding}, {Feature::kGenerated, Strategy::kIncluding},
+      {Feature::kMetadata, Strategy::kIncluding},    {Feature::kOptions, Strategy::kOverwriting},
+      {Feature::kPartitions, Strategy::kIncluding},  {Feature::kWatermarks, Strategy::kIncluding}};
+  auto featureName = [](Feature feature) -> std::string {
+    switch (feature) {
+      case Feature::kAll: return "ALL";
+      case Feature::kConstraints: return "CONSTRAINTS";
+      case Feature::kGenerated: return "GENERATED";
+      case Feature::kMetadata: return "METADATA";
+      case Feature::kOptions: return "OPTIONS";
+      case Feature::kPartitions: return "PARTITIONS";
+      case Feature::kWatermarks: return "WATERMARKS";
+    }
+    return "";
+  };
+  for (const sql::LikeOption& option : create.like->options) {
+    if (option.strategy == Strategy::kOverwriting &&
+        (option.feature == Feature::kConstraints || option.feature == Feature::kPartitions)) {
+      throw ValidationException("Illegal merging strategy 'OVERWRITING' for '" +
+                                featureName(option.feature) + "' option.");
+    }
+    if (option.feature == Feature::kAll) {
+      for (auto& [feature, chosen] : strategy) {
+        chosen = option.strategy == Strategy::kOverwriting &&
+                         (feature == Feature::kConstraints || feature == Feature::kPartitions)
+                     ? Strategy::kIncluding
+                     : option.strategy;
+      }
+    } else {
+      strategy[option.feature] = option.strategy;
+    }
+  }
+
+  // Columns: the base table's (generated and metadata ones as chosen), then the new ones.
+  std::vector<Schema::Column> columns;
+  for (const Schema::Column& column : base.schema.getColumns()) {
+    if (std::holds_alternative<Schema::ComputedColumn>(column) &&
+        strategy[Feature::kGenerated] == Strategy::kExcluding) {
+      continue;
+    }
+    if (std::holds_alternative<Schema::MetadataColumn>(column) &&
+        strategy[Feature::kMetadata] == Strategy::kExcluding) {
+      continue;
+    }
+    columns.push_back(column);
+  }
+  Schema::Builder own = Schema::newBuilder();
+  for (const sql::TableColumn& column : create.columns) addColumn(own, column);
+  const Schema ownSchema = own.build();
+  for (const Schema::Column& column : ownSchema.getColumns()) {
+    const std::string& name = Schema::columnName(column);
+    auto existing = std::find_if(columns.begin(), columns.end(), [&](const Schema::Column& c) {
+      return Schema::columnName(c) == name;
+    });
+    if (existing == columns.end()) {
+      columns.push_back(column);
+      continue;
+    }
+    const bool generated = std::holds_alternative<Schema::ComputedColumn>(column) &&
+                           std::holds_alternative<Schema::ComputedColumn>(*existing);
+    const bool metadata = std::holds_alternative<Schema::MetadataColumn>(column) &&
+                          std::holds_alternative<Schema::MetadataColumn>(*existing);
+    if (generated && strategy[Feature::kGenerated] == Strategy::kOverwriting) {
+      *existing = column;
+    } else if (metadata && strategy[Feature::kMetadata] == Strategy::kOverwriting) {
+      *existing = column;
+    } else if (generated) {
+      throw ValidationException("A generated column named '" + name + "' already exists in the "
+                                "base table. You might want to specify EXCLUDING GENERATED or "
+                                "OVERWRITING GENERATED.");
+    } else if (metadata) {
+      throw ValidationException("A metadata column named '" + name + "' already exists in the "
+                                "base table. You might want to specify EXCLUDING METADATA or "
+                                "OVERWRITING METADATA.");
+    } else {
+      throw ValidationException("A column named '" + name + "' already exists in the base table.");
+    }
+  }
+  Schema::Builder builder = Schema::newBuilder();
+  for (const Schema::Column& column : columns) addSchemaColumn(builder, column);
+
+  // Watermarks: the base table's unless excluded; a new one for the same column replaces it
+  // only when OVERWRITING.
+  std::vector<Schema::WatermarkSpec> watermarks;
+  if (strategy[Feature::kWatermarks] != Strategy::kExcluding) {
+    watermarks = base.schema.getWatermarkSpecs();
+  }
+  for (const sql::WatermarkDefinition& definition : create.watermarks) {
+    Schema::WatermarkSpec spec{definition.column.back(), sql::unparse(*definition.expression)};
+    auto existing = std::find_if(watermarks.begin(), watermarks.end(), [&](const auto& w) {
+      return w.columnName == spec.columnName;
+    });
+    if (existing == watermarks.end()) {
+      watermarks.push_back(std::move(spec));
+    } else if (strategy[Feature::kWatermarks] == Strategy::kOverwriting) {
+      *existing = std::move(spec);
+    } else {
+      throw ValidationException("There already exists a watermark spec for column '" +
+                                spec.columnName + "' in the base table. You might want to specify "
+                                "EXCLUDING WATERMARKS or OVERWRITING WATERMARKS.");
+    }
+  }
+  for (const auto& watermark : watermarks) builder.watermark(watermark.columnName, watermark.expression);
+
+  // The primary key and the partitions: the base table's or the new one, never both.
+  const auto& baseKey = base.schema.getPrimaryKey();
+  const bool keepBaseKey = baseKey && strategy[Feature::kConstraints] == Strategy::kIncluding;
+  if (create.primaryKey && keepBaseKey) {
+    throw ValidationException("The base table already has a primary key. You might want to "
+                              "specify EXCLUDING CONSTRAINTS.");
+  }
+  if (create.primaryKey) {
+    if (create.primaryKey->name) {
+      builder.primaryKeyNamed(*create.primaryKey->name, create.primaryKey->columns);
+    } else {
+      builder.primaryKey(create.primaryKey->columns);
+    }
+  } else if (keepBaseKey) {
+    builder.primaryKeyNamed(baseKey->constraintName, baseKey->columnNames);
+  }
+  catalog::CatalogBaseTable table;
+  table.schema = builder.build();
+  const bool keepBasePartitions =
+      !base.partitionKeys.empty() && strategy[Feature::kPartitions] == Strategy::kIncluding;
+  if (!create.partitionKeys.empty() && keepBasePartitions) {
+    throw ValidationException("The base table has already defined partitions. You might want "
+                              "to specify EXCLUDING PARTITIONS.");
+  }
+  table.partitionKeys = keepBasePartitions ? base.partitionKeys : create.partitionKeys;
+
+  // Options: the base table's unless excluded; a key in both is an error unless OVERWRITING.
+  if (strategy[Feature::kOptions] != Strategy::kExcluding) table.options = base.options;
+  for (const sql::TableOption& option : create.options) {
+    auto existing = table.options.find(option.key);
+    if (existing != table.options.end() && strategy[Feature::kOptions] == Strategy::kIncluding) {
+      throw ValidationException("There already exists an option ['" + option.key + "' -> '" +
+                                existing->second + "']  in the base table. You might want to "
+                                "specify EXCLUDING OPTIONS or OVERWRITING OPTIONS.");
+    }
+    table.options[option.key] = option.value;
+  }
+  table.comment = create.comment;
+  return table;
+}
+
 /// Whether an option's value must not be shown (Flink's sensitive keys).
 bool isSensitiveOption(const std::string& key) {
   std::string lower = key;
@@ -545,17 +725,26 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
 
 namespace {
 
-/// Adds the sink of one INSERT INTO `tableName` to the job: the query's rows cast to the
-/// sink's column types, written by the table's connector. Returns the sink's identifier.
-std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvironment& environment,
-                          const sql::TranslationSettings& translation,
-                          const std::vector<std::string>& tableName, sql::LogicalNodePtr plan) {
-  catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(tableName);
+/// The sink of one INSERT added to a job.
+struct AddedSink {
+  std::string identifier;          // catalog.database.table
+  sql::LogicalNodePtr plan;        // the rows cast to the sink's columns
+  DataStream<vector::Chunk> sink;  // the sink transformation
+};
+
+/// Adds the sink of one INSERT to the job: the query's rows cast to the sink's column types,
+/// written by the table's connector; `countRows` adds the rows-written counter of the job's
+/// progress (not wanted in EXPLAIN).
+AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvironment& environment,
+                        const sql::TranslationSettings& translation, const InsertPlan& insert,
+                        bool countRows = true) {
+  catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(insert.targetPath);
   catalog::CatalogManager::ResolvedTable target = catalogs.getTableOrThrow(identifier);
   if (target.table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
     throw ValidationException("INSERT into the view '" + identifier.asSummaryString() +
                               "' is not allowed; insert into a table");
   }
+  sql::LogicalNodePtr plan = insert.plan;
   LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
   const auto& queryFields = plan->rowType->getFields();
   const auto& sinkFields = sinkType->getFields();
@@ -590,19 +779,28 @@ std::string addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvi
                                        target.table->partitionKeys};
   const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
   std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
+  if (insert.overwrite) {
+    if (!sink->supportsOverwrite()) {
+      throw ValidationException("INSERT OVERWRITE requires that the underlying DynamicTableSink "
+                                "of table '" + identifier.asSummaryString() +
+                                "' implements the SupportsOverwrite interface.");
+    }
+    sink->applyOverwrite(true);
+  }
   if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
       !sink->acceptsUpdates()) {
     throw TableException("Table sink '" + identifier.asSummaryString() +
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
-  auto rows = withSinkInputMetrics(sql::translateToDataStream(plan, environment, translation));
+  auto rows = sql::translateToDataStream(plan, environment, translation);
+  if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
   // its order), unless the table sets 'sink.parallelism'.
   sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));
-  return identifier.asSummaryString();
+  return AddedSink{identifier.asSummaryString(), std::move(plan), std::move(sinkStream)};
 }
 
 /// A path of the Table API ("t", "db.t", "cat.db.t", parts optionally in backquotes).
@@ -632,14 +830,14 @@ std::vector<std::string> splitPath(const std::string& path) {
 
 }  // namespace
 
-TableResult TableEnvironment::runInserts(
-    const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>& inserts) {
+TableResult TableEnvironment::runInserts(const std::vector<InsertPlan>& inserts) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::vector<ResolvedSchema::Column> columns;
   std::string jobName = "insert-into";
-  for (const auto& [tableName, plan] : inserts) {
-    std::string sink = addInsertSink(*catalogManager_, *environment, translation, tableName, plan);
+  for (const InsertPlan& insert : inserts) {
+    std::string sink =
+        addInsertSink(*catalogManager_, *environment, translation, insert).identifier;
     columns.push_back(ResolvedSchema::Column{sink, DataTypes::BIGINT().notNull(), std::nullopt});
     jobName += "_" + sink;
   }
@@ -651,37 +849,110 @@ TableResult TableEnvironment::runInserts(
                      false);
 }
 
-void TableEnvironment::addInsertsTo(
-    StreamExecutionEnvironment& environment,
-    const std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>>&
-        inserts) const {
+void TableEnvironment::addInsertsTo(StreamExecutionEnvironment& environment,
+                                    const std::vector<InsertPlan>& inserts) const {
   sql::TranslationSettings translation;
   configureTranslation(translation);
-  for (const auto& [tableName, plan] : inserts) {
-    addInsertSink(*catalogManager_, environment, translation, tableName, plan);
+  for (const InsertPlan& insert : inserts) {
+    addInsertSink(*catalogManager_, environment, translation, insert);
   }
 }
 
-std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>
-TableEnvironment::planInsert(const sql::InsertStatement& insert) {
-  if (!insert.columns.empty() || !insert.partition.empty() || insert.overwrite) {
-    throw TableException("INSERT with a column list, PARTITION or OVERWRITE is not supported yet");
+std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inserts,
+                                             bool changelogMode) const {
+  sql::TranslationSettings translation;
+  auto environment = newJobEnvironment(translation);
+  std::string syntaxTree, optimized, physical;
+  auto indented = [](const std::string& text) {
+    std::string result;
+    size_t begin = 0;
+    while (begin < text.size()) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string::npos) end = text.size();
+      result += "  " + text.substr(begin, end - begin) + "\n";
+      begin = end + 1;
+    }
+    return result;
+  };
+  for (const InsertPlan& insert : inserts) {
+    AddedSink added = addInsertSink(*catalogManager_, *environment, translation, insert, false);
+    std::string fields;
+    for (const RowField& field : added.plan->rowType->getFields()) {
+      fields += (fields.empty() ? "" : ", ") + field.name;
+    }
+    // Flink's LogicalSink line; the rows as they reach the sink (with the implicit casts).
+    std::string sink = "LogicalSink(table=[" + added.identifier + "], fields=[" + fields + "]" +
+                       (insert.overwrite ? ", overwrite=[true]" : "") + ")";
+    syntaxTree += sink + "\n" + indented(sql::explainPlan(*added.plan, false));
+    optimized += sink + "\n" + indented(sql::explainPlan(*sql::optimize(added.plan), changelogMode));
+    physical += sql::explainPhysicalPlan(added.sink);
   }
-  catalogManager_->getTableOrThrow(catalogManager_->qualifyIdentifier(insert.tableName));
+  return "== Abstract Syntax Tree ==\n" + syntaxTree + "\n== Optimized Logical Plan ==\n" +
+         optimized + "\n== Physical Plan ==\n" + physical;
+}
+
+InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
+  if (!insert.partition.empty()) {
+    throw TableException("INSERT with a PARTITION clause is not supported yet (partitioned "
+                         "tables are not supported yet)");
+  }
+  catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert.tableName);
+  catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
   sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
-  return {insert.tableName, binder.bindQuery(*insert.query)};
+  sql::LogicalNodePtr plan = binder.bindQuery(*insert.query);
+  if (!insert.columns.empty() && target.table->kind == catalog::CatalogBaseTable::Kind::TABLE) {
+    // `INSERT INTO t (c, a) ...`: the query's columns go to the listed columns, in that order;
+    // the table's other columns get NULL (Calcite's rules and messages).
+    LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+    const auto& sinkFields = sinkType->getFields();
+    std::vector<int> source(sinkFields.size(), -1);
+    for (size_t i = 0; i < insert.columns.size(); ++i) {
+      const std::string& name = insert.columns[i];
+      auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
+                                [&](const RowField& field) { return field.name == name; });
+      if (found == sinkFields.end()) {
+        throw ValidationException("Unknown target column '" + name + "'");
+      }
+      int& slot = source[static_cast<size_t>(found - sinkFields.begin())];
+      if (slot >= 0) throw ValidationException("Target column '" + name + "' is assigned more than once");
+      slot = static_cast<int>(i);
+    }
+    const auto& queryFields = plan->rowType->getFields();
+    if (queryFields.size() != insert.columns.size()) {
+      throw ValidationException("Number of INSERT target columns (" +
+                                std::to_string(insert.columns.size()) +
+                                ") does not equal number of source items (" +
+                                std::to_string(queryFields.size()) + ")");
+    }
+    std::vector<expression::ExpressionPtr> columns;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < sinkFields.size(); ++i) {
+      const RowField& field = sinkFields[i];
+      if (source[i] >= 0) {
+        columns.push_back(expression::column(source[i], queryFields[static_cast<size_t>(source[i])].type));
+      } else if (field.type->isNullable()) {
+        columns.push_back(expression::literal(Value(), field.type));
+      } else {
+        throw ValidationException("Column '" + field.name +
+                                  "' has no default value and does not allow NULLs");
+      }
+      names.push_back(field.name);
+    }
+    plan = std::make_shared<sql::LogicalProject>(plan, std::move(columns), std::move(names));
+  }
+  return InsertPlan{insert.tableName, std::move(plan), insert.overwrite};
 }
 
 TableResult TableEnvironment::executeInserts(
     const std::vector<const sql::InsertStatement*>& inserts) {
-  std::vector<std::pair<std::vector<std::string>, std::shared_ptr<const sql::LogicalNode>>> plans;
+  std::vector<InsertPlan> plans;
   for (const sql::InsertStatement* insert : inserts) plans.push_back(planInsert(*insert));
   return runInserts(plans);
 }
 
 TableResult TableEnvironment::executeInsertPlan(const std::string& targetPath,
                                                 const std::shared_ptr<const sql::LogicalNode>& plan) {
-  return runInserts({{splitPath(targetPath), plan}});
+  return runInserts({InsertPlan{splitPath(targetPath), plan, false}});
 }
 
 Table TableEnvironment::from(const std::string& path) {
@@ -755,7 +1026,7 @@ StatementSet& StatementSet::addInsert(const std::string& targetPath, const Table
   std::vector<std::string> path = splitPath(targetPath);
   environment_->catalogManager().getTableOrThrow(
       environment_->catalogManager().qualifyIdentifier(path));
-  inserts_.emplace_back(std::move(path), table.plan());
+  inserts_.push_back(InsertPlan{std::move(path), table.plan(), false});
   return *this;
 }
 
@@ -779,13 +1050,11 @@ TableResult StatementSet::execute() {
 }
 
 std::string StatementSet::explain() const {
-  std::string text;
-  for (const auto& [path, plan] : inserts_) {
-    std::string target;
-    for (size_t i = 0; i < path.size(); ++i) target += (i ? "." : "") + path[i];
-    text += "== Sink: " + target + " ==\n" + sql::explainPlan(*sql::optimize(plan), true);
+  if (inserts_.empty()) {
+    throw TableException("No statement to explain. Please add an INSERT statement or a Table "
+                         "pipeline to the StatementSet.");
   }
-  return text;
+  return environment_->explainInserts(inserts_, false);
 }
 
 void TableEnvironment::createTemporaryView(const std::string& path, const Table& table) {
@@ -866,14 +1135,27 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     }
     case sql::StatementKind::kCreateView: {
       const auto& create = statement->as<sql::CreateViewStatement>();
-      if (!create.columns.empty()) {
-        throw TableException("CREATE VIEW with a column list is not supported yet");
-      }
       std::string query = sql::unparse(*create.query);
       sql::Binder binder(catalogs);
       sql::LogicalNodePtr plan = binder.bindQuery(*create.query);
       catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.viewName);
       catalog::CatalogBaseTable view = viewOf(query, *plan);
+      if (!create.columns.empty()) {
+        // `CREATE VIEW v (x, y) AS ...`: the view's columns renamed; reading the view renames
+        // the query's columns to the schema's.
+        const auto& fields = plan->rowType->getFields();
+        if (create.columns.size() != fields.size()) {
+          throw ValidationException("List of column aliases must have same degree as table; the "
+                                    "query has " + std::to_string(fields.size()) +
+                                    " columns, the list has " +
+                                    std::to_string(create.columns.size()));
+        }
+        Schema::Builder builder = Schema::newBuilder();
+        for (size_t i = 0; i < fields.size(); ++i) {
+          builder.column(create.columns[i], DataType(fields[i].type));
+        }
+        view.schema = builder.build();
+      }
       view.comment = create.comment;
       if (create.temporary) {
         catalogs.createTemporaryTable(std::move(view), identifier, create.ifNotExists);
@@ -884,8 +1166,54 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     }
     case sql::StatementKind::kCreateTable: {
       const auto& create = statement->as<sql::CreateTableStatement>();
-      if (create.asQuery || create.like) {
-        throw TableException("CREATE TABLE ... AS and LIKE are not supported yet");
+      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
+      auto createTable = [&](catalog::CatalogBaseTable table) {
+        if (create.temporary) {
+          catalogs.createTemporaryTable(std::move(table), identifier, create.ifNotExists);
+        } else {
+          catalogs.createTable(std::move(table), identifier, create.ifNotExists);
+        }
+      };
+      if (create.like && create.asQuery) {
+        throw ValidationException("CREATE TABLE AS SELECT does not support LIKE");
+      }
+      if (create.like) {
+        catalog::ObjectIdentifier baseName = catalogs.qualifyIdentifier(create.like->sourceTable);
+        createTable(mergeLike(create, *catalogs.getTableOrThrow(baseName).table,
+                              baseName.asSummaryString()));
+        return TableResult::ok();
+      }
+      if (create.asQuery) {
+        // CREATE TABLE AS SELECT: a table of the query's columns (time attributes become plain
+        // timestamps), then the INSERT of the query into it as a job (not atomic: the table
+        // stays when the job fails, as in Flink).
+        if (!create.columns.empty() || !create.watermarks.empty() || create.primaryKey) {
+          throw TableException("CREATE TABLE AS SELECT with columns, a watermark or a primary "
+                               "key is not supported yet");
+        }
+        sql::Binder binder(catalogs, bindingContextOf(configuration_));
+        sql::LogicalNodePtr plan = binder.bindQuery(*create.asQuery);
+        Schema::Builder builder = Schema::newBuilder();
+        for (const RowField& field : plan->rowType->getFields()) {
+          const LogicalTypePtr& type = field.type;
+          const bool timeAttribute = type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
+                                     type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+          builder.column(field.name, DataType(timeAttribute ? type->copyWithTimestampKind(TimestampKind::REGULAR)
+                                                            : type));
+        }
+        catalog::CatalogBaseTable table;
+        table.schema = builder.build();
+        table.comment = create.comment;
+        table.partitionKeys = create.partitionKeys;
+        for (const sql::TableOption& option : create.options) table.options[option.key] = option.value;
+        // The sink is checked before the table exists, so a bad option creates nothing.
+        {
+          connectors::ConnectorContext context{identifier.asSummaryString(), plan->rowType,
+                                               table.options, isStreaming(), table.partitionKeys};
+          connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSink(context);
+        }
+        createTable(std::move(table));
+        return runInserts({InsertPlan{create.tableName, plan, false}});
       }
       catalog::CatalogBaseTable table;
       Schema::Builder builder = Schema::newBuilder();
@@ -911,12 +1239,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       table.comment = create.comment;
       table.partitionKeys = create.partitionKeys;
       for (const sql::TableOption& option : create.options) table.options[option.key] = option.value;
-      catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
-      if (create.temporary) {
-        catalogs.createTemporaryTable(std::move(table), identifier, create.ifNotExists);
-      } else {
-        catalogs.createTable(std::move(table), identifier, create.ifNotExists);
-      }
+      createTable(std::move(table));
       return TableResult::ok();
     }
     case sql::StatementKind::kCreateDatabase: {
@@ -1125,13 +1448,31 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     }
     case sql::StatementKind::kExplain: {
       const auto& explain = statement->as<sql::ExplainStatement>();
-      if (!explain.statement->is<sql::QueryStatement>()) {
-        throw TableException("EXPLAIN of INSERT and statement sets is not supported yet");
-      }
       bool changelogMode = std::find(explain.details.begin(), explain.details.end(),
                                      sql::ExplainDetail::kChangelogMode) != explain.details.end();
+      const sql::Statement* explained = explain.statement.get();
+      if (explained->is<sql::ExecuteStatement>()) {
+        explained = explained->as<sql::ExecuteStatement>().statement.get();
+      }
+      if (explained->is<sql::InsertStatement>()) {
+        return listing("result", {explainInserts({planInsert(explained->as<sql::InsertStatement>())},
+                                                 changelogMode)});
+      }
+      if (explained->is<sql::StatementSetStatement>()) {
+        std::vector<InsertPlan> inserts;
+        for (const auto& inner : explained->as<sql::StatementSetStatement>().statements) {
+          if (!inner->is<sql::InsertStatement>()) {
+            throw ValidationException("A statement set accepts only INSERT statements");
+          }
+          inserts.push_back(planInsert(inner->as<sql::InsertStatement>()));
+        }
+        return listing("result", {explainInserts(inserts, changelogMode)});
+      }
+      if (!explained->is<sql::QueryStatement>()) {
+        throw TableException("EXPLAIN supports queries, INSERT statements and statement sets");
+      }
       sql::Binder binder(catalogs, bindingContextOf(configuration_));
-      sql::LogicalNodePtr plan = binder.bindQuery(*explain.statement->as<sql::QueryStatement>().query);
+      sql::LogicalNodePtr plan = binder.bindQuery(*explained->as<sql::QueryStatement>().query);
       return listing("result", {explainQueryPlan(plan, changelogMode)});
     }
     case sql::StatementKind::kSet: {

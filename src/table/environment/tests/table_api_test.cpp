@@ -354,7 +354,15 @@ TEST(TableApiTest, StatementSetRunsEveryInsertOnceInOneJob) {
               .select($("order_id"), $("amount"))
               .insertInto("first_sink"))
       .addInsertSql("INSERT INTO second_sink SELECT DISTINCT user_id FROM orders WHERE order_id < 3");
-  EXPECT_NE(set.explain().find("== Sink: first_sink =="), std::string::npos) << set.explain();
+  const std::string explained = set.explain();
+  EXPECT_NE(explained.find("LogicalSink(table=[default_catalog.default_database.first_sink], "
+                           "fields=[id, amount])"),
+            std::string::npos)
+      << explained;
+  EXPECT_NE(explained.find("\n== Physical Plan ==\nSink: default_catalog.default_database."
+                           "first_sink\n"),
+            std::string::npos)
+      << explained;
   ::testing::internal::CaptureStdout();
   TableResult result = set.execute();
   std::vector<std::string> printedResult = rowsOf(std::move(result));
