@@ -177,8 +177,15 @@ KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInp
       for (const ExpressionPtr& child : node.children()) {
         arguments.push_back(evaluateNode(*child, input));
       }
+      if (!arguments.empty()) return node.bound().kernel(arguments, node.type());
+      // Without arguments a kernel returns one constant row (CURRENT_TIMESTAMP) or, told how
+      // many rows the chunk has, a value per row (RAND()).
+      int64_t& rowCount = function::currentEvaluationRowCount();
+      rowCount = input.rowCount;
       KernelVector result = node.bound().kernel(arguments, node.type());
-      if (arguments.empty()) result.setConstantSize(input.rowCount);
+      rowCount = 1;
+      if (result.isConstant()) result.setConstantSize(input.rowCount);
+      EDDY_CHECK_EQ(result.size(), input.rowCount);
       return result;
     }
     case ExpressionKind::kCast: {

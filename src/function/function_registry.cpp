@@ -23,6 +23,11 @@ std::string ScalarFunction::formatCall(const std::vector<std::string>& arguments
   return fmt::format("{}({})", name_, fmt::join(arguments, ", "));
 }
 
+int64_t& currentEvaluationRowCount() {
+  thread_local int64_t rows = 1;
+  return rows;
+}
+
 const FunctionRegistry& FunctionRegistry::builtIn() {
   static const FunctionRegistry registry = [] {
     FunctionRegistry built;
@@ -37,6 +42,7 @@ const FunctionRegistry& FunctionRegistry::builtIn() {
     registerBase64Functions(built);
     registerJsonFunctions(built);
     registerCollectionFunctions(built);
+    registerRandomFunctions(built);
     return built;
   }();
   return registry;

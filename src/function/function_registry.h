@@ -79,6 +79,11 @@ using ScalarFunctionLiteralBinder = std::function<std::optional<BoundScalarFunct
 /// expressions sets it before each chunk (the Calc); a task thread runs one operator at a time.
 int64_t& currentEvaluationWatermark();
 
+/// The rows of the chunk being evaluated on this thread, for kernels without arguments that
+/// produce a value per row (RAND(), UUID()); the evaluator sets it before calling such a
+/// kernel, and it is 1 otherwise.
+int64_t& currentEvaluationRowCount();
+
 struct BindingContext {
   /// `table.local-time-zone` (UTC unless set).
   common::SessionTimeZone sessionTimeZone;
@@ -202,5 +207,6 @@ void registerHashFunctions(FunctionRegistry& registry);
 void registerBase64Functions(FunctionRegistry& registry);
 void registerJsonFunctions(FunctionRegistry& registry);
 void registerCollectionFunctions(FunctionRegistry& registry);
+void registerRandomFunctions(FunctionRegistry& registry);
 
 }  // namespace eddy::function

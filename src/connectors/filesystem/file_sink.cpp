@@ -21,17 +21,6 @@ constexpr size_t kWriteBufferSize = 1 << 20;
 
 }  // namespace
 
-std::string randomUuid() {
-  std::random_device device;
-  std::mt19937_64 random((static_cast<uint64_t>(device()) << 32) ^ device());
-  uint64_t high = random();
-  uint64_t low = random();
-  high = (high & ~uint64_t{0xF000}) | 0x4000;                    // version 4
-  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // IETF variant
-  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
-                     high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFULL);
-}
-
 FileSinkOperator::~FileSinkOperator() { discardPartFile(); }
 
 void FileSinkOperator::open(runtime::OperatorContext& context) {

@@ -49,9 +49,6 @@ struct FileSinkSpec {
   std::shared_ptr<Overwrite> overwrite;  // null: INSERT INTO adds files
 };
 
-/// A random (version 4) UUID in its 8-4-4-4-12 hex form.
-std::string randomUuid();
-
 class FileSinkOperator final : public runtime::StreamOperator {
  public:
   explicit FileSinkOperator(std::shared_ptr<const FileSinkSpec> spec) : spec_(std::move(spec)) {}

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "common/uuid.h"
 #include "connectors/filesystem/file_sink.h"
 #include "connectors/filesystem/file_source.h"
 #include "connectors/table_options.h"
@@ -205,7 +206,7 @@ std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkO
   sinkSpec->tableName = spec_.tableName;
   sinkSpec->directory = spec_.path;
   sinkSpec->format = spec_.formatFactory->createEncodingFormat(spec_.formatContext);
-  sinkSpec->fileNameUuid = randomUuid();
+  sinkSpec->fileNameUuid = common::randomUuid();
   if (overwrite_) sinkSpec->overwrite = std::make_shared<FileSinkSpec::Overwrite>();
   std::shared_ptr<const FileSinkSpec> shared = std::move(sinkSpec);
   return std::make_shared<runtime::LambdaOperatorFactory>(

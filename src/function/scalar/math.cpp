@@ -1,6 +1,7 @@
 // Math functions: ABS, SIGN, CEIL/CEILING, FLOOR (FLOOR/CEIL(datetime TO unit) delegate to
-// temporal.h), ROUND, TRUNCATE, POWER/POW, SQRT, EXP, LN,
-// LOG10, LOG2, LOG, PI. Functions of Java's Math (POWER, SQRT, EXP, LN, ...) take and return
+// temporal.h), ROUND, TRUNCATE, POWER/POW, SQRT, EXP, LN, LOG10, LOG2, LOG, PI, E, SIN, COS,
+// TAN, COT, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH, DEGREES, RADIANS, BIN, HEX. Functions
+// of Java's Math (POWER, SQRT, EXP, LN, ...) take and return
 // DOUBLE (other numerics are cast), so their results match Java's on IEEE doubles (LN(-1) is
 // NaN, not an error). ABS, SIGN, CEIL, FLOOR, ROUND and TRUNCATE keep the argument's type
 // family; ROUND and TRUNCATE of a DECIMAL take their result scale from the literal digits
@@ -304,16 +305,82 @@ void registerMathFunctions(FunctionRegistry& registry) {
                                      return std::log(x) / std::log(base);
                                    })};
       }));
+  // Trigonometry and angles, as Java's Math (COT = 1 / tan).
+  addDoubleFunction(registry, "SIN", [](double x) { return std::sin(x); });
+  addDoubleFunction(registry, "COS", [](double x) { return std::cos(x); });
+  addDoubleFunction(registry, "TAN", [](double x) { return std::tan(x); });
+  addDoubleFunction(registry, "COT", [](double x) { return 1.0 / std::tan(x); });
+  addDoubleFunction(registry, "ASIN", [](double x) { return std::asin(x); });
+  addDoubleFunction(registry, "ACOS", [](double x) { return std::acos(x); });
+  addDoubleFunction(registry, "ATAN", [](double x) { return std::atan(x); });
+  addDoubleFunction(registry, "SINH", [](double x) { return std::sinh(x); });
+  addDoubleFunction(registry, "COSH", [](double x) { return std::cosh(x); });
+  addDoubleFunction(registry, "TANH", [](double x) { return std::tanh(x); });
+  addDoubleFunction(registry, "DEGREES", [](double x) { return x * (180.0 / std::numbers::pi); });
+  addDoubleFunction(registry, "RADIANS", [](double x) { return x / 180.0 * std::numbers::pi; });
   registry.add(ScalarFunction(
-      "PI", FunctionSyntax::kFunction, {"'PI()'"},
+      "ATAN2", FunctionSyntax::kFunction, {"'ATAN2(<NUMERIC>, <NUMERIC>)'"},
       [](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
-        if (!arguments.empty()) return std::nullopt;
+        if (arguments.size() != 2 || !isNumeric(*arguments[0]) || !isNumeric(*arguments[1])) {
+          return std::nullopt;
+        }
         return BoundScalarFunction{
-            {}, doubleType(false),
-            [](const std::vector<KernelVector>&, const LogicalTypePtr& resultType) {
-              // A call without arguments has no size to take; the evaluator expands constants.
-              return KernelVector::constant(resultType, Value(std::numbers::pi), 1);
-            }};
+            {doubleType(arguments[0]->isNullable()), doubleType(arguments[1]->isNullable())},
+            doubleType(anyNullable(arguments)),
+            binaryKernel<double, double, double>([](double y, double x) { return std::atan2(y, x); })};
+      }));
+  for (const auto& [name, constant] : {std::pair<const char*, double>{"PI", std::numbers::pi},
+                                       std::pair<const char*, double>{"E", std::numbers::e}}) {
+    registry.add(ScalarFunction(
+        name, FunctionSyntax::kFunction, {fmt::format("'{}()'", name)},
+        [constant](const std::vector<LogicalTypePtr>& arguments)
+            -> std::optional<BoundScalarFunction> {
+          if (!arguments.empty()) return std::nullopt;
+          return BoundScalarFunction{
+              {}, doubleType(false),
+              [constant](const std::vector<KernelVector>&, const LogicalTypePtr& resultType) {
+                // A call without arguments has no size to take; the evaluator expands constants.
+                return KernelVector::constant(resultType, Value(constant), 1);
+              }};
+        }));
+  }
+  // BIN(integer): Java's Long.toBinaryString (a negative value as its 64-bit two's complement).
+  registry.add(ScalarFunction(
+      "BIN", FunctionSyntax::kFunction, {"'BIN(<INTEGER>)'"},
+      [](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
+        if (arguments.size() != 1 || !isIntegral(*arguments[0])) return std::nullopt;
+        return BoundScalarFunction{
+            {LogicalType::simple(Root::BIGINT, arguments[0]->isNullable())},
+            stringType(arguments[0]->isNullable()),
+            unaryKernel<int64_t, std::string_view>([](int64_t value) {
+              uint64_t bits = static_cast<uint64_t>(value);
+              if (bits == 0) return std::string("0");
+              std::string text;
+              for (; bits != 0; bits >>= 1) text.push_back(static_cast<char>('0' + (bits & 1)));
+              return std::string(text.rbegin(), text.rend());
+            })};
+      }));
+  // HEX(integer): Long.toHexString upper-cased; HEX(string): its UTF-8 bytes in upper-case hex.
+  registry.add(ScalarFunction(
+      "HEX", FunctionSyntax::kFunction, {"'HEX(<INTEGER>)'", "'HEX(<CHARACTER>)'"},
+      [](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
+        if (arguments.size() != 1) return std::nullopt;
+        const bool nullable = arguments[0]->isNullable();
+        if (isIntegral(*arguments[0])) {
+          return BoundScalarFunction{{LogicalType::simple(Root::BIGINT, nullable)}, stringType(nullable),
+                                     unaryKernel<int64_t, std::string_view>([](int64_t value) {
+                                       return fmt::format("{:X}", static_cast<uint64_t>(value));
+                                     })};
+        }
+        if (!isCharacterString(*arguments[0])) return std::nullopt;
+        return BoundScalarFunction{{stringType(nullable)}, stringType(nullable),
+                                   unaryKernel<std::string_view, std::string_view>(
+                                       [](std::string_view text) {
+                                         std::string hex;
+                                         hex.reserve(text.size() * 2);
+                                         for (unsigned char c : text) hex += fmt::format("{:02X}", c);
+                                         return hex;
+                                       })};
       }));
 }
 

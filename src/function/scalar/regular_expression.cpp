@@ -4,7 +4,8 @@
 // REGEXP_EXTRACT(s, regex [, group]) (the group, default 0 = the whole match, of the first
 // match; NULL when nothing matches, the group does not exist or did not take part). As in
 // Flink, an invalid regular expression is not an error: REGEXP gives FALSE and the others
-// NULL; REGEXP of an empty regex is FALSE.
+// NULL; REGEXP of an empty regex is FALSE. `s SIMILAR TO pattern [ESCAPE e]` (SQL's regular
+// expressions, matched against the whole string) is translated to RE2 (similarToRegex).
 //
 // The engine is RE2, not java.util.regex: RE2 guarantees linear time and rejects what needs
 // backtracking (backreferences \1, lookahead/lookbehind, possessive quantifiers, atomic
@@ -15,6 +16,7 @@
 
 #include <memory>
 
+#include "eddy/exceptions.h"
 #include "function/scalar/scalar_function_builders.h"
 
 namespace eddy::function {
@@ -189,9 +191,105 @@ std::optional<BoundScalarFunction> bindRegexpExtract(const std::vector<LogicalTy
       }};
 }
 
+// SIMILAR TO: the SQL pattern as an anchored RE2 expression. `%` is any string and `_` any
+// character (newlines included); | * + ? {m,n} ( ) and [..] classes keep their regex meaning;
+// every other character is literal, as is a character after the escape character.
+std::string similarToRegex(string_view pattern, std::optional<char> escape) {
+  std::string regex = "(?s)";
+  bool inClass = false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (escape && c == *escape) {
+      if (i + 1 == pattern.size()) {
+        throw TableException("Invalid escape sequence at the end of the SIMILAR TO pattern '" +
+                             std::string(pattern) + "'");
+      }
+      regex += RE2::QuoteMeta(re2::StringPiece(&pattern[++i], 1));
+      continue;
+    }
+    if (inClass) {
+      if (c == ']') inClass = false;
+      if (c == '\\') regex += '\\';
+      regex += c;
+      continue;
+    }
+    switch (c) {
+      case '%':
+        regex += ".*";
+        break;
+      case '_':
+        regex += '.';
+        break;
+      case '[':
+        inClass = true;
+        regex += c;
+        break;
+      case '|': case '*': case '+': case '?': case '{': case '}': case '(': case ')': case ',':
+        regex += c;
+        break;
+      default:
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            static_cast<unsigned char>(c) >= 0x80) {
+          regex += c;
+        } else {
+          regex += RE2::QuoteMeta(re2::StringPiece(&c, 1));
+        }
+    }
+  }
+  return regex;
+}
+
+std::optional<BoundScalarFunction> bindSimilarTo(const std::vector<LogicalTypePtr>& arguments) {
+  auto types = regexArguments(arguments, arguments.size() == 3 ? 3 : 2, 0);
+  if (!types || types->size() < 2) return std::nullopt;
+  auto matcher = [](string_view text, string_view pattern, std::optional<string_view> escape,
+                    std::string& cachedPattern, std::string& cachedEscape, RegexPtr& compiled) {
+    if (!compiled || pattern != cachedPattern || escape.value_or("") != cachedEscape) {
+      if (escape && escape->size() != 1) {
+        throw TableException("Invalid escape character '" + std::string(*escape) +
+                             "' of SIMILAR TO: it must be one character");
+      }
+      cachedPattern.assign(pattern);
+      cachedEscape.assign(escape.value_or(""));
+      compiled = compileRegex(similarToRegex(
+          pattern, escape ? std::optional<char>((*escape)[0]) : std::nullopt));
+      if (!compiled) {
+        throw TableException("Invalid SIMILAR TO pattern '" + std::string(pattern) + "'");
+      }
+    }
+    return RE2::FullMatch(re2::StringPiece(text.data(), text.size()), *compiled);
+  };
+  LogicalTypePtr result = LogicalType::simple(LogicalTypeRoot::BOOLEAN, anyNullable(*types));
+  if (types->size() == 2) {
+    return BoundScalarFunction{
+        *types, result, [matcher](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+          std::string pattern, escape;
+          RegexPtr compiled;
+          return BinaryExecutor::execute<string_view, string_view, bool>(
+              values[0], values[1], type, [&](string_view text, string_view like) {
+                return matcher(text, like, std::nullopt, pattern, escape, compiled);
+              });
+        }};
+  }
+  return BoundScalarFunction{
+      *types, result, [matcher](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+        std::string pattern, escape;
+        RegexPtr compiled;
+        return TernaryExecutor::execute<string_view, string_view, string_view, bool>(
+            values[0], values[1], values[2], type,
+            [&](string_view text, string_view like, string_view escapeCharacter) {
+              return matcher(text, like, escapeCharacter, pattern, escape, compiled);
+            });
+      }};
+}
+
 }  // namespace
 
 void registerRegularExpressionFunctions(FunctionRegistry& registry) {
+  registry.add(ScalarFunction("SIMILAR TO", FunctionSyntax::kBinaryOperator,
+                              {"'<CHARACTER> SIMILAR TO <CHARACTER>'",
+                               "'<CHARACTER> SIMILAR TO <CHARACTER> ESCAPE <CHARACTER>'"},
+                              bindSimilarTo));
   registry.add(ScalarFunction("REGEXP", FunctionSyntax::kFunction,
                               {"'REGEXP(<CHARACTER>, <CHARACTER>)'"}, bindRegexp));
   registry.add(ScalarFunction("REGEXP_REPLACE", FunctionSyntax::kFunction,

@@ -1,4 +1,4 @@
-// String functions over CHAR/VARCHAR (UTF-8): UPPER, LOWER, INITCAP, CHAR_LENGTH, SUBSTRING,
+// String functions over CHAR/VARCHAR (UTF-8): UPPER, LOWER, INITCAP, ASCII, CHR, CHAR_LENGTH, SUBSTRING,
 // TRIM/LTRIM/RTRIM, CONCAT, `||`, CONCAT_WS, REPLACE, LPAD/RPAD, POSITION, LOCATE, REVERSE,
 // REPEAT, SPLIT_INDEX, LIKE. Positions and lengths count Unicode code points (Flink counts
 // UTF-16 units; the two agree outside the supplementary planes). Case mapping is ASCII only.
@@ -84,6 +84,34 @@ struct InitCapOperation {
 
 struct CharLengthOperation {
   int32_t operator()(string_view text) const { return static_cast<int32_t>(codePointCount(text)); }
+};
+
+// ASCII(s): the first character's UTF-16 code unit as Java's charAt(0) gives it (a code point
+// above U+FFFF gives its high surrogate), 0 for ''.
+struct AsciiOperation {
+  int32_t operator()(string_view text) const {
+    if (text.empty()) return 0;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    uint32_t lead = bytes[0];
+    int length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    uint32_t codePoint = length == 1 ? lead : lead & (0xFFu >> (length + 1));
+    for (int i = 1; i < length && static_cast<size_t>(i) < text.size(); ++i) {
+      codePoint = (codePoint << 6) | (bytes[i] & 0x3F);
+    }
+    if (codePoint > 0xFFFF) return static_cast<int32_t>(0xD800 + ((codePoint - 0x10000) >> 10));
+    return static_cast<int32_t>(codePoint);
+  }
+};
+
+// CHR(n), Flink's SqlFunctionUtils.chr: '' for a negative n, else the character n & 0xFF
+// (Latin-1, so 128..255 take two UTF-8 bytes); n & 0xFF = 0 gives the NUL character.
+struct ChrOperation {
+  std::string operator()(int32_t value) const {
+    if (value < 0) return std::string();
+    const auto code = static_cast<unsigned char>(value & 0xFF);
+    if (code < 0x80) return std::string(1, static_cast<char>(code));
+    return std::string{static_cast<char>(0xC0 | (code >> 6)), static_cast<char>(0x80 | (code & 0x3F))};
+  }
 };
 
 // SUBSTRING(s FROM start [FOR length]), Flink's substringSQL: start 1-based; 0 means 1; a
@@ -476,6 +504,10 @@ void registerStringFunctions(FunctionRegistry& registry) {
   registry.addAlias("LCASE", "LOWER");
   addShaped(registry, "INITCAP", {"S"}, sameAsFirst,
             [](size_t) { return unaryKernel<string_view, string_view>(InitCapOperation{}); });
+  addShaped(registry, "ASCII", {"S"}, intResult,
+            [](size_t) { return unaryKernel<string_view, int32_t>(AsciiOperation{}); });
+  addShaped(registry, "CHR", {"I"}, stringResult,
+            [](size_t) { return unaryKernel<int32_t, string_view>(ChrOperation{}); });
   addShaped(registry, "CHAR_LENGTH", {"S"}, intResult,
             [](size_t) { return unaryKernel<string_view, int32_t>(CharLengthOperation{}); });
   registry.addAlias("CHARACTER_LENGTH", "CHAR_LENGTH");

@@ -1626,6 +1626,23 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     }
     return result;
   }
+  if (call.syntax == FunctionSyntax::kOverlay) {
+    // OVERLAY(s PLACING r FROM p [FOR n]) = SUBSTRING(s, 1, p - 1) || r || SUBSTRING(s, p + n),
+    // n defaulting to CHAR_LENGTH(r) (Flink's definition, with SUBSTRING's clamping).
+    BoundPtr text = bindExpression(*call.arguments[0], scope, aggregates);
+    BoundPtr replacement = bindExpression(*call.arguments[1], scope, aggregates);
+    BoundPtr position = bindExpression(*call.arguments[2], scope, aggregates);
+    BoundPtr length = call.arguments.size() > 3
+                          ? bindExpression(*call.arguments[3], scope, aggregates)
+                          : expression::call("CHAR_LENGTH", {replacement});
+    BoundPtr one = expression::literal(Value(int32_t{1}));
+    BoundPtr head = expression::call(
+        "SUBSTRING", {text, one, expression::call("-", {position, one}, context_)}, context_);
+    BoundPtr tail = expression::call(
+        "SUBSTRING", {text, expression::call("+", {position, length}, context_)}, context_);
+    return expression::call(
+        "||", {expression::call("||", {head, replacement}, context_), tail}, context_);
+  }
   if (call.over) {
     auto rank = rankColumns_.find(&call);
     if (rank != rankColumns_.end()) {
@@ -1770,11 +1787,11 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       }
       case ExpressionKind::kLike: {
         const auto& like = node.as<LikeExpression>();
-        if (like.similarTo) notSupported(node, "SIMILAR TO");
         std::vector<BoundPtr> arguments{bindExpression(*like.operand, scope, aggregates),
                                              bindExpression(*like.pattern, scope, aggregates)};
         if (like.escape) arguments.push_back(bindExpression(*like.escape, scope, aggregates));
-        BoundPtr result = expression::call("LIKE", std::move(arguments));
+        BoundPtr result =
+            expression::call(like.similarTo ? "SIMILAR TO" : "LIKE", std::move(arguments));
         return like.negated ? expression::call("NOT", {result}) : result;
       }
       case ExpressionKind::kIn: {

@@ -300,6 +300,7 @@ enum class FunctionSyntax {
   kSubstring,    // SUBSTRING(s FROM a [FOR b]): arguments [s, a, (b)]
   kTrim,         // TRIM([flag] [chars] FROM s): arguments [Symbol flag, chars, s], defaults
                  // BOTH and ' ' filled in
+  kOverlay,      // OVERLAY(s PLACING r FROM p [FOR n]): arguments [s, r, p, (n)]
 };
 
 enum class FrameUnit { kRows, kRange };

@@ -865,6 +865,7 @@ class Parser {
       if (keyword == "POSITION") return parsePosition();
       if (keyword == "SUBSTRING") return parseSubstring();
       if (keyword == "TRIM") return parseTrim();
+      if (keyword == "OVERLAY") return parseOverlay();
       if (keyword == "FLOOR" || keyword == "CEIL" || keyword == "CEILING") {
         return parseFloorCeil();
       }
@@ -1025,6 +1026,18 @@ class Parser {
       node->syntax = FunctionSyntax::kRegular;
       while (acceptSymbol(",")) node->arguments.push_back(parseExpression());
     }
+    expectSymbol(")");
+    return node;
+  }
+
+  ExpressionPtr parseOverlay() {
+    auto node = startSpecialCall(FunctionSyntax::kOverlay);
+    node->arguments.push_back(parseExpression());
+    expectKeyword("PLACING");
+    node->arguments.push_back(parseExpression());
+    expectKeyword("FROM");
+    node->arguments.push_back(parseExpression());
+    if (acceptKeyword("FOR")) node->arguments.push_back(parseExpression());
     expectSymbol(")");
     return node;
   }

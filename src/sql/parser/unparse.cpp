@@ -485,6 +485,13 @@ class Printer {
         if (arguments.size() > 2) text += " FOR " + expression(*arguments[2]);
         text += ")";
         break;
+      case FunctionSyntax::kOverlay:
+        EDDY_CHECK_GE(arguments.size(), 3u);
+        text = fmt::format("{}({} PLACING {} FROM {}", name, expression(*arguments[0]),
+                           expression(*arguments[1]), expression(*arguments[2]));
+        if (arguments.size() > 3) text += " FOR " + expression(*arguments[3]);
+        text += ")";
+        break;
       case FunctionSyntax::kTrim:
         EDDY_CHECK_EQ(arguments.size(), 3u);
         text = fmt::format("{}({} {} FROM {})", name, expression(*arguments[0]),
