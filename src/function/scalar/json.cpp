@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "eddy/exceptions.h"
 #include "function/scalar/cast.h"
 #include "function/scalar/scalar_function_builders.h"
 
@@ -136,6 +137,7 @@ std::optional<JsonPath> parsePath(string_view text) {
 // What a path selects: nothing, one element, or (wildcards) a list; or an error.
 struct Selection {
   bool error = false;
+  bool strict = false;  // the path's mode
   bool list = false;
   std::vector<dom::element> elements;
 };
@@ -197,6 +199,7 @@ class JsonEvaluator {
       selection.error = true;
       return selection;
     }
+    selection.strict = path->strict;
     selection.list = !path->definite();
     if (!follow(*path, 0, root, selection.elements)) selection.error = true;
     if (path->strict && !selection.error && selection.elements.empty()) selection.error = true;
@@ -345,54 +348,264 @@ ScalarKernel documentKernel(Operation operation) {
   };
 }
 
+// The behaviours of the ON EMPTY / ON ERROR clauses, as the binder passes them (INT literals).
+enum Behaviour : int32_t {
+  kNullBehaviour = 0,
+  kErrorBehaviour = 1,
+  kDefaultBehaviour = 2,  // JSON_VALUE; JSON_QUERY: EMPTY ARRAY
+  kEmptyObjectBehaviour = 3,
+};
+// JSON_EXISTS's ON ERROR.
+enum ExistsOnError : int32_t { kExistsFalse = 0, kExistsTrue = 1, kExistsUnknown = 2, kExistsError = 3 };
+// JSON_QUERY's wrapper.
+enum Wrapper : int32_t { kWithoutWrapper = 0, kConditionalWrapper = 1, kUnconditionalWrapper = 2 };
+
+// What an error of a JSON function says (Calcite's messages where it has one).
+std::string errorMessage(string_view function, string_view json, string_view path,
+                         const std::optional<std::string>& strictValue, bool query) {
+  if (strictValue) {
+    return fmt::format("Strict jsonpath mode requires {} value, and the actual value is: '{}'",
+                       query ? "array or object" : "scalar", *strictValue);
+  }
+  return fmt::format("{}: the JSON text '{}' is invalid, or the path '{}' is invalid or selects "
+                     "nothing in strict mode",
+                     function, json, path);
+}
+
+// The JSON function's character arguments (NULL as STRING) followed by INT literals of the
+// clauses (any count of `clauses`).
+std::optional<std::vector<LogicalTypePtr>> clauseArguments(const std::vector<LogicalTypePtr>& arguments,
+                                                           std::initializer_list<size_t> counts) {
+  if (std::find(counts.begin(), counts.end(), arguments.size()) == counts.end()) return std::nullopt;
+  auto types = characterArguments({arguments.begin(), arguments.begin() + 2}, 2);
+  if (!types) return std::nullopt;
+  for (size_t i = 2; i < arguments.size(); ++i) types->push_back(arguments[i]);
+  return types;
+}
+
+int32_t literalInt(const KernelVector& vector) { return vector.data<int32_t>()[0]; }
+
 std::optional<BoundScalarFunction> bindJsonExists(const std::vector<LogicalTypePtr>& arguments) {
-  auto types = characterArguments(arguments, 2);
+  auto types = clauseArguments(arguments, {2, 3});
   if (!types) return std::nullopt;
-  return BoundScalarFunction{*types,
-                             LogicalType::simple(LogicalTypeRoot::BOOLEAN, anyNullable(*types)),
-                             documentKernel<bool>([](const Selection& selection) {
-                               if (selection.error || selection.elements.empty()) return false;
-                               if (selection.list) return true;
-                               return !selection.elements[0].is_null();
-                             })};
+  const bool unknownPossible = types->size() == 3;
+  return BoundScalarFunction{
+      *types,
+      LogicalType::simple(LogicalTypeRoot::BOOLEAN,
+                          anyNullable({(*types)[0], (*types)[1]}) || unknownPossible),
+      [](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+        const int32_t onError = values.size() > 2 ? literalInt(values[2]) : kExistsFalse;
+        JsonEvaluator evaluator;
+        return BinaryExecutor::execute<string_view, string_view, bool>(
+            values[0], values[1], type,
+            [&](string_view json, string_view path) -> std::optional<bool> {
+              Selection selection = evaluator.select(json, path);
+              if (selection.error) {
+                switch (onError) {
+                  case kExistsTrue: return true;
+                  case kExistsUnknown: return std::nullopt;
+                  case kExistsError:
+                    throw TableException(errorMessage("JSON_EXISTS", json, path, std::nullopt, false));
+                  default: return false;
+                }
+              }
+              if (selection.elements.empty()) return false;
+              if (selection.list) return true;
+              return !selection.elements[0].is_null();
+            });
+      }};
 }
 
+// JSON_VALUE(json, path) gives the scalar as STRING, NULL on empty and on error. The binder's
+// long form JSON_VALUE(json, path, <NULL of the RETURNING type>, onEmpty, emptyDefault,
+// onError, errorDefault) converts it to the RETURNING type (a failed conversion is an error)
+// and applies the behaviours.
 std::optional<BoundScalarFunction> bindJsonValue(const std::vector<LogicalTypePtr>& arguments) {
-  auto types = characterArguments(arguments, 2);
+  auto types = clauseArguments(arguments, {2, 7});
   if (!types) return std::nullopt;
+  if (types->size() == 2) {
+    return BoundScalarFunction{
+        *types, stringType(true),
+        documentKernel<string_view>([](const Selection& selection) -> std::optional<std::string> {
+          if (selection.error || selection.list || selection.elements.size() != 1) {
+            return std::nullopt;
+          }
+          dom::element element = selection.elements[0];
+          if (!isScalar(element) || element.is_null()) return std::nullopt;
+          return scalarText(element);
+        })};
+  }
+  LogicalTypePtr returning = (*types)[2]->copy(true);
   return BoundScalarFunction{
-      *types, stringType(true),
-      documentKernel<string_view>([](const Selection& selection) -> std::optional<std::string> {
-        if (selection.error || selection.list || selection.elements.size() != 1) {
-          return std::nullopt;
+      *types, returning,
+      [](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+        const int32_t onEmpty = literalInt(values[3]);
+        const int32_t onError = literalInt(values[5]);
+        const LogicalTypePtr text = stringType(false);
+        const bool toString = isCharacterString(*type);
+        JsonEvaluator evaluator;
+        vector::Vector out(type);
+        out.reserve(values[0].size());
+        for (int64_t row = 0; row < values[0].size(); ++row) {
+          if (values[0].isNull(row) || values[1].isNull(row)) {
+            out.appendNull();
+            continue;
+          }
+          string_view json = values[0].stringAt(row);
+          string_view path = values[1].stringAt(row);
+          Selection selection = evaluator.select(json, path);
+          bool empty = false;
+          std::optional<std::string> strictValue;
+          Value result;
+          bool failed = selection.error;
+          if (!failed) {
+            const bool one = !selection.list && selection.elements.size() == 1;
+            const bool scalar = one && isScalar(selection.elements[0]);
+            if (scalar && !selection.elements[0].is_null()) {
+              result = Value(scalarText(selection.elements[0]));
+              if (!toString) {
+                result = castValue(result, text, type, /*tryCast=*/true);
+                failed = result.isNull();
+              }
+            } else if (selection.strict && !scalar && !selection.elements.empty()) {
+              failed = true;
+              std::string serialized;
+              if (selection.list) {
+                serialized = "[..]";
+              } else {
+                serialize(selection.elements[0], serialized);
+              }
+              strictValue = serialized;
+            } else {
+              empty = true;
+            }
+          }
+          if (empty || failed) {
+            const int32_t behaviour = empty ? onEmpty : onError;
+            if (behaviour == kErrorBehaviour) {
+              if (empty) throw TableException("Empty result of JSON_VALUE function is not allowed");
+              if (!selection.error && !strictValue) {
+                throw TableException(fmt::format("JSON_VALUE: cannot convert the value of '{}' "
+                                                 "at '{}' to {}",
+                                                 json, path, type->copy(true)->asSummaryString()));
+              }
+              throw TableException(errorMessage("JSON_VALUE", json, path, strictValue, false));
+            }
+            result = behaviour == kDefaultBehaviour ? values[empty ? 4 : 6].valueAt(row) : Value();
+          }
+          if (result.isNull()) {
+            out.appendNull();
+          } else {
+            out.appendValue(result);
+          }
         }
-        dom::element element = selection.elements[0];
-        if (!isScalar(element) || element.is_null()) return std::nullopt;
-        return scalarText(element);
-      })};
+        return KernelVector::adopt(std::move(out));
+      }};
 }
 
+// The JSON text JSON_QUERY gives for a selection with `wrapper`; nullopt when it is empty (an
+// absent or null value, or a scalar in lax mode); `strictScalar` set when a strict path
+// selects a scalar (an error).
+std::optional<std::string> queryText(const Selection& selection, int32_t wrapper,
+                                     std::optional<std::string>& strictScalar) {
+  std::string out;
+  const bool collection = selection.list || (!selection.elements.empty() &&
+                                             selection.elements[0].type() == dom::element_type::ARRAY);
+  const bool wrap = wrapper == kUnconditionalWrapper || (wrapper == kConditionalWrapper && !collection);
+  if (selection.elements.empty() && !selection.list) return std::nullopt;
+  if (selection.list || wrap) {
+    out.push_back('[');
+    if (wrap && !selection.list) {
+      serialize(selection.elements[0], out);
+    } else {
+      for (size_t i = 0; i < selection.elements.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        serialize(selection.elements[i], out);
+      }
+    }
+    out.push_back(']');
+    if (wrap && selection.list) out = "[" + out + "]";
+    return out;
+  }
+  dom::element element = selection.elements[0];
+  if (element.is_null()) return std::nullopt;
+  if (isScalar(element)) {
+    if (selection.strict) {
+      serialize(element, out);
+      strictScalar = out;
+    }
+    return std::nullopt;
+  }
+  serialize(element, out);
+  return out;
+}
+
+// JSON_QUERY(json, path [, wrapper, onEmpty, onError]): behaviours NULL, ERROR, EMPTY ARRAY
+// ('[]'), EMPTY OBJECT ('{}').
 std::optional<BoundScalarFunction> bindJsonQuery(const std::vector<LogicalTypePtr>& arguments) {
-  auto types = characterArguments(arguments, 2);
+  auto types = clauseArguments(arguments, {2, 5});
   if (!types) return std::nullopt;
   return BoundScalarFunction{
       *types, stringType(true),
-      documentKernel<string_view>([](const Selection& selection) -> std::optional<std::string> {
-        if (selection.error || selection.elements.empty()) return std::nullopt;
-        std::string out;
-        if (selection.list) {
-          out.push_back('[');
-          for (size_t i = 0; i < selection.elements.size(); ++i) {
-            if (i > 0) out.push_back(',');
-            serialize(selection.elements[i], out);
-          }
-          out.push_back(']');
-          return out;
+      [](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+        const bool clauses = values.size() == 5;
+        const int32_t wrapper = clauses ? literalInt(values[2]) : kWithoutWrapper;
+        const int32_t onEmpty = clauses ? literalInt(values[3]) : kNullBehaviour;
+        const int32_t onError = clauses ? literalInt(values[4]) : kNullBehaviour;
+        JsonEvaluator evaluator;
+        return BinaryExecutor::execute<string_view, string_view, string_view>(
+            values[0], values[1], type,
+            [&](string_view json, string_view path) -> std::optional<std::string> {
+              Selection selection = evaluator.select(json, path);
+              std::optional<std::string> strictScalar;
+              std::optional<std::string> text;
+              if (!selection.error) {
+                text = queryText(selection, wrapper, strictScalar);
+                if (text) return text;
+              }
+              const bool error = selection.error || strictScalar.has_value();
+              switch (error ? onError : onEmpty) {
+                case kErrorBehaviour:
+                  if (!error) throw TableException("Empty result of JSON_QUERY function is not allowed");
+                  throw TableException(errorMessage("JSON_QUERY", json, path, strictScalar, true));
+                case kDefaultBehaviour:
+                  return std::string("[]");
+                case kEmptyObjectBehaviour:
+                  return std::string("{}");
+                default:
+                  return std::nullopt;
+              }
+            });
+      }};
+}
+
+// IS JSON [VALUE | SCALAR | ARRAY | OBJECT]: whether the text parses as such JSON (FALSE for
+// NULL).
+std::optional<BoundScalarFunction> bindIsJson(const std::vector<LogicalTypePtr>& arguments,
+                                              int kind) {
+  auto types = characterArguments(arguments, 1);
+  if (!types) return std::nullopt;
+  return BoundScalarFunction{
+      *types, LogicalType::simple(LogicalTypeRoot::BOOLEAN, false),
+      [kind](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+        dom::parser parser;
+        KernelVector result(type, values[0].size(), values[0].isConstant());
+        bool* out = result.mutableData<bool>();
+        for (int64_t row = 0; row < result.physicalSize(); ++row) {
+          out[row] = false;
+          if (values[0].isNull(row)) continue;
+          string_view text = values[0].stringAt(row);
+          dom::element root;
+          if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) continue;
+          const dom::element_type found = root.type();
+          out[row] = kind == 0 ||
+                     (kind == 1 && found != dom::element_type::ARRAY &&
+                      found != dom::element_type::OBJECT) ||
+                     (kind == 2 && found == dom::element_type::ARRAY) ||
+                     (kind == 3 && found == dom::element_type::OBJECT);
         }
-        if (isScalar(selection.elements[0])) return std::nullopt;
-        serialize(selection.elements[0], out);
-        return out;
-      })};
+        return result;
+      }};
 }
 
 // One SQL value as JSON text.
@@ -454,35 +667,65 @@ std::optional<BoundScalarFunction> bindJsonString(const std::vector<LogicalTypeP
       }};
 }
 
-std::optional<BoundScalarFunction> bindJsonArray(const std::vector<LogicalTypePtr>& arguments) {
-  std::vector<LogicalTypePtr> types;
-  for (const LogicalTypePtr& argument : arguments) {
-    if (isNullType(*argument)) {
+// JSON_OBJECT(onNull, k1, v1, raw1, ..) and JSON_ARRAY(onNull, v1, raw1, ..), as the binder
+// passes them: onNull an INT literal (0 NULL ON NULL, 1 ABSENT ON NULL), each raw a BOOLEAN
+// literal, TRUE where the value is JSON text of a nested JSON_OBJECT/JSON_ARRAY call (inserted
+// as it is, not as a string). Keys must not be NULL.
+std::optional<BoundScalarFunction> bindJsonConstructor(const std::vector<LogicalTypePtr>& arguments,
+                                                       bool object) {
+  const size_t stride = object ? 3 : 2;
+  if (arguments.empty() || (arguments.size() - 1) % stride != 0) return std::nullopt;
+  std::vector<LogicalTypePtr> types{arguments[0]};
+  for (size_t i = 1; i < arguments.size(); i += stride) {
+    if (object) {
+      const LogicalTypePtr& key = arguments[i];
+      if (!isCharacterString(*key) && !isNullType(*key)) return std::nullopt;
+      types.push_back(isNullType(*key) ? stringType(true) : key);
+    }
+    const LogicalTypePtr& value = arguments[i + stride - 2];
+    if (isNullType(*value)) {
       types.push_back(stringType(true));
-    } else if (isJsonScalarType(*argument)) {
-      types.push_back(argument);
+    } else if (isJsonScalarType(*value)) {
+      types.push_back(value);
     } else {
       return std::nullopt;
     }
+    types.push_back(arguments[i + stride - 1]);
   }
   return BoundScalarFunction{
       types, stringType(false),
-      [](const std::vector<KernelVector>& values, const LogicalTypePtr& resultType) {
-        int64_t size = values.empty() ? 1 : values[0].size();
-        bool constant = std::all_of(values.begin(), values.end(),
-                                    [](const KernelVector& value) { return value.isConstant(); });
+      [object, stride](const std::vector<KernelVector>& values, const LogicalTypePtr& resultType) {
+        const bool absentOnNull = literalInt(values[0]) == 1;
+        int64_t size = 1;
+        bool constant = true;
+        for (const KernelVector& value : values) {
+          size = std::max(size, value.size());
+          constant = constant && value.isConstant();
+        }
         KernelVector result(resultType, size, constant);
         std::string buffer;
         for (int64_t row = 0; row < result.physicalSize(); ++row) {
-          buffer.assign("[");
+          buffer.assign(object ? "{" : "[");
           bool first = true;
-          for (const KernelVector& value : values) {
-            if (value.isNull(row)) continue;  // ABSENT ON NULL
+          for (size_t i = 1; i < values.size(); i += stride) {
+            const KernelVector& value = values[i + stride - 2];
+            if (value.isNull(row) && absentOnNull) continue;
             if (!first) buffer.push_back(',');
             first = false;
-            appendJsonValue(value, row, buffer);
+            if (object) {
+              if (values[i].isNull(row)) throw TableException("JSON_OBJECT: a key is NULL");
+              appendQuoted(buffer, values[i].stringAt(row));
+              buffer.push_back(':');
+            }
+            if (value.isNull(row)) {
+              buffer.append("null");
+            } else if (values[i + stride - 1].data<bool>()[0]) {
+              buffer.append(value.stringAt(row));
+            } else {
+              appendJsonValue(value, row, buffer);
+            }
           }
-          buffer.push_back(']');
+          buffer.push_back(object ? '}' : ']');
           result.appendString(buffer);
         }
         return result;
@@ -501,7 +744,22 @@ void registerJsonFunctions(FunctionRegistry& registry) {
   registry.add(ScalarFunction("JSON_STRING", FunctionSyntax::kFunction, {"'JSON_STRING(<ANY>)'"},
                               bindJsonString));
   registry.add(ScalarFunction("JSON_ARRAY", FunctionSyntax::kFunction, {"'JSON_ARRAY(<ANY>, ...)'"},
-                              bindJsonArray));
+                              [](const std::vector<LogicalTypePtr>& arguments) {
+                                return bindJsonConstructor(arguments, false);
+                              }));
+  registry.add(ScalarFunction("JSON_OBJECT", FunctionSyntax::kFunction,
+                              {"'JSON_OBJECT(KEY <CHARACTER> VALUE <ANY>, ...)'"},
+                              [](const std::vector<LogicalTypePtr>& arguments) {
+                                return bindJsonConstructor(arguments, true);
+                              }));
+  const char* kinds[] = {"IS JSON VALUE", "IS JSON SCALAR", "IS JSON ARRAY", "IS JSON OBJECT"};
+  for (int kind = 0; kind < 4; ++kind) {
+    registry.add(ScalarFunction(kinds[kind], FunctionSyntax::kPostfixOperator,
+                                {std::string("'<CHARACTER> ") + kinds[kind] + "'"},
+                                [kind](const std::vector<LogicalTypePtr>& arguments) {
+                                  return bindIsJson(arguments, kind);
+                                }));
+  }
 }
 
 }  // namespace eddy::function

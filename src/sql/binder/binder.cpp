@@ -1591,6 +1591,85 @@ BoundPtr bindIntervalLiteral(const IntervalLiteralExpression& interval) {
 
 }  // namespace
 
+BoundPtr Binder::bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
+                              const AggregateBinding* aggregates) {
+  // The clauses become INT literal arguments of the functions (src/function/scalar/json.cpp).
+  const std::string name = upper(call.name.back());
+  const JsonClauses& clauses = *call.json;
+  auto bind = [&](const Expression& node) { return bindExpression(node, scope, aggregates); };
+  auto code = [](int32_t value) { return expression::literal(Value(value)); };
+  auto illegal = [&](const std::string& behaviour) {
+    fail(call, "Illegal behavior '" + behaviour + "' specified in " + name + " function");
+  };
+  if (name == "JSON_OBJECT" || name == "JSON_ARRAY") {
+    const bool object = name == "JSON_OBJECT";
+    const std::string onNull = clauses.onNull.empty() ? (object ? "NULL" : "ABSENT") : clauses.onNull;
+    std::vector<BoundPtr> arguments{code(onNull == "ABSENT" ? 1 : 0)};
+    for (size_t i = 0; i < call.arguments.size(); ++i) {
+      arguments.push_back(bind(*call.arguments[i]));
+      if (object && i % 2 == 0) continue;
+      // A nested JSON_OBJECT/JSON_ARRAY is inserted as JSON, not as a string.
+      const Expression& value = *call.arguments[i];
+      bool raw = value.is<FunctionCallExpression>() &&
+                 value.as<FunctionCallExpression>().syntax == FunctionSyntax::kJson &&
+                 (upper(value.as<FunctionCallExpression>().name.back()) == "JSON_OBJECT" ||
+                  upper(value.as<FunctionCallExpression>().name.back()) == "JSON_ARRAY");
+      arguments.push_back(expression::literal(Value(raw)));
+    }
+    return expression::call(name, std::move(arguments), context_);
+  }
+  std::vector<BoundPtr> arguments{bind(*call.arguments[0]), bind(*call.arguments[1])};
+  if (name == "JSON_EXISTS") {
+    if (clauses.onError.empty()) return expression::call(name, std::move(arguments), context_);
+    static const std::map<std::string, int32_t> kModes = {
+        {"FALSE", 0}, {"TRUE", 1}, {"UNKNOWN", 2}, {"ERROR", 3}};
+    auto mode = kModes.find(clauses.onError);
+    if (mode == kModes.end()) illegal(clauses.onError);
+    arguments.push_back(code(mode->second));
+    return expression::call(name, std::move(arguments), context_);
+  }
+  if (name == "JSON_VALUE") {
+    if (!clauses.returning && clauses.onEmpty.empty() && clauses.onError.empty()) {
+      return expression::call(name, std::move(arguments), context_);
+    }
+    LogicalTypePtr type = clauses.returning ? clauses.returning->copy(true)
+                                            : LogicalType::varchar(LogicalType::kMaxLength, true);
+    arguments.push_back(expression::literal(Value(), type));
+    for (const auto& [behaviour, defaultValue] :
+         {std::pair<const std::string&, const ExpressionPtr&>{clauses.onEmpty, clauses.emptyDefault},
+          std::pair<const std::string&, const ExpressionPtr&>{clauses.onError, clauses.errorDefault}}) {
+      if (behaviour != "" && behaviour != "NULL" && behaviour != "ERROR" && behaviour != "DEFAULT") {
+        illegal(behaviour);
+      }
+      arguments.push_back(code(behaviour == "ERROR" ? 1 : behaviour == "DEFAULT" ? 2 : 0));
+      arguments.push_back(defaultValue ? expression::castIfNeeded(bind(*defaultValue), type, context_)
+                                       : expression::literal(Value(), type));
+    }
+    return expression::call(name, std::move(arguments), context_);
+  }
+  // JSON_QUERY.
+  if (clauses.returning && !function::isCharacterString(*clauses.returning)) {
+    notSupported(call, "JSON_QUERY RETURNING " + clauses.returning->asSummaryString());
+  }
+  if (clauses.wrapper.empty() && clauses.onEmpty.empty() && clauses.onError.empty()) {
+    return expression::call(name, std::move(arguments), context_);
+  }
+  arguments.push_back(code(clauses.wrapper == "CONDITIONAL"     ? 1
+                           : clauses.wrapper == "UNCONDITIONAL" ? 2
+                                                                : 0));
+  for (const std::string& behaviour : {clauses.onEmpty, clauses.onError}) {
+    if (behaviour == "DEFAULT" || behaviour == "TRUE" || behaviour == "FALSE" ||
+        behaviour == "UNKNOWN") {
+      illegal(behaviour);
+    }
+    arguments.push_back(code(behaviour == "ERROR"          ? 1
+                             : behaviour == "EMPTY ARRAY"  ? 2
+                             : behaviour == "EMPTY OBJECT" ? 3
+                                                           : 0));
+  }
+  return expression::call(name, std::move(arguments), context_);
+}
+
 BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scope& scope,
                                        const AggregateBinding* aggregates) {
   if (aggregateKindOf(call)) {
@@ -1626,6 +1705,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     }
     return result;
   }
+  if (call.syntax == FunctionSyntax::kJson) return bindJsonCall(call, scope, aggregates);
   if (call.syntax == FunctionSyntax::kOverlay) {
     // OVERLAY(s PLACING r FROM p [FOR n]) = SUBSTRING(s, 1, p - 1) || r || SUBSTRING(s, p + n),
     // n defaulting to CHAR_LENGTH(r) (Flink's definition, with SUBSTRING's clamping).
@@ -1761,6 +1841,10 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         const auto& is = node.as<IsExpression>();
         BoundPtr operand = bindExpression(*is.operand, scope, aggregates);
         std::string name = std::string("IS ") + (is.negated ? "NOT " : "");
+        auto jsonPredicate = [&](const char* predicate) {
+          BoundPtr result = expression::call(predicate, {operand});
+          return is.negated ? expression::call("NOT", {result}) : result;
+        };
         switch (is.predicate) {
           case IsPredicate::kNull:
             name += "NULL";
@@ -1774,6 +1858,15 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
           case IsPredicate::kUnknown:
             name += "NULL";  // UNKNOWN is the BOOLEAN NULL
             break;
+          case IsPredicate::kJson:
+          case IsPredicate::kJsonValue:
+            return jsonPredicate("IS JSON VALUE");
+          case IsPredicate::kJsonScalar:
+            return jsonPredicate("IS JSON SCALAR");
+          case IsPredicate::kJsonArray:
+            return jsonPredicate("IS JSON ARRAY");
+          case IsPredicate::kJsonObject:
+            return jsonPredicate("IS JSON OBJECT");
         }
         return expression::call(name, {operand});
       }

@@ -81,6 +81,9 @@ class Binder {
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
   Relation bindJoin(const JoinReference& join);
+  /// JSON_OBJECT, JSON_ARRAY, JSON_VALUE/QUERY/EXISTS with their clauses.
+  expression::ExpressionPtr bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
+                                         const AggregateBinding* aggregates);
   /// UNNEST(collection) joined with `left` (whose columns the collection may read), or alone
   /// (over one empty row) when `left` is null.
   Relation bindUnnest(const UnnestReference& unnest, const Relation* left, bool leftOuter);

@@ -210,9 +210,9 @@ struct BinaryExpression : Expression {
   ExpressionPtr right;
 };
 
-enum class IsPredicate { kNull, kTrue, kFalse, kUnknown };
+enum class IsPredicate { kNull, kTrue, kFalse, kUnknown, kJson, kJsonValue, kJsonScalar, kJsonArray, kJsonObject };
 
-/// `x IS [NOT] NULL | TRUE | FALSE | UNKNOWN`.
+/// `x IS [NOT] NULL | TRUE | FALSE | UNKNOWN | JSON [VALUE | SCALAR | ARRAY | OBJECT]`.
 struct IsExpression : Expression {
   static constexpr ExpressionKind kKind = ExpressionKind::kIs;
   IsExpression() : Expression(kKind) {}
@@ -301,6 +301,20 @@ enum class FunctionSyntax {
   kTrim,         // TRIM([flag] [chars] FROM s): arguments [Symbol flag, chars, s], defaults
                  // BOTH and ' ' filled in
   kOverlay,      // OVERLAY(s PLACING r FROM p [FOR n]): arguments [s, r, p, (n)]
+  kJson,         // JSON_OBJECT(k VALUE v, ..), JSON_ARRAY, JSON_VALUE/QUERY/EXISTS with their
+                 // clauses (FunctionCallExpression::json); JSON_OBJECT's arguments are
+                 // [k1, v1, k2, v2, ..]
+};
+
+/// The clauses of a JSON function call, as written ("" when absent).
+struct JsonClauses {
+  std::string onNull;           // JSON_OBJECT, JSON_ARRAY: "NULL" or "ABSENT" (ON NULL)
+  LogicalTypePtr returning;     // JSON_VALUE, JSON_QUERY: RETURNING type, null when absent
+  std::string wrapper;          // JSON_QUERY: "WITHOUT", "CONDITIONAL" or "UNCONDITIONAL"
+  std::string onEmpty;          // "NULL", "ERROR", "DEFAULT", "EMPTY ARRAY", "EMPTY OBJECT"
+  std::string onError;          // the same, or JSON_EXISTS's "TRUE", "FALSE", "UNKNOWN"
+  ExpressionPtr emptyDefault;   // DEFAULT expr ON EMPTY
+  ExpressionPtr errorDefault;   // DEFAULT expr ON ERROR
 };
 
 enum class FrameUnit { kRows, kRange };
@@ -355,6 +369,7 @@ struct FunctionCallExpression : Expression {
   std::vector<ExpressionPtr> arguments;
   ExpressionPtr filter;                       // FILTER (WHERE ..), null when absent
   std::unique_ptr<WindowSpecification> over;  // OVER .., null when absent
+  std::unique_ptr<JsonClauses> json;          // FunctionSyntax::kJson
 };
 
 /// A keyword argument of a special form: a time unit (`YEAR`, `DOW`, `MILLISECOND`) of

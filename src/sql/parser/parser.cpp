@@ -645,6 +645,12 @@ class Parser {
       predicate = IsPredicate::kFalse;
     } else if (acceptKeyword("UNKNOWN")) {
       predicate = IsPredicate::kUnknown;
+    } else if (acceptKeyword("JSON")) {
+      predicate = acceptKeyword("VALUE")    ? IsPredicate::kJsonValue
+                  : acceptKeyword("SCALAR") ? IsPredicate::kJsonScalar
+                  : acceptKeyword("ARRAY")  ? IsPredicate::kJsonArray
+                  : acceptKeyword("OBJECT") ? IsPredicate::kJsonObject
+                                            : IsPredicate::kJson;
     } else if (acceptKeyword("DISTINCT")) {
       expectKeyword("FROM");
       return makeBinary(
@@ -866,6 +872,10 @@ class Parser {
       if (keyword == "SUBSTRING") return parseSubstring();
       if (keyword == "TRIM") return parseTrim();
       if (keyword == "OVERLAY") return parseOverlay();
+      if (keyword == "JSON_OBJECT" || keyword == "JSON_ARRAY" || keyword == "JSON_VALUE" ||
+          keyword == "JSON_QUERY" || keyword == "JSON_EXISTS") {
+        return parseJsonCall(keyword);
+      }
       if (keyword == "FLOOR" || keyword == "CEIL" || keyword == "CEILING") {
         return parseFloorCeil();
       }
@@ -1025,6 +1035,87 @@ class Parser {
     } else {
       node->syntax = FunctionSyntax::kRegular;
       while (acceptSymbol(",")) node->arguments.push_back(parseExpression());
+    }
+    expectSymbol(")");
+    return node;
+  }
+
+  // JSON_OBJECT([KEY] k VALUE v, .. [NULL|ABSENT ON NULL]), JSON_ARRAY(v, .. [NULL|ABSENT ON
+  // NULL]), JSON_VALUE(j, p [RETURNING type] [behaviour ON EMPTY] [behaviour ON ERROR]),
+  // JSON_QUERY(j, p [RETURNING type] [wrapper] [.. ON EMPTY] [.. ON ERROR]),
+  // JSON_EXISTS(j, p [TRUE|FALSE|UNKNOWN|ERROR ON ERROR]).
+  ExpressionPtr parseJsonCall(const std::string& name) {
+    auto node = startSpecialCall(FunctionSyntax::kJson);
+    node->json = std::make_unique<JsonClauses>();
+    JsonClauses& clauses = *node->json;
+    auto onNull = [&]() {
+      for (const char* mode : {"NULL", "ABSENT"}) {
+        if (isKeyword(mode) && isKeyword("ON", 1) && isKeyword("NULL", 2)) {
+          position_ += 3;
+          clauses.onNull = mode;
+          return true;
+        }
+      }
+      return false;
+    };
+    if (name == "JSON_OBJECT" || name == "JSON_ARRAY") {
+      if (!isSymbol(")") && !onNull()) {
+        do {
+          if (name == "JSON_OBJECT") {
+            // KEY is a keyword unless it is itself the key (`KEY VALUE 1`, a column `key`).
+            if (isKeyword("KEY") && !isKeyword("VALUE", 1) && !isSymbol(",", 1)) next();
+            node->arguments.push_back(parseExpression());
+            expectKeyword("VALUE");
+          }
+          node->arguments.push_back(parseExpression());
+        } while (!onNull() && acceptSymbol(","));
+      }
+      expectSymbol(")");
+      return node;
+    }
+    node->arguments.push_back(parseExpression());
+    expectSymbol(",");
+    node->arguments.push_back(parseExpression());
+    // Behaviours: NULL, ERROR, DEFAULT expr, EMPTY ARRAY, EMPTY OBJECT, TRUE, FALSE, UNKNOWN.
+    auto behaviour = [&](ExpressionPtr& defaultValue) -> std::string {
+      if (acceptKeyword("DEFAULT")) {
+        defaultValue = parseAdditive();
+        return "DEFAULT";
+      }
+      if (isKeyword("EMPTY") && (isKeyword("ARRAY", 1) || isKeyword("OBJECT", 1))) {
+        next();
+        return "EMPTY " + next().keyword;
+      }
+      for (const char* word : {"NULL", "ERROR", "TRUE", "FALSE", "UNKNOWN"}) {
+        if (acceptKeyword(word)) return word;
+      }
+      failExpected({"\"NULL\"", "\"ERROR\"", "\"DEFAULT\"", "\"EMPTY\""});
+    };
+    while (!isSymbol(")")) {
+      if (acceptKeyword("RETURNING")) {
+        clauses.returning = parseType();
+      } else if (isKeyword("WITHOUT") || isKeyword("WITH")) {
+        bool with = next().keyword == "WITH";
+        clauses.wrapper = "WITHOUT";
+        if (with) {
+          clauses.wrapper = acceptKeyword("CONDITIONAL") ? "CONDITIONAL" : "UNCONDITIONAL";
+          acceptKeyword("UNCONDITIONAL");
+        }
+        acceptKeyword("ARRAY");
+        expectKeyword("WRAPPER");
+      } else {
+        ExpressionPtr defaultValue;
+        std::string chosen = behaviour(defaultValue);
+        expectKeyword("ON");
+        if (acceptKeyword("EMPTY")) {
+          clauses.onEmpty = chosen;
+          clauses.emptyDefault = std::move(defaultValue);
+        } else {
+          expectKeyword("ERROR");
+          clauses.onError = chosen;
+          clauses.errorDefault = std::move(defaultValue);
+        }
+      }
     }
     expectSymbol(")");
     return node;

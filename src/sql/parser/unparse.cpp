@@ -319,7 +319,9 @@ class Printer {
       }
       case ExpressionKind::kIs: {
         const auto& is = node.as<IsExpression>();
-        static constexpr const char* kPredicates[] = {"NULL", "TRUE", "FALSE", "UNKNOWN"};
+        static constexpr const char* kPredicates[] = {"NULL",        "TRUE",        "FALSE",
+                                                      "UNKNOWN",     "JSON",        "JSON VALUE",
+                                                      "JSON SCALAR", "JSON ARRAY",  "JSON OBJECT"};
         return fmt::format("{} IS {}{}", expression(*is.operand, kComparisonLevel),
                            is.negated ? "NOT " : "", kPredicates[static_cast<int>(is.predicate)]);
       }
@@ -497,6 +499,36 @@ class Printer {
         text = fmt::format("{}({} {} FROM {})", name, expression(*arguments[0]),
                            expression(*arguments[1]), expression(*arguments[2]));
         break;
+      case FunctionSyntax::kJson: {
+        const JsonClauses& clauses = *call.json;
+        std::vector<std::string> parts;
+        if (name == "JSON_OBJECT") {
+          for (size_t i = 0; i + 1 < arguments.size(); i += 2) {
+            parts.push_back("KEY " + expression(*arguments[i]) + " VALUE " +
+                            expression(*arguments[i + 1]));
+          }
+        } else {
+          for (const auto& argument : arguments) parts.push_back(expression(*argument));
+        }
+        text = name + "(" + fmt::format("{}", fmt::join(parts, ", "));
+        if (!clauses.onNull.empty()) text += " " + clauses.onNull + " ON NULL";
+        if (clauses.returning) text += " RETURNING " + clauses.returning->asSerializableString();
+        if (clauses.wrapper == "WITHOUT") text += " WITHOUT ARRAY WRAPPER";
+        if (clauses.wrapper == "CONDITIONAL" || clauses.wrapper == "UNCONDITIONAL") {
+          text += " WITH " + clauses.wrapper + " ARRAY WRAPPER";
+        }
+        auto behaviour = [&](const std::string& chosen, const ExpressionPtr& value) {
+          return chosen == "DEFAULT" ? "DEFAULT " + expression(*value) : chosen;
+        };
+        if (!clauses.onEmpty.empty()) {
+          text += " " + behaviour(clauses.onEmpty, clauses.emptyDefault) + " ON EMPTY";
+        }
+        if (!clauses.onError.empty()) {
+          text += " " + behaviour(clauses.onError, clauses.errorDefault) + " ON ERROR";
+        }
+        text += ")";
+        break;
+      }
       case FunctionSyntax::kRegular:
         text =
             fmt::format("{}({}{})", name, call.distinct ? "DISTINCT " : "", expressions(arguments));
