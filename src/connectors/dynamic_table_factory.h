@@ -59,6 +59,17 @@ class DynamicTableSource {
   /// outlives this object.
   virtual std::shared_ptr<Source<vector::Chunk>> createSource() const = 0;
 
+  // --- Metadata (Flink's SupportsReadingMetadata): values a source knows about each row besides
+  // its physical columns, read into a table's METADATA columns. ---
+
+  /// The metadata keys the source can read, with their types (none by default).
+  virtual std::map<std::string, LogicalTypePtr> listReadableMetadata() const { return {}; }
+  /// Makes createSource() append the values of `keys` (listed keys, in this order) after the
+  /// physical, or projected, columns. Called from the planning thread before createSource().
+  virtual void applyReadableMetadata(const std::vector<std::string>& keys) {
+    if (!keys.empty()) throw InternalError("This table source reads no metadata.");
+  }
+
   // --- Projection push-down (Flink's SupportsProjectionPushDown). The planner, when a query
   // reads only some (nested) fields of the table, may ask the source to produce just those,
   // so that it skips their generation or decoding and never builds the ROW values around

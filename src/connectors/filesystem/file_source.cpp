@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -33,15 +34,23 @@ class FileReader final : public SourceReader<vector::Chunk> {
  public:
   FileReader(std::vector<SourceFile> files, LogicalTypePtr rowType,
              std::unique_ptr<formats::RowDeserializer> deserializer,
-             std::shared_ptr<FileSource::Counters> counters)
+             std::shared_ptr<FileSource::Counters> counters, std::vector<std::string> metadataKeys)
       : files_(std::move(files)),
         rowType_(std::move(rowType)),
         deserializer_(std::move(deserializer)),
-        counters_(std::move(counters)) {}
+        counters_(std::move(counters)),
+        metadataKeys_(std::move(metadataKeys)) {
+    if (metadataKeys_.empty()) return;
+    std::vector<RowField> fields = rowType_->getFields();
+    const auto types = fileMetadataTypes();
+    for (const std::string& key : metadataKeys_) fields.push_back(RowField{key, types.at(key), {}});
+    outputRowType_ = LogicalType::row(std::move(fields), false);
+  }
 
   InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
     if (pendingError_) std::rethrow_exception(std::exchange(pendingError_, nullptr));
     vector::Chunk chunk(rowType_);
+    rowFiles_.clear();
     bool ended = false;
     try {
       ended = readInto(chunk);
@@ -54,7 +63,7 @@ class FileReader final : public SourceReader<vector::Chunk> {
       pendingError_ = std::current_exception();
     }
     reportCounters();
-    if (chunk.size() > 0) output.collect(std::move(chunk));
+    if (chunk.size() > 0) output.collect(metadataKeys_.empty() ? std::move(chunk) : withMetadata(chunk));
     if (pendingError_) return InputStatus::MORE_AVAILABLE;
     return ended ? InputStatus::END_OF_INPUT : InputStatus::MORE_AVAILABLE;
   }
@@ -83,8 +92,42 @@ class FileReader final : public SourceReader<vector::Chunk> {
       line_ += std::count(record.begin(), record.end(), '\n');
       position_ += length;
       deserializer_->deserialize(record, location, chunk);
+      if (!metadataKeys_.empty()) rowFiles_.resize(static_cast<size_t>(chunk.size()), nextFile_ - 1);
     }
     return false;
+  }
+
+  // `chunk` with the metadata columns of each row's file appended.
+  vector::Chunk withMetadata(vector::Chunk& chunk) {
+    vector::Chunk result(outputRowType_);
+    const int columns = chunk.columnCount();
+    for (int c = 0; c < columns; ++c) result.mutableColumn(c) = std::move(chunk.mutableColumn(c));
+    result.mutableRowKinds() = std::move(chunk.mutableRowKinds());
+    for (size_t k = 0; k < metadataKeys_.size(); ++k) {
+      vector::Vector& column = result.mutableColumn(columns + static_cast<int>(k));
+      column.reserve(static_cast<int64_t>(rowFiles_.size()));
+      for (size_t file : rowFiles_) column.appendValue(metadataOf(file, metadataKeys_[k]));
+    }
+    return result;
+  }
+
+  Value metadataOf(size_t file, const std::string& key) {
+    const SourceFile& source = files_[file];
+    if (key == "file.path") return Value(source.path.string());
+    if (key == "file.name") return Value(source.path.filename().string());
+    if (key == "file.size") return Value(static_cast<int64_t>(source.size));
+    if (modificationTimes_.size() != files_.size()) modificationTimes_.assign(files_.size(), -1);
+    int64_t& millis = modificationTimes_[file];
+    if (millis < 0) {
+      std::error_code error;
+      auto written = std::filesystem::last_write_time(source.path, error);
+      auto system = std::chrono::file_clock::to_sys(written);
+      millis = error ? 0
+                     : std::chrono::duration_cast<std::chrono::milliseconds>(
+                           system.time_since_epoch())
+                           .count();
+    }
+    return Value(Instant::ofEpochMilli(millis));
   }
 
   void openFile(const SourceFile& file) {
@@ -137,6 +180,10 @@ class FileReader final : public SourceReader<vector::Chunk> {
   LogicalTypePtr rowType_;
   std::unique_ptr<formats::RowDeserializer> deserializer_;
   std::shared_ptr<FileSource::Counters> counters_;
+  std::vector<std::string> metadataKeys_;
+  LogicalTypePtr outputRowType_;          // rowType_ and the metadata columns
+  std::vector<size_t> rowFiles_;          // with metadata: the file of each row of the chunk
+  std::vector<int64_t> modificationTimes_;  // per file, read once (-1: not yet)
   size_t nextFile_ = 0;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::string description_;  // "file '<path>'"
@@ -152,14 +199,23 @@ class FileReader final : public SourceReader<vector::Chunk> {
 
 }  // namespace
 
+std::map<std::string, LogicalTypePtr> fileMetadataTypes() {
+  return {{"file.path", LogicalType::varchar(LogicalType::kMaxLength, false)},
+          {"file.name", LogicalType::varchar(LogicalType::kMaxLength, false)},
+          {"file.size", LogicalType::simple(LogicalTypeRoot::BIGINT, false)},
+          {"file.modification-time", LogicalType::localZonedTimestamp(3, TimestampKind::REGULAR, false)}};
+}
+
 FileSource::FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
                        std::shared_ptr<const formats::DecodingFormat> format,
-                       std::optional<std::vector<int>> projection)
+                       std::optional<std::vector<int>> projection,
+                       std::vector<std::string> metadataKeys)
     : tableName_(std::move(tableName)),
       path_(std::move(path)),
       rowType_(std::move(rowType)),
       format_(std::move(format)),
       projection_(std::move(projection)),
+      metadataKeys_(std::move(metadataKeys)),
       counters_(std::make_shared<Counters>()) {}
 
 void FileSource::listFiles() const {
@@ -228,7 +284,7 @@ std::unique_ptr<SourceReader<vector::Chunk>> FileSource::createReader(int subtas
   for (size_t index : filesOfSubtask(subtaskIndex, parallelism)) mine.push_back(files()[index]);
   return std::make_unique<FileReader>(std::move(mine), rowType_, projection_ ? format_->createProjectedDeserializer(*projection_)
                                                         : format_->createDeserializer(),
-                                      counters_);
+                                      counters_, metadataKeys_);
 }
 
 }  // namespace eddy::connectors

@@ -10,6 +10,9 @@
 // to the subtask with the fewest bytes so far (a file is never split); a subtask reads its files
 // in path order, each from its first to its last record (a UTF-8 byte order mark is skipped).
 //
+// Metadata: with metadata keys the chunks carry, after the columns, the file.path, file.name,
+// file.size or file.modification-time of each row's file (Flink's FileSystemTableSource keys).
+//
 // Errors: a missing path, an unreadable file or a malformed record fails the job with a
 // ConnectorException naming the file (malformed records also name the row, the column and the
 // value; see formats::RowDeserializer). Rows decoded before a malformed record are emitted
@@ -23,6 +26,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <mutex>
@@ -41,14 +45,21 @@ struct SourceFile {
   uintmax_t size = 0;
 };
 
+/// The metadata a filesystem table can read, Flink's keys and types: file.path (the file's
+/// path), file.name (its name), file.size (bytes) and file.modification-time.
+std::map<std::string, LogicalTypePtr> fileMetadataTypes();
+
 /// Reads the files of a filesystem table. See the file comment.
 class FileSource final : public Source<vector::Chunk> {
  public:
   /// `rowType`: the chunks' row type, the table's physical columns or, with `projection`,
   /// those physical columns (read through the format's projected deserializer).
+  /// `metadataKeys` (of fileMetadataTypes) append each row's file metadata after those
+  /// columns.
   FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
              std::shared_ptr<const formats::DecodingFormat> format,
-             std::optional<std::vector<int>> projection = std::nullopt);
+             std::optional<std::vector<int>> projection = std::nullopt,
+             std::vector<std::string> metadataKeys = {});
 
   Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
   /// Lists the files on the first call (throws ConnectorException when the path does not exist
@@ -81,6 +92,7 @@ class FileSource final : public Source<vector::Chunk> {
   LogicalTypePtr rowType_;
   std::shared_ptr<const formats::DecodingFormat> format_;
   std::optional<std::vector<int>> projection_;
+  std::vector<std::string> metadataKeys_;
   std::shared_ptr<Counters> counters_;
   mutable std::once_flag listed_;
   mutable std::vector<SourceFile> files_;  // written once under listed_

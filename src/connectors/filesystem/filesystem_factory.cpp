@@ -163,7 +163,19 @@ std::unique_ptr<DynamicTableSink> FileSystemTableFactory::createDynamicTableSink
 std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() const {
   return std::make_shared<FileSource>(
       spec_.tableName, spec_.path, projection_ ? projectedRowType_ : spec_.rowType,
-      spec_.formatFactory->createDecodingFormat(spec_.formatContext), projection_);
+      spec_.formatFactory->createDecodingFormat(spec_.formatContext), projection_, metadataKeys_);
+}
+
+std::map<std::string, LogicalTypePtr> FileSystemTableSource::listReadableMetadata() const {
+  return fileMetadataTypes();
+}
+
+void FileSystemTableSource::applyReadableMetadata(const std::vector<std::string>& keys) {
+  const auto readable = fileMetadataTypes();
+  for (const std::string& key : keys) {
+    if (!readable.count(key)) throw InternalError("unknown filesystem metadata key " + key);
+  }
+  metadataKeys_ = keys;
 }
 
 bool FileSystemTableSource::supportsProjection() const {

@@ -74,11 +74,16 @@ class FileSystemTableSource final : public DynamicTableSource {
   /// Top-level columns, when the format can decode just those (csv).
   bool supportsProjection() const override;
   LogicalTypePtr applyProjection(const std::vector<std::vector<int>>& paths) override;
+  /// Flink's keys: file.path, file.name (STRING NOT NULL), file.size (BIGINT NOT NULL),
+  /// file.modification-time (TIMESTAMP_LTZ(3) NOT NULL).
+  std::map<std::string, LogicalTypePtr> listReadableMetadata() const override;
+  void applyReadableMetadata(const std::vector<std::string>& keys) override;
 
  private:
   FileSystemTableSpec spec_;
   std::optional<std::vector<int>> projection_;  // applyProjection's columns
   LogicalTypePtr projectedRowType_;
+  std::vector<std::string> metadataKeys_;
 };
 
 /// The sink side of a filesystem table: insert-only.

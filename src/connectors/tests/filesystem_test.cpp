@@ -563,6 +563,62 @@ TEST(FileSystemTest, CreateTableAsSelectCreatesTheTableAndRunsTheInsert) {
             "SQL validation failed. From line 1, column 15: Object 'bad' not found");
 }
 
+TEST(FileSystemTest, MetadataColumnsReadEachRowsFile) {
+  TemporaryDirectory directory;
+  fs::path one = directory.write("one.csv", "1,a\n2,b\n");
+  fs::path two = directory.write("sub/two.csv", "3,c\n");
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE f (id INT, v STRING, path STRING NOT NULL METADATA FROM "
+                  "'file.path' VIRTUAL, `file.name` STRING METADATA VIRTUAL, size INT METADATA "
+                  "FROM 'file.size' VIRTUAL, mtime TIMESTAMP_LTZ(3) METADATA FROM "
+                  "'file.modification-time' VIRTUAL, twice AS id * 2) WITH ('connector' = "
+                  "'filesystem', 'path' = '" + directory.path().string() + "', 'format' = 'csv')");
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT id, v, path, `file.name`, size, twice FROM f"), true),
+            (std::vector<std::string>{"+I[1, a, " + one.string() + ", one.csv, 8, 2]",
+                                      "+I[2, b, " + one.string() + ", one.csv, 8, 4]",
+                                      "+I[3, c, " + two.string() + ", two.csv, 4, 6]"}));
+  // The modification time is the file's (written within the last minute here).
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT COUNT(*) FROM f WHERE mtime > CURRENT_TIMESTAMP "
+                                         "- INTERVAL '1' MINUTE AND mtime <= CURRENT_TIMESTAMP"),
+                         false),
+            std::vector<std::string>{"+I[3]"});
+  // The metadata columns are read, not written: an INSERT writes the physical columns.
+  env->executeSql("INSERT INTO f SELECT 4, 'd'").await();
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT id, `file.name` LIKE 'part-%' FROM f WHERE id = 4"),
+                         false),
+            std::vector<std::string>{"+I[4, true]"});
+
+  env->executeSql("CREATE TABLE wrong_key (id INT, x STRING METADATA FROM 'nope' VIRTUAL) WITH ("
+                  "'connector' = 'filesystem', 'path' = '" + directory.path().string() +
+                  "', 'format' = 'csv')");
+  EXPECT_EQ(errorOf([&] { env->executeSql("SELECT * FROM wrong_key"); }),
+            "SQL validation failed. From line 1, column 15: Invalid metadata key 'nope' in column "
+            "'x' of table 'default_catalog.default_database.wrong_key'. The connector "
+            "'filesystem' supports the following metadata keys for reading:\nfile.modification-time\n"
+            "file.name\nfile.path\nfile.size");
+  env->executeSql("CREATE TABLE wrong_type (id INT, x DATE METADATA FROM 'file.size' VIRTUAL) "
+                  "WITH ('connector' = 'filesystem', 'path' = '" + directory.path().string() +
+                  "', 'format' = 'csv')");
+  EXPECT_EQ(errorOf([&] { env->executeSql("SELECT * FROM wrong_type"); }),
+            "SQL validation failed. From line 1, column 15: Invalid data type for metadata column "
+            "'x' of table 'default_catalog.default_database.wrong_type'. The column cannot be "
+            "declared as 'DATE' because the type must be castable from metadata type 'BIGINT "
+            "NOT NULL'.");
+  env->executeSql("CREATE TABLE persisted (id INT, x STRING METADATA FROM 'file.name') WITH ("
+                  "'connector' = 'filesystem', 'path' = '" + directory.path().string() +
+                  "', 'format' = 'csv')");
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO persisted VALUES (1)"); }),
+            "Invalid metadata key 'file.name' in column 'x' of table "
+            "'default_catalog.default_database.persisted'. The connector supports no metadata "
+            "keys for writing; declare the column VIRTUAL to read it only.");
+  env->executeSql("CREATE TABLE generated (id INT, x STRING METADATA FROM 'timestamp' VIRTUAL) "
+                  "WITH ('connector' = 'datagen', 'number-of-rows' = '1')");
+  EXPECT_EQ(errorOf([&] { env->executeSql("SELECT * FROM generated"); }),
+            "SQL validation failed. From line 1, column 15: Invalid metadata key 'timestamp' in "
+            "column 'x' of table 'default_catalog.default_database.generated'. The connector "
+            "'datagen' supports the following metadata keys for reading:\n(none)");
+}
+
 TEST(FileSystemTest, PartitionedTablesAreRejectedForNow) {
   TemporaryDirectory directory;
   auto env = environment(false, 1);

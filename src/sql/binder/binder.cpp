@@ -5,8 +5,10 @@
 #include <map>
 #include <set>
 
+#include "connectors/dynamic_table_factory.h"
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
+#include "function/scalar/cast.h"
 #include "function/scalar/temporal.h"
 #include "function/type_rules.h"
 #include "sql/parser/parser.h"
@@ -482,17 +484,27 @@ std::string withoutSqlPosition(const std::string& message) {
 
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName) {
+  (void)tableName;
   std::vector<RowField> fields;
   for (const Schema::Column& column : table.schema.getColumns()) {
-    if (std::holds_alternative<Schema::ComputedColumn>(column)) continue;
     const auto* physical = std::get_if<Schema::PhysicalColumn>(&column);
-    if (!physical) {
-      throw ValidationException("Metadata columns are not supported yet: column '" +
-                                Schema::columnName(column) + "' of table '" + tableName + "'");
-    }
+    if (!physical) continue;
     fields.push_back(RowField{physical->name, logicalTypeOf(physical->type), std::nullopt});
   }
   return LogicalType::row(std::move(fields), false);
+}
+
+void checkNoWritableMetadata(const catalog::CatalogBaseTable& table, const std::string& tableName) {
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    const auto* metadata = std::get_if<Schema::MetadataColumn>(&column);
+    if (metadata && !metadata->isVirtual) {
+      throw ValidationException(
+          "Invalid metadata key '" + metadata->metadataKey.value_or(metadata->name) +
+          "' in column '" + metadata->name + "' of table '" + tableName +
+          "'. The connector supports no metadata keys for writing; declare the column VIRTUAL "
+          "to read it only.");
+    }
+  }
 }
 
 void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* expressionType) {
@@ -517,17 +529,59 @@ void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* express
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName) {
   LogicalTypePtr physical = physicalRowTypeOf(table, tableName);
-  LogicalNodePtr scan =
-      std::make_shared<LogicalTableScan>(tableName, physical, table.options, table.partitionKeys);
+  // METADATA columns: the keys the connector reads after the physical columns, each cast to
+  // the declared type (which must be castable from the metadata's type).
+  std::vector<RowField> metadataFields;
+  std::vector<std::string> metadataKeys;
+  std::vector<LogicalTypePtr> declaredMetadataTypes;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    const auto* metadata = std::get_if<Schema::MetadataColumn>(&column);
+    if (!metadata) continue;
+    const std::string key = metadata->metadataKey.value_or(metadata->name);
+    std::map<std::string, LogicalTypePtr> readable;
+    std::string connector = "?";
+    try {
+      connectors::ConnectorContext context{tableName, physical, table.options, true,
+                                           table.partitionKeys};
+      const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+      connector = factory.factoryIdentifier();
+      readable = factory.createDynamicTableSource(context)->listReadableMetadata();
+    } catch (const ValidationException&) {
+      // An invalid table fails when the job is built, with its own message.
+      continue;
+    }
+    auto found = readable.find(key);
+    if (found == readable.end()) {
+      std::string keys;
+      for (const auto& [name, type] : readable) keys += "\n" + name;
+      throw ValidationException("Invalid metadata key '" + key + "' in column '" + metadata->name +
+                                "' of table '" + tableName + "'. The connector '" + connector +
+                                "' supports the following metadata keys for reading:" +
+                                (keys.empty() ? std::string("\n(none)") : keys));
+    }
+    LogicalTypePtr declared = logicalTypeOf(metadata->type);
+    if (!function::isCastSupported(*found->second, *declared)) {
+      throw ValidationException("Invalid data type for metadata column '" + metadata->name +
+                                "' of table '" + tableName + "'. The column cannot be declared as '" +
+                                declared->asSummaryString() + "' because the type must be castable "
+                                "from metadata type '" + found->second->asSummaryString() + "'.");
+    }
+    metadataFields.push_back(RowField{metadata->name, found->second, std::nullopt});
+    metadataKeys.push_back(key);
+    declaredMetadataTypes.push_back(declared);
+  }
+  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(
+      tableName, physical, table.options, table.partitionKeys, metadataFields, metadataKeys);
   bool computed = std::any_of(table.schema.getColumns().begin(), table.schema.getColumns().end(),
                               [](const Schema::Column& column) {
                                 return std::holds_alternative<Schema::ComputedColumn>(column);
                               });
   const auto& watermarks = table.schema.getWatermarkSpecs();
-  if (!computed && watermarks.empty()) return scan;
-  // Computed columns: a projection over the physical columns, in the declared column order.
+  if (!computed && watermarks.empty() && metadataKeys.empty()) return scan;
+  // Computed columns: a projection over the scanned columns, in the declared column order.
   Binder binder(catalogManager);
-  const auto& fields = physical->getFields();
+  const auto& fields = scan->rowType->getFields();
+  const size_t physicalCount = physical->getFieldCount();
   std::vector<BoundPtr> columns;
   std::vector<std::string> names;
   for (const Schema::Column& column : table.schema.getColumns()) {
@@ -545,7 +599,12 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     }
     const std::string& name = Schema::columnName(column);
     for (size_t i = 0; i < fields.size(); ++i) {
-      if (fields[i].name == name) columns.push_back(expression::column(static_cast<int>(i), fields[i].type));
+      if (fields[i].name != name) continue;
+      BoundPtr read = expression::column(static_cast<int>(i), fields[i].type);
+      if (i >= physicalCount) {
+        read = expression::castIfNeeded(read, declaredMetadataTypes[i - physicalCount]);
+      }
+      columns.push_back(read);
     }
     names.push_back(name);
   }

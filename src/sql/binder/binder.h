@@ -168,10 +168,12 @@ LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 std::string withoutSqlPosition(const std::string& message);
 
 /// ROW<...> of a catalog table's physical columns (the row its connector reads or writes;
-/// computed columns are left out). Throws ValidationException (naming the column) for
-/// metadata columns, which are not supported yet.
+/// computed and metadata columns are left out).
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName);
+/// An INSERT into `table`: throws ValidationException naming a persisted (not VIRTUAL)
+/// METADATA column, as no connector writes metadata yet.
+void checkNoWritableMetadata(const catalog::CatalogBaseTable& table, const std::string& tableName);
 
 /// A join of `left` and `right` on `condition` (over their concatenated columns; null for a
 /// cross join): equalities between an expression of each side become the join's equi keys

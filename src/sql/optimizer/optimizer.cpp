@@ -453,6 +453,7 @@ BoundPtr replacePaths(const BoundPtr& e, const PrunedNode& pruned) {
 
 // The table source of `scan` when it supports projection push-down, else null.
 std::unique_ptr<connectors::DynamicTableSource> projectableSource(const LogicalTableScan& scan) {
+  if (!scan.metadataKeys.empty()) return nullptr;  // projection paths index physical columns
   try {
     connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options,
                                          true, scan.partitionKeys};

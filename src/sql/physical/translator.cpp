@@ -385,6 +385,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
       auto tableSource = factory.createDynamicTableSource(context);
       if (scan.projection) tableSource->applyProjection(*scan.projection);
+      if (!scan.metadataKeys.empty()) tableSource->applyReadableMetadata(scan.metadataKeys);
       auto source = tableSource->createSource();
       return withParallelism(
           env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),

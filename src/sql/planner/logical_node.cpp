@@ -159,14 +159,27 @@ std::string LogicalValues::describe() const {
   return text + "]])";
 }
 
+namespace {
+LogicalTypePtr withMetadataFields(const LogicalTypePtr& physical, std::vector<RowField> metadata) {
+  if (metadata.empty()) return physical;
+  std::vector<RowField> fields = physical->getFields();
+  for (RowField& field : metadata) fields.push_back(std::move(field));
+  return LogicalType::row(std::move(fields), false);
+}
+}  // namespace
+
 LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physical,
                                    std::map<std::string, std::string> tableOptions,
-                                   std::vector<std::string> partitions)
-    : LogicalNode(LogicalNodeKind::kTableScan, physical, {}, ChangelogMode::kInsertOnly),
+                                   std::vector<std::string> partitions,
+                                   std::vector<RowField> metadata,
+                                   std::vector<std::string> keys)
+    : LogicalNode(LogicalNodeKind::kTableScan, withMetadataFields(physical, std::move(metadata)),
+                  {}, ChangelogMode::kInsertOnly),
       tableName(std::move(name)),
       physicalRowType(std::move(physical)),
       options(std::move(tableOptions)),
-      partitionKeys(std::move(partitions)) {}
+      partitionKeys(std::move(partitions)),
+      metadataKeys(std::move(keys)) {}
 
 LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
                                    std::vector<std::vector<int>> paths,
@@ -181,6 +194,11 @@ LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
 
 std::string LogicalTableScan::describe() const {
   std::string text = "LogicalTableScan(table=[[" + tableName + "]]";
+  if (!metadataKeys.empty()) {
+    text += ", metadata=[";
+    for (size_t i = 0; i < metadataKeys.size(); ++i) text += (i ? ", " : "") + metadataKeys[i];
+    text += "]";
+  }
   if (projection) {
     // Flink's form: project=[event_type, bid.price, ...].
     text += ", project=[";

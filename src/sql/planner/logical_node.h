@@ -92,9 +92,12 @@ struct LogicalValues final : LogicalNode {
 /// With a projection (pushed down by the optimizer into a source that supports it) the scan
 /// produces only the projected (nested) fields, as flat columns.
 struct LogicalTableScan final : LogicalNode {
+  /// `metadata`: the METADATA columns the scan appends after the physical columns (their
+  /// column names and the connector's metadata types), read by key (`metadataKeys`).
   LogicalTableScan(std::string tableName, LogicalTypePtr physicalRowType,
                    std::map<std::string, std::string> options,
-                   std::vector<std::string> partitionKeys = {});
+                   std::vector<std::string> partitionKeys = {},
+                   std::vector<RowField> metadata = {}, std::vector<std::string> metadataKeys = {});
   /// The same table producing `projection` (paths of field indices into the physical row
   /// type, see DynamicTableSource::applyProjection) as `producedRowType`.
   LogicalTableScan(const LogicalTableScan& table, std::vector<std::vector<int>> projection,
@@ -105,6 +108,9 @@ struct LogicalTableScan final : LogicalNode {
   const std::map<std::string, std::string> options;
   const std::vector<std::string> partitionKeys;
   const std::optional<std::vector<std::vector<int>>> projection;
+  /// Metadata keys read after the physical columns (Flink's SupportsReadingMetadata); a scan
+  /// with metadata is not projected.
+  const std::vector<std::string> metadataKeys;
 };
 
 /// The DataStream<Row> a StreamTableEnvironment reads (fromDataStream, fromChangelogStream):

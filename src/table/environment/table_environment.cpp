@@ -745,6 +745,7 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
                               "' is not allowed; insert into a table");
   }
   sql::LogicalNodePtr plan = insert.plan;
+  sql::checkNoWritableMetadata(*target.table, identifier.asSummaryString());
   LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
   const auto& queryFields = plan->rowType->getFields();
   const auto& sinkFields = sinkType->getFields();
