@@ -23,8 +23,12 @@
 //   MAP_KEYS(m), MAP_VALUES(m)
 //                          ARRAY of the keys / values in entry order
 //   MAP_ENTRIES(m)         ARRAY<ROW<key K, value V>> of the entries in order
+//   ARRAY_APPEND(a, x), ARRAY_PREPEND(a, x), ARRAY_SLICE(a, start [, end]),
+//   ARRAY_UNION(a, b), ARRAY_INTERSECT(a, b), ARRAY_EXCEPT(a, b) (distinct, in order of first
+//   appearance), SPLIT(s, delimiter), MAP_FROM_ARRAYS(keys, values), MAP_UNION(m, ..)
 // Except where said, a NULL collection argument gives NULL. Nested values are boxed (one
 // eddy::Value per row, see src/vector/vector.h), so these kernels work row by row on Values.
+#include "eddy/exceptions.h"
 #include "function/scalar/cast.h"
 #include "eddy/row.h"
 #include "function/scalar/scalar_function_builders.h"
@@ -328,7 +332,181 @@ std::optional<BoundScalarFunction> bindArrayJoin(const std::vector<LogicalTypePt
       }, false)};
 }
 
+/// f(array, element) → the array with the element added at the end (ARRAY_APPEND) or the
+/// front (ARRAY_PREPEND); the element type widens to the common type.
+std::optional<BoundScalarFunction> bindArrayAdd(const std::vector<LogicalTypePtr>& arguments,
+                                                bool append) {
+  auto casts = arrayAndNeedle(arguments);
+  if (!casts) return std::nullopt;
+  // The element may be NULL, so the result's elements are nullable when it is.
+  LogicalTypePtr element = (*casts)[0]->getElementType()->copy(
+      (*casts)[0]->getElementType()->isNullable() || arguments[1]->isNullable());
+  (*casts)[0] = LogicalType::array(element, arguments[0]->isNullable());
+  return BoundScalarFunction{*casts, (*casts)[0], valueKernel([append](const std::vector<Value>& values) {
+                               if (values[0].isNull()) return Value();
+                               ValueArray elements = values[0].get<ValueArray>();
+                               elements.insert(append ? elements.end() : elements.begin(), values[1]);
+                               return Value::ofArray(std::move(elements));
+                             }, false)};
+}
+
+/// ARRAY_UNION / ARRAY_INTERSECT / ARRAY_EXCEPT of two arrays: distinct elements, in order
+/// of first appearance.
+enum class SetOperation { kUnion, kIntersect, kExcept };
+std::optional<BoundScalarFunction> bindArraySet(const std::vector<LogicalTypePtr>& arguments,
+                                                SetOperation operation) {
+  if (arguments.size() != 2 || !isArray(*arguments[0]) || !isArray(*arguments[1])) return std::nullopt;
+  LogicalTypePtr element = commonType({arguments[0]->getElementType(), arguments[1]->getElementType()});
+  if (element == nullptr) return std::nullopt;
+  std::vector<LogicalTypePtr> casts{LogicalType::array(element, arguments[0]->isNullable()),
+                                    LogicalType::array(element, arguments[1]->isNullable())};
+  return BoundScalarFunction{
+      casts, LogicalType::array(element, anyNullable(arguments)),
+      valueKernel([operation](const std::vector<Value>& values) {
+        const ValueArray& left = values[0].get<ValueArray>();
+        const ValueArray& right = values[1].get<ValueArray>();
+        auto contains = [](const ValueArray& elements, const Value& value) {
+          return std::find(elements.begin(), elements.end(), value) != elements.end();
+        };
+        ValueArray result;
+        auto add = [&](const Value& value) {
+          if (!contains(result, value)) result.push_back(value);
+        };
+        for (const Value& value : left) {
+          if (operation == SetOperation::kUnion ||
+              (operation == SetOperation::kIntersect) == contains(right, value)) {
+            add(value);
+          }
+        }
+        if (operation == SetOperation::kUnion) {
+          for (const Value& value : right) add(value);
+        }
+        return Value::ofArray(std::move(result));
+      })};
+}
+
+/// ARRAY_SLICE(array, start [, end]): elements start..end inclusive, 1-based, 0 as 1, negative
+/// counting from the end, end defaulting to the last; empty when start is after end.
+std::optional<BoundScalarFunction> bindArraySlice(const std::vector<LogicalTypePtr>& arguments) {
+  if (arguments.size() < 2 || arguments.size() > 3 || !isArray(*arguments[0])) return std::nullopt;
+  std::vector<LogicalTypePtr> casts{arguments[0]};
+  for (size_t i = 1; i < arguments.size(); ++i) {
+    if (!isIntegral(*arguments[i]) && !isNullType(*arguments[i])) return std::nullopt;
+    casts.push_back(LogicalType::simple(Root::INTEGER, arguments[i]->isNullable()));
+  }
+  return BoundScalarFunction{casts, arguments[0]->copy(anyNullable(arguments)),
+                             valueKernel([](const std::vector<Value>& values) {
+                               const ValueArray& elements = values[0].get<ValueArray>();
+                               const int64_t size = static_cast<int64_t>(elements.size());
+                               auto position = [size](int64_t offset) {
+                                 return offset < 0 ? size + offset + 1 : std::max<int64_t>(offset, 1);
+                               };
+                               int64_t from = position(values[1].get<int32_t>());
+                               int64_t to = values.size() > 2 ? position(values[2].get<int32_t>()) : size;
+                               from = std::max<int64_t>(from, 1);
+                               to = std::min(to, size);
+                               if (from > to) return Value::ofArray({});
+                               return Value::ofArray(ValueArray(elements.begin() + (from - 1),
+                                                                elements.begin() + to));
+                             })};
+}
+
+/// SPLIT(string, delimiter): ARRAY<STRING> of the pieces (empty pieces kept; an empty
+/// delimiter splits every character).
+std::optional<BoundScalarFunction> bindSplit(const std::vector<LogicalTypePtr>& arguments) {
+  if (arguments.size() != 2) return std::nullopt;
+  std::vector<LogicalTypePtr> casts;
+  for (const LogicalTypePtr& argument : arguments) {
+    if (!isCharacterString(*argument) && !isNullType(*argument)) return std::nullopt;
+    casts.push_back(stringType(argument->isNullable()));
+  }
+  return BoundScalarFunction{
+      casts, LogicalType::array(stringType(false), anyNullable(arguments)),
+      valueKernel([](const std::vector<Value>& values) {
+        const std::string& text = values[0].get<std::string>();
+        const std::string& delimiter = values[1].get<std::string>();
+        ValueArray pieces;
+        if (delimiter.empty()) {
+          for (size_t i = 0; i < text.size();) {
+            // One code point per piece.
+            const auto lead = static_cast<unsigned char>(text[i]);
+            size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+            pieces.push_back(Value(text.substr(i, length)));
+            i += length;
+          }
+          return Value::ofArray(std::move(pieces));
+        }
+        size_t begin = 0;
+        for (size_t found; (found = text.find(delimiter, begin)) != std::string::npos;) {
+          pieces.push_back(Value(text.substr(begin, found - begin)));
+          begin = found + delimiter.size();
+        }
+        pieces.push_back(Value(text.substr(begin)));
+        return Value::ofArray(std::move(pieces));
+      })};
+}
+
 // --- Map functions. ---
+
+/// MAP_FROM_ARRAYS(keys, values): a map of the pairs (arrays of one length; a repeated key
+/// keeps its last value).
+std::optional<BoundScalarFunction> bindMapFromArrays(const std::vector<LogicalTypePtr>& arguments) {
+  if (arguments.size() != 2 || !isArray(*arguments[0]) || !isArray(*arguments[1])) return std::nullopt;
+  return BoundScalarFunction{
+      arguments,
+      LogicalType::map(arguments[0]->getElementType(), arguments[1]->getElementType(),
+                       anyNullable(arguments)),
+      valueKernel([](const std::vector<Value>& values) {
+        const ValueArray& keys = values[0].get<ValueArray>();
+        const ValueArray& items = values[1].get<ValueArray>();
+        if (keys.size() != items.size()) {
+          throw TableException("Invalid function MAP_FROM_ARRAYS call:\nThe length of the keys "
+                               "array " + std::to_string(keys.size()) +
+                               " is not equal to the length of the values array " +
+                               std::to_string(items.size()));
+        }
+        ValueMap entries;
+        for (size_t i = 0; i < keys.size(); ++i) {
+          auto found = std::find_if(entries.begin(), entries.end(),
+                                    [&](const auto& entry) { return entry.first == keys[i]; });
+          if (found != entries.end()) {
+            found->second = items[i];
+          } else {
+            entries.emplace_back(keys[i], items[i]);
+          }
+        }
+        return Value::ofMap(std::move(entries));
+      })};
+}
+
+/// MAP_UNION(m1, m2, ..): the entries of all maps, a later map's value winning for a key.
+std::optional<BoundScalarFunction> bindMapUnion(const std::vector<LogicalTypePtr>& arguments) {
+  if (arguments.empty()) return std::nullopt;
+  for (const LogicalTypePtr& argument : arguments) {
+    if (!isMap(*argument)) return std::nullopt;
+  }
+  LogicalTypePtr common = commonType(arguments);
+  if (common == nullptr) return std::nullopt;
+  std::vector<LogicalTypePtr> casts;
+  for (const LogicalTypePtr& argument : arguments) casts.push_back(common->copy(argument->isNullable()));
+  return BoundScalarFunction{casts, common->copy(anyNullable(arguments)),
+                             valueKernel([](const std::vector<Value>& values) {
+                               ValueMap entries;
+                               for (const Value& map : values) {
+                                 for (const auto& [key, value] : map.get<ValueMap>()) {
+                                   auto found = std::find_if(
+                                       entries.begin(), entries.end(),
+                                       [&](const auto& entry) { return entry.first == key; });
+                                   if (found != entries.end()) {
+                                     found->second = value;
+                                   } else {
+                                     entries.emplace_back(key, value);
+                                   }
+                                 }
+                               }
+                               return Value::ofMap(std::move(entries));
+                             })};
+}
 
 std::optional<BoundScalarFunction> bindMapPart(const std::vector<LogicalTypePtr>& arguments,
                                                bool keys) {
@@ -399,6 +577,31 @@ void registerCollectionFunctions(FunctionRegistry& registry) {
   registry.add(ScalarFunction("ARRAY_JOIN", FunctionSyntax::kFunction,
                               {"'ARRAY_JOIN(<ARRAY<STRING>>, <CHARACTER>[, <CHARACTER>])'"},
                               bindArrayJoin));
+  for (bool append : {true, false}) {
+    const char* name = append ? "ARRAY_APPEND" : "ARRAY_PREPEND";
+    registry.add(ScalarFunction(name, FunctionSyntax::kFunction,
+                                {std::string("'") + name + "(<ARRAY>, <ARRAY ELEMENT>)'"},
+                                [append](const std::vector<LogicalTypePtr>& arguments) {
+                                  return bindArrayAdd(arguments, append);
+                                }));
+  }
+  for (auto [name, operation] : {std::pair{"ARRAY_UNION", SetOperation::kUnion},
+                                 std::pair{"ARRAY_INTERSECT", SetOperation::kIntersect},
+                                 std::pair{"ARRAY_EXCEPT", SetOperation::kExcept}}) {
+    registry.add(ScalarFunction(name, FunctionSyntax::kFunction,
+                                {std::string("'") + name + "(<ARRAY>, <ARRAY>)'"},
+                                [operation](const std::vector<LogicalTypePtr>& arguments) {
+                                  return bindArraySet(arguments, operation);
+                                }));
+  }
+  registry.add(ScalarFunction("ARRAY_SLICE", FunctionSyntax::kFunction,
+                              {"'ARRAY_SLICE(<ARRAY>, <INTEGER>[, <INTEGER>])'"}, bindArraySlice));
+  registry.add(ScalarFunction("SPLIT", FunctionSyntax::kFunction,
+                              {"'SPLIT(<CHARACTER>, <CHARACTER>)'"}, bindSplit));
+  registry.add(ScalarFunction("MAP_FROM_ARRAYS", FunctionSyntax::kFunction,
+                              {"'MAP_FROM_ARRAYS(<ARRAY>, <ARRAY>)'"}, bindMapFromArrays));
+  registry.add(ScalarFunction("MAP_UNION", FunctionSyntax::kFunction, {"'MAP_UNION(<MAP>, ...)'"},
+                              bindMapUnion));
   registry.add(ScalarFunction("MAP_KEYS", FunctionSyntax::kFunction, {"'MAP_KEYS(<MAP>)'"},
                               [](const std::vector<LogicalTypePtr>& arguments) {
                                 return bindMapPart(arguments, true);

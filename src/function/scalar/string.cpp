@@ -1,4 +1,5 @@
-// String functions over CHAR/VARCHAR (UTF-8): UPPER, LOWER, INITCAP, ASCII, CHR, CHAR_LENGTH, SUBSTRING,
+// String functions over CHAR/VARCHAR (UTF-8): UPPER, LOWER, INITCAP, ASCII, CHR, LEFT, RIGHT,
+// CHAR_LENGTH, SUBSTRING,
 // TRIM/LTRIM/RTRIM, CONCAT, `||`, CONCAT_WS, REPLACE, LPAD/RPAD, POSITION, LOCATE, REVERSE,
 // REPEAT, SPLIT_INDEX, LIKE. Positions and lengths count Unicode code points (Flink counts
 // UTF-16 units; the two agree outside the supplementary planes). Case mapping is ASCII only.
@@ -111,6 +112,19 @@ struct ChrOperation {
     const auto code = static_cast<unsigned char>(value & 0xFF);
     if (code < 0x80) return std::string(1, static_cast<char>(code));
     return std::string{static_cast<char>(0xC0 | (code >> 6)), static_cast<char>(0x80 | (code & 0x3F))};
+  }
+};
+
+// LEFT(s, n) / RIGHT(s, n): the first / last n characters; '' for n <= 0, all of s when n is
+// longer.
+struct LeftRightOperation {
+  bool left;
+  string_view operator()(string_view text, int32_t count) const {
+    if (count <= 0) return string_view();
+    const int64_t length = codePointCount(text);
+    if (count >= length) return text;
+    if (left) return text.substr(0, byteOffsetOf(text, count));
+    return text.substr(byteOffsetOf(text, length - count));
   }
 };
 
@@ -504,6 +518,11 @@ void registerStringFunctions(FunctionRegistry& registry) {
   registry.addAlias("LCASE", "LOWER");
   addShaped(registry, "INITCAP", {"S"}, sameAsFirst,
             [](size_t) { return unaryKernel<string_view, string_view>(InitCapOperation{}); });
+  for (bool left : {true, false}) {
+    addShaped(registry, left ? "LEFT" : "RIGHT", {"SI"}, sameAsFirst, [left](size_t) {
+      return binaryKernel<string_view, int32_t, string_view>(LeftRightOperation{left});
+    });
+  }
   addShaped(registry, "ASCII", {"S"}, intResult,
             [](size_t) { return unaryKernel<string_view, int32_t>(AsciiOperation{}); });
   addShaped(registry, "CHR", {"I"}, stringResult,
