@@ -25,7 +25,8 @@
 //   MAP_ENTRIES(m)         ARRAY<ROW<key K, value V>> of the entries in order
 //   ARRAY_APPEND(a, x), ARRAY_PREPEND(a, x), ARRAY_SLICE(a, start [, end]),
 //   ARRAY_UNION(a, b), ARRAY_INTERSECT(a, b), ARRAY_EXCEPT(a, b) (distinct, in order of first
-//   appearance), SPLIT(s, delimiter), MAP_FROM_ARRAYS(keys, values), MAP_UNION(m, ..)
+//   appearance), ARRAY_MAX(a), ARRAY_MIN(a), ARRAY_SORT(a [, ascending [, nullsFirst]]),
+//   SPLIT(s, delimiter), MAP_FROM_ARRAYS(keys, values), MAP_UNION(m, ..)
 // Except where said, a NULL collection argument gives NULL. Nested values are boxed (one
 // eddy::Value per row, see src/vector/vector.h), so these kernels work row by row on Values.
 #include "eddy/exceptions.h"
@@ -33,6 +34,7 @@
 #include "eddy/row.h"
 #include "function/scalar/scalar_function_builders.h"
 #include "function/type_rules.h"
+#include "function/value_order.h"
 
 namespace eddy::function {
 namespace {
@@ -385,6 +387,65 @@ std::optional<BoundScalarFunction> bindArraySet(const std::vector<LogicalTypePtr
       })};
 }
 
+/// Whether elements of `type` have an order (compareValues).
+bool isOrderable(const LogicalType& type) {
+  return isNumeric(type) || isCharacterString(type) || isBoolean(type) || isDatetime(type);
+}
+
+/// ARRAY_MAX / ARRAY_MIN: the largest / smallest non-NULL element; NULL when there is none.
+std::optional<BoundScalarFunction> bindArrayExtreme(const std::vector<LogicalTypePtr>& arguments,
+                                                    bool maximum) {
+  if (arguments.size() != 1 || !isArray(*arguments[0]) ||
+      !isOrderable(*arguments[0]->getElementType())) {
+    return std::nullopt;
+  }
+  return BoundScalarFunction{arguments, arguments[0]->getElementType()->copy(true),
+                             valueKernel([maximum](const std::vector<Value>& values) {
+                               const Value* best = nullptr;
+                               for (const Value& element : values[0].get<ValueArray>()) {
+                                 if (element.isNull()) continue;
+                                 if (best == nullptr ||
+                                     (compareValues(element, *best) > 0) == maximum) {
+                                   best = &element;
+                                 }
+                               }
+                               return best == nullptr ? Value() : *best;
+                             })};
+}
+
+/// ARRAY_SORT(array [, ascending [, nullsFirst]]): ascending with NULLs first by default;
+/// descending puts NULLs last unless nullsFirst says otherwise.
+std::optional<BoundScalarFunction> bindArraySort(const std::vector<LogicalTypePtr>& arguments) {
+  if (arguments.empty() || arguments.size() > 3 || !isArray(*arguments[0]) ||
+      !isOrderable(*arguments[0]->getElementType())) {
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < arguments.size(); ++i) {
+    if (!isBoolean(*arguments[i]) && !isNullType(*arguments[i])) return std::nullopt;
+  }
+  std::vector<LogicalTypePtr> casts{arguments[0]};
+  for (size_t i = 1; i < arguments.size(); ++i) {
+    casts.push_back(LogicalType::simple(Root::BOOLEAN, arguments[i]->isNullable()));
+  }
+  return BoundScalarFunction{casts, arguments[0]->copy(anyNullable(arguments)),
+                             valueKernel([](const std::vector<Value>& values) {
+                               const bool ascending = values.size() < 2 || values[1].get<bool>();
+                               const bool nullsFirst =
+                                   values.size() < 3 ? ascending : values[2].get<bool>();
+                               ValueArray elements = values[0].get<ValueArray>();
+                               std::stable_sort(elements.begin(), elements.end(),
+                                                [&](const Value& a, const Value& b) {
+                                                  if (a.isNull() != b.isNull()) {
+                                                    return a.isNull() ? nullsFirst : !nullsFirst;
+                                                  }
+                                                  if (a.isNull()) return false;
+                                                  int order = compareValues(a, b);
+                                                  return ascending ? order < 0 : order > 0;
+                                                });
+                               return Value::ofArray(std::move(elements));
+                             })};
+}
+
 /// ARRAY_SLICE(array, start [, end]): elements start..end inclusive, 1-based, 0 as 1, negative
 /// counting from the end, end defaulting to the last; empty when start is after end.
 std::optional<BoundScalarFunction> bindArraySlice(const std::vector<LogicalTypePtr>& arguments) {
@@ -594,6 +655,16 @@ void registerCollectionFunctions(FunctionRegistry& registry) {
                                   return bindArraySet(arguments, operation);
                                 }));
   }
+  for (bool maximum : {true, false}) {
+    const char* name = maximum ? "ARRAY_MAX" : "ARRAY_MIN";
+    registry.add(ScalarFunction(name, FunctionSyntax::kFunction,
+                                {std::string("'") + name + "(<ARRAY>)'"},
+                                [maximum](const std::vector<LogicalTypePtr>& arguments) {
+                                  return bindArrayExtreme(arguments, maximum);
+                                }));
+  }
+  registry.add(ScalarFunction("ARRAY_SORT", FunctionSyntax::kFunction,
+                              {"'ARRAY_SORT(<ARRAY>[, <BOOLEAN>[, <BOOLEAN>]])'"}, bindArraySort));
   registry.add(ScalarFunction("ARRAY_SLICE", FunctionSyntax::kFunction,
                               {"'ARRAY_SLICE(<ARRAY>, <INTEGER>[, <INTEGER>])'"}, bindArraySlice));
   registry.add(ScalarFunction("SPLIT", FunctionSyntax::kFunction,
