@@ -334,13 +334,20 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
   // Both sides, each row marked with its side, grouped by all columns: a row of the result is
   // a group seen on the left and (INTERSECT) also / (EXCEPT) never on the right. As an
   // aggregate it retracts correctly in STREAMING.
-  const auto& fields = left->rowType->getFields();
+  // A column is nullable when it is on either side (each side's projection reads its own
+  // types; the union's row type is the merged one).
+  std::vector<RowField> fields = left->rowType->getFields();
   const int arity = static_cast<int>(fields.size());
+  const auto& rightFields = right->rowType->getFields();
+  for (int i = 0; i < arity; ++i) {
+    if (rightFields[i].type->isNullable()) fields[i].type = fields[i].type->copy(true);
+  }
   auto marked = [&](const LogicalNodePtr& side, bool isLeft) -> LogicalNodePtr {
     std::vector<BoundPtr> columns;
     std::vector<std::string> names;
+    const auto& sideFields = side->rowType->getFields();
     for (int i = 0; i < arity; ++i) {
-      columns.push_back(expression::column(i, fields[i].type));
+      columns.push_back(expression::column(i, sideFields[i].type));
       names.push_back(fields[i].name);
     }
     columns.push_back(expression::literal(Value(isLeft)));
@@ -350,8 +357,13 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
     return std::make_shared<LogicalProject>(side, std::move(columns), std::move(names));
   };
   LogicalNodePtr leftMarked = marked(left, true);
+  std::vector<RowField> unionFields = fields;
+  for (size_t i = static_cast<size_t>(arity); i < leftMarked->rowType->getFields().size(); ++i) {
+    unionFields.push_back(leftMarked->rowType->getFields()[i]);
+  }
   LogicalNodePtr both = std::make_shared<LogicalUnion>(
-      std::vector<LogicalNodePtr>{leftMarked, marked(right, false)}, leftMarked->rowType);
+      std::vector<LogicalNodePtr>{leftMarked, marked(right, false)},
+      LogicalType::row(std::move(unionFields), false));
   std::vector<int> grouping;
   for (int i = 0; i < arity; ++i) grouping.push_back(i);
   LogicalTypePtr count = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
@@ -2822,6 +2834,8 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       callNames.push_back("$f" + std::to_string(groupCount + calls.size()));
       calls.push_back(std::move(aggregate));
     }
+    // Two keys of one name (`GROUP BY a.k, b.k`) get distinct names (k, k0).
+    preNames = uniquifyNames(preNames);
     LogicalNodePtr pre = std::make_shared<LogicalProject>(input.node, preProjection, preNames);
     LogicalNodePtr aggregate;
     if (!multipleSets) {
