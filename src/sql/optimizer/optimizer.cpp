@@ -618,6 +618,9 @@ LogicalNodePtr optimize(const LogicalNodePtr& plan, std::vector<std::string>* ap
       {"FilterPushDown", pushFilters},
       {"ProjectJoinTranspose", pruneJoinInputs},
       {"ProjectMerge", mergeProjects},
+      // Merged projections can put constants together again (CAST(1.5 AS DOUBLE) of a sink's
+      // cast over a literal column): fold once more.
+      {"ConstantFolding", foldConstants},
       {"ProjectionPushDown", pushProjection},
   };
   LogicalNodePtr current = plan;
