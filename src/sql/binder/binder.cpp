@@ -2347,22 +2347,38 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   BoundPtr operand = bindExpression(*in.operand, scope, nullptr);
   BoundPtr marker = markSubquery(in, *in.subquery, scope, in.operand.get());
   SubqueryRows rows = bindSubqueryRows(*in.subquery, scope, true);
-  if (!rows.innerKeys.empty()) notSupported(in, "NOT IN (or IN outside a WHERE conjunct) with a correlated subquery");
   Relation& outer = *subqueryInput_;
   LogicalTypePtr count = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
-  LogicalNodePtr valueWithNullFlag = std::make_shared<LogicalProject>(
-      rows.node, std::vector<BoundPtr>{expression::call("IS NULL", {rows.value})},
-      std::vector<std::string>{"$isNull"});
+  // The counts per correlation key (one global row when uncorrelated): the keys, then whether
+  // the value is NULL.
+  const int keyCount = static_cast<int>(rows.innerKeys.size());
+  std::vector<BoundPtr> flagged = rows.innerKeys;
+  std::vector<std::string> flaggedNames;
+  for (int i = 0; i < keyCount; ++i) flaggedNames.push_back("$key" + std::to_string(i));
+  flagged.push_back(expression::call("IS NULL", {rows.value}));
+  flaggedNames.push_back("$isNull");
+  LogicalNodePtr valueWithNullFlag =
+      std::make_shared<LogicalProject>(rows.node, std::move(flagged), std::move(flaggedNames));
+  std::vector<int> grouping;
+  for (int i = 0; i < keyCount; ++i) grouping.push_back(i);
   LogicalNodePtr stats = std::make_shared<LogicalAggregate>(
-      valueWithNullFlag, std::vector<int>{},
+      valueWithNullFlag, grouping,
       std::vector<AggregateCall>{AggregateCall{AggregateKind::COUNT_STAR, -1, count, -1},
-                                 AggregateCall{AggregateKind::COUNT_STAR, -1, count, 0}},
+                                 AggregateCall{AggregateKind::COUNT_STAR, -1, count, keyCount}},
       std::vector<std::string>{"$rows", "$nulls"});
   const int outerArity = outer.node->rowType->getFieldCount();
-  outer.node = planJoin(outer.node, stats, runtime::operators::JoinType::LEFT, nullptr);
+  std::vector<BoundPtr> keyEqualities;
+  const auto& statsFields = stats->rowType->getFields();
+  for (int i = 0; i < keyCount; ++i) {
+    keyEqualities.push_back(expression::call(
+        "=", {rows.outerKeys[static_cast<size_t>(i)],
+              expression::column(outerArity + i, statsFields[static_cast<size_t>(i)].type)}));
+  }
+  outer.node = planJoin(outer.node, stats, runtime::operators::JoinType::LEFT,
+                        keyEqualities.empty() ? nullptr : expression::conjunction(keyEqualities));
   LogicalTypePtr nullableCount = count->copy(true);
-  BoundPtr rowCount = expression::column(outerArity, nullableCount);
-  BoundPtr nullCount = expression::column(outerArity + 1, nullableCount);
+  BoundPtr rowCount = expression::column(outerArity + keyCount, nullableCount);
+  BoundPtr nullCount = expression::column(outerArity + keyCount + 1, nullableCount);
   BoundPtr zero = expression::literal(Value(int64_t{0}));
   BoundPtr empty = expression::call("=", {expression::coalesce({rowCount, zero}), zero});
   BoundPtr unknown = expression::call(
