@@ -712,8 +712,8 @@ class QueryGenerator {
   }
 
   // ---- subqueries in WHERE: [NOT] IN, [NOT] EXISTS (correlated by `inner.k = outer.k`),
-  //      comparisons with a scalar subquery. eddy has no correlated NOT IN and no correlated
-  //      scalar subqueries yet (docs/features.md), so those are not generated.
+  //      comparisons with a scalar subquery. eddy has no correlated scalar subqueries yet
+  //      (docs/features.md), so those are not generated.
 
   genSubqueryPred(sc, o) {
     const r = this.rng;
@@ -737,10 +737,10 @@ class QueryGenerator {
       case 'in': {
         const useStr = r.chance(0.3);
         const outer = useStr ? this.genStr(sc, 1, po) : this.genNum(sc, 1, po);
-        // A correlated IN only as a WHERE conjunct: eddy rejects it elsewhere ("NOT IN (or IN
-        // outside a WHERE conjunct) with a correlated subquery is not supported yet").
-        const correlated = outerInts.length > 0 && r.chance(0.3) && !!o.conjunct;
-        const not = !correlated && r.chance(0.35) ? ' NOT' : '';
+        // Correlated or not, under AND, OR, NOT, and as NOT IN (eddy counts the subquery's rows
+        // and NULLs per correlation key for the three-valued forms).
+        const correlated = outerInts.length > 0 && r.chance(0.3);
+        const not = r.chance(0.35) ? ' NOT' : '';
         let qf;
         let qd;
         if (!correlated && depth > 0 && r.chance(0.4)) {
