@@ -88,6 +88,18 @@ LogicalTypePtr commonType(const std::vector<LogicalTypePtr>& types) {
   return common;
 }
 
+/// Sets `key` to `value` in `entries`: a new key is appended, a present one keeps its position
+/// and takes the value (Java's HashMap.put order, as MAP[..] and Flink's map builders).
+void putEntry(ValueMap& entries, const Value& key, const Value& value) {
+  auto found = std::find_if(entries.begin(), entries.end(),
+                            [&](const auto& entry) { return entry.first == key; });
+  if (found != entries.end()) {
+    found->second = value;
+  } else {
+    entries.emplace_back(key, value);
+  }
+}
+
 // --- Constructors. ---
 
 std::optional<BoundScalarFunction> bindArray(const std::vector<LogicalTypePtr>& arguments) {
@@ -116,15 +128,7 @@ std::optional<BoundScalarFunction> bindMap(const std::vector<LogicalTypePtr>& ar
       casts, LogicalType::map(key, value, false),
       valueKernel([](const std::vector<Value>& values) {
         ValueMap entries;
-        for (size_t i = 0; i + 1 < values.size(); i += 2) {
-          auto found = std::find_if(entries.begin(), entries.end(),
-                                    [&](const auto& entry) { return entry.first == values[i]; });
-          if (found != entries.end()) {
-            found->second = values[i + 1];
-          } else {
-            entries.emplace_back(values[i], values[i + 1]);
-          }
-        }
+        for (size_t i = 0; i + 1 < values.size(); i += 2) putEntry(entries, values[i], values[i + 1]);
         return Value::ofMap(std::move(entries));
       }, false)};
 }
@@ -527,15 +531,7 @@ std::optional<BoundScalarFunction> bindMapFromArrays(const std::vector<LogicalTy
                                std::to_string(items.size()));
         }
         ValueMap entries;
-        for (size_t i = 0; i < keys.size(); ++i) {
-          auto found = std::find_if(entries.begin(), entries.end(),
-                                    [&](const auto& entry) { return entry.first == keys[i]; });
-          if (found != entries.end()) {
-            found->second = items[i];
-          } else {
-            entries.emplace_back(keys[i], items[i]);
-          }
-        }
+        for (size_t i = 0; i < keys.size(); ++i) putEntry(entries, keys[i], items[i]);
         return Value::ofMap(std::move(entries));
       })};
 }
@@ -555,14 +551,7 @@ std::optional<BoundScalarFunction> bindMapUnion(const std::vector<LogicalTypePtr
                                ValueMap entries;
                                for (const Value& map : values) {
                                  for (const auto& [key, value] : map.get<ValueMap>()) {
-                                   auto found = std::find_if(
-                                       entries.begin(), entries.end(),
-                                       [&](const auto& entry) { return entry.first == key; });
-                                   if (found != entries.end()) {
-                                     found->second = value;
-                                   } else {
-                                     entries.emplace_back(key, value);
-                                   }
+                                   putEntry(entries, key, value);
                                  }
                                }
                                return Value::ofMap(std::move(entries));
