@@ -388,6 +388,20 @@ ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<
   return withChildren(expression, std::move(children));
 }
 
+ExpressionPtr inlineColumns(const ExpressionPtr& expression,
+                            const std::vector<ExpressionPtr>& projections) {
+  if (expression->kind() == ExpressionKind::kColumnReference) {
+    return projections[static_cast<size_t>(static_cast<const ColumnReference&>(*expression).index())];
+  }
+  if (expression->children().empty()) return expression;
+  std::vector<ExpressionPtr> children;
+  children.reserve(expression->children().size());
+  for (const ExpressionPtr& child : expression->children()) {
+    children.push_back(inlineColumns(child, projections));
+  }
+  return withChildren(expression, std::move(children));
+}
+
 ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<ExpressionPtr> children) {
   switch (expression->kind()) {
     case ExpressionKind::kCall: {

@@ -246,6 +246,10 @@ ExpressionPtr disjunction(std::vector<ExpressionPtr> predicates);
 /// `expression` with every column reference $i replaced by $map(i) (types unchanged); nodes
 /// without column references below them are shared, not copied.
 ExpressionPtr remapColumns(const ExpressionPtr& expression, const std::function<int(int)>& map);
+/// `expression` over a projection's output rewritten over the projection's input: column $i
+/// becomes `projections[i]`.
+ExpressionPtr inlineColumns(const ExpressionPtr& expression,
+                            const std::vector<ExpressionPtr>& projections);
 /// `expression` with other operands (as many, of the same types); leaves are returned as they
 /// are. Types and functions are kept: no casts are inserted again.
 ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<ExpressionPtr> children);

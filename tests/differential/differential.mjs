@@ -302,8 +302,7 @@ class QueryGenerator {
     this.aliasCount = 0;
     this.ctes = []; // [{ name, f, d }] of the query being generated
     this.cteAllowed = false;
-    // > 0 while generating a subquery of a WHERE: eddy takes no subquery inside one ("A subquery
-    // in this clause is not supported yet"), so none is generated there.
+    // > 0 while generating a subquery of a WHERE (its own WHERE may hold subqueries again).
     this.inSubquery = 0;
   }
 
@@ -616,7 +615,7 @@ class QueryGenerator {
     const op = leaf
       ? r.weighted([[4, 'cmp'], [1, 'isnull'], [1, 'between'], [1, 'in'], [1, 'like'], [1.5, 'boolcol']])
       : r.weighted([[3, 'cmp'], [1, 'isnull'], [1, 'between'], [1, 'in'], [1, 'like'], [1, 'boolcol'], [2, 'and'],
-        [2, 'or'], [1, 'not'], [0.6, 'istrue'], [0.6, 'distinct'], [o.sub && this.inSubquery === 0 ? 2.5 : 0, 'subquery']]);
+        [2, 'or'], [1, 'not'], [0.6, 'istrue'], [0.6, 'distinct'], [o.sub && this.inSubquery < 2 ? 2.5 : 0, 'subquery']]);
     switch (op) {
       case 'cmp': {
         const cmp = r.pick(['=', '<>', '<', '<=', '>', '>=']);
@@ -711,9 +710,8 @@ class QueryGenerator {
     }
   }
 
-  // ---- subqueries in WHERE: [NOT] IN, [NOT] EXISTS (correlated by `inner.k = outer.k`),
-  //      comparisons with a scalar subquery. eddy has no correlated scalar subqueries yet
-  //      (docs/features.md), so those are not generated.
+  // ---- subqueries in WHERE: [NOT] IN, [NOT] EXISTS, comparisons with a scalar subquery, each
+  //      correlated by `inner.k = outer.k` or not.
 
   genSubqueryPred(sc, o) {
     const r = this.rng;
@@ -778,7 +776,8 @@ class QueryGenerator {
         }
         const outer = useStr ? this.genStr(sc, 1, po) : this.genNum(sc, 1, po);
         const cmp = r.pick(['=', '<>', '<', '<=', '>', '>=']);
-        const [wf, wd] = where([innerWhere()]);
+        // Correlated: an aggregation per key, COUNT 0 for a key without rows.
+        const [wf, wd] = where([outerInts.length > 0 && r.chance(0.5) ? corr() : null, innerWhere()]);
         return mk('BOOLEAN', `(${outer.f} ${cmp} (SELECT ${agg.f} FROM ${table.name} AS ${alias}${wf}))`,
           `(${outer.d} ${cmp} (SELECT ${agg.d} FROM ${table.name} AS ${alias}${wd}))`);
       }
@@ -1095,14 +1094,22 @@ class QueryGenerator {
     const items = spec.twin ? [...spec.twin.items] : this.itemKinds(spec).map((kind) => this.genValue(sc, kind, r.int(1, 3), o));
     if (spec.keyFirst) items.unshift(this.keyFirstItem(sc));
     if (!spec.kinds && !spec.keyFirst && depth > 0 && this.inSubquery === 0 && r.chance(0.07)) {
-      // An uncorrelated scalar subquery in the select list.
+      // A scalar subquery in the select list, correlated by `inner.k = outer column` or not.
       const t = r.pick(TABLES);
       const alias = this.alias();
       const inner = this.baseScope(t, alias);
       const agg = this.genAgg(inner, 'num', { exact: true });
-      const p = r.chance(0.5) ? this.genPred(inner, 1, { exact: true, plain: true }) : null;
-      items.push(mk(agg.type, `(SELECT ${agg.f} FROM ${t.name} AS ${alias}${p ? ` WHERE ${p.f}` : ''})`,
-        `(SELECT ${agg.d} FROM ${t.name} AS ${alias}${p ? ` WHERE ${p.d}` : ''})`, { mag: agg.mag }));
+      const conds = [];
+      const outerInts = this.intCols(sc);
+      if (outerInts.length > 0 && r.chance(0.5)) {
+        const outer = r.pick(outerInts);
+        conds.push(mk('BOOLEAN', `${alias}.k = ${outer.f}`, `${alias}.k = ${outer.d}`));
+      }
+      if (r.chance(0.5)) conds.push(this.genPred(inner, 1, { exact: true, plain: true }));
+      const wf = conds.length > 0 ? ` WHERE ${conds.map((c) => c.f).join(' AND ')}` : '';
+      const wd = conds.length > 0 ? ` WHERE ${conds.map((c) => c.d).join(' AND ')}` : '';
+      items.push(mk(agg.type, `(SELECT ${agg.f} FROM ${t.name} AS ${alias}${wf})`,
+        `(SELECT ${agg.d} FROM ${t.name} AS ${alias}${wd})`, { mag: agg.mag }));
     }
     const pred = r.chance(0.65) ? this.genPred(sc, r.int(1, 2), { sub: depth > 0, queryDepth: depth, conjunct: true }) : null;
     const where = this.whereClause(from, pred);
@@ -1187,7 +1194,7 @@ class QueryGenerator {
 
   genHaving(sc, keys, depth = 2) {
     const r = this.rng;
-    const choice = depth <= 0 ? 'agg' : r.weighted([[3, 'agg'], [keys.length > 0 ? 1 : 0, 'key'], [1, 'and'], [1, 'or']]);
+    const choice = depth <= 0 ? 'agg' : r.weighted([[3, 'agg'], [keys.length > 0 ? 1 : 0, 'key'], [1, 'and'], [1, 'or'], [0.7, 'subquery']]);
     switch (choice) {
       case 'agg': {
         const kind = r.weighted([[4, 'num'], [1, 'STRING']]);
@@ -1202,6 +1209,22 @@ class QueryGenerator {
         const cmp = r.pick(['=', '<>', '<', '>']);
         const b = NUMERIC.has(k.type) ? this.numLiteralFor(k) : this.strLiteral();
         return mk('BOOLEAN', `${k.f} ${cmp} ${b.f}`, `${k.d} ${cmp} ${b.d}`);
+      }
+      case 'subquery': {
+        // An aggregate compared with a scalar subquery, correlated by an integer GROUP BY key
+        // or not.
+        const a = this.genAgg(sc, 'num', { exact: true });
+        const t = r.pick(TABLES);
+        const alias = this.alias();
+        const inner = this.baseScope(t, alias);
+        const b = this.genAgg(inner, 'num', { exact: true, plain: true });
+        const intKeys = keys.filter((k) => INTEGER.has(k.type) && !k.inexact);
+        const k = intKeys.length > 0 && r.chance(0.6) ? r.pick(intKeys) : null;
+        const wf = k ? ` WHERE ${alias}.k = ${k.f}` : '';
+        const wd = k ? ` WHERE ${alias}.k = ${k.d}` : '';
+        const cmp = r.pick(['<>', '<', '<=', '>', '>=']);
+        return mk('BOOLEAN', `${a.f} ${cmp} (SELECT ${b.f} FROM ${t.name} AS ${alias}${wf})`,
+          `${a.d} ${cmp} (SELECT ${b.d} FROM ${t.name} AS ${alias}${wd})`);
       }
       case 'and': case 'or': {
         const a = this.genHaving(sc, keys, depth - 1);

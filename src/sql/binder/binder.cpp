@@ -661,6 +661,7 @@ bool isAggregateFunctionName(const std::string& upperCaseName) {
 struct Binder::AggregateBinding {
   std::map<const FunctionCallExpression*, int> callColumns;  // AST call → output column
   std::vector<std::string> groupingTexts;                    // unparsed GROUP BY expressions
+  std::vector<int> groupingInputColumns;  // the input column a key is, -1 for other expressions
   std::vector<LogicalTypePtr> outputTypes;                   // aggregate output columns
   /// With several grouping sets: the column of the first key's GROUPING flag (one BIGINT
   /// column per key follows); -1 otherwise (GROUPING is then 0).
@@ -1572,6 +1573,7 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
     const ScopeColumn* nearest = nullptr;
     size_t best = std::max<size_t>(2, name.size() / 3) + 1;
     for (const ScopeColumn& column : scope) {
+      if (qualifier ? column.qualifier != *qualifier : column.hidden) continue;
       size_t distance = editDistance(name, column.name);
       if (distance < best) {
         best = distance;
@@ -1874,6 +1876,21 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       }
     }
     if (node.is<IdentifierExpression>()) {
+      // The same column written otherwise (`t.k` for `GROUP BY k`).
+      BoundPtr column;
+      try {
+        column = bindIdentifier(node.as<IdentifierExpression>(), scope);
+      } catch (const ValidationException&) {
+      }
+      if (column && column->kind() == expression::ExpressionKind::kColumnReference) {
+        const int index = static_cast<const expression::ColumnReference&>(*column).index();
+        const auto& keys = aggregates->groupingInputColumns;
+        auto position = std::find(keys.begin(), keys.end(), index);
+        if (position != keys.end()) {
+          size_t key = static_cast<size_t>(position - keys.begin());
+          return expression::column(static_cast<int>(key), aggregates->outputTypes[key]);
+        }
+      }
       std::string written;
       for (const std::string& part : node.as<IdentifierExpression>().names) {
         written += (written.empty() ? "" : ".") + part;
@@ -2021,7 +2038,7 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       case ExpressionKind::kStar:
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
       case ExpressionKind::kSubquery:
-        return bindScalarSubquery(node.as<SubqueryExpression>());
+        return bindScalarSubquery(node.as<SubqueryExpression>(), scope);
       case ExpressionKind::kExists: {
         // WHERE EXISTS (...) AND ...: a semi join; elsewhere the marker of a LEFT join.
         bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &node) !=
@@ -2186,103 +2203,131 @@ LogicalNodePtr pruneRankNumber(const LogicalNodePtr& input,
 /// Sets the relation subqueries join onto while one clause is bound (and clears the
 /// top-level conjunct list), restoring the enclosing clause's afterwards.
 struct Binder::SubqueryScope {
-  SubqueryScope(Binder& binder, Relation* input)
+  SubqueryScope(Binder& binder, Relation* input, const AggregateBinding* aggregates = nullptr)
       : binder_(binder),
         savedInput_(binder.subqueryInput_),
+        savedAggregates_(binder.subqueryAggregates_),
         savedConjuncts_(std::move(binder.topLevelConjuncts_)) {
     binder.subqueryInput_ = input;
+    binder.subqueryAggregates_ = aggregates;
     binder.topLevelConjuncts_.clear();
   }
   ~SubqueryScope() {
     binder_.subqueryInput_ = savedInput_;
+    binder_.subqueryAggregates_ = savedAggregates_;
     binder_.topLevelConjuncts_ = std::move(savedConjuncts_);
   }
   Binder& binder_;
   Relation* savedInput_;
+  const AggregateBinding* savedAggregates_;
   std::vector<const Expression*> savedConjuncts_;
 };
 
-Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& outer,
-                                              bool needsValue) {
-  SubqueryScope none(*this, nullptr);
-  auto uncorrelated = [&]() {
-    Relation relation = bindRelation(query);
-    SubqueryRows rows;
-    rows.node = relation.node;
-    if (needsValue) {
-      if (relation.scope.size() != 1) {
-        fail(query, "The subquery of IN must return exactly one column; it returns " +
-                        std::to_string(relation.scope.size()));
-      }
-      rows.value = expression::column(0, relation.scope[0].type);
-    }
-    return rows;
-  };
-  // Correlation is looked for in the WHERE of a plain SELECT ... FROM ... WHERE subquery.
-  if (!query.is<SelectQuery>()) return uncorrelated();
-  const auto& select = query.as<SelectQuery>();
-  if (!select.where || !select.from) return uncorrelated();
-  Relation from = bindTableReference(*select.from);
+BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
+                                     Correlation& correlation) {
   std::vector<const Expression*> conjuncts;
-  collectConjuncts(*select.where, conjuncts);
-  auto binds = [&](const Expression& e, const Scope& scope) -> BoundPtr {
+  collectConjuncts(where, conjuncts);
+  auto binds = [&](const Expression& e, const Scope& scope,
+                   const AggregateBinding* aggregates) -> BoundPtr {
     try {
-      return bindExpression(e, scope, nullptr);
+      return bindExpression(e, scope, aggregates);
     } catch (const ValidationException&) {
       return nullptr;
     }
   };
   std::vector<BoundPtr> filters;
-  SubqueryRows rows;
   for (const Expression* conjunct : conjuncts) {
-    if (BoundPtr inner = binds(*conjunct, from.scope)) {
-      filters.push_back(inner);
+    // A conjunct over the subquery's own columns (it may hold subqueries of its own).
+    std::exception_ptr ownError;
+    LogicalNodePtr before = input.node;
+    try {
+      SubqueryScope subqueries(*this, &input);
+      topLevelConjuncts_ = {conjunct};
+      filters.push_back(bindExpression(*conjunct, input.scope, nullptr));
       continue;
+    } catch (const ValidationException&) {
+      ownError = std::current_exception();
+      input.node = before;
     }
-    // Not over the subquery's own columns: a correlation `inner = outer` (or the reverse).
+    // Otherwise a correlation `inner = outer` (or the reverse).
     bool correlated = false;
+    std::exception_ptr outerError;  // an outer column that is not grouped, above GROUP BY
     if (conjunct->is<BinaryExpression>() &&
         conjunct->as<BinaryExpression>().op == BinaryOperator::kEquals) {
       const auto& equals = conjunct->as<BinaryExpression>();
       for (int attempt = 0; attempt < 2 && !correlated; ++attempt) {
         const Expression& innerSide = attempt == 0 ? *equals.left : *equals.right;
         const Expression& outerSide = attempt == 0 ? *equals.right : *equals.left;
-        BoundPtr inner = binds(innerSide, from.scope);
-        BoundPtr outerKey = inner ? binds(outerSide, outer) : nullptr;
+        BoundPtr inner = binds(innerSide, input.scope, nullptr);
+        BoundPtr outerKey;
+        if (inner) {
+          try {
+            outerKey = bindExpression(outerSide, *correlation.outerScope, correlation.outerAggregates);
+          } catch (const ValidationException&) {
+            if (correlation.outerAggregates && binds(outerSide, *correlation.outerScope, nullptr)) {
+              outerError = std::current_exception();
+            }
+          }
+        }
         if (inner && outerKey) {
-          BoundPtr equal = expression::call("=", {inner, outerKey});  // checks the types
-          (void)equal;
-          rows.innerKeys.push_back(inner);
-          rows.outerKeys.push_back(outerKey);
+          (void)expression::call("=", {inner, outerKey});  // checks the types
+          correlation.innerKeys.push_back(inner);
+          correlation.outerKeys.push_back(outerKey);
           correlated = true;
         }
       }
     }
     if (!correlated) {
-      Scope combined = from.scope;
-      combined.insert(combined.end(), outer.begin(), outer.end());
-      if (binds(*conjunct, combined)) {
-        notSupported(*conjunct, "A correlated subquery condition other than `inner = outer`");
+      if (outerError) std::rethrow_exception(outerError);
+      // A subquery of the subquery reports its own error; other conditions the error over
+      // both queries' columns, which names what is unknown in either.
+      auto isSubquery = [](const Expression& e) {
+        return e.is<SubqueryExpression>() || e.is<ExistsExpression>() ||
+               (e.is<InExpression>() && e.as<InExpression>().subquery);
+      };
+      if (isSubquery(*conjunct) ||
+          (conjunct->is<BinaryExpression>() &&
+           (isSubquery(*conjunct->as<BinaryExpression>().left) ||
+            isSubquery(*conjunct->as<BinaryExpression>().right)))) {
+        std::rethrow_exception(ownError);
       }
-      bindExpression(*conjunct, from.scope, nullptr);  // throws the subquery's own error
+      Scope combined = input.scope;
+      combined.insert(combined.end(), correlation.outerScope->begin(), correlation.outerScope->end());
+      bindExpression(*conjunct, combined, nullptr);
+      notSupported(*conjunct, "A correlated subquery condition other than `inner = outer`");
     }
   }
-  if (rows.innerKeys.empty()) return uncorrelated();
-  if (!select.groupBy.empty() || select.having || select.distinct || !select.windows.empty()) {
-    notSupported(query, "A correlated subquery with GROUP BY, HAVING or DISTINCT");
+  return filters.empty() ? nullptr : expression::conjunction(std::move(filters));
+}
+
+Binder::Relation Binder::bindCorrelated(const Query& query, Correlation& correlation) {
+  SubqueryScope none(*this, nullptr);
+  if (query.is<SelectQuery>()) return bindSelect(query.as<SelectQuery>(), &correlation);
+  return bindRelation(query);
+}
+
+Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& outer,
+                                              bool needsValue) {
+  Correlation correlation;
+  correlation.outerScope = &outer;
+  correlation.outerAggregates = subqueryAggregates_;
+  Relation relation = bindCorrelated(query, correlation);
+  const size_t keyCount = correlation.innerKeys.size();
+  if (!correlation.emptyGroupValues.empty()) {
+    notSupported(query, "A correlated IN or EXISTS subquery that aggregates without GROUP BY");
   }
-  rows.node = filters.empty() ? from.node
-                              : std::make_shared<LogicalFilter>(
-                                    from.node, expression::conjunction(std::move(filters)));
+  SubqueryRows rows;
+  rows.node = relation.node;
+  for (size_t i = 0; i < keyCount; ++i) {
+    rows.innerKeys.push_back(expression::column(static_cast<int>(i), relation.scope[i].type));
+  }
+  rows.outerKeys = std::move(correlation.outerKeys);
   if (needsValue) {
-    if (select.items.size() != 1 || select.items[0].expression->is<StarExpression>()) {
-      fail(query, "The subquery of IN must return exactly one column");
+    if (relation.scope.size() != keyCount + 1) {
+      fail(query, "The subquery of IN must return exactly one column; it returns " +
+                      std::to_string(relation.scope.size() - keyCount));
     }
-    bool hasAggregate = false;
-    forEachAggregate(*select.items[0].expression,
-                     [&](const FunctionCallExpression&) { hasAggregate = true; });
-    if (hasAggregate) notSupported(query, "A correlated subquery with aggregates");
-    rows.value = bindExpression(*select.items[0].expression, from.scope, nullptr);
+    rows.value = expression::column(static_cast<int>(keyCount), relation.scope[keyCount].type);
   }
   return rows;
 }
@@ -2291,7 +2336,7 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
                               const Expression* inOperand, bool semi) {
   if (!subqueryInput_) notSupported(node, "A subquery in this clause");
   Relation& outer = *subqueryInput_;
-  BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, nullptr) : nullptr;
+  BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, subqueryAggregates_) : nullptr;
   SubqueryRows rows = bindSubqueryRows(query, scope, inOperand != nullptr);
   // The subquery's side: (TRUE, value?, inner keys...), distinct, so each outer row has at
   // most one partner.
@@ -2344,7 +2389,7 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   // (x is not NULL and the subquery has no NULL), else UNKNOWN. The subquery's row count and
   // NULL count come from a global aggregate joined onto every row.
   if (!subqueryInput_) notSupported(in, "A subquery in this clause");
-  BoundPtr operand = bindExpression(*in.operand, scope, nullptr);
+  BoundPtr operand = bindExpression(*in.operand, scope, subqueryAggregates_);
   BoundPtr marker = markSubquery(in, *in.subquery, scope, in.operand.get());
   SubqueryRows rows = bindSubqueryRows(*in.subquery, scope, true);
   Relation& outer = *subqueryInput_;
@@ -2391,27 +2436,66 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   return in.negated ? expression::call("NOT", {result}) : result;
 }
 
-BoundPtr Binder::bindScalarSubquery(const SubqueryExpression& subquery) {
+BoundPtr Binder::bindScalarSubquery(const SubqueryExpression& subquery, const Scope& scope) {
   if (!subqueryInput_) notSupported(subquery, "A subquery in this clause");
   Relation& outer = *subqueryInput_;
-  Relation relation;
-  {
-    SubqueryScope none(*this, nullptr);
-    relation = bindRelation(*subquery.query);
-  }
-  if (relation.scope.size() != 1) {
+  Correlation correlation;
+  correlation.outerScope = &scope;
+  correlation.outerAggregates = subqueryAggregates_;
+  Relation relation = bindCorrelated(*subquery.query, correlation);
+  const int keyCount = static_cast<int>(correlation.innerKeys.size());
+  if (relation.scope.size() != static_cast<size_t>(keyCount) + 1) {
     fail(subquery, "A scalar subquery must return exactly one column; it returns " +
-                       std::to_string(relation.scope.size()));
+                       std::to_string(relation.scope.size() - static_cast<size_t>(keyCount)));
   }
-  // Exactly one row: the value, NULL without rows, an error with more (SINGLE_VALUE).
-  LogicalTypePtr type = relation.scope[0].type->copy(true);
-  LogicalNodePtr single = std::make_shared<LogicalAggregate>(
-      relation.node, std::vector<int>{},
-      std::vector<AggregateCall>{AggregateCall{AggregateKind::SINGLE_VALUE, 0, type, -1}},
-      std::vector<std::string>{"$value"});
+  LogicalTypePtr type = relation.scope[static_cast<size_t>(keyCount)].type->copy(true);
   const int outerArity = outer.node->rowType->getFieldCount();
-  outer.node = planJoin(outer.node, single, runtime::operators::JoinType::LEFT, nullptr);
-  return expression::column(outerArity, type);
+  // The join condition: each outer key equals its inner key (the right side's first columns).
+  auto keyEqualities = [&]() -> BoundPtr {
+    std::vector<BoundPtr> equalities;
+    for (int i = 0; i < keyCount; ++i) {
+      equalities.push_back(expression::call(
+          "=", {correlation.outerKeys[static_cast<size_t>(i)],
+                expression::column(outerArity + i, relation.scope[static_cast<size_t>(i)].type)}));
+    }
+    return equalities.empty() ? nullptr : expression::conjunction(std::move(equalities));
+  };
+  if (!correlation.emptyGroupValues.empty()) {
+    // An aggregation without GROUP BY: one row per correlation key, joined with a marker; a
+    // row whose key has no rows gets the aggregation's value over no rows (COUNT's 0).
+    BoundPtr emptyValue = correlation.emptyGroupValues[0];
+    bool nullWhenEmpty = emptyValue->kind() == expression::ExpressionKind::kLiteral &&
+                         static_cast<const expression::Literal&>(*emptyValue).value().isNull();
+    LogicalNodePtr right = relation.node;
+    if (!nullWhenEmpty) {
+      std::vector<BoundPtr> columns;
+      std::vector<std::string> names;
+      for (int i = 0; i <= keyCount; ++i) {
+        columns.push_back(expression::column(i, relation.scope[static_cast<size_t>(i)].type));
+        names.push_back(relation.scope[static_cast<size_t>(i)].name);
+      }
+      columns.push_back(expression::literal(Value(true)));
+      names.push_back("$marker");
+      right = std::make_shared<LogicalProject>(right, std::move(columns), uniquifyNames(names));
+    }
+    outer.node = planJoin(outer.node, right, runtime::operators::JoinType::LEFT, keyEqualities());
+    BoundPtr value = expression::column(outerArity + keyCount, type);
+    if (nullWhenEmpty) return value;
+    BoundPtr marker = expression::column(outerArity + keyCount + 1,
+                                         LogicalType::simple(LogicalTypeRoot::BOOLEAN, true));
+    return expression::caseWhen({expression::call("IS NULL", {marker})},
+                                {expression::castIfNeeded(emptyValue, type)}, value);
+  }
+  // Otherwise at most one row per correlation key (or in all): the value, NULL without rows,
+  // an error with more (SINGLE_VALUE).
+  std::vector<int> grouping;
+  for (int i = 0; i < keyCount; ++i) grouping.push_back(i);
+  LogicalNodePtr single = std::make_shared<LogicalAggregate>(
+      relation.node, std::move(grouping),
+      std::vector<AggregateCall>{AggregateCall{AggregateKind::SINGLE_VALUE, keyCount, type, -1}},
+      std::vector<std::string>{"$value"});
+  outer.node = planJoin(outer.node, single, runtime::operators::JoinType::LEFT, keyEqualities());
+  return expression::column(outerArity + keyCount, type);
 }
 
 namespace {
@@ -2586,7 +2670,7 @@ void Binder::planOverAggregates(const SelectQuery& select,
   }
 }
 
-Binder::Relation Binder::bindSelect(const SelectQuery& select) {
+Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* correlation) {
   Relation input;
   if (select.from) {
     input = bindTableReference(*select.from);
@@ -2601,16 +2685,20 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     forEachAggregate(*select.where, [&](const FunctionCallExpression&) { hasAggregate = true; });
     if (hasAggregate) fail(*select.where, "Aggregate expression is illegal in WHERE clause");
     BoundPtr condition;
-    {
+    if (correlation) {
+      condition = bindCorrelatedWhere(*select.where, input, *correlation);
+    } else {
       SubqueryScope subqueries(*this, &input);
       collectConjuncts(*select.where, topLevelConjuncts_);
       condition = bindExpression(*select.where, input.scope, nullptr);
     }
-    if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+    if (condition && condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*select.where, "WHERE clause must be a condition");
     }
     const auto* join = dynamic_cast<const LogicalJoin*>(input.node.get());
-    if (LogicalNodePtr topN = pushRankFilter(input.node, condition)) {
+    if (!condition) {
+      // Every conjunct was a correlation key.
+    } else if (LogicalNodePtr topN = pushRankFilter(input.node, condition)) {
       input.node = topN;
     } else if (join && join->joinType == runtime::operators::JoinType::INNER) {
       // Predicate push-down into an inner join: its equalities become join keys.
@@ -2670,6 +2758,10 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
     });
   }
   bool aggregating = !select.groupBy.empty() || !aggregateCalls.empty() || select.having;
+  const int correlationKeys = correlation ? static_cast<int>(correlation->innerKeys.size()) : 0;
+  if (correlationKeys > 0 && aggregating && select.groupBy.empty() && select.having) {
+    notSupported(*select.having, "HAVING without GROUP BY in a correlated subquery");
+  }
 
   // A legacy group window, `GROUP BY TUMBLE(ts, INTERVAL ..)` (or HOP(ts, slide, size),
   // SESSION(ts, gap)): the window TVF over the input, grouped by its window; TUMBLE_START,
@@ -2784,6 +2876,10 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
   std::vector<BoundPtr> projections;
   std::vector<std::string> names;
   if (!aggregating) {
+    for (int k = 0; k < correlationKeys; ++k) {
+      projections.push_back(correlation->innerKeys[static_cast<size_t>(k)]);
+      names.push_back("$corr" + std::to_string(k));
+    }
     SubqueryScope subqueries(*this, &input);
     for (const OutputItem& item : items) {
       BoundPtr bound =
@@ -2812,6 +2908,18 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       }
     }
     const bool multipleSets = !plainGrouping && groupingSets.size() > 1;
+    if (correlationKeys > 0 && (multipleSets || groupWindow)) {
+      notSupported(select, "A correlated subquery with GROUPING SETS, ROLLUP, CUBE or a group window");
+    }
+    // A correlated subquery aggregates per correlation key: the inner keys group first.
+    for (int k = 0; k < correlationKeys; ++k) {
+      const BoundPtr& key = correlation->innerKeys[static_cast<size_t>(k)];
+      binding.groupingTexts.emplace_back();  // no expression's SQL text is empty
+      binding.groupingInputColumns.push_back(-1);
+      binding.outputTypes.push_back(key->type());
+      preProjection.push_back(key);
+      preNames.push_back("$corr" + std::to_string(k));
+    }
     for (size_t k = 0; k < keyExpressions.size(); ++k) {
       const Expression& keyExpression = *keyExpressions[k];
       if (&keyExpression == groupWindow) {
@@ -2820,6 +2928,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
         for (int property = 0; property < 3; ++property) {
           const ScopeColumn& column = input.scope[groupWindowColumn + property];
           binding.groupingTexts.push_back(groupWindowTexts[property]);
+          binding.groupingInputColumns.push_back(-1);
           binding.outputTypes.push_back(column.type);
           preProjection.push_back(expression::column(groupWindowColumn + property, column.type));
           preNames.push_back(kNames[property]);
@@ -2828,6 +2937,10 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       }
       BoundPtr key = bindExpression(keyExpression, input.scope, nullptr);
       binding.groupingTexts.push_back(unparse(keyExpression));
+      binding.groupingInputColumns.push_back(
+          key->kind() == expression::ExpressionKind::kColumnReference
+              ? static_cast<const expression::ColumnReference&>(*key).index()
+              : -1);
       // A key absent from some grouping set is NULL in that set's rows.
       bool inEverySet = std::all_of(groupingSets.begin(), groupingSets.end(), [&](const auto& set) {
         return std::find(set.begin(), set.end(), static_cast<int>(k)) != set.end();
@@ -2849,6 +2962,11 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       binding.outputTypes.push_back(aggregate.resultType);
       callNames.push_back("$f" + std::to_string(groupCount + calls.size()));
       calls.push_back(std::move(aggregate));
+    }
+    // Which calls count rows (0 over no rows; the others are NULL then).
+    std::vector<bool> countsRows;
+    for (const AggregateCall& call : calls) {
+      countsRows.push_back(call.kind == AggregateKind::COUNT || call.kind == AggregateKind::COUNT_STAR);
     }
     // Two keys of one name (`GROUP BY a.k, b.k`) get distinct names (k, k0).
     preNames = uniquifyNames(preNames);
@@ -2912,18 +3030,51 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
       aggregate = std::make_shared<LogicalUnion>(std::move(perSet), rowTypeOf(names, unionTypes));
     }
 
-    // 2. HAVING and the select list, over the aggregation's output.
+    // 2. HAVING and the select list, over the aggregation's output; their subqueries join onto
+    // it (appending columns, so the aggregation's keep their positions).
+    const int aggregateArity = aggregate->rowType->getFieldCount();
+    Relation aggregated{aggregate, {}};
     if (select.having) {
-      BoundPtr condition = bindExpression(*select.having, input.scope, &binding);
+      BoundPtr condition;
+      {
+        SubqueryScope subqueries(*this, &aggregated, &binding);
+        collectConjuncts(*select.having, topLevelConjuncts_);
+        condition = bindExpression(*select.having, input.scope, &binding);
+      }
       if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
         fail(*select.having, "HAVING clause must be a condition");
       }
-      aggregate = std::make_shared<LogicalFilter>(aggregate, condition);
+      aggregated.node = std::make_shared<LogicalFilter>(aggregated.node, condition);
     }
-    for (const OutputItem& item : items) {
-      if (!item.expression) fail(select, "'*' cannot be used with GROUP BY or aggregates");
-      projections.push_back(bindExpression(*item.expression, input.scope, &binding));
-      names.push_back(item.name);
+    for (int k = 0; k < correlationKeys; ++k) {
+      projections.push_back(expression::column(k, binding.outputTypes[static_cast<size_t>(k)]));
+      names.push_back("$corr" + std::to_string(k));
+    }
+    {
+      SubqueryScope subqueries(*this, &aggregated, &binding);
+      for (const OutputItem& item : items) {
+        if (!item.expression) fail(select, "'*' cannot be used with GROUP BY or aggregates");
+        projections.push_back(bindExpression(*item.expression, input.scope, &binding));
+        names.push_back(item.name);
+      }
+    }
+    aggregate = aggregated.node;
+    if (correlationKeys > 0 && select.groupBy.empty()) {
+      // One row per correlation key: what each item is for a key without rows (the count
+      // bug), the aggregates over no rows inlined: COUNT 0, the others (and the columns of
+      // subqueries joined on) NULL.
+      std::vector<BoundPtr> empty;
+      const auto& fields = aggregate->rowType->getFields();
+      for (size_t c = 0; c < fields.size(); ++c) {
+        const int call = static_cast<int>(c) - groupCount;
+        empty.push_back(call >= 0 && static_cast<int>(c) < aggregateArity &&
+                                countsRows[static_cast<size_t>(call)]
+                            ? expression::literal(Value(int64_t{0}), fields[c].type)
+                            : expression::literal(Value(), fields[c].type->copy(true)));
+      }
+      for (size_t i = static_cast<size_t>(correlationKeys); i < projections.size(); ++i) {
+        correlation->emptyGroupValues.push_back(expression::inlineColumns(projections[i], empty));
+      }
     }
     input.node = aggregate;
   }
@@ -2947,7 +3098,8 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select) {
                                                 std::vector<std::string>{});
   }
   for (size_t i = 0; i < names.size(); ++i) {
-    outputScope.push_back(ScopeColumn{"", names[i], projections[i]->type(), false});
+    outputScope.push_back(
+        ScopeColumn{"", names[i], projections[i]->type(), static_cast<int>(i) < correlationKeys});
   }
   return Relation{result, outputScope};
 }

@@ -62,7 +62,25 @@ class Binder {
   /// into one output column.
   Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
                          runtime::operators::JoinType joinType);
-  Relation bindSelect(const SelectQuery& select);
+  /// How a subquery's SELECT is tied to the query around it: each WHERE conjunct
+  /// `inner = outer` (one side over the subquery's FROM, the other over `outerScope`, bound with
+  /// `outerAggregates`) becomes a correlation key instead of a filter. bindSelect then groups
+  /// and outputs per key: the inner keys are its first columns (extra GROUP BY keys when it
+  /// aggregates), the select list follows.
+  struct Correlation {
+    const Scope* outerScope = nullptr;
+    const AggregateBinding* outerAggregates = nullptr;
+    std::vector<expression::ExpressionPtr> innerKeys;
+    std::vector<expression::ExpressionPtr> outerKeys;
+    /// Set by bindSelect when it aggregates without GROUP BY (so one row per key): each select
+    /// item's value over no rows (COUNT 0, other aggregates NULL), for the keys without rows.
+    std::vector<expression::ExpressionPtr> emptyGroupValues;
+  };
+  Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr);
+  /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
+  /// condition, null when none) and the `inner = outer` keys (added to `correlation`).
+  expression::ExpressionPtr bindCorrelatedWhere(const Expression& where, Relation& input,
+                                                Correlation& correlation);
   /// An aggregate call of `call` (a GROUP BY aggregate or an OVER aggregate): its argument and
   /// FILTER expressions, bound over `scope`, are appended to `projection` (named `$fN`) and
   /// the call refers to them there.
@@ -123,6 +141,8 @@ class Binder {
     std::vector<expression::ExpressionPtr> outerKeys;
   };
   SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue);
+  /// The subquery bound with `correlation` when it is a SELECT (uncorrelated otherwise).
+  Relation bindCorrelated(const Query& query, Correlation& correlation);
   /// Joins `subqueryInput_` with the subquery (LEFT, on the IN value and the correlation
   /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
   /// has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that keeps
@@ -131,7 +151,8 @@ class Binder {
                                          const Scope& scope, const Expression* inOperand,
                                          bool semi = false);
   expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
-  expression::ExpressionPtr bindScalarSubquery(const SubqueryExpression& subquery);
+  expression::ExpressionPtr bindScalarSubquery(const SubqueryExpression& subquery,
+                                               const Scope& scope);
 
   [[noreturn]] static void fail(const Node& node, const std::string& message);
   [[noreturn]] static void notSupported(const Node& node, const std::string& what);
@@ -141,6 +162,9 @@ class Binder {
   // The relation that subqueries of the expression being bound join onto (the FROM of the
   // SELECT whose WHERE or select list is bound); null where subqueries are not supported.
   Relation* subqueryInput_ = nullptr;
+  // How expressions over `subqueryInput_` refer to an aggregation's output (HAVING and a select
+  // list above GROUP BY); null elsewhere.
+  const AggregateBinding* subqueryAggregates_ = nullptr;
   // IN predicates that are top-level conjuncts of the WHERE being bound: for them FALSE and
   // UNKNOWN mean the same, so they need no NULL bookkeeping.
   std::vector<const Expression*> topLevelConjuncts_;

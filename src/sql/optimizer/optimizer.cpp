@@ -202,17 +202,6 @@ LogicalNodePtr foldConstants(const LogicalNodePtr& node) {
 
 // ---- FilterPushDown ------------------------------------------------------------------------
 
-/// `e` over a projection's output rewritten over the projection's input.
-BoundPtr inlineColumns(const BoundPtr& e, const std::vector<BoundPtr>& projections) {
-  if (e->kind() == expression::ExpressionKind::kColumnReference) {
-    return projections[static_cast<const expression::ColumnReference&>(*e).index()];
-  }
-  if (e->children().empty()) return e;
-  std::vector<BoundPtr> children;
-  for (const BoundPtr& child : e->children()) children.push_back(inlineColumns(child, projections));
-  return expression::withChildren(e, std::move(children));
-}
-
 bool allDeterministic(const std::vector<BoundPtr>& expressions) {
   for (const BoundPtr& e : expressions) {
     if (!e->isDeterministic()) return false;
@@ -238,7 +227,7 @@ LogicalNodePtr pushFilters(const LogicalNodePtr& node) {
       const auto& project = static_cast<const LogicalProject&>(*input);
       if (!allDeterministic(project.expressions)) return node;
       LogicalNodePtr pushed = pushFilters(std::make_shared<LogicalFilter>(
-          input->inputs[0], inlineColumns(filter.condition, project.expressions)));
+          input->inputs[0], expression::inlineColumns(filter.condition, project.expressions)));
       return std::make_shared<LogicalProject>(pushed, project.expressions, namesOf(*input));
     }
     case LogicalNodeKind::kUnion: {
@@ -289,7 +278,7 @@ LogicalNodePtr mergeProjects(const LogicalNodePtr& node) {
   if (!allDeterministic(inner.expressions)) return node;
   std::vector<BoundPtr> merged;
   for (const BoundPtr& e : project.expressions) {
-    merged.push_back(inlineColumns(e, inner.expressions));
+    merged.push_back(expression::inlineColumns(e, inner.expressions));
   }
   auto result = std::make_shared<LogicalProject>(input->inputs[0], std::move(merged), namesOf(*node));
   return isIdentity(*result) ? input->inputs[0] : result;
