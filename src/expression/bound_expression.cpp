@@ -12,9 +12,12 @@ namespace {
 
 using function::typeNameInMessage;
 
-std::vector<std::string> childStrings(const BoundExpression& expression) {
+std::vector<std::string> childStrings(const BoundExpression& expression,
+                                      const std::vector<std::string>* columnNames) {
   std::vector<std::string> parts;
-  for (const ExpressionPtr& child : expression.children()) parts.push_back(child->toString());
+  for (const ExpressionPtr& child : expression.children()) {
+    parts.push_back(columnNames ? child->toString(*columnNames) : child->toString());
+  }
   return parts;
 }
 
@@ -62,9 +65,14 @@ bool BoundExpression::isDeterministic() const {
   return true;
 }
 
-std::string ColumnReference::toString() const { return fmt::format("${}", index_); }
+std::string ColumnReference::format(const std::vector<std::string>* columnNames) const {
+  if (columnNames && index_ >= 0 && static_cast<size_t>(index_) < columnNames->size()) {
+    return (*columnNames)[static_cast<size_t>(index_)];
+  }
+  return fmt::format("${}", index_);
+}
 
-std::string Literal::toString() const {
+std::string Literal::format(const std::vector<std::string>*) const {
   if (value_.isNull()) return "null:" + typeNameInMessage(*type());
   switch (value_.kind()) {
     case ValueKind::BOOLEAN:
@@ -90,23 +98,25 @@ std::string Literal::toString() const {
   }
 }
 
-std::string Call::toString() const { return function_->formatCall(childStrings(*this)); }
-
-std::string Cast::toString() const {
-  return fmt::format("{}({} AS {})", tryCast_ ? "TRY_CAST" : "CAST", operand()->toString(),
-                     typeNameInMessage(*type()));
+std::string Call::format(const std::vector<std::string>* columnNames) const {
+  return function_->formatCall(childStrings(*this, columnNames));
 }
 
-std::string Case::toString() const {
-  return fmt::format("CASE({})", fmt::join(childStrings(*this), ", "));
+std::string Cast::format(const std::vector<std::string>* columnNames) const {
+  return fmt::format("{}({} AS {})", tryCast_ ? "TRY_CAST" : "CAST",
+                     childStrings(*this, columnNames)[0], typeNameInMessage(*type()));
 }
 
-std::string Coalesce::toString() const {
-  return fmt::format("COALESCE({})", fmt::join(childStrings(*this), ", "));
+std::string Case::format(const std::vector<std::string>* columnNames) const {
+  return fmt::format("CASE({})", fmt::join(childStrings(*this, columnNames), ", "));
 }
 
-std::string FieldAccess::toString() const {
-  return operand()->toString() + "." + fieldName();
+std::string Coalesce::format(const std::vector<std::string>* columnNames) const {
+  return fmt::format("COALESCE({})", fmt::join(childStrings(*this, columnNames), ", "));
+}
+
+std::string FieldAccess::format(const std::vector<std::string>* columnNames) const {
+  return childStrings(*this, columnNames)[0] + "." + fieldName();
 }
 
 // --- Builders. ---

@@ -64,7 +64,12 @@ class BoundExpression {
   /// Operands in evaluation order (empty for leaves).
   const std::vector<ExpressionPtr>& children() const { return children_; }
   /// The plan form; see the file comment.
-  virtual std::string toString() const = 0;
+  std::string toString() const { return format(nullptr); }
+  /// The plan form with column references printed as `columnNames` (the input's field names,
+  /// as Flink's physical plans print them: `>(amount, 10)`).
+  std::string toString(const std::vector<std::string>& columnNames) const {
+    return format(&columnNames);
+  }
 
   /// Whether the expression reads no input column (so it can be folded).
   bool isConstant() const;
@@ -76,6 +81,8 @@ class BoundExpression {
       : kind_(kind), type_(std::move(type)), children_(std::move(children)) {}
 
  private:
+  virtual std::string format(const std::vector<std::string>* columnNames) const = 0;
+
   ExpressionKind kind_;
   LogicalTypePtr type_;
   std::vector<ExpressionPtr> children_;
@@ -87,7 +94,7 @@ class ColumnReference final : public BoundExpression {
   ColumnReference(int index, LogicalTypePtr type)
       : BoundExpression(ExpressionKind::kColumnReference, std::move(type), {}), index_(index) {}
   int index() const { return index_; }
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 
  private:
   int index_;
@@ -100,7 +107,7 @@ class Literal final : public BoundExpression {
       : BoundExpression(ExpressionKind::kLiteral, std::move(type), {}), value_(std::move(value)) {}
   const Value& value() const { return value_; }
   /// Flink's literal forms: 1, 500.00, 1.5E0, 'abc', TRUE, 2021-08-21, null:INT.
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 
  private:
   Value value_;
@@ -116,7 +123,7 @@ class Call final : public BoundExpression {
         bound_(std::move(bound)) {}
   const function::ScalarFunction& function() const { return *function_; }
   const function::BoundScalarFunction& bound() const { return bound_; }
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 
  private:
   const function::ScalarFunction* function_;  // owned by the (immortal) registry
@@ -135,7 +142,7 @@ class Cast final : public BoundExpression {
   const ExpressionPtr& operand() const { return children()[0]; }
   bool isTryCast() const { return tryCast_; }
   const common::SessionTimeZone& sessionTimeZone() const { return sessionTimeZone_; }
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 
  private:
   bool tryCast_;
@@ -151,7 +158,7 @@ class Case final : public BoundExpression {
   const ExpressionPtr& when(int branch) const { return children()[2 * branch]; }
   const ExpressionPtr& then(int branch) const { return children()[2 * branch + 1]; }
   const ExpressionPtr& elseResult() const { return children().back(); }
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 };
 
 /// COALESCE(a, b, ...): the first non-NULL argument.
@@ -159,7 +166,7 @@ class Coalesce final : public BoundExpression {
  public:
   Coalesce(std::vector<ExpressionPtr> arguments, LogicalTypePtr type)
       : BoundExpression(ExpressionKind::kCoalesce, std::move(type), std::move(arguments)) {}
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 };
 
 /// `operand.field`: field `fieldIndex` of a ROW operand; the result is the field's type, made
@@ -174,7 +181,7 @@ class FieldAccess final : public BoundExpression {
   const std::string& fieldName() const {
     return operand()->type()->getFields()[static_cast<size_t>(fieldIndex_)].name;
   }
-  std::string toString() const override;
+  std::string format(const std::vector<std::string>* columnNames) const override;
 
  private:
   int fieldIndex_;

@@ -73,6 +73,11 @@ class DataStreamSink {
     transformation_->uid = std::move(uid);
     return *this;
   }
+  /// What the sink does, for plans (Flink's setDescription); the name stays the operator's.
+  DataStreamSink& setDescription(std::string description) {
+    transformation_->description = std::move(description);
+    return *this;
+  }
 
  private:
   runtime::Transformation* transformation_;
@@ -180,6 +185,12 @@ class DataStream {
   }
   DataStream& uid(std::string uid) {
     transformation_->uid = std::move(uid);
+    return *this;
+  }
+  /// What the operation does, for plans (Flink's setDescription: SQL's EXPLAIN prints
+  /// `Calc(select=[..], where=[..])` where the operator is named `Calc`).
+  DataStream& setDescription(std::string description) {
+    transformation_->description = std::move(description);
     return *this;
   }
   /// Declares the type information of the records (e.g. the field names of a Row stream).

@@ -24,6 +24,8 @@ struct Transformation {
   int id = 0;
   Kind kind = Kind::ONE_INPUT;
   std::string name;
+  /// What the node does in detail, for plans (empty: the name says it).
+  std::string description;
   std::string uid;
   /// -1: the environment's default parallelism.
   int parallelism = -1;

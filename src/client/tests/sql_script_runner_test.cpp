@@ -67,8 +67,8 @@ TEST(SqlScriptRunnerTest, ExplainPrintsThePlanAsText) {
             "    LogicalValues(tuples=[[{ 1 }, { 2 }]])\n"
             "\n"
             "== Physical Plan ==\n"
-            "Calc\n"
-            "  Source: Values\n"
+            "Calc(select=[+(EXPR$0, 1) AS b], where=[>(EXPR$0, 1)])\n"
+            "  Values(tuples=[[{ 1 }, { 2 }]])\n"
             "\n");
 }
 

@@ -52,12 +52,31 @@ DataStream<vector::Chunk> chained(DataStream<vector::Chunk> input, std::string n
   return output;
 }
 
-/// A keyed operator after a HASH exchange of `input` on `keys`: at the default parallelism, or
-/// in one subtask without keys (Flink's singleton distribution).
+/// The names of `keys` in `rowType`, comma-separated.
+std::string keyNames(const LogicalTypePtr& rowType, const std::vector<int>& keys) {
+  std::string names;
+  for (int key : keys) names += (names.empty() ? "" : ", ") + rowType->getFields()[key].name;
+  return names;
+}
+
+/// `input` (rows of `rowType`) partitioned by the hash of `keys`, described as Flink's plans
+/// do: `Exchange(distribution=[hash[k]])`, `[single]` without keys.
+DataStream<vector::Chunk> hashExchange(const DataStream<vector::Chunk>& input,
+                                       const std::vector<int>& keys, const LogicalTypePtr& rowType) {
+  DataStream<vector::Chunk> exchanged =
+      input.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(keys));
+  exchanged.setDescription(keys.empty() ? "Exchange(distribution=[single])"
+                                        : "Exchange(distribution=[hash[" + keyNames(rowType, keys) + "]])");
+  return exchanged;
+}
+
+/// A keyed operator after a HASH exchange of `input` (rows of `inputRowType`) on `keys`: at
+/// the default parallelism, or in one subtask without keys (Flink's singleton distribution).
 DataStream<vector::Chunk> keyed(DataStream<vector::Chunk> input, const std::vector<int>& keys,
-                                std::string name, std::shared_ptr<runtime::OperatorFactory> factory,
+                                const LogicalTypePtr& inputRowType, std::string name,
+                                std::shared_ptr<runtime::OperatorFactory> factory,
                                 const TranslationSettings& settings) {
-  auto result = input.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(keys))
+  auto result = hashExchange(input, keys, inputRowType)
                     .transform<vector::Chunk>(std::move(name), std::move(factory), true);
   if (keys.empty()) return result.setParallelism(1);
   return withParallelism(result, settings);
@@ -65,27 +84,105 @@ DataStream<vector::Chunk> keyed(DataStream<vector::Chunk> input, const std::vect
 
 /// A two-input operator over `left` and `right`, each partitioned by its keys, so that matching
 /// rows meet in one subtask; without keys everything meets in subtask 0.
-DataStream<vector::Chunk> keyedTwoInput(DataStream<vector::Chunk> left, const std::vector<int>& leftKeys,
-                                        DataStream<vector::Chunk> right,
-                                        const std::vector<int>& rightKeys, std::string name,
+DataStream<vector::Chunk> keyedTwoInput(const LogicalJoin& join, DataStream<vector::Chunk> left,
+                                        DataStream<vector::Chunk> right, std::string name,
                                         std::shared_ptr<runtime::OperatorFactory> factory,
                                         const TranslationSettings& settings) {
-  auto result =
-      left.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(leftKeys))
-          .transformTwoInput<vector::Chunk>(
-              std::move(name),
-              right.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(rightKeys)),
-              std::move(factory));
-  if (leftKeys.empty()) return result.setParallelism(1);
+  auto result = hashExchange(left, join.leftKeys, join.inputs[0]->rowType)
+                    .transformTwoInput<vector::Chunk>(
+                        std::move(name), hashExchange(right, join.rightKeys, join.inputs[1]->rowType),
+                        std::move(factory));
+  if (join.leftKeys.empty()) return result.setParallelism(1);
   return withParallelism(result, settings);
+}
+
+std::vector<std::string> fieldNames(const LogicalTypePtr& rowType) {
+  std::vector<std::string> names;
+  for (const RowField& field : rowType->getFields()) names.push_back(field.name);
+  return names;
+}
+
+/// Flink's physical-plan form of a Calc: `Calc(select=[a, +(b, 1) AS c], where=[>(a, 1)])`,
+/// expressions over the input's field names.
+std::string calcDescription(const CalcSpec& spec, const LogicalTypePtr& inputRowType) {
+  const std::vector<std::string> input = fieldNames(inputRowType);
+  const auto& output = spec.outputRowType->getFields();
+  std::string select;
+  for (size_t i = 0; i < spec.projections.size(); ++i) {
+    std::string item = spec.projections[i]->toString(input);
+    if (item != output[i].name) item += " AS " + output[i].name;
+    select += (i == 0 ? "" : ", ") + item;
+  }
+  std::string text = "Calc(select=[" + select + "]";
+  if (spec.condition) text += ", where=[" + spec.condition->toString(input) + "]";
+  return text + ")";
+}
+
+std::vector<int> allColumns(const LogicalTypePtr& rowType) {
+  std::vector<int> columns(static_cast<size_t>(rowType->getFieldCount()));
+  for (size_t i = 0; i < columns.size(); ++i) columns[i] = static_cast<int>(i);
+  return columns;
+}
+
+/// Sort keys as Flink's plans print them: `price DESC, id ASC`.
+std::string orderByNames(const LogicalTypePtr& rowType,
+                         const std::vector<runtime::operators::SortKey>& keys) {
+  std::string text;
+  for (const auto& key : keys) {
+    text += (text.empty() ? "" : ", ") + rowType->getFields()[static_cast<size_t>(key.column)].name +
+            (key.ascending ? " ASC" : " DESC");
+  }
+  return text;
+}
+
+/// Flink's physical-plan form of a Rank: `Rank(rankType=[ROW_NUMBER], rankRange=[rankStart=1,
+/// rankEnd=3], partitionBy=[k], orderBy=[price DESC], select=[..])`.
+std::string rankDescription(const LogicalRank& rank, const std::string& name) {
+  const LogicalTypePtr& input = rank.inputs[0]->rowType;
+  std::string range = rank.rankEnd == INT64_MAX
+                          ? "rankStart=" + std::to_string(rank.rankStart)
+                          : "rankStart=" + std::to_string(rank.rankStart) +
+                                ", rankEnd=" + std::to_string(rank.rankEnd);
+  return name + "(rankType=[" + runtime::operators::rankKindName(rank.rankKind) + "], rankRange=[" +
+         range + "], partitionBy=[" + keyNames(input, rank.partitionKeys) + "], orderBy=[" +
+         orderByNames(input, rank.sortKeys) + "], select=[" +
+         keyNames(rank.rowType, allColumns(rank.rowType)) + "])";
+}
+
+/// Flink's physical-plan form of an aggregation's keys and calls: `groupBy=[k], select=[k,
+/// COUNT(*) AS c, SUM(DISTINCT x) AS s]` (`select=[..]` alone without keys).
+std::string aggregateDescription(const std::vector<int>& groupingColumns,
+                                 const std::vector<runtime::operators::AggregateCall>& calls,
+                                 const LogicalTypePtr& inputRowType,
+                                 const LogicalTypePtr& outputRowType) {
+  using runtime::operators::AggregateKind;
+  const auto& input = inputRowType->getFields();
+  const auto& output = outputRowType->getFields();
+  std::string keys = keyNames(inputRowType, groupingColumns);
+  std::string select = keys;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const auto& call = calls[i];
+    std::string argument =
+        call.kind == AggregateKind::COUNT_STAR
+            ? "*"
+            : (call.distinct ? "DISTINCT " : "") + input[static_cast<size_t>(call.argumentColumn)].name;
+    std::string item = runtime::operators::aggregateKindName(call.kind) + "(" + argument + ")";
+    if (call.filterColumn >= 0) item += " FILTER " + input[static_cast<size_t>(call.filterColumn)].name;
+    const size_t column = groupingColumns.size() + i;
+    if (column < output.size()) item += " AS " + output[column].name;
+    select += (select.empty() ? "" : ", ") + item;
+  }
+  return (keys.empty() ? "" : "groupBy=[" + keys + "], ") + "select=[" + select + "]";
 }
 
 /// A Calc runs at its input's parallelism, chained to it: a stateless projection needs no
 /// redistribution, and the order of rows (per key) stays the input's. (Flink gives a Calc the
 /// default parallelism, which reshuffles the rows of a source of another parallelism.)
-DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, std::shared_ptr<CalcSpec> spec,
-                               std::string name, const TranslationSettings&) {
-  return chained(std::move(input), std::move(name), factoryOf<CalcOperator>(std::move(spec)));
+DataStream<vector::Chunk> calc(DataStream<vector::Chunk> input, const LogicalTypePtr& inputRowType,
+                               std::shared_ptr<CalcSpec> spec) {
+  std::string description = calcDescription(*spec, inputRowType);
+  return chained(std::move(input), "Calc", factoryOf<CalcOperator>(std::move(spec)))
+      .setDescription(std::move(description));
 }
 
 DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecutionEnvironment& env,
@@ -104,16 +201,23 @@ DataStream<vector::Chunk> twoPhaseAggregate(DataStream<vector::Chunk> input,
   local->phase = AggregatePhase::kLocal;
   local->outputRowType = runtime::operators::partialAggregateRowType(*spec);
   local->stateTtlMillis = 0;
-  auto global = std::move(spec);
+  auto global = std::make_shared<GroupAggregateSpec>(*spec);
   global->phase = AggregatePhase::kGlobal;
   global->inputRowType = local->outputRowType;
   std::vector<int> keys(global->groupingColumns.size());
   for (size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<int>(i);
   global->groupingColumns = keys;
-  DataStream<vector::Chunk> partials = chained(std::move(input), "LocalGroupAggregate",
-                                               factoryOf<GroupAggregateOperator>(std::move(local)));
-  return keyed(std::move(partials), keys, "GlobalGroupAggregate",
-               factoryOf<GroupAggregateOperator>(std::move(global)), settings);
+  // Both described by the one-phase calls (the partial accumulators have no SQL form).
+  std::string description = aggregateDescription(spec->groupingColumns, spec->calls,
+                                                 spec->inputRowType, spec->outputRowType);
+  LogicalTypePtr partialRowType = local->outputRowType;
+  DataStream<vector::Chunk> partials =
+      chained(std::move(input), "LocalGroupAggregate",
+              factoryOf<GroupAggregateOperator>(std::move(local)))
+          .setDescription("LocalGroupAggregate(" + description + ")");
+  return keyed(std::move(partials), keys, partialRowType, "GlobalGroupAggregate",
+               factoryOf<GroupAggregateOperator>(std::move(global)), settings)
+      .setDescription("GlobalGroupAggregate(" + description + ")");
 }
 
 /// A GROUP BY of `spec` over `input`: two-phase where it can be (mini-batch on, the strategy
@@ -127,8 +231,13 @@ DataStream<vector::Chunk> groupAggregate(DataStream<vector::Chunk> input,
     return twoPhaseAggregate(std::move(input), std::move(spec), settings);
   }
   std::vector<int> keys = spec->groupingColumns;
-  return keyed(std::move(input), keys, std::move(name),
-               factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings);
+  LogicalTypePtr inputRowType = spec->inputRowType;
+  std::string description = name + "(" +
+                            aggregateDescription(keys, spec->calls, inputRowType, spec->outputRowType) +
+                            ")";
+  return keyed(std::move(input), keys, inputRowType, std::move(name),
+               factoryOf<runtime::operators::GroupAggregateOperator>(std::move(spec)), settings)
+      .setDescription(std::move(description));
 }
 
 /// `transformation` and everything upstream of it, added to `env` (once per job). Operator
@@ -143,12 +252,6 @@ runtime::Transformation* copyInto(StreamExecutionEnvironment& env,
   runtime::Transformation* added = env.addTransformation(std::move(copy));
   copies.emplace(&transformation, added);
   return added;
-}
-
-std::string keyNames(const LogicalTypePtr& rowType, const std::vector<int>& keys) {
-  std::string names;
-  for (int key : keys) names += (names.empty() ? "" : ", ") + rowType->getFields()[key].name;
-  return names;
 }
 
 DataStream<vector::Chunk> dataStreamScan(const LogicalDataStreamScan& scan,
@@ -194,7 +297,7 @@ DataStream<vector::Chunk> dataStreamScan(const LogicalDataStreamScan& scan,
     std::vector<int> keys = source.upsertKey;
     LogicalTypePtr rowType = scan.rowType;
     chunks = withParallelism(
-        chunks.partitionCustom(runtime::operators::ChunkKeyPartitioner::factory(keys))
+        hashExchange(chunks, keys, scan.rowType)
             .transform<vector::Chunk>(
                 "ChangelogNormalize(key=[" + keyNames(scan.rowType, keys) + "])",
                 std::make_shared<runtime::LambdaOperatorFactory>([rowType, keys] {
@@ -237,7 +340,7 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
                      join.fullCondition()->toString() + "])";
   DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
   DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
-  return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, std::move(name),
+  return keyedTwoInput(join, left, right, std::move(name),
                        factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)),
                        settings);
 }
@@ -261,7 +364,7 @@ DataStream<vector::Chunk> temporalJoin(const LogicalJoin& join, StreamExecutionE
                      std::to_string(join.temporal->leftTimeColumn) + "])";
   DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
   DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
-  return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, std::move(name),
+  return keyedTwoInput(join, left, right, std::move(name),
                        factoryOf<runtime::operators::TemporalJoinOperator>(std::move(spec)),
                        settings);
 }
@@ -359,12 +462,13 @@ DataStream<vector::Chunk> splitDistinctAggregate(
     call.retractable = true;
   }
 
+  LogicalTypePtr expandedRowType = expand->outputRowType;
   DataStream<vector::Chunk> expanded =
       chained(std::move(input), "Expand",
               factoryOf<runtime::operators::ExpandOperator>(std::move(expand)));
   std::vector<int> partialKeys = partial->groupingColumns;
   DataStream<vector::Chunk> partials =
-      keyed(std::move(expanded), partialKeys, "PartialGroupAggregate",
+      keyed(std::move(expanded), partialKeys, expandedRowType, "PartialGroupAggregate",
             factoryOf<GroupAggregateOperator>(std::move(partial)), settings);
   return groupAggregate(std::move(partials), std::move(final), "FinalGroupAggregate", settings);
 }
@@ -376,7 +480,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       const auto& values = static_cast<const LogicalValues&>(node);
       std::vector<vector::Chunk> chunks;
       if (!values.rows.empty()) chunks.push_back(vector::rowsToChunk(values.rows, values.rowType));
-      return env.fromCollection(std::move(chunks)).name("Source: Values");
+      return env.fromCollection(std::move(chunks))
+          .name("Source: Values")
+          .setDescription(values.describe().substr(std::string("Logical").size()));
     }
     case LogicalNodeKind::kTableScan: {
       const auto& scan = static_cast<const LogicalTableScan&>(node);
@@ -387,9 +493,16 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       if (scan.projection) tableSource->applyProjection(*scan.projection);
       if (!scan.metadataKeys.empty()) tableSource->applyReadableMetadata(scan.metadataKeys);
       auto source = tableSource->createSource();
+      // Flink's form: TableSourceScan(table=[[catalog, database, table]], fields=[..]).
+      std::string path = scan.tableName;
+      for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 2)) {
+        path.replace(dot, 1, ", ");
+      }
       return withParallelism(
           env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
-                         scan.tableName),
+                         scan.tableName)
+              .setDescription("TableSourceScan(table=[[" + path + "]], fields=[" +
+                              keyNames(scan.rowType, allColumns(scan.rowType)) + "])"),
           settings);
     }
     case LogicalNodeKind::kDataStreamScan:
@@ -403,9 +516,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
         // A projection over a filter: one Calc (condition, then projections over its input).
         const auto& filter = static_cast<const LogicalFilter&>(*node.inputs[0]);
         spec->condition = filter.condition;
-        return calc(translate(*filter.inputs[0], env, settings), spec, "Calc", settings);
+        return calc(translate(*filter.inputs[0], env, settings), filter.inputs[0]->rowType, spec);
       }
-      return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
+      return calc(translate(*node.inputs[0], env, settings), node.inputs[0]->rowType, spec);
     }
     case LogicalNodeKind::kUnnest: {
       // Stateless, so chained to its input as a Calc is.
@@ -427,7 +540,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
             expression::column(i, filter.rowType->getFields()[i].type));
       }
       spec->condition = filter.condition;
-      return calc(translate(*node.inputs[0], env, settings), spec, "Calc", settings);
+      return calc(translate(*node.inputs[0], env, settings), node.inputs[0]->rowType, spec);
     }
     case LogicalNodeKind::kSort: {
       const auto& sort = static_cast<const LogicalSort&>(node);
@@ -456,7 +569,8 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
           return translate(*node.inputs[0], env, settings)
               .transform<vector::Chunk>("TemporalSort",
                                         factoryOf<runtime::operators::SortOperator>(std::move(spec)))
-              .setParallelism(1);
+              .setParallelism(1)
+              .setDescription("TemporalSort(orderBy=[" + orderByNames(sort.rowType, sort.keys) + "])");
         }
         if (!sort.keys.empty()) {
           throw TableException("Sort on a non-time-attribute field is not supported.");
@@ -471,10 +585,20 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->keys = sort.keys;
       spec->offset = sort.offset;
       spec->fetch = sort.fetch;
+      // Flink's forms: Sort(orderBy=[..]), SortLimit(orderBy=[..], offset=[..], fetch=[..]),
+      // Limit(offset=[..], fetch=[..]).
+      std::string description = sort.keys.empty() ? "Limit(" : sort.fetch >= 0 ? "SortLimit(" : "Sort(";
+      if (!sort.keys.empty()) description += "orderBy=[" + orderByNames(sort.rowType, sort.keys) + "]";
+      if (sort.keys.empty() || sort.fetch >= 0) {
+        description += std::string(sort.keys.empty() ? "" : ", ") + "offset=[" +
+                       std::to_string(sort.offset) + "], fetch=[" +
+                       (sort.fetch >= 0 ? std::to_string(sort.fetch) : "unlimited") + "]";
+      }
       return translate(*node.inputs[0], env, settings)
           .transform<vector::Chunk>(sort.keys.empty() ? "Limit" : "Sort",
                                     factoryOf<runtime::operators::SortOperator>(std::move(spec)))
-          .setParallelism(1);
+          .setParallelism(1)
+          .setDescription(description + ")");
     }
     case LogicalNodeKind::kUnion: {
       DataStream<vector::Chunk> result = translate(*node.inputs[0], env, settings);
@@ -532,8 +656,11 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       std::string name = spec->windowEndColumn >= 0 ? "WindowRank"
                          : spec->keepFirstArrival  ? "Deduplicate"
                                                    : "Rank";
-      return keyed(translate(*node.inputs[0], env, settings), rank.partitionKeys, std::move(name),
-                   factoryOf<runtime::operators::RankOperator>(std::move(spec)), settings);
+      std::string description = rankDescription(rank, name);
+      return keyed(translate(*node.inputs[0], env, settings), rank.partitionKeys,
+                   node.inputs[0]->rowType, std::move(name),
+                   factoryOf<runtime::operators::RankOperator>(std::move(spec)), settings)
+          .setDescription(std::move(description));
     }
     case LogicalNodeKind::kWatermarkAssigner: {
       const auto& assigner = static_cast<const LogicalWatermarkAssigner&>(node);
@@ -570,7 +697,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->calls = over.calls;
       spec->outputRowType = node.rowType;
       return keyed(translate(*node.inputs[0], env, settings), over.partitionKeys,
-                   over.describe().substr(std::string("Logical").size()),
+                   node.inputs[0]->rowType, over.describe().substr(std::string("Logical").size()),
                    factoryOf<runtime::operators::OverAggregateOperator>(std::move(spec)), settings);
     }
     case LogicalNodeKind::kWindowAggregate: {
@@ -584,7 +711,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->outputColumns = aggregate.outputColumns;
       spec->outputRowType = node.rowType;
       return keyed(translate(*node.inputs[0], env, settings), aggregate.keyColumns,
-                   aggregate.describe().substr(std::string("Logical").size()),
+                   node.inputs[0]->rowType, aggregate.describe().substr(std::string("Logical").size()),
                    factoryOf<runtime::operators::WindowAggregateOperator>(std::move(spec)),
                    settings);
     }
@@ -606,8 +733,14 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       }
       DataStream<vector::Chunk> left = translate(*node.inputs[0], env, settings);  // left first
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
-      return keyedTwoInput(left, join.leftKeys, right, join.rightKeys, "Join",
-                           factoryOf<runtime::operators::JoinOperator>(std::move(spec)), settings);
+      std::string description = "Join(joinType=[" + runtime::operators::joinTypeName(join.joinType) + "]";
+      if (expression::ExpressionPtr condition = join.fullCondition()) {
+        description += ", where=[" + condition->toString(fieldNames(join.rowType)) + "]";
+      }
+      description += ", select=[" + keyNames(join.rowType, allColumns(join.rowType)) + "])";
+      return keyedTwoInput(join, left, right, "Join",
+                           factoryOf<runtime::operators::JoinOperator>(std::move(spec)), settings)
+          .setDescription(std::move(description));
     }
   }
   throw InternalError("unknown logical node");
@@ -636,15 +769,19 @@ std::string distributionName(runtime::PartitionKind kind) {
 void explainTransformation(const runtime::Transformation& transformation, int depth,
                            std::string& text) {
   text.append(2 * static_cast<size_t>(depth), ' ');
-  switch (transformation.kind) {
-    case runtime::Transformation::Kind::PARTITION:
-      text += "Exchange(distribution=[" + distributionName(transformation.partitionKind) + "])";
-      break;
-    case runtime::Transformation::Kind::UNION:
-      text += "Union";
-      break;
-    default:
-      text += transformation.name;
+  if (!transformation.description.empty()) {
+    text += transformation.description;
+  } else {
+    switch (transformation.kind) {
+      case runtime::Transformation::Kind::PARTITION:
+        text += "Exchange(distribution=[" + distributionName(transformation.partitionKind) + "])";
+        break;
+      case runtime::Transformation::Kind::UNION:
+        text += "Union";
+        break;
+      default:
+        text += transformation.name;
+    }
   }
   text += "\n";
   for (const runtime::Transformation* input : transformation.inputs) {

@@ -798,6 +798,11 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
+  std::string fields;
+  for (const RowField& field : plan->rowType->getFields()) {
+    fields += (fields.empty() ? "" : ", ") + field.name;
+  }
+  sinkStream.setDescription("Sink(table=[" + identifier.asSummaryString() + "], fields=[" + fields + "])");
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
   // its order), unless the table sets 'sink.parallelism'.
   sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));

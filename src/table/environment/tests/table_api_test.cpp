@@ -359,8 +359,8 @@ TEST(TableApiTest, StatementSetRunsEveryInsertOnceInOneJob) {
                            "fields=[id, amount])"),
             std::string::npos)
       << explained;
-  EXPECT_NE(explained.find("\n== Physical Plan ==\nSink: default_catalog.default_database."
-                           "first_sink\n"),
+  EXPECT_NE(explained.find("\n== Physical Plan ==\nSink(table=[default_catalog.default_database."
+                           "first_sink], fields=[id, amount])\n"),
             std::string::npos)
       << explained;
   ::testing::internal::CaptureStdout();
