@@ -246,6 +246,57 @@ void Vector::appendString(std::string_view value) {
   offsets_.push_back(static_cast<int32_t>(bytes_.size()));
 }
 
+namespace {
+/// Whether values of `a` are stored as values of `b` are, so that they copy without conversion.
+bool sameRepresentation(const LogicalType& a, const LogicalType& b) {
+  if (a.getTypeRoot() != b.getTypeRoot()) return false;
+  switch (a.getTypeRoot()) {
+    case LogicalTypeRoot::DECIMAL:
+      return a.getPrecision() == b.getPrecision() && a.getScale() == b.getScale();
+    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
+    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+    case LogicalTypeRoot::CHAR:
+    case LogicalTypeRoot::BINARY:
+      return a.getPrecision() == b.getPrecision();
+    case LogicalTypeRoot::INTERVAL_DAY_TIME:
+    case LogicalTypeRoot::ARRAY:
+    case LogicalTypeRoot::MAP:
+    case LogicalTypeRoot::MULTISET:
+    case LogicalTypeRoot::ROW:
+      return false;
+    default:
+      return true;
+  }
+}
+}  // namespace
+
+void Vector::appendFrom(const Vector& source, int64_t index) {
+  if (layout_ != source.layout_ || !sameRepresentation(*type_, *source.type_)) {
+    appendValue(source.valueAt(index));
+    return;
+  }
+  if (source.isNull(index)) {
+    if (!type_->isNullable()) appendValue(Value());  // throws the NOT NULL mismatch
+    appendNull();
+    return;
+  }
+  switch (layout_) {
+    case PhysicalLayout::kVariableWidth:
+      appendString(source.stringAt(index));
+      return;
+    case PhysicalLayout::kTimestamp:
+      appendTimestamp(source.data<int64_t>()[index], source.nanosOfMillisecond()[index]);
+      return;
+    case PhysicalLayout::kBoxed:
+      appendBoxed(source.boxedAt(index));
+      return;
+    default:
+      appendValidBit();
+      appendRaw(source.values_.data() + static_cast<size_t>(index) * static_cast<size_t>(valueWidth_),
+                static_cast<size_t>(valueWidth_));
+  }
+}
+
 void Vector::appendBoxed(Value value) {
   EDDY_CHECK(layout_ == PhysicalLayout::kBoxed);
   if (value.isNull()) {

@@ -154,6 +154,9 @@ class Vector {
   /// precision and scale; nested values are stored as they are. Throws ValidationException
   /// "expects INT NOT NULL but got ..." when the value does not fit (the vector is unchanged).
   void appendValue(const Value& value);
+  /// Appends value `index` of `source`: copied as it is stored when both vectors store values
+  /// of one type alike (no Value made), else converted as appendValue(source.valueAt(index)).
+  void appendFrom(const Vector& source, int64_t index);
   /// Value i as a Value of the kind matching the logical type (DATE → LocalDate, ...).
   Value valueAt(int64_t index) const;
 

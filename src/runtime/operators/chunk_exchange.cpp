@@ -117,4 +117,14 @@ void RowsToChunksOperator::append(vector::Chunk& chunk, const Row& row, int64_t 
   chunk.mutableRowKinds().push_back(kind);
 }
 
+void emitChunk(std::unique_ptr<vector::Chunk>& output, Output& out) {
+  if (output->size() == 0) return;
+  auto next = std::make_unique<vector::Chunk>(output->rowType());
+  next->reserveLike(*output);
+  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+  batch->push(std::move(*output), kNoTimestamp);
+  output = std::move(next);
+  out.emitBatch(std::move(batch));
+}
+
 }  // namespace eddy::runtime::operators

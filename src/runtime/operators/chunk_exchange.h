@@ -1,4 +1,5 @@
-// Moving chunks between the Table runtime's operators: the HASH partitioner that routes each
+// Moving chunks between the Table runtime's operators: emitting a row-by-row output chunk, the
+// HASH partitioner that routes each
 // row of a chunk by the key group of its key columns (the rows for one subtask are gathered
 // into one chunk), and the conversion at the end of a table pipeline: chunks into Rows
 // (collect, print, toDataStream).
@@ -66,5 +67,10 @@ class RowsToChunksOperator final : public StreamOperator {
   void append(vector::Chunk& chunk, const Row& row, int64_t timestamp) const;
   std::shared_ptr<const Spec> spec_;
 };
+
+/// Emits `*output` when it has rows and starts the next output chunk, with room for as many
+/// rows and string bytes as the one emitted: an operator that appends its output row by row
+/// then fills the next chunk without regrowing its buffers.
+void emitChunk(std::unique_ptr<vector::Chunk>& output, Output& out);
 
 }  // namespace eddy::runtime::operators

@@ -114,6 +114,49 @@ TEST(VectorTest, ValuesConvertPerLogicalType) {
   }
 }
 
+TEST(VectorTest, AppendFromCopiesAValueOfAnotherVector) {
+  // Every type of ValuesConvertPerLogicalType: the copy reads back as the original (NULL too).
+  const std::vector<std::pair<std::string, Value>> cases = {
+      {"BOOLEAN", true},
+      {"TINYINT", int8_t{-5}},
+      {"BIGINT", int64_t{12}},
+      {"DOUBLE", 1.5},
+      {"DECIMAL(12, 2)", Decimal::fromString("10.50")},
+      {"STRING", "text"},
+      {"DATE", LocalDate::of(2021, 8, 21)},
+      {"TIMESTAMP(9)", LocalDateTime::of(2021, 8, 21, 13, 0, 0, 123'456'789)},
+      {"INTERVAL DAY TO SECOND(9)", Duration::ofSeconds(-5, 7)},
+      {"ARRAY<INT>", Value::ofArray({1, 2})},
+  };
+  for (const auto& [type, value] : cases) {
+    Vector source(parseLogicalType(type));
+    source.appendNull();
+    source.appendValue(value);
+    Vector copy(parseLogicalType(type));
+    copy.appendFrom(source, 1);
+    copy.appendFrom(source, 0);
+    EXPECT_EQ(copy.valueAt(0), value) << type;
+    EXPECT_TRUE(copy.isNull(1)) << type;
+  }
+  // Another representation converts as appendValue does: INT into BIGINT, a rescaled DECIMAL.
+  Vector ints(parseLogicalType("INT"));
+  ints.appendValue(7);
+  Vector bigints(parseLogicalType("BIGINT"));
+  bigints.appendFrom(ints, 0);
+  EXPECT_EQ(bigints.valueAt(0), Value(int64_t{7}));
+  Vector narrow(parseLogicalType("DECIMAL(5, 1)"));
+  narrow.appendValue(Decimal::fromString("1.5"));
+  Vector wide(parseLogicalType("DECIMAL(12, 2)"));
+  wide.appendFrom(narrow, 0);
+  EXPECT_EQ(wide.valueAt(0), Value(Decimal::fromString("1.50")));
+  // A NULL into a NOT NULL vector fails as appendValue does.
+  Vector notNull(parseLogicalType("BIGINT NOT NULL"));
+  Vector nullable(parseLogicalType("BIGINT"));
+  nullable.appendNull();
+  EXPECT_THROW(notNull.appendFrom(nullable, 0), ValidationException);
+  EXPECT_EQ(notNull.size(), 0);
+}
+
 TEST(VectorTest, MismatchedValuesAreRejectedAndLeaveTheVectorUnchanged) {
   auto errorOf = [](const std::string& type, const Value& value) {
     Vector column(parseLogicalType(type));

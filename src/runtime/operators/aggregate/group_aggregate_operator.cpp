@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "eddy/state/key_group_range.h"
+#include "runtime/operators/chunk_exchange.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -199,11 +200,17 @@ bool GroupAggregateOperator::passesFilter(const vector::Chunk& chunk, int64_t ro
 std::vector<Value> GroupAggregateOperator::resultsOf(
     const std::vector<Accumulator>& accumulators) const {
   std::vector<Value> results;
+  resultsOf(accumulators, results);
+  return results;
+}
+
+void GroupAggregateOperator::resultsOf(const std::vector<Accumulator>& accumulators,
+                                       std::vector<Value>& results) const {
+  results.clear();
   results.reserve(spec_->calls.size());
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
     results.push_back(aggregateResult(effectiveCalls_[i], accumulators[i]));
   }
-  return results;
 }
 
 void GroupAggregateOperator::appendResultValues(const std::vector<Value>& keyValues,
@@ -217,10 +224,12 @@ void GroupAggregateOperator::appendResultValues(const std::vector<Value>& keyVal
 
 void GroupAggregateOperator::appendResult(const vector::Chunk& chunk, int64_t row,
                                           const std::vector<Value>& results, RowKind kind) {
-  std::vector<Value> keyValues;
-  keyValues.reserve(spec_->groupingColumns.size());
-  for (int column : spec_->groupingColumns) keyValues.push_back(chunk.column(column).valueAt(row));
-  appendResultValues(keyValues, results, kind);
+  int column = 0;
+  for (int key : spec_->groupingColumns) {
+    output_->mutableColumn(column++).appendFrom(chunk.column(key), row);  // no Value made
+  }
+  for (const Value& result : results) output_->mutableColumn(column++).appendValue(result);
+  output_->mutableRowKinds().push_back(kind);
 }
 
 void GroupAggregateOperator::bufferForMiniBatch(vector::Chunk chunk) {
@@ -304,8 +313,8 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
     if (copy) accumulators = &*copy;
   }
   const bool existed = accumulators != nullptr;
-  std::vector<Value> previousResults;
-  if (existed) previousResults = resultsOf(*accumulators);
+  std::vector<Value>& previousResults = previousResults_;
+  if (existed) resultsOf(*accumulators, previousResults);
   for (size_t i = 0; i < count; ++i) {
     const bool retract = !isAccumulate(rows[i].chunk->rowKind(rows[i].row));
     if (accumulators == nullptr) {
@@ -320,7 +329,8 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
   const vector::Chunk& keyChunk = *rows[count - 1].chunk;
   const int64_t keyRow = rows[count - 1].row;
   if (accumulators->back()[0].get<int64_t>() > 0) {
-    std::vector<Value> results = resultsOf(*accumulators);
+    std::vector<Value>& results = results_;
+    resultsOf(*accumulators, results);
     if (!existed) {
       appendResult(keyChunk, keyRow, results, RowKind::INSERT);
     } else if (results != previousResults) {
@@ -405,12 +415,6 @@ void GroupAggregateOperator::finish() {
   emitOutput();
 }
 
-void GroupAggregateOperator::emitOutput() {
-  if (output_->size() == 0) return;
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(std::move(*output_), kNoTimestamp);
-  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
-  output().emitBatch(std::move(batch));
-}
+void GroupAggregateOperator::emitOutput() { emitChunk(output_, output()); }
 
 }  // namespace eddy::runtime::operators

@@ -95,6 +95,8 @@ class GroupAggregateOperator final : public StreamOperator {
   void processChunkInBatchMode(const vector::Chunk& chunk);
   /// The result of every call for the given accumulators.
   std::vector<Value> resultsOf(const std::vector<Accumulator>& accumulators) const;
+  /// The same into `results` (cleared first), reusing its storage.
+  void resultsOf(const std::vector<Accumulator>& accumulators, std::vector<Value>& results) const;
   /// Appends the group's key columns (from `chunk` row `row`) and results to the output.
   void appendResult(const vector::Chunk& chunk, int64_t row, const std::vector<Value>& results,
                     RowKind kind);
@@ -134,6 +136,9 @@ class GroupAggregateOperator final : public StreamOperator {
   // GLOBAL phase: each call's first column in the partial input rows; then the row count's.
   std::vector<int> partialColumns_;
   mutable std::vector<Value> partialScratch_;
+  // A group's results before and after an update (reused from row to row).
+  std::vector<Value> previousResults_;
+  std::vector<Value> results_;
   // f(DISTINCT x) calls sharing one table per integer argument x (two or more calls over it):
   // each group's table is an extra accumulator after the calls' (before the row count); a
   // shared call's own accumulator is its non-distinct inner one.

@@ -1,6 +1,7 @@
 #include "runtime/operators/normalize/changelog_normalize_operator.h"
 
 #include "eddy/runtime/record_batch.h"
+#include "runtime/operators/chunk_exchange.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -27,13 +28,7 @@ void ChangelogNormalizeOperator::append(const std::vector<Value>& row, RowKind k
   if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
 }
 
-void ChangelogNormalizeOperator::emitOutput() {
-  if (output_->size() == 0) return;
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(std::move(*output_), kNoTimestamp);
-  output_ = std::make_unique<vector::Chunk>(rowType_);
-  output().emitBatch(std::move(batch));
-}
+void ChangelogNormalizeOperator::emitOutput() { emitChunk(output_, output()); }
 
 void ChangelogNormalizeOperator::processBatch(int, BatchPtr batch) {
   const int arity = rowType_->getFieldCount();

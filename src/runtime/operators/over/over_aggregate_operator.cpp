@@ -7,6 +7,7 @@
 
 #include "common/check.h"
 #include "eddy/exceptions.h"
+#include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/window/window_spec.h"
 #include "vector/chunk_operations.h"
 
@@ -454,13 +455,7 @@ void OverAggregateOperator::appendOutput(const vector::Chunk& source, int64_t ro
   if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
 }
 
-void OverAggregateOperator::emitOutput() {
-  if (output_->size() == 0) return;
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(std::move(*output_), kNoTimestamp);
-  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
-  output().emitBatch(std::move(batch));
-}
+void OverAggregateOperator::emitOutput() { emitChunk(output_, output()); }
 
 void OverAggregateOperator::countLateRow() {
   if (context().metrics != nullptr) {

@@ -4,6 +4,7 @@
 
 #include "eddy/exceptions.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
+#include "runtime/operators/chunk_exchange.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -477,14 +478,6 @@ void RankOperator::finish() {
   emitOutput();
 }
 
-void RankOperator::emitOutput() {
-  if (output_->size() == 0) return;
-  auto next = std::make_unique<vector::Chunk>(spec_->outputRowType);
-  next->reserveLike(*output_);
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(std::move(*output_), kNoTimestamp);
-  output_ = std::move(next);
-  output().emitBatch(std::move(batch));
-}
+void RankOperator::emitOutput() { emitChunk(output_, output()); }
 
 }  // namespace eddy::runtime::operators

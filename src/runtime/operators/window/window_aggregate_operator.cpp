@@ -6,6 +6,7 @@
 
 #include "common/check.h"
 #include "eddy/exceptions.h"
+#include "runtime/operators/chunk_exchange.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -353,12 +354,6 @@ void WindowAggregateOperator::appendResult(const std::vector<Value>& keyValues,
   if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
 }
 
-void WindowAggregateOperator::emitOutput() {
-  if (output_->size() == 0) return;
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(std::move(*output_), kNoTimestamp);
-  output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
-  output().emitBatch(std::move(batch));
-}
+void WindowAggregateOperator::emitOutput() { emitChunk(output_, output()); }
 
 }  // namespace eddy::runtime::operators
