@@ -6,7 +6,8 @@
 // prints, not a Google Benchmark: each run is long (seconds to minutes) and run once.
 //
 // Every job is one .sql file: ddl.sql (the `datagen` table and the person/auction/bid views,
-// with ${NEXMARK_EVENTS_NUM} and ${NEXMARK_FIRST_EVENT_RATE} replaced by --events and --rate),
+// with ${NEXMARK_EVENTS_NUM} and ${NEXMARK_FIRST_EVENT_RATE} replaced by --events and --rate;
+// ${NEXMARK_SIDE_INPUT} by the path of q13's side-input file, which the driver writes),
 // then the query file's statements; the last statement is the INSERT that is timed, the ones
 // before it (the sink table, views) are not. A query file whose first line is
 // `-- not run: <reason>` is skipped with that reason. Two generator-only jobs run first,
@@ -59,6 +60,7 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -145,10 +147,27 @@ std::vector<std::string> splitStatements(const std::string& script) {
 
 // Replaces the driver's ${...} placeholders; any other ${ is an error (a typo would otherwise
 // reach the connector as an option value).
+// q13's side input: 10 000 lines `key,value` (keys 0..9999, value `side-<key>`), written to the
+// temporary directory once per run of the driver; its path.
+std::string sideInputPath() {
+  static const std::string path = [] {
+    std::string file = (std::filesystem::temp_directory_path() /
+                        ("eddy-nexmark-side-input-" + std::to_string(getpid()) + ".csv"))
+                           .string();
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    for (int key = 0; key < 10000; ++key) out << key << ",side-" << key << "\n";
+    if (!out) throw std::runtime_error("cannot write " + file);
+    return file;
+  }();
+  return path;
+}
+
 std::string substitutePlaceholders(std::string text, const Options& options) {
   const std::pair<std::string, std::string> values[] = {
       {"${NEXMARK_EVENTS_NUM}", std::to_string(options.events)},
       {"${NEXMARK_FIRST_EVENT_RATE}", std::to_string(options.rate)},
+      {"${NEXMARK_SIDE_INPUT}",
+       text.find("${NEXMARK_SIDE_INPUT}") == std::string::npos ? "" : sideInputPath()},
   };
   for (const auto& [name, value] : values) {
     for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {

@@ -1,18 +1,14 @@
--- not run: needs a processing-time temporal (lookup) join against a bounded side input, which
--- eddy does not have yet ("Processing-time temporal join is not supported yet").
---
 -- Nexmark q13, bounded side input join: every bid joined with a value looked up in a static
--- table by `auction mod 10000`. The side input would be a file of 10000 (key, value) lines.
--- eddy's error for it:
---   SQL validation failed. From line 4, column 45: Processing-time temporal join is not
---   supported yet: it needs a lookup source
+-- table by `auction mod 10000`. The side input is a CSV file of 10 000 (key, value) lines that
+-- the driver writes (${NEXMARK_SIDE_INPUT}); the filesystem connector answers the lookups
+-- (each subtask reads the file once and indexes it by key).
 
 CREATE TABLE side_input (
   `key` BIGINT,
   `value` STRING
 ) WITH (
   'connector' = 'filesystem',
-  'path' = '/tmp/nexmark_side_input.csv',
+  'path' = '${NEXMARK_SIDE_INPUT}',
   'format' = 'csv'
 );
 

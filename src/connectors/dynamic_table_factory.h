@@ -16,6 +16,7 @@
 // and outlives them inside the job graph.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,6 +48,23 @@ struct ConnectorContext {
   /// PARTITIONED BY columns (connectors that cannot partition reject them).
   std::vector<std::string> partitionKeys;
 };
+
+/// Looks rows of a table up by key, for a processing-time lookup join (Flink's LookupFunction
+/// of a LookupTableSource). One instance per subtask, used by its task thread only.
+class LookupFunction {
+ public:
+  virtual ~LookupFunction() = default;
+  /// For each row i of `keys` (the lookup key columns, in the order the function was created
+  /// for, of the table's column types; no key is NULL), appends the rows of the table whose key
+  /// columns equal row i to `matches` (the table's physical row type, all +I) and i to
+  /// `keyRows` once per appended row, keys in order (so `keyRows` ascends). Throws
+  /// ConnectorException when the table cannot be read.
+  virtual void lookup(const vector::Chunk& keys, vector::Chunk& matches,
+                      std::vector<int32_t>& keyRows) = 0;
+};
+
+/// Creates the lookup function of one subtask (shared by the subtasks; any thread).
+using LookupFunctionFactory = std::function<std::unique_ptr<LookupFunction>()>;
 
 /// A table read by one job: created per job by the planner, from the planning thread.
 class DynamicTableSource {
@@ -92,6 +110,20 @@ class DynamicTableSource {
   virtual LogicalTypePtr applyProjection(const std::vector<std::vector<int>>& paths) {
     (void)paths;
     throw InternalError("This table source does not support projection push-down.");
+  }
+
+  // --- Lookup (Flink's LookupTableSource): a processing-time lookup join
+  // (`JOIN t FOR SYSTEM_TIME AS OF o.proctime ON t.k = o.k`) probes the table by key as rows
+  // arrive instead of reading it as a stream. ---
+
+  /// Whether createLookupFunction may be called.
+  virtual bool supportsLookup() const { return false; }
+  /// The factory of the functions that look rows up by the physical columns `keyColumns`
+  /// (indices into the physical row type, in the order the keys are given). Called from the
+  /// planning thread; a call the source does not support is the planner's bug (InternalError).
+  virtual LookupFunctionFactory createLookupFunction(const std::vector<int>& keyColumns) const {
+    (void)keyColumns;
+    throw InternalError("This table source does not support lookups.");
   }
 };
 

@@ -1,8 +1,10 @@
 #include "connectors/filesystem/filesystem_factory.h"
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -10,7 +12,9 @@
 #include "connectors/filesystem/file_sink.h"
 #include "connectors/filesystem/file_source.h"
 #include "connectors/table_options.h"
+#include "eddy/datastream/operators.h"
 #include "eddy/exceptions.h"
+#include "vector/chunk_operations.h"
 
 namespace eddy::connectors {
 
@@ -164,6 +168,80 @@ std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() con
   return std::make_shared<FileSource>(
       spec_.tableName, spec_.path, projection_ ? projectedRowType_ : spec_.rowType,
       spec_.formatFactory->createDecodingFormat(spec_.formatContext), projection_, metadataKeys_);
+}
+
+namespace {
+
+/// The rows of a filesystem table in memory, indexed by the key bytes of `keyColumns`.
+class FileLookupFunction final : public LookupFunction {
+ public:
+  FileLookupFunction(std::shared_ptr<const FileSource> source, std::vector<int> keyColumns)
+      : source_(std::move(source)), keyColumns_(std::move(keyColumns)) {}
+
+  void lookup(const vector::Chunk& keys, vector::Chunk& matches,
+              std::vector<int32_t>& keyRows) override {
+    if (!loaded_) load();
+    std::vector<int> keyColumnsOfKeys(keyColumns_.size());
+    for (size_t i = 0; i < keyColumnsOfKeys.size(); ++i) keyColumnsOfKeys[i] = static_cast<int>(i);
+    for (int64_t row = 0; row < keys.size(); ++row) {
+      keyBytes_.clear();
+      vector::appendKeyBytes(keys, keyColumnsOfKeys, row, keyBytes_);
+      auto found = index_.find(keyBytes_);
+      if (found == index_.end()) continue;
+      for (const auto& [chunk, tableRow] : found->second) {
+        const vector::Chunk& table = chunks_[static_cast<size_t>(chunk)];
+        for (int column = 0; column < matches.columnCount(); ++column) {
+          matches.mutableColumn(column).appendFrom(table.column(column), tableRow);
+        }
+        matches.mutableRowKinds().push_back(RowKind::INSERT);
+        keyRows.push_back(static_cast<int32_t>(row));
+      }
+    }
+  }
+
+ private:
+  void load() {
+    auto reader = source_->createReader(0, 1);
+    eddy::operators::BatchReaderOutput<vector::Chunk> output;
+    for (InputStatus status = InputStatus::MORE_AVAILABLE; status != InputStatus::END_OF_INPUT;) {
+      status = reader->pollNext(output);
+      auto batch = output.take();
+      for (vector::Chunk& chunk : batch->records) chunks_.push_back(std::move(chunk));
+    }
+    for (size_t c = 0; c < chunks_.size(); ++c) {
+      for (int64_t row = 0; row < chunks_[c].size(); ++row) {
+        // A row with a NULL key column matches no key (keys are never NULL).
+        bool nullKey = std::any_of(keyColumns_.begin(), keyColumns_.end(), [&](int column) {
+          return chunks_[c].column(column).isNull(row);
+        });
+        if (nullKey) continue;
+        keyBytes_.clear();
+        vector::appendKeyBytes(chunks_[c], keyColumns_, row, keyBytes_);
+        index_[keyBytes_].emplace_back(static_cast<int32_t>(c), static_cast<int32_t>(row));
+      }
+    }
+    loaded_ = true;
+  }
+
+  std::shared_ptr<const FileSource> source_;
+  std::vector<int> keyColumns_;
+  bool loaded_ = false;
+  std::vector<vector::Chunk> chunks_;
+  absl::flat_hash_map<std::string, std::vector<std::pair<int32_t, int32_t>>> index_;
+  std::string keyBytes_;
+};
+
+}  // namespace
+
+LookupFunctionFactory FileSystemTableSource::createLookupFunction(
+    const std::vector<int>& keyColumns) const {
+  // Every physical column, whatever a projection applied for scans.
+  auto source = std::make_shared<const FileSource>(
+      spec_.tableName, spec_.path, spec_.rowType,
+      spec_.formatFactory->createDecodingFormat(spec_.formatContext));
+  return [source, keyColumns]() -> std::unique_ptr<LookupFunction> {
+    return std::make_unique<FileLookupFunction>(source, keyColumns);
+  };
 }
 
 std::map<std::string, LogicalTypePtr> FileSystemTableSource::listReadableMetadata() const {

@@ -78,6 +78,11 @@ class FileSystemTableSource final : public DynamicTableSource {
   /// file.modification-time (TIMESTAMP_LTZ(3) NOT NULL).
   std::map<std::string, LogicalTypePtr> listReadableMetadata() const override;
   void applyReadableMetadata(const std::vector<std::string>& keys) override;
+  /// Lookups by key (an eddy extension: Flink's filesystem connector has none): each subtask's
+  /// function reads the table's files once, at its first lookup, into memory with a hash index
+  /// on the key columns; files changed later are not seen by the running job.
+  bool supportsLookup() const override { return true; }
+  LookupFunctionFactory createLookupFunction(const std::vector<int>& keyColumns) const override;
 
  private:
   FileSystemTableSpec spec_;

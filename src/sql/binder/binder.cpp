@@ -1130,8 +1130,7 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
   BoundPtr asOf = bindExpression(*versioned.systemTimeAsOf, left.scope, nullptr);
   const LogicalType& asOfType = *asOf->type();
   if (asOfType.getTimestampKind() == TimestampKind::PROCTIME) {
-    fail(*versioned.systemTimeAsOf, "Processing-time temporal join is not supported yet: it "
-                                    "needs a lookup source");
+    return bindLookupJoin(join, std::move(left), std::move(right), joinType, condition, tableName);
   }
   if (asOf->kind() != expression::ExpressionKind::kColumnReference ||
       asOfType.getTimestampKind() != TimestampKind::ROWTIME) {
@@ -1193,6 +1192,84 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
   Relation result;
   result.node = planJoin(left.node, right.node, joinType, condition,
                          TemporalJoinTime{leftTime, rightTime});
+  const auto& fields = result.node->rowType->getFields();
+  result.scope = left.scope;
+  result.scope.insert(result.scope.end(), right.scope.begin(), right.scope.end());
+  for (size_t i = 0; i < result.scope.size(); ++i) result.scope[i].type = fields[i].type;
+  return result;
+}
+
+Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left, Relation right,
+                                        runtime::operators::JoinType joinType,
+                                        const BoundPtr& condition, const std::string& tableName) {
+  const auto& versioned = join.right->as<NamedTableReference>();
+  if (right.node->kind != LogicalNodeKind::kTableScan) {
+    notSupported(*join.right, "A lookup join with a view, or with a table that has computed or "
+                              "metadata columns or a watermark,");
+  }
+  auto table = std::static_pointer_cast<const LogicalTableScan>(right.node);
+  // The table's connector must look rows up by key (Flink's LookupTableSource).
+  bool lookup = false;
+  std::string connector = "?";
+  try {
+    connectors::ConnectorContext context{table->tableName, table->physicalRowType, table->options,
+                                         true, table->partitionKeys};
+    const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+    connector = factory.factoryIdentifier();
+    lookup = factory.createDynamicTableSource(context)->supportsLookup();
+  } catch (const ValidationException&) {
+    // An invalid table fails when the job is built, with its own message.
+    lookup = true;
+  }
+  if (!lookup) {
+    fail(*versioned.systemTimeAsOf,
+         "Processing-time temporal join is not supported yet: table [" + tableName +
+             "] (connector '" + connector + "') cannot be looked up by key; a lookup join "
+             "needs a connector that supports lookups (filesystem)");
+  }
+  // Equalities `table.column = <expression over the left side>` are the lookup keys; the rest
+  // of the condition filters the pairs.
+  const int leftArity = static_cast<int>(left.scope.size());
+  const auto& tableFields = table->rowType->getFields();
+  std::vector<BoundPtr> inputKeys;
+  std::vector<int> lookupKeys;
+  std::vector<BoundPtr> residual;
+  for (const BoundPtr& conjunct : expression::conjunctsOf(condition)) {
+    bool key = false;
+    if (expression::isCallTo(*conjunct, "=")) {
+      for (int side = 0; side < 2 && !key; ++side) {
+        BoundPtr own = conjunct->children()[static_cast<size_t>(side)];
+        const BoundPtr& other = conjunct->children()[static_cast<size_t>(1 - side)];
+        // A table column widened to the other side's type is compared in its own type.
+        if (own->kind() == expression::ExpressionKind::kCast) own = own->children()[0];
+        if (own->kind() != expression::ExpressionKind::kColumnReference) continue;
+        const int column = static_cast<const expression::ColumnReference&>(*own).index() - leftArity;
+        std::vector<int> otherColumns;
+        expression::collectColumns(other, otherColumns);
+        bool otherIsLeft = std::all_of(otherColumns.begin(), otherColumns.end(),
+                                       [&](int c) { return c < leftArity; });
+        if (column < 0 || !otherIsLeft ||
+            std::find(lookupKeys.begin(), lookupKeys.end(), column) != lookupKeys.end()) {
+          continue;
+        }
+        // The probe value in the column's type (the key bytes of both must agree).
+        const LogicalTypePtr& columnType = tableFields[static_cast<size_t>(column)].type;
+        inputKeys.push_back(expression::castIfNeeded(
+            other, columnType->copy(other->type()->isNullable()), context_));
+        lookupKeys.push_back(column);
+        key = true;
+      }
+    }
+    if (!key) residual.push_back(conjunct);
+  }
+  if (lookupKeys.empty()) {
+    fail(join, "Temporal table join requires an equality condition on fields of table [" +
+                   tableName + "].");
+  }
+  Relation result;
+  result.node = std::make_shared<LogicalLookupJoin>(
+      left.node, table, joinType, std::move(inputKeys), std::move(lookupKeys),
+      residual.empty() ? nullptr : expression::conjunction(std::move(residual)));
   const auto& fields = result.node->rowType->getFields();
   result.scope = left.scope;
   result.scope.insert(result.scope.end(), right.scope.begin(), right.scope.end());

@@ -60,6 +60,12 @@ class Binder {
   Relation bindRelation(const Query& query);
   /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
   /// into one output column.
+  /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
+  /// connector table that supports lookups: a LogicalLookupJoin on the condition's
+  /// `table.column = left expression` equalities.
+  Relation bindLookupJoin(const JoinReference& join, Relation left, Relation right,
+                          runtime::operators::JoinType joinType,
+                          const expression::ExpressionPtr& condition, const std::string& tableName);
   Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
                          runtime::operators::JoinType joinType);
   /// How a subquery's SELECT is tied to the query around it: each WHERE conjunct

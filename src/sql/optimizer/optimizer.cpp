@@ -77,6 +77,12 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
                                                     over.orderColumn, over.unit, over.preceding,
                                                     over.calls, std::move(names));
     }
+    case LogicalNodeKind::kLookupJoin: {
+      const auto& lookup = static_cast<const LogicalLookupJoin&>(node);
+      return std::make_shared<LogicalLookupJoin>(inputs[0], lookup.table, lookup.joinType,
+                                                 lookup.inputKeys, lookup.lookupKeys,
+                                                 lookup.condition);
+    }
     case LogicalNodeKind::kUnnest: {
       const auto& unnest = static_cast<const LogicalUnnest&>(node);
       return std::make_shared<LogicalUnnest>(inputs[0], unnest.collection, unnest.withOrdinality,

@@ -14,6 +14,7 @@
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "runtime/operators/join/interval_join_operator.h"
+#include "runtime/operators/join/lookup_join_operator.h"
 #include "runtime/operators/join/temporal_join_operator.h"
 #include "runtime/operators/over/over_aggregate_operator.h"
 #include "runtime/operators/watermark/watermark_assigner_operator.h"
@@ -369,6 +370,49 @@ DataStream<vector::Chunk> temporalJoin(const LogicalJoin& join, StreamExecutionE
                        settings);
 }
 
+/// A processing-time lookup join (Flink's LookupJoin): stateless, chained to its input; each
+/// subtask probes the table through its own lookup function.
+DataStream<vector::Chunk> lookupJoin(const LogicalLookupJoin& join, StreamExecutionEnvironment& env,
+                                     const TranslationSettings& settings) {
+  const LogicalTableScan& table = *join.table;
+  connectors::ConnectorContext context{table.tableName, table.physicalRowType, table.options,
+                                       settings.streaming, table.partitionKeys};
+  const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+  auto source = factory.createDynamicTableSource(context);
+  if (!source->supportsLookup()) {
+    throw InternalError("the lookup join's table " + table.tableName + " supports no lookups");
+  }
+  connectors::LookupFunctionFactory functions = source->createLookupFunction(join.lookupKeys);
+  auto spec = std::make_shared<runtime::operators::LookupJoinSpec>();
+  spec->joinType = join.joinType;
+  spec->inputRowType = join.inputs[0]->rowType;
+  spec->tableRowType = table.physicalRowType;
+  spec->keys = join.inputKeys;
+  spec->condition = join.condition;
+  spec->outputRowType = join.rowType;
+  spec->createLookup = [functions]() -> runtime::operators::LookupCall {
+    std::shared_ptr<connectors::LookupFunction> function = functions();
+    return [function](const vector::Chunk& keys, vector::Chunk& matches,
+                      std::vector<int32_t>& keyRows) { function->lookup(keys, matches, keyRows); };
+  };
+  // Flink's form: LookupJoin(table=[[..]], joinType=[InnerJoin], lookup=[id=customer], ..).
+  const std::vector<std::string> inputNames = fieldNames(join.inputs[0]->rowType);
+  std::string lookup;
+  for (size_t i = 0; i < join.lookupKeys.size(); ++i) {
+    lookup += (i ? ", " : "") +
+              table.physicalRowType->getFields()[static_cast<size_t>(join.lookupKeys[i])].name + "=" +
+              join.inputKeys[i]->toString(inputNames);
+  }
+  std::string description = "LookupJoin(table=[" + table.tableName + "], joinType=[" +
+                            runtime::operators::joinTypeName(join.joinType) + "], lookup=[" +
+                            lookup + "]";
+  if (join.condition) description += ", where=[" + join.condition->toString(fieldNames(join.rowType)) + "]";
+  description += ", select=[" + keyNames(join.rowType, allColumns(join.rowType)) + "])";
+  return chained(translate(*join.inputs[0], env, settings), "LookupJoin",
+                 factoryOf<runtime::operators::LookupJoinOperator>(std::move(spec)))
+      .setDescription(std::move(description));
+}
+
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
                                     const TranslationSettings& settings) {
   if (!settings.reusedSubPlans) return translateNode(node, env, settings);
@@ -520,6 +564,8 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       }
       return calc(translate(*node.inputs[0], env, settings), node.inputs[0]->rowType, spec);
     }
+    case LogicalNodeKind::kLookupJoin:
+      return lookupJoin(static_cast<const LogicalLookupJoin&>(node), env, settings);
     case LogicalNodeKind::kUnnest: {
       // Stateless, so chained to its input as a Calc is.
       const auto& unnest = static_cast<const LogicalUnnest&>(node);

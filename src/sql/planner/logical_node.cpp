@@ -497,6 +497,34 @@ ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
 }
 }  // namespace
 
+LogicalLookupJoin::LogicalLookupJoin(LogicalNodePtr input,
+                                     std::shared_ptr<const LogicalTableScan> lookupTable,
+                                     runtime::operators::JoinType type,
+                                     std::vector<expression::ExpressionPtr> keys,
+                                     std::vector<int> lookupKeyColumns,
+                                     expression::ExpressionPtr residual)
+    : LogicalNode(LogicalNodeKind::kLookupJoin,
+                  joinRowType(*input, *lookupTable, type, true, false), {input},
+                  input->changelogMode),
+      table(std::move(lookupTable)),
+      joinType(type),
+      inputKeys(std::move(keys)),
+      lookupKeys(std::move(lookupKeyColumns)),
+      condition(std::move(residual)) {}
+
+std::string LogicalLookupJoin::describe() const {
+  static const char* kNames[] = {"inner", "left", "right", "full"};
+  std::string lookup;
+  const int inputArity = inputs[0]->rowType->getFieldCount();
+  for (size_t i = 0; i < lookupKeys.size(); ++i) {
+    lookup += (i ? ", " : "") + std::string("$") + std::to_string(inputArity + lookupKeys[i]) +
+              "=" + inputKeys[i]->toString();
+  }
+  return "LogicalLookupJoin(table=[" + table->tableName + "], joinType=[" +
+         kNames[static_cast<int>(joinType)] + "], lookup=[" + lookup + "]" +
+         (condition ? ", condition=[" + condition->toString() + "]" : "") + ")";
+}
+
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)

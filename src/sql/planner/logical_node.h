@@ -47,7 +47,8 @@ enum class LogicalNodeKind {
   kWindowTableFunction,
   kWindowAggregate,
   kOverAggregate,
-  kUnnest
+  kUnnest,
+  kLookupJoin
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -263,6 +264,25 @@ struct LogicalJoin final : LogicalNode {
               std::vector<int> leftKeys, std::vector<int> rightKeys,
               expression::ExpressionPtr condition, std::optional<IntervalJoinBounds> interval,
               std::optional<TemporalJoinTime> temporal);
+};
+
+/// A processing-time lookup join (`JOIN t FOR SYSTEM_TIME AS OF o.proctime ON t.k = o.x`,
+/// Flink's LookupJoin): each input row probes `table` (a connector table that supports lookups)
+/// by the values of `inputKeys` (expressions over the input, of the types of the table's
+/// `lookupKeys` columns) when it arrives; `condition` (over the input's columns then the table's,
+/// null for none) filters the pairs. Output: the input's columns (time attributes kept), then
+/// the table's physical columns (nullable for a LEFT join); each row keeps its input row's kind.
+struct LogicalLookupJoin final : LogicalNode {
+  LogicalLookupJoin(LogicalNodePtr input, std::shared_ptr<const LogicalTableScan> table,
+                    runtime::operators::JoinType joinType,
+                    std::vector<expression::ExpressionPtr> inputKeys, std::vector<int> lookupKeys,
+                    expression::ExpressionPtr condition);
+  std::string describe() const override;
+  const std::shared_ptr<const LogicalTableScan> table;
+  const runtime::operators::JoinType joinType;
+  const std::vector<expression::ExpressionPtr> inputKeys;
+  const std::vector<int> lookupKeys;
+  const expression::ExpressionPtr condition;
 };
 
 /// Top-N: the rows of each partition (partitionKeys) ranked by sortKeys, kept when their rank
