@@ -319,7 +319,9 @@ std::string StreamExecutionEnvironment::getExecutionPlan() const {
       json += "{\"id\":" + std::to_string(transformation.id) +
               ",\"type\":" + jsonString(transformation.name) + ",\"pact\":\"" +
               (vertex.isSource && o == 0 ? "Data Source" : "Operator") +
-              "\",\"contents\":" + jsonString(transformation.name) +
+              "\",\"contents\":" +
+              jsonString(transformation.description.empty() ? transformation.name
+                                                            : transformation.description) +
               ",\"parallelism\":" + std::to_string(vertex.parallelism);
       if (!predecessors.empty()) {
         json += ",\"predecessors\":[";

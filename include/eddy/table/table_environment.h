@@ -126,10 +126,11 @@ class TableEnvironment {
   /// Runs a plan as a job and returns its result (used by Table::execute()).
   TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan);
   /// EXPLAIN's text for a query plan: the bound plan ("Abstract Syntax Tree"), the optimized
-  /// logical plan (each node's changelog mode with `changelogMode`), and the physical plan the
-  /// job would run, translated with this environment's options (used by Table::explain()).
+  /// logical plan (each node's changelog mode with `changelogMode`, its estimated rows and
+  /// cost with `estimatedCost`), and the physical plan the job would run, translated with this
+  /// environment's options (used by Table::explain()).
   std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                               bool changelogMode) const;
+                               bool changelogMode, bool estimatedCost = false) const;
   /// Runs INSERT INTO `targetPath` of a plan as one job (used by Table::executeInsert).
   TableResult executeInsertPlan(const std::string& targetPath,
                                 const std::shared_ptr<const sql::LogicalNode>& plan);
@@ -162,7 +163,8 @@ class TableEnvironment {
   /// the table's columns, NULL for the others).
   InsertPlan planInsert(const sql::InsertStatement& insert);
   /// EXPLAIN of INSERTs: each sink over its query's plans, then the job's physical plan.
-  std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode) const;
+  std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode,
+                             bool estimatedCost = false) const;
   friend class StatementSet;
   /// INSERTs of plans into tables (catalog paths) as one job.
   TableResult runInserts(const std::vector<InsertPlan>& inserts);

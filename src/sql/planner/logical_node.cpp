@@ -4,6 +4,8 @@
 #include <numeric>
 #include <set>
 
+#include "sql/planner/cost_model.h"
+
 namespace eddy::sql {
 
 namespace {
@@ -672,17 +674,21 @@ std::string LogicalRank::describe() const {
 }
 
 namespace {
-void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, std::string& out) {
+void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, bool withCost,
+                 std::string& out) {
   out += std::string(depth * 2, ' ') + node.describe();
   if (withChangelogMode) out += ", changelogMode=" + changelogModeName(node.changelogMode);
+  if (withCost) out += ": " + describeCost(node);
   out += "\n";
-  for (const auto& input : node.inputs) explainInto(*input, depth + 1, withChangelogMode, out);
+  for (const auto& input : node.inputs) {
+    explainInto(*input, depth + 1, withChangelogMode, withCost, out);
+  }
 }
 }  // namespace
 
-std::string explainPlan(const LogicalNode& root, bool withChangelogMode) {
+std::string explainPlan(const LogicalNode& root, bool withChangelogMode, bool withCost) {
   std::string text;
-  explainInto(root, 0, withChangelogMode, text);
+  explainInto(root, 0, withChangelogMode, withCost, text);
   return text;
 }
 

@@ -394,8 +394,11 @@ int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partit
 /// becomes `name0`, then `name1`, ... (skipping names already taken).
 std::vector<std::string> uniquifyNames(const std::vector<std::string>& names);
 
-/// The plan as an indented tree, one node per line (EXPLAIN's logical section).
-std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false);
+/// The plan as an indented tree, one node per line (EXPLAIN's logical section); with
+/// `withChangelogMode` each node's changelog mode, with `withCost` its estimated row count and
+/// cumulative cost (EXPLAIN ESTIMATED_COST, sql/planner/cost_model.h).
+std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false,
+                        bool withCost = false);
 
 /// Columns of `node`'s output that no two rows of its (materialized) result share, as far as
 /// the plan shows: the partition keys of a deduplicating Rank (ROW_NUMBER = 1), the grouping

@@ -623,12 +623,13 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
 }
 
 std::string TableEnvironment::explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                                               bool changelogMode) const {
+                                               bool changelogMode, bool estimatedCost) const {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   DataStream<vector::Chunk> physical = sql::translateToDataStream(plan, *environment, translation);
   return "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
-         "\n== Optimized Logical Plan ==\n" + sql::explainPlan(*sql::optimize(plan), changelogMode) +
+         "\n== Optimized Logical Plan ==\n" +
+         sql::explainPlan(*sql::optimize(plan), changelogMode, estimatedCost) +
          "\n== Physical Plan ==\n" + sql::explainPhysicalPlan(physical);
 }
 
@@ -865,7 +866,7 @@ void TableEnvironment::addInsertsTo(StreamExecutionEnvironment& environment,
 }
 
 std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inserts,
-                                             bool changelogMode) const {
+                                             bool changelogMode, bool estimatedCost) const {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::string syntaxTree, optimized, physical;
@@ -890,7 +891,8 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
     std::string sink = "LogicalSink(table=[" + added.identifier + "], fields=[" + fields + "]" +
                        (insert.overwrite ? ", overwrite=[true]" : "") + ")";
     syntaxTree += sink + "\n" + indented(sql::explainPlan(*added.plan, false));
-    optimized += sink + "\n" + indented(sql::explainPlan(*sql::optimize(added.plan), changelogMode));
+    optimized += sink + "\n" + indented(sql::explainPlan(*sql::optimize(added.plan), changelogMode,
+                                                          estimatedCost));
     physical += sql::explainPhysicalPlan(added.sink);
   }
   return "== Abstract Syntax Tree ==\n" + syntaxTree + "\n== Optimized Logical Plan ==\n" +
@@ -1454,15 +1456,26 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     }
     case sql::StatementKind::kExplain: {
       const auto& explain = statement->as<sql::ExplainStatement>();
-      bool changelogMode = std::find(explain.details.begin(), explain.details.end(),
-                                     sql::ExplainDetail::kChangelogMode) != explain.details.end();
+      auto has = [&](sql::ExplainDetail detail) {
+        return std::find(explain.details.begin(), explain.details.end(), detail) !=
+               explain.details.end();
+      };
+      const bool changelogMode = has(sql::ExplainDetail::kChangelogMode);
+      const bool estimatedCost = has(sql::ExplainDetail::kEstimatedCost);
+      if (has(sql::ExplainDetail::kJsonExecutionPlan)) {
+        throw TableException("EXPLAIN JSON_EXECUTION_PLAN is not supported yet (the physical plan "
+                             "section shows the operators the job runs)");
+      }
+      if (has(sql::ExplainDetail::kPlanAdvice)) {
+        throw TableException("EXPLAIN PLAN_ADVICE is not supported yet");
+      }
       const sql::Statement* explained = explain.statement.get();
       if (explained->is<sql::ExecuteStatement>()) {
         explained = explained->as<sql::ExecuteStatement>().statement.get();
       }
       if (explained->is<sql::InsertStatement>()) {
         return listing("result", {explainInserts({planInsert(explained->as<sql::InsertStatement>())},
-                                                 changelogMode)});
+                                                 changelogMode, estimatedCost)});
       }
       if (explained->is<sql::StatementSetStatement>()) {
         std::vector<InsertPlan> inserts;
@@ -1472,14 +1485,14 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           }
           inserts.push_back(planInsert(inner->as<sql::InsertStatement>()));
         }
-        return listing("result", {explainInserts(inserts, changelogMode)});
+        return listing("result", {explainInserts(inserts, changelogMode, estimatedCost)});
       }
       if (!explained->is<sql::QueryStatement>()) {
         throw TableException("EXPLAIN supports queries, INSERT statements and statement sets");
       }
       sql::Binder binder(catalogs, bindingContextOf(configuration_));
       sql::LogicalNodePtr plan = binder.bindQuery(*explained->as<sql::QueryStatement>().query);
-      return listing("result", {explainQueryPlan(plan, changelogMode)});
+      return listing("result", {explainQueryPlan(plan, changelogMode, estimatedCost)});
     }
     case sql::StatementKind::kSet: {
       const auto& set = statement->as<sql::SetStatement>();

@@ -300,6 +300,20 @@ TEST(StreamTableEnvironmentTest, TableJobsReadTheDataStreamInTheirOwnJob) {
             (std::vector<std::string>{"+I[12]", "+I[10]", "+I[100]"}));
 }
 
+TEST(StreamTableEnvironmentTest, ExecutionPlanDescribesTheTableOperators) {
+  // Flink's JSON plan: `type` is the operator's name, `contents` its description.
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->createTemporaryView("InputTable", tableEnv->fromDataStream(scores(*env)).as("name", "score"));
+  tableEnv->toDataStream(tableEnv->sqlQuery("SELECT score + 1 AS next FROM InputTable WHERE score > 11"))
+      .addSink([](const Row&) {});
+  const std::string plan = env->getExecutionPlan();
+  EXPECT_NE(plan.find("\"type\":\"Calc\",\"pact\":\"Operator\",\"contents\":\"Calc(select=[+(f1, "
+                      "1) AS next], where=[>(f1, 11)])\""),
+            std::string::npos)
+      << plan;
+}
+
 }  // namespace
 }  // namespace eddy
 
