@@ -201,6 +201,17 @@ class FileLookupFunction final : public LookupFunction {
 
  private:
   void load() {
+    try {
+      loadRows();
+    } catch (...) {
+      chunks_.clear();  // a later lookup starts over
+      index_.clear();
+      throw;
+    }
+    loaded_ = true;
+  }
+
+  void loadRows() {
     auto reader = source_->createReader(0, 1);
     eddy::operators::BatchReaderOutput<vector::Chunk> output;
     for (InputStatus status = InputStatus::MORE_AVAILABLE; status != InputStatus::END_OF_INPUT;) {
@@ -220,7 +231,6 @@ class FileLookupFunction final : public LookupFunction {
         index_[keyBytes_].emplace_back(static_cast<int32_t>(c), static_cast<int32_t>(row));
       }
     }
-    loaded_ = true;
   }
 
   std::shared_ptr<const FileSource> source_;

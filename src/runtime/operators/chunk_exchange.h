@@ -1,8 +1,7 @@
 // Moving chunks between the Table runtime's operators: emitting a row-by-row output chunk, the
-// HASH partitioner that routes each
-// row of a chunk by the key group of its key columns (the rows for one subtask are gathered
-// into one chunk), and the conversion at the end of a table pipeline: chunks into Rows
-// (collect, print, toDataStream).
+// HASH partitioner that routes each row of a chunk by the key group of its key columns (the
+// rows for one subtask are gathered into one chunk), and the conversion at the end of a table
+// pipeline: chunks into Rows (collect, print, toDataStream).
 #pragma once
 
 #include <memory>

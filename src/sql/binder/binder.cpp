@@ -1199,6 +1199,32 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
   return result;
 }
 
+namespace {
+/// Whether every value of `from` converts to `to` without loss: a wider integer, a longer string.
+bool losslessCast(const LogicalType& from, const LogicalType& to) {
+  auto integerRank = [](LogicalTypeRoot root) {
+    switch (root) {
+      case LogicalTypeRoot::TINYINT:
+        return 1;
+      case LogicalTypeRoot::SMALLINT:
+        return 2;
+      case LogicalTypeRoot::INTEGER:
+        return 3;
+      case LogicalTypeRoot::BIGINT:
+        return 4;
+      default:
+        return 0;
+    }
+  };
+  const int fromRank = integerRank(from.getTypeRoot());
+  if (fromRank > 0) return fromRank <= integerRank(to.getTypeRoot());
+  const bool fromString = from.getTypeRoot() == LogicalTypeRoot::CHAR ||
+                          from.getTypeRoot() == LogicalTypeRoot::VARCHAR;
+  return fromString && to.getTypeRoot() == LogicalTypeRoot::VARCHAR &&
+         from.getLength() <= to.getLength();
+}
+}  // namespace
+
 Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left, Relation right,
                                         runtime::operators::JoinType joinType,
                                         const BoundPtr& condition, const std::string& tableName) {
@@ -1252,10 +1278,20 @@ Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left
             std::find(lookupKeys.begin(), lookupKeys.end(), column) != lookupKeys.end()) {
           continue;
         }
-        // The probe value in the column's type (the key bytes of both must agree).
-        const LogicalTypePtr& columnType = tableFields[static_cast<size_t>(column)].type;
-        inputKeys.push_back(expression::castIfNeeded(
-            other, columnType->copy(other->type()->isNullable()), context_));
+        // The probe value in the column's type (the key bytes of both must agree). A value of
+        // another type is converted with TRY_CAST (no lookup when it does not fit) and the
+        // equality is checked again on the pair, since the conversion may lose digits (1.5 →
+        // 1, 'ABCD' → 'ABC', a BIGINT beyond INT).
+        LogicalTypePtr columnType =
+            tableFields[static_cast<size_t>(column)].type->copy(other->type()->isNullable());
+        if (*other->type() == *columnType) {
+          inputKeys.push_back(other);
+        } else if (losslessCast(*other->type(), *columnType)) {
+          inputKeys.push_back(expression::cast(other, columnType, context_));
+        } else {
+          inputKeys.push_back(expression::tryCast(other, columnType, context_));
+          residual.push_back(conjunct);
+        }
         lookupKeys.push_back(column);
         key = true;
       }
@@ -2347,7 +2383,11 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
           }
         }
         if (inner && outerKey) {
-          (void)expression::call("=", {inner, outerKey});  // checks the types
+          try {
+            (void)expression::call("=", {inner, outerKey});  // checks the types
+          } catch (const ValidationException& error) {
+            fail(*conjunct, error.what());
+          }
           correlation.innerKeys.push_back(inner);
           correlation.outerKeys.push_back(outerKey);
           correlated = true;
@@ -2931,6 +2971,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
       sort.push_back(runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirst});
     }
     if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
+    if (correlationKeys > 0) notSupported(call, name + " in a correlated subquery");
     rankColumns_[&call] = input.node->rowType->getFieldCount();
     input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
                                                kind, 1, INT64_MAX, true, item.name);
@@ -2946,6 +2987,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
   }
   if (!overCalls.empty()) {
     if (aggregating) notSupported(*overCalls[0], "OVER aggregates together with GROUP BY");
+    if (correlationKeys > 0) notSupported(*overCalls[0], "OVER aggregates in a correlated subquery");
     planOverAggregates(select, overCalls, input);
   }
 
@@ -3040,10 +3082,11 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
       callNames.push_back("$f" + std::to_string(groupCount + calls.size()));
       calls.push_back(std::move(aggregate));
     }
-    // Which calls count rows (0 over no rows; the others are NULL then).
-    std::vector<bool> countsRows;
+    // Each call's result over no rows (COUNT 0, COLLECT an empty multiset, the others NULL).
+    std::vector<Value> emptyResults;
     for (const AggregateCall& call : calls) {
-      countsRows.push_back(call.kind == AggregateKind::COUNT || call.kind == AggregateKind::COUNT_STAR);
+      emptyResults.push_back(runtime::operators::aggregateResult(
+          call, runtime::operators::createAccumulator(call)));
     }
     // Two keys of one name (`GROUP BY a.k, b.k`) get distinct names (k, k0).
     preNames = uniquifyNames(preNames);
@@ -3138,18 +3181,24 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     aggregate = aggregated.node;
     if (correlationKeys > 0 && select.groupBy.empty()) {
       // One row per correlation key: what each item is for a key without rows (the count
-      // bug), the aggregates over no rows inlined: COUNT 0, the others (and the columns of
-      // subqueries joined on) NULL.
+      // bug), the aggregates' results over no rows inlined (COUNT 0, the others NULL).
       std::vector<BoundPtr> empty;
       const auto& fields = aggregate->rowType->getFields();
       for (size_t c = 0; c < fields.size(); ++c) {
         const int call = static_cast<int>(c) - groupCount;
-        empty.push_back(call >= 0 && static_cast<int>(c) < aggregateArity &&
-                                countsRows[static_cast<size_t>(call)]
-                            ? expression::literal(Value(int64_t{0}), fields[c].type)
+        empty.push_back(call >= 0 && static_cast<int>(c) < aggregateArity
+                            ? expression::literal(emptyResults[static_cast<size_t>(call)],
+                                                  fields[c].type->copy(true))
                             : expression::literal(Value(), fields[c].type->copy(true)));
       }
       for (size_t i = static_cast<size_t>(correlationKeys); i < projections.size(); ++i) {
+        std::vector<int> read;
+        expression::collectColumns(projections[i], read);
+        if (std::any_of(read.begin(), read.end(), [&](int c) { return c >= aggregateArity; })) {
+          // A subquery of the select list: its value for a key without rows is unknown here.
+          notSupported(*items[i - static_cast<size_t>(correlationKeys)].expression,
+                       "A subquery in the select list of a correlated subquery");
+        }
         correlation->emptyGroupValues.push_back(expression::inlineColumns(projections[i], empty));
       }
     }

@@ -58,14 +58,14 @@ class Binder {
   struct SubqueryScope;
 
   Relation bindRelation(const Query& query);
-  /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
-  /// into one output column.
   /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
   /// connector table that supports lookups: a LogicalLookupJoin on the condition's
   /// `table.column = left expression` equalities.
   Relation bindLookupJoin(const JoinReference& join, Relation left, Relation right,
                           runtime::operators::JoinType joinType,
                           const expression::ExpressionPtr& condition, const std::string& tableName);
+  /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
+  /// into one output column.
   Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
                          runtime::operators::JoinType joinType);
   /// How a subquery's SELECT is tied to the query around it: each WHERE conjunct
@@ -137,9 +137,10 @@ class Binder {
                                              const Scope& scope,
                                              const AggregateBinding* aggregates);
 
-  /// A subquery's rows as the join that evaluates it needs them: `node` (the subquery's FROM
-  /// and uncorrelated WHERE), the IN value over it (null for EXISTS), and the correlation
-  /// keys: `innerKeys` over `node` equal to `outerKeys` over the outer query's scope.
+  /// A subquery's rows as the join that evaluates it needs them: `node` (the subquery's output;
+  /// when correlated, its correlation key columns first, see Correlation), the IN value over it
+  /// (null for EXISTS), and the correlation keys: `innerKeys` (columns of `node`) equal to
+  /// `outerKeys` over the outer query's scope.
   struct SubqueryRows {
     LogicalNodePtr node;
     expression::ExpressionPtr value;
@@ -166,13 +167,14 @@ class Binder {
   const catalog::CatalogManager& catalogManager_;
   const function::BindingContext context_;
   // The relation that subqueries of the expression being bound join onto (the FROM of the
-  // SELECT whose WHERE or select list is bound); null where subqueries are not supported.
+  // SELECT whose WHERE or select list is bound, the aggregation's output for HAVING and a
+  // select list above GROUP BY); null where subqueries are not supported.
   Relation* subqueryInput_ = nullptr;
   // How expressions over `subqueryInput_` refer to an aggregation's output (HAVING and a select
   // list above GROUP BY); null elsewhere.
   const AggregateBinding* subqueryAggregates_ = nullptr;
-  // IN predicates that are top-level conjuncts of the WHERE being bound: for them FALSE and
-  // UNKNOWN mean the same, so they need no NULL bookkeeping.
+  // IN predicates that are top-level conjuncts of the WHERE (or HAVING) being bound: for them
+  // FALSE and UNKNOWN mean the same, so they need no NULL bookkeeping.
   std::vector<const Expression*> topLevelConjuncts_;
   // Ranking function calls of the select list being bound → their column in the Rank output.
   std::map<const FunctionCallExpression*, int> rankColumns_;

@@ -3,7 +3,9 @@
 // (Flink's figure for a table without statistics), a predicate keeps a guessed fraction of its
 // input (= 0.15, <, <=, >, >= 0.5, IS NOT NULL 0.9, any other 0.25, conjuncts multiplied), a
 // grouping keeps a tenth of its input (one row without keys), an equi join as many rows as its
-// larger input. A node's own cost is {its output rows, the rows it processes (cpu), bytes read
+// larger input (a join without keys the product), times its residual's fraction (an outer join
+// at least its preserved side), a lookup join its input times its residual's fraction. A node's
+// own cost is {its output rows, the rows it processes (cpu), bytes read
 // from a source (io), bytes it receives through a hash exchange (network), bytes of state it
 // keeps (memory)}; the cumulative cost adds its inputs'. The figures order plans roughly; they
 // are not measurements.
