@@ -1200,28 +1200,11 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
 }
 
 namespace {
-/// Whether every value of `from` converts to `to` without loss: a wider integer, a longer string.
-bool losslessCast(const LogicalType& from, const LogicalType& to) {
-  auto integerRank = [](LogicalTypeRoot root) {
-    switch (root) {
-      case LogicalTypeRoot::TINYINT:
-        return 1;
-      case LogicalTypeRoot::SMALLINT:
-        return 2;
-      case LogicalTypeRoot::INTEGER:
-        return 3;
-      case LogicalTypeRoot::BIGINT:
-        return 4;
-      default:
-        return 0;
-    }
-  };
-  const int fromRank = integerRank(from.getTypeRoot());
-  if (fromRank > 0) return fromRank <= integerRank(to.getTypeRoot());
-  const bool fromString = from.getTypeRoot() == LogicalTypeRoot::CHAR ||
-                          from.getTypeRoot() == LogicalTypeRoot::VARCHAR;
-  return fromString && to.getTypeRoot() == LogicalTypeRoot::VARCHAR &&
-         from.getLength() <= to.getLength();
+/// Whether comparing a `from` value with a `to` column in SQL compares them as `to` values (the
+/// common type of both is `to`): then the value converted to `to` is the key, with nothing lost.
+bool comparesAs(const LogicalType& from, const LogicalType& to) {
+  LogicalTypePtr common = function::leastRestrictive({from.copy(true), to.copy(true)});
+  return common && *common == *to.copy(true);
 }
 }  // namespace
 
@@ -1286,7 +1269,7 @@ Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left
             tableFields[static_cast<size_t>(column)].type->copy(other->type()->isNullable());
         if (*other->type() == *columnType) {
           inputKeys.push_back(other);
-        } else if (losslessCast(*other->type(), *columnType)) {
+        } else if (comparesAs(*other->type(), *columnType)) {
           inputKeys.push_back(expression::cast(other, columnType, context_));
         } else {
           inputKeys.push_back(expression::tryCast(other, columnType, context_));
