@@ -752,6 +752,8 @@ class QueryGenerator {
           // Mostly a column of the outer value's data kind, so that values meet.
           const same = inner.cols.filter((c) => c.dom !== null && c.dom === outer.dom);
           if (same.length > 0 && r.chance(0.7)) col = r.pick(same);
+          // An aggregation without GROUP BY (one row per key: `x IN (SELECT MAX(..) ..)`).
+          if (!useStr && correlated && r.chance(0.3)) col = this.genAgg(inner, 'num', { exact: true, plain: true });
           const [wf, wd] = where([correlated ? corr() : null, innerWhere()]);
           [qf, qd] = [`SELECT ${col.f} FROM ${table.name} AS ${alias}${wf}`, `SELECT ${col.d} FROM ${table.name} AS ${alias}${wd}`];
         }
@@ -1218,7 +1220,9 @@ class QueryGenerator {
         const alias = this.alias();
         const inner = this.baseScope(t, alias);
         const b = this.genAgg(inner, 'num', { exact: true, plain: true });
-        const intKeys = keys.filter((k) => INTEGER.has(k.type) && !k.inexact);
+        // A plain column key: DuckDB does not match a GROUP BY expression inside the subquery
+        // ("column y must appear in the GROUP BY clause").
+        const intKeys = keys.filter((k) => INTEGER.has(k.type) && !k.inexact && /^x\d+\.\w+$/.test(k.f));
         const k = intKeys.length > 0 && r.chance(0.6) ? r.pick(intKeys) : null;
         const wf = k ? ` WHERE ${alias}.k = ${k.f}` : '';
         const wd = k ? ` WHERE ${alias}.k = ${k.d}` : '';

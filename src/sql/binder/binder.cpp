@@ -211,6 +211,19 @@ void forEachAggregate(const Expression& expression,
   });
 }
 
+/// Whether `query` is a SELECT that aggregates without GROUP BY or HAVING (so it has exactly one
+/// row).
+bool aggregatesWithoutGroupBy(const Query& query) {
+  if (!query.is<SelectQuery>()) return false;
+  const auto& select = query.as<SelectQuery>();
+  if (!select.groupBy.empty() || select.having || !select.windows.empty()) return false;
+  bool aggregates = false;
+  for (const SelectItem& item : select.items) {
+    forEachAggregate(*item.expression, [&](const FunctionCallExpression&) { aggregates = true; });
+  }
+  return aggregates;
+}
+
 /// Calls `visit` for every aggregate function called with OVER in `expression`.
 void forEachOverAggregate(const Expression& expression,
                           const std::function<void(const FunctionCallExpression&)>& visit) {
@@ -2134,8 +2147,18 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       case ExpressionKind::kStar:
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
       case ExpressionKind::kSubquery:
-        return bindScalarSubquery(node.as<SubqueryExpression>(), scope);
+        return bindScalarSubquery(node, *node.as<SubqueryExpression>().query, scope);
       case ExpressionKind::kExists: {
+        const Query& query = *node.as<ExistsExpression>().query;
+        if (aggregatesWithoutGroupBy(query)) {
+          // An aggregation without GROUP BY has one row, whatever it aggregates: TRUE (once the
+          // subquery is known to be valid).
+          Correlation correlation;
+          correlation.outerScope = &scope;
+          correlation.outerAggregates = subqueryAggregates_;
+          bindCorrelated(query, correlation);
+          return expression::literal(Value(true));
+        }
         // WHERE EXISTS (...) AND ...: a semi join; elsewhere the marker of a LEFT join.
         bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &node) !=
                         topLevelConjuncts_.end();
@@ -2478,6 +2501,15 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
 }
 
 BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
+  if (aggregatesWithoutGroupBy(*in.subquery)) {
+    // Its one row's value v: `x IN (v)` is `x = v` (NOT IN: NOT (x = v)), also for a correlated
+    // subquery, whose keys without rows get the aggregation's value over no rows (COUNT's 0).
+    if (!subqueryInput_) notSupported(in, "A subquery in this clause");
+    BoundPtr operand = bindExpression(*in.operand, scope, subqueryAggregates_);
+    BoundPtr value = bindScalarSubquery(*in.subquery, *in.subquery, scope);
+    BoundPtr result = expression::call("=", {operand, value});
+    return in.negated ? expression::call("NOT", {result}) : result;
+  }
   bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &in) !=
                   topLevelConjuncts_.end();
   if (topLevel && !in.negated) {
@@ -2536,13 +2568,13 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   return in.negated ? expression::call("NOT", {result}) : result;
 }
 
-BoundPtr Binder::bindScalarSubquery(const SubqueryExpression& subquery, const Scope& scope) {
+BoundPtr Binder::bindScalarSubquery(const Node& subquery, const Query& query, const Scope& scope) {
   if (!subqueryInput_) notSupported(subquery, "A subquery in this clause");
   Relation& outer = *subqueryInput_;
   Correlation correlation;
   correlation.outerScope = &scope;
   correlation.outerAggregates = subqueryAggregates_;
-  Relation relation = bindCorrelated(*subquery.query, correlation);
+  Relation relation = bindCorrelated(query, correlation);
   const int keyCount = static_cast<int>(correlation.innerKeys.size());
   if (relation.scope.size() != static_cast<size_t>(keyCount) + 1) {
     fail(subquery, "A scalar subquery must return exactly one column; it returns " +

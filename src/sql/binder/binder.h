@@ -158,7 +158,9 @@ class Binder {
                                          const Scope& scope, const Expression* inOperand,
                                          bool semi = false);
   expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
-  expression::ExpressionPtr bindScalarSubquery(const SubqueryExpression& subquery,
+  /// A scalar subquery (`query`, written at `subquery`): joins `subqueryInput_` with its value
+  /// and returns the value's column.
+  expression::ExpressionPtr bindScalarSubquery(const Node& subquery, const Query& query,
                                                const Scope& scope);
 
   [[noreturn]] static void fail(const Node& node, const std::string& message);
