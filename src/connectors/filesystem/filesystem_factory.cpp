@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 
 #include "common/uuid.h"
 #include "connectors/filesystem/file_sink.h"
@@ -176,16 +177,18 @@ namespace {
 class FileLookupFunction final : public LookupFunction {
  public:
   FileLookupFunction(std::shared_ptr<const FileSource> source, std::vector<int> keyColumns)
-      : source_(std::move(source)), keyColumns_(std::move(keyColumns)) {}
+      : source_(std::move(source)),
+        keyColumns_(std::move(keyColumns)),
+        keyChunkColumns_(keyColumns_.size()) {
+    std::iota(keyChunkColumns_.begin(), keyChunkColumns_.end(), 0);
+  }
 
   void lookup(const vector::Chunk& keys, vector::Chunk& matches,
               std::vector<int32_t>& keyRows) override {
     if (!loaded_) load();
-    std::vector<int> keyColumnsOfKeys(keyColumns_.size());
-    for (size_t i = 0; i < keyColumnsOfKeys.size(); ++i) keyColumnsOfKeys[i] = static_cast<int>(i);
     for (int64_t row = 0; row < keys.size(); ++row) {
       keyBytes_.clear();
-      vector::appendKeyBytes(keys, keyColumnsOfKeys, row, keyBytes_);
+      vector::appendKeyBytes(keys, keyChunkColumns_, row, keyBytes_);
       auto found = index_.find(keyBytes_);
       if (found == index_.end()) continue;
       for (const auto& [chunk, tableRow] : found->second) {
@@ -234,7 +237,8 @@ class FileLookupFunction final : public LookupFunction {
   }
 
   std::shared_ptr<const FileSource> source_;
-  std::vector<int> keyColumns_;
+  std::vector<int> keyColumns_;       // in the table's rows
+  std::vector<int> keyChunkColumns_;  // in the key chunks: 0, 1, ...
   bool loaded_ = false;
   std::vector<vector::Chunk> chunks_;
   absl::flat_hash_map<std::string, std::vector<std::pair<int32_t, int32_t>>> index_;

@@ -2154,9 +2154,7 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
           // An aggregation without GROUP BY has one row, whatever it aggregates: TRUE (once the
           // subquery is known to be valid).
           Correlation correlation;
-          correlation.outerScope = &scope;
-          correlation.outerAggregates = subqueryAggregates_;
-          bindCorrelated(query, correlation);
+          bindCorrelated(query, scope, correlation);
           return expression::literal(Value(true));
         }
         // WHERE EXISTS (...) AND ...: a semi join; elsewhere the marker of a LEFT join.
@@ -2423,7 +2421,10 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
   return filters.empty() ? nullptr : expression::conjunction(std::move(filters));
 }
 
-Binder::Relation Binder::bindCorrelated(const Query& query, Correlation& correlation) {
+Binder::Relation Binder::bindCorrelated(const Query& query, const Scope& outer,
+                                        Correlation& correlation) {
+  correlation.outerScope = &outer;
+  correlation.outerAggregates = subqueryAggregates_;  // before the scope below clears it
   SubqueryScope none(*this, nullptr);
   if (query.is<SelectQuery>()) return bindSelect(query.as<SelectQuery>(), &correlation);
   return bindRelation(query);
@@ -2432,9 +2433,7 @@ Binder::Relation Binder::bindCorrelated(const Query& query, Correlation& correla
 Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& outer,
                                               bool needsValue) {
   Correlation correlation;
-  correlation.outerScope = &outer;
-  correlation.outerAggregates = subqueryAggregates_;
-  Relation relation = bindCorrelated(query, correlation);
+  Relation relation = bindCorrelated(query, outer, correlation);
   const size_t keyCount = correlation.innerKeys.size();
   if (!correlation.emptyGroupValues.empty()) {
     notSupported(query, "A correlated IN or EXISTS subquery that aggregates without GROUP BY");
@@ -2572,9 +2571,7 @@ BoundPtr Binder::bindScalarSubquery(const Node& subquery, const Query& query, co
   if (!subqueryInput_) notSupported(subquery, "A subquery in this clause");
   Relation& outer = *subqueryInput_;
   Correlation correlation;
-  correlation.outerScope = &scope;
-  correlation.outerAggregates = subqueryAggregates_;
-  Relation relation = bindCorrelated(query, correlation);
+  Relation relation = bindCorrelated(query, scope, correlation);
   const int keyCount = static_cast<int>(correlation.innerKeys.size());
   if (relation.scope.size() != static_cast<size_t>(keyCount) + 1) {
     fail(subquery, "A scalar subquery must return exactly one column; it returns " +

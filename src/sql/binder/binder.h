@@ -148,8 +148,10 @@ class Binder {
     std::vector<expression::ExpressionPtr> outerKeys;
   };
   SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue);
-  /// The subquery bound with `correlation` when it is a SELECT (uncorrelated otherwise).
-  Relation bindCorrelated(const Query& query, Correlation& correlation);
+  /// The subquery of an expression over `outer` (the enclosing clause's scope), bound with
+  /// `correlation` (its outer scope and aggregation set here) when it is a SELECT, uncorrelated
+  /// otherwise.
+  Relation bindCorrelated(const Query& query, const Scope& outer, Correlation& correlation);
   /// Joins `subqueryInput_` with the subquery (LEFT, on the IN value and the correlation
   /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
   /// has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that keeps

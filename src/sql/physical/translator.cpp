@@ -1,5 +1,7 @@
 #include "sql/physical/translator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "sql/optimizer/optimizer.h"
@@ -97,16 +99,10 @@ DataStream<vector::Chunk> keyedTwoInput(const LogicalJoin& join, DataStream<vect
   return withParallelism(result, settings);
 }
 
-std::vector<std::string> fieldNames(const LogicalTypePtr& rowType) {
-  std::vector<std::string> names;
-  for (const RowField& field : rowType->getFields()) names.push_back(field.name);
-  return names;
-}
-
 /// Flink's physical-plan form of a Calc: `Calc(select=[a, +(b, 1) AS c], where=[>(a, 1)])`,
 /// expressions over the input's field names.
 std::string calcDescription(const CalcSpec& spec, const LogicalTypePtr& inputRowType) {
-  const std::vector<std::string> input = fieldNames(inputRowType);
+  const std::vector<std::string> input = inputRowType->getFieldNames();
   const auto& output = spec.outputRowType->getFields();
   std::string select;
   for (size_t i = 0; i < spec.projections.size(); ++i) {
@@ -119,10 +115,9 @@ std::string calcDescription(const CalcSpec& spec, const LogicalTypePtr& inputRow
   return text + ")";
 }
 
-std::vector<int> allColumns(const LogicalTypePtr& rowType) {
-  std::vector<int> columns(static_cast<size_t>(rowType->getFieldCount()));
-  for (size_t i = 0; i < columns.size(); ++i) columns[i] = static_cast<int>(i);
-  return columns;
+/// All field names of `rowType`, comma-separated (a plan's `select=[..]`, `fields=[..]`).
+std::string fieldList(const LogicalTypePtr& rowType) {
+  return fmt::format("{}", fmt::join(rowType->getFieldNames(), ", "));
 }
 
 /// Sort keys as Flink's plans print them: `price DESC, id ASC`.
@@ -147,7 +142,7 @@ std::string rankDescription(const LogicalRank& rank, const std::string& name) {
   return name + "(rankType=[" + runtime::operators::rankKindName(rank.rankKind) + "], rankRange=[" +
          range + "], partitionBy=[" + keyNames(input, rank.partitionKeys) + "], orderBy=[" +
          orderByNames(input, rank.sortKeys) + "], select=[" +
-         keyNames(rank.rowType, allColumns(rank.rowType)) + "])";
+         fieldList(rank.rowType) + "])";
 }
 
 /// Flink's physical-plan form of an aggregation's keys and calls: `groupBy=[k], select=[k,
@@ -370,15 +365,20 @@ DataStream<vector::Chunk> temporalJoin(const LogicalJoin& join, StreamExecutionE
                        settings);
 }
 
+/// The connector's source of `table` for this job (its options validated).
+std::unique_ptr<connectors::DynamicTableSource> tableSourceOf(const LogicalTableScan& table,
+                                                              const TranslationSettings& settings) {
+  connectors::ConnectorContext context{table.tableName, table.physicalRowType, table.options,
+                                       settings.streaming, table.partitionKeys};
+  return connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(context);
+}
+
 /// A processing-time lookup join (Flink's LookupJoin): stateless, chained to its input; each
 /// subtask probes the table through its own lookup function.
 DataStream<vector::Chunk> lookupJoin(const LogicalLookupJoin& join, StreamExecutionEnvironment& env,
                                      const TranslationSettings& settings) {
   const LogicalTableScan& table = *join.table;
-  connectors::ConnectorContext context{table.tableName, table.physicalRowType, table.options,
-                                       settings.streaming, table.partitionKeys};
-  const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-  auto source = factory.createDynamicTableSource(context);
+  auto source = tableSourceOf(table, settings);
   if (!source->supportsLookup()) {
     throw InternalError("the lookup join's table " + table.tableName + " supports no lookups");
   }
@@ -396,7 +396,7 @@ DataStream<vector::Chunk> lookupJoin(const LogicalLookupJoin& join, StreamExecut
                       std::vector<int32_t>& keyRows) { function->lookup(keys, matches, keyRows); };
   };
   // Flink's form: LookupJoin(table=[[..]], joinType=[InnerJoin], lookup=[id=customer], ..).
-  const std::vector<std::string> inputNames = fieldNames(join.inputs[0]->rowType);
+  const std::vector<std::string> inputNames = join.inputs[0]->rowType->getFieldNames();
   std::string lookup;
   for (size_t i = 0; i < join.lookupKeys.size(); ++i) {
     lookup += (i ? ", " : "") +
@@ -406,8 +406,8 @@ DataStream<vector::Chunk> lookupJoin(const LogicalLookupJoin& join, StreamExecut
   std::string description = "LookupJoin(table=[" + table.tableName + "], joinType=[" +
                             runtime::operators::joinTypeName(join.joinType) + "], lookup=[" +
                             lookup + "]";
-  if (join.condition) description += ", where=[" + join.condition->toString(fieldNames(join.rowType)) + "]";
-  description += ", select=[" + keyNames(join.rowType, allColumns(join.rowType)) + "])";
+  if (join.condition) description += ", where=[" + join.condition->toString(join.rowType->getFieldNames()) + "]";
+  description += ", select=[" + fieldList(join.rowType) + "])";
   return chained(translate(*join.inputs[0], env, settings), "LookupJoin",
                  factoryOf<runtime::operators::LookupJoinOperator>(std::move(spec)))
       .setDescription(std::move(description));
@@ -530,10 +530,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
     }
     case LogicalNodeKind::kTableScan: {
       const auto& scan = static_cast<const LogicalTableScan&>(node);
-      connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options,
-                                           settings.streaming, scan.partitionKeys};
-      const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-      auto tableSource = factory.createDynamicTableSource(context);
+      auto tableSource = tableSourceOf(scan, settings);
       if (scan.projection) tableSource->applyProjection(*scan.projection);
       if (!scan.metadataKeys.empty()) tableSource->applyReadableMetadata(scan.metadataKeys);
       auto source = tableSource->createSource();
@@ -546,7 +543,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
           env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
                          scan.tableName)
               .setDescription("TableSourceScan(table=[[" + path + "]], fields=[" +
-                              keyNames(scan.rowType, allColumns(scan.rowType)) + "])"),
+                              fieldList(scan.rowType) + "])"),
           settings);
     }
     case LogicalNodeKind::kDataStreamScan:
@@ -781,9 +778,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
       std::string description = "Join(joinType=[" + runtime::operators::joinTypeName(join.joinType) + "]";
       if (expression::ExpressionPtr condition = join.fullCondition()) {
-        description += ", where=[" + condition->toString(fieldNames(join.rowType)) + "]";
+        description += ", where=[" + condition->toString(join.rowType->getFieldNames()) + "]";
       }
-      description += ", select=[" + keyNames(join.rowType, allColumns(join.rowType)) + "])";
+      description += ", select=[" + fieldList(join.rowType) + "])";
       return keyedTwoInput(join, left, right, "Join",
                            factoryOf<runtime::operators::JoinOperator>(std::move(spec)), settings)
           .setDescription(std::move(description));

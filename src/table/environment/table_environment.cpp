@@ -1,5 +1,7 @@
 #include "eddy/table/table_environment.h"
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <iostream>
 #include <regex>
@@ -799,11 +801,8 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
-  std::string fields;
-  for (const RowField& field : plan->rowType->getFields()) {
-    fields += (fields.empty() ? "" : ", ") + field.name;
-  }
-  sinkStream.setDescription("Sink(table=[" + identifier.asSummaryString() + "], fields=[" + fields + "])");
+  sinkStream.setDescription(fmt::format("Sink(table=[{}], fields=[{}])", identifier.asSummaryString(),
+                                        fmt::join(plan->rowType->getFieldNames(), ", ")));
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
   // its order), unless the table sets 'sink.parallelism'.
   sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));
@@ -883,10 +882,7 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
   };
   for (const InsertPlan& insert : inserts) {
     AddedSink added = addInsertSink(*catalogManager_, *environment, translation, insert, false);
-    std::string fields;
-    for (const RowField& field : added.plan->rowType->getFields()) {
-      fields += (fields.empty() ? "" : ", ") + field.name;
-    }
+    const std::string fields = fmt::format("{}", fmt::join(added.plan->rowType->getFieldNames(), ", "));
     // Flink's LogicalSink line; the rows as they reach the sink (with the implicit casts).
     std::string sink = "LogicalSink(table=[" + added.identifier + "], fields=[" + fields + "]" +
                        (insert.overwrite ? ", overwrite=[true]" : "") + ")";

@@ -65,9 +65,7 @@ vector::Chunk LookupJoinOperator::join(const vector::Chunk& input) {
       combined.mutableColumn(c) = std::move(pairs.mutableColumn(c));
     }
     for (int c = 0; c < matches.columnCount(); ++c) {
-      for (int64_t m = 0; m < matches.size(); ++m) {
-        combined.mutableColumn(pairs.columnCount() + c).appendFrom(matches.column(c), m);
-      }
+      combined.mutableColumn(pairs.columnCount() + c) = matches.column(c);  // the whole column
     }
     combined.mutableRowKinds().assign(matchInputRows.size(), RowKind::INSERT);
     passing = conditionEvaluator_.selectTrue(spec_->condition, combined);
