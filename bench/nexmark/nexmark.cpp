@@ -7,7 +7,8 @@
 //
 // Every job is one .sql file: ddl.sql (the `datagen` table and the person/auction/bid views,
 // with ${NEXMARK_EVENTS_NUM} and ${NEXMARK_FIRST_EVENT_RATE} replaced by --events and --rate;
-// ${NEXMARK_SIDE_INPUT} by the path of q13's side-input file, which the driver writes),
+// ${NEXMARK_SIDE_INPUT} by the path of q13's side-input file, which the driver writes;
+// ${NEXMARK_OUTPUT_DIR} by a temporary directory for q10's files, emptied after each run),
 // then the query file's statements; the last statement is the INSERT that is timed, the ones
 // before it (the sink table, views) are not. A query file whose first line is
 // `-- not run: <reason>` is skipped with that reason. Two generator-only jobs run first,
@@ -162,12 +163,21 @@ std::string sideInputPath() {
   return path;
 }
 
+// The directory of q10's files: under the temporary directory, removed after each run.
+std::string outputDirectory() {
+  static const std::string path =
+      (std::filesystem::temp_directory_path() / ("eddy-nexmark-output-" + std::to_string(getpid())))
+          .string();
+  return path;
+}
+
 std::string substitutePlaceholders(std::string text, const Options& options) {
   const std::pair<std::string, std::string> values[] = {
       {"${NEXMARK_EVENTS_NUM}", std::to_string(options.events)},
       {"${NEXMARK_FIRST_EVENT_RATE}", std::to_string(options.rate)},
       {"${NEXMARK_SIDE_INPUT}",
        text.find("${NEXMARK_SIDE_INPUT}") == std::string::npos ? "" : sideInputPath()},
+      {"${NEXMARK_OUTPUT_DIR}", outputDirectory()},
   };
   for (const auto& [name, value] : values) {
     for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
@@ -617,6 +627,8 @@ int main(int argc, char** argv) {
       row.measurement = options.inProcess ? runJob(ddl, job, parallelism, options.countRows)
                                           : runJobInChild(ddl, job, parallelism, options.countRows,
                                                           options.timeoutSeconds);
+      std::error_code ignored;
+      std::filesystem::remove_all(outputDirectory(), ignored);
       anyFailed = anyFailed || !row.measurement.ok;
       printRow(row, options.events, options.countRows);
       results.push_back(std::move(row));

@@ -1,11 +1,7 @@
--- not run: needs the filesystem sink with PARTITIONED BY, which eddy rejects (docs/features.md:
--- "PARTITIONED BY (rejected)").
---
--- Nexmark q10, log to file system: every bid written to files partitioned by its day and
--- minute. The statement below is what it would be once partitioned file sinks work; the
--- driver does not run it. eddy's error for it:
---   PARTITIONED BY is not supported yet by the filesystem connector (table
---   'default_catalog.default_database.nexmark_q10')
+-- Nexmark q10, log to file system: every bid written to csv files partitioned by its day and
+-- minute (`dt=2015-07-15/hm=00%3A01/part-..`: the ':' is escaped in the directory name, as
+-- Flink's filesystem sink does). The driver points the table at a temporary directory
+-- (${NEXMARK_OUTPUT_DIR}) and removes it after each run.
 
 CREATE TABLE nexmark_q10 (
   auction BIGINT,
@@ -17,7 +13,7 @@ CREATE TABLE nexmark_q10 (
   hm STRING
 ) PARTITIONED BY (dt, hm) WITH (
   'connector' = 'filesystem',
-  'path' = '/tmp/nexmark_q10',
+  'path' = '${NEXMARK_OUTPUT_DIR}/nexmark_q10',
   'format' = 'csv'
 );
 

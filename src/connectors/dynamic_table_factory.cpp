@@ -8,6 +8,8 @@
 #include "connectors/nexmark/nexmark_factory.h"
 #include "connectors/print/print_factory.h"
 #include "eddy/exceptions.h"
+#include "formats/text_value_codec.h"
+#include "vector/vector.h"
 
 namespace eddy::connectors {
 
@@ -126,6 +128,22 @@ std::vector<std::string> FactoryRegistry::identifiers() const {
   std::vector<std::string> identifiers;
   for (const auto& [identifier, factory] : factories_) identifiers.push_back(identifier);
   return identifiers;
+}
+
+Row partitionRow(const PartitionSpec& spec, const std::vector<RowField>& keys,
+                 const std::string& tableName) {
+  Row row(static_cast<int>(keys.size()));
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (!spec[k]) continue;
+    vector::Vector value(keys[k].type);
+    if (formats::appendParsedText(value, *spec[k]) != formats::TextParseResult::kOk) {
+      throw ConnectorException(fmt::format(
+          "The partition value '{}' of key '{}' of table '{}' is not a valid {}.", *spec[k],
+          keys[k].name, tableName, keys[k].type->asSummaryString()));
+    }
+    row.setField(static_cast<int>(k), value.valueAt(0));
+  }
+  return row;
 }
 
 }  // namespace eddy::connectors

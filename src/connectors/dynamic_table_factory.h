@@ -49,6 +49,17 @@ struct ConnectorContext {
   std::vector<std::string> partitionKeys;
 };
 
+/// One partition of a partitioned table: the text of each partition key's value, in
+/// PARTITIONED BY order; nullopt for NULL (the filesystem connector's default partition).
+using PartitionSpec = std::vector<std::optional<std::string>>;
+
+/// The values of `spec` as a Row of the partition keys' types `keys` (NULL for nullopt), as
+/// Flink's PartitionPathUtils.convertStringToInternalValue: each text parsed as the csv format
+/// reads a field. Throws ConnectorException naming `tableName`, the key and the text when a
+/// value is not of its key's type (`dt=abc` for a DATE key).
+Row partitionRow(const PartitionSpec& spec, const std::vector<RowField>& keys,
+                 const std::string& tableName);
+
 /// Looks rows of a table up by key, for a processing-time lookup join (Flink's LookupFunction
 /// of a LookupTableSource). One instance per subtask, used by its task thread only.
 class LookupFunction {
@@ -112,6 +123,24 @@ class DynamicTableSource {
     throw InternalError("This table source does not support projection push-down.");
   }
 
+  // --- Partition push-down (Flink's SupportsPartitionPushDown). For a partitioned table the
+  // planner evaluates the query's predicates on the partition keys over the listed partitions
+  // and tells the source which ones to read, so that it never opens the others. ---
+
+  /// Whether listPartitions and applyPartitions may be called.
+  virtual bool supportsPartitionPushDown() const { return false; }
+  /// The partitions the table holds now, each with the text of its partition keys' values in
+  /// PARTITIONED BY order (see filesystem/partition_path.h). Called from the planning thread;
+  /// throws ConnectorException when they cannot be listed.
+  virtual std::vector<PartitionSpec> listPartitions() const {
+    throw InternalError("This table source does not support partition push-down.");
+  }
+  /// Makes createSource() read only `partitions` (some of listPartitions()).
+  virtual void applyPartitions(const std::vector<PartitionSpec>& partitions) {
+    (void)partitions;
+    throw InternalError("This table source does not support partition push-down.");
+  }
+
   // --- Lookup (Flink's LookupTableSource): a processing-time lookup join
   // (`JOIN t FOR SYSTEM_TIME AS OF o.proctime ON t.k = o.k`) probes the table by key as rows
   // arrive instead of reading it as a stream. ---
@@ -148,6 +177,15 @@ class DynamicTableSink {
   /// INSERT OVERWRITE: the job's rows replace what the table held (only where
   /// supportsOverwrite()). May throw when the job cannot overwrite (e.g. in STREAMING).
   virtual void applyOverwrite(bool) {}
+  /// Whether the sink writes a partitioned table (Flink's SupportsPartitioning).
+  virtual bool supportsPartitioning() const { return false; }
+  /// The static partition of `INSERT INTO t PARTITION (k = 'v', ..)`: the keys given, each with
+  /// the text of its value (only where supportsPartitioning()). The rows carry these values
+  /// too; a sink uses them to know the whole partition before any row (INSERT OVERWRITE of a
+  /// partition the query has no rows for).
+  virtual void applyStaticPartition(const std::map<std::string, std::string>& partition) {
+    (void)partition;
+  }
 };
 
 /// A connector: names itself, declares its options and builds sources and sinks. Stateless

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include <stdlib.h>
+
 namespace eddy::sqllogictest {
 namespace {
 
@@ -90,11 +92,32 @@ std::vector<RecordFailure> SqlLogicTestRunner::run(const SqlLogicTestFile& file)
   std::vector<RecordFailure> failures;
   outcomes_.assign(file.records.size(), RecordOutcome{});
   const std::string fileDirectory = std::filesystem::path(file.path).parent_path().string();
+  // `${TEMP_DIR}`: a fresh empty directory for this run (one file, one mode), removed after it.
+  std::string temporaryDirectory;
+  if (std::any_of(file.records.begin(), file.records.end(), [](const Record& record) {
+        return record.sql.find("${TEMP_DIR}") != std::string::npos;
+      })) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "eddy-sql-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return {RecordFailure{0, file.path + ": cannot create a temporary directory"}};
+    }
+    temporaryDirectory = pattern;
+  }
+  struct RemoveDirectory {
+    const std::string& path;
+    ~RemoveDirectory() {
+      std::error_code ignored;
+      if (!path.empty()) std::filesystem::remove_all(path, ignored);
+    }
+  } removeDirectory{temporaryDirectory};
   for (size_t i = 0; i < file.records.size(); ++i) {
     // `${FILE_DIR}` in SQL is the directory of the .test file (for data files beside it).
     Record record = file.records[i];
     for (size_t at; (at = record.sql.find("${FILE_DIR}")) != std::string::npos;) {
       record.sql.replace(at, std::string("${FILE_DIR}").size(), fileDirectory);
+    }
+    for (size_t at; (at = record.sql.find("${TEMP_DIR}")) != std::string::npos;) {
+      record.sql.replace(at, std::string("${TEMP_DIR}").size(), temporaryDirectory);
     }
     if (!runsIn(record.modes, mode_)) continue;
     if (record.kind == Record::Kind::kChangelog && mode_ != RuntimeMode::kStreaming) continue;

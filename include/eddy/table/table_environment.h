@@ -40,6 +40,8 @@ struct InsertPlan {
   std::vector<std::string> targetPath;
   std::shared_ptr<const sql::LogicalNode> plan;
   bool overwrite = false;
+  /// `PARTITION (k = v, ..)`: each static partition key with the text of its value.
+  std::map<std::string, std::string> staticPartition;
 };
 
 /// Several INSERTs run as one job (Flink's StatementSet): every sink receives its rows once,

@@ -8,7 +8,9 @@
 #include <system_error>
 #include <utility>
 
+#include "connectors/filesystem/partition_path.h"
 #include "eddy/exceptions.h"
+#include "formats/text_value_codec.h"
 #include "eddy/runtime/record_batch.h"
 #include "vector/chunk.h"
 
@@ -21,7 +23,7 @@ constexpr size_t kWriteBufferSize = 1 << 20;
 
 }  // namespace
 
-FileSinkOperator::~FileSinkOperator() { discardPartFile(); }
+FileSinkOperator::~FileSinkOperator() { discardPartFiles(); }
 
 void FileSinkOperator::open(runtime::OperatorContext& context) {
   StreamOperator::open(context);
@@ -40,18 +42,18 @@ void FileSinkOperator::open(runtime::OperatorContext& context) {
                                          spec_->directory.string(), spec_->tableName,
                                          error.message()));
   }
-  std::string name = fmt::format("part-{}-{}-{}", spec_->fileNameUuid, context.subtaskIndex, 0);
-  partFilePath_ = spec_->directory / name;
-  inProgressPath_ = spec_->directory / ("." + name + ".inprogress");
+  partName_ = fmt::format("part-{}-{}-{}", spec_->fileNameUuid, context.subtaskIndex, 0);
 }
 
-void FileSinkOperator::openPartFile() {
-  file_ = std::fopen(inProgressPath_.c_str(), "wb");
-  if (file_ == nullptr) {
-    throw ConnectorException(fmt::format("Failed to create the file '{}' of table '{}': {}",
-                                         inProgressPath_.string(), spec_->tableName,
-                                         std::strerror(errno)));
+FileSinkOperator::PartFile& FileSinkOperator::partFile(const std::filesystem::path& relative) {
+  auto [entry, added] = parts_.try_emplace(relative);
+  PartFile& part = entry->second;
+  if (added) {
+    part.directory = spec_->directory / relative;
+    part.finalPath = part.directory / partName_;
+    part.inProgressPath = part.directory / ("." + partName_ + ".inprogress");
   }
+  return part;
 }
 
 void FileSinkOperator::processBatch(int, runtime::BatchPtr batch) {
@@ -63,38 +65,104 @@ void FileSinkOperator::processBatch(int, runtime::BatchPtr batch) {
             fmt::format("The filesystem sink of table '{}' accepts only INSERT rows; got {}",
                         spec_->tableName, chunk.rowAt(row).toString()));
       }
-      serializer_->serialize(chunk, row, buffer_);
-      buffer_.push_back('\n');
     }
-    if (buffer_.size() >= kWriteBufferSize) flush();
+    if (spec_->partitionColumns.empty()) {
+      writeRows(chunk);
+    } else {
+      writePartitionedRows(chunk);
+    }
   }
 }
 
-void FileSinkOperator::flush() {
-  if (buffer_.empty()) return;
-  if (file_ == nullptr) openPartFile();
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
+void FileSinkOperator::writeRows(const vector::Chunk& chunk) {
+  PartFile& part = previousPart_ ? *previousPart_ : *(previousPart_ = &partFile({}));
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    serializer_->serialize(chunk, row, part.buffer);
+    part.buffer.push_back('\n');
+  }
+  if (part.buffer.size() >= kWriteBufferSize) flush(part);
+}
+
+void FileSinkOperator::writePartitionedRows(const vector::Chunk& chunk) {
+  vector::Chunk data(spec_->dataRowType);
+  for (size_t c = 0; c < spec_->dataColumns.size(); ++c) {
+    data.mutableColumn(static_cast<int>(c)) = chunk.column(spec_->dataColumns[c]);
+  }
+  data.mutableRowKinds() = chunk.rowKinds();
+  const formats::TextWriteOptions text;
+  for (int64_t row = 0; row < chunk.size(); ++row) {
+    // The row's directory: `k1=v1/k2=v2`, NULL and '' as the default partition name.
+    directoryText_.clear();
+    for (size_t k = 0; k < spec_->partitionColumns.size(); ++k) {
+      const vector::Vector& key = chunk.column(spec_->partitionColumns[k]);
+      if (k > 0) directoryText_.push_back('/');
+      directoryText_ += escapePartitionValue(spec_->partitionKeyNames[k]);
+      directoryText_.push_back('=');
+      valueText_.clear();
+      if (!key.isNull(row)) formats::appendValueText(key, row, text, valueText_);
+      directoryText_ += valueText_.empty() ? spec_->defaultPartitionName
+                                           : escapePartitionValue(valueText_);
+    }
+    if (!previousPart_ || directoryText_ != previousDirectory_) {
+      previousPart_ = &partFile(std::filesystem::path(directoryText_));
+      previousDirectory_ = directoryText_;
+    }
+    serializer_->serialize(data, row, previousPart_->buffer);
+    previousPart_->buffer.push_back('\n');
+    if (previousPart_->buffer.size() >= kWriteBufferSize) flush(*previousPart_);
+  }
+}
+
+void FileSinkOperator::flush(PartFile& part) {
+  if (part.buffer.empty()) return;
+  if (part.file == nullptr) {
+    std::error_code error;
+    std::filesystem::create_directories(part.directory, error);
+    part.file = std::fopen(part.inProgressPath.c_str(), "wb");
+    if (part.file == nullptr) {
+      throw ConnectorException(fmt::format("Failed to create the file '{}' of table '{}': {}",
+                                           part.inProgressPath.string(), spec_->tableName,
+                                           std::strerror(errno)));
+    }
+  }
+  if (std::fwrite(part.buffer.data(), 1, part.buffer.size(), part.file) != part.buffer.size()) {
     throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         inProgressPath_.string(), spec_->tableName,
+                                         part.inProgressPath.string(), spec_->tableName,
                                          std::strerror(errno)));
   }
-  buffer_.clear();
+  part.buffer.clear();
 }
 
 void FileSinkOperator::finish() {
-  flush();
-  if (file_ != nullptr) commitPartFile();  // no rows, no file
-  if (spec_->overwrite &&
-      spec_->overwrite->finishedSubtasks.fetch_add(1) + 1 == context().parallelism) {
-    removePreviousFiles();
+  for (auto& [relative, part] : parts_) {
+    flush(part);
+    if (part.file != nullptr) commit(part);  // no rows, no file
   }
+  if (!spec_->overwrite) return;
+  FileSinkSpec::Overwrite& overwrite = *spec_->overwrite;
+  std::set<std::filesystem::path> directories;
+  {
+    std::lock_guard<std::mutex> lock(overwrite.mutex);
+    for (const auto& [relative, part] : parts_) {
+      if (part.committed) overwrite.writtenDirectories.insert(relative);
+    }
+    if (overwrite.finishedSubtasks.fetch_add(1) + 1 != context().parallelism) return;
+    directories = overwrite.writtenDirectories;
+  }
+  // The last subtask: every new part file is complete.
+  if (spec_->partitionColumns.empty()) {
+    removePreviousFiles(spec_->directory);
+    return;
+  }
+  if (spec_->staticPartition) directories.insert(*spec_->staticPartition);
+  for (const auto& relative : directories) removePreviousFiles(spec_->directory / relative);
 }
 
-void FileSinkOperator::removePreviousFiles() {
+void FileSinkOperator::removePreviousFiles(const std::filesystem::path& directory) {
   const std::string ownPrefix = "part-" + spec_->fileNameUuid + "-";
   std::error_code error;
   std::vector<std::filesystem::path> previous;
-  for (const auto& entry : std::filesystem::directory_iterator(spec_->directory, error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     const std::string name = entry.path().filename().string();
     if (!entry.is_regular_file() || name.rfind('.', 0) == 0 || name.rfind(ownPrefix, 0) == 0) {
       continue;
@@ -110,32 +178,43 @@ void FileSinkOperator::removePreviousFiles() {
   }
 }
 
-void FileSinkOperator::commitPartFile() {
-  std::FILE* file = std::exchange(file_, nullptr);
+void FileSinkOperator::commit(PartFile& part) {
+  std::FILE* file = std::exchange(part.file, nullptr);
   if (std::fclose(file) != 0) {
     throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         inProgressPath_.string(), spec_->tableName,
+                                         part.inProgressPath.string(), spec_->tableName,
                                          std::strerror(errno)));
   }
   std::error_code error;
-  std::filesystem::rename(inProgressPath_, partFilePath_, error);
+  std::filesystem::rename(part.inProgressPath, part.finalPath, error);
   if (error) {
     throw ConnectorException(fmt::format("Failed to rename the file '{}' of table '{}' to '{}': {}",
-                                         inProgressPath_.string(), spec_->tableName,
-                                         partFilePath_.string(), error.message()));
+                                         part.inProgressPath.string(), spec_->tableName,
+                                         part.finalPath.string(), error.message()));
+  }
+  part.committed = true;
+}
+
+std::vector<std::filesystem::path> FileSinkOperator::partFilePaths() const {
+  std::vector<std::filesystem::path> paths;
+  for (const auto& [relative, part] : parts_) {
+    if (part.committed) paths.push_back(part.finalPath);
+  }
+  return paths;
+}
+
+void FileSinkOperator::discardPartFiles() {
+  for (auto& [relative, part] : parts_) {
+    if (part.file == nullptr) continue;
+    std::fclose(std::exchange(part.file, nullptr));
+    std::error_code ignored;
+    std::filesystem::remove(part.inProgressPath, ignored);
   }
 }
 
-void FileSinkOperator::discardPartFile() {
-  if (file_ == nullptr) return;
-  std::fclose(std::exchange(file_, nullptr));
-  std::error_code ignored;
-  std::filesystem::remove(inProgressPath_, ignored);
-}
-
 void FileSinkOperator::close() {
-  discardPartFile();
-  buffer_.clear();
+  discardPartFiles();
+  for (auto& [relative, part] : parts_) part.buffer.clear();
 }
 
 }  // namespace eddy::connectors

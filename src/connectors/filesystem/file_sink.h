@@ -10,9 +10,16 @@
 // to its final name, so a file becomes visible only complete. A subtask that receives no rows
 // writes no file. A job that fails or is cancelled removes its in-progress file in close().
 //
+// A partitioned table (PARTITIONED BY): each row goes to the part file of its partition's
+// directory (`dt=2026-11-30/hm=10%3A00/part-<uuid>-<subtaskIndex>-0`, see partition_path.h),
+// without its partition key columns; a subtask writes one file per partition it receives rows
+// of.
+//
 // INSERT OVERWRITE (BATCH): the last subtask to finish removes the directory's visible files
 // that are not this job's (FileSinkSpec::Overwrite), so the old data goes only after every new
-// part file is complete.
+// part file is complete. In a partitioned table only the partitions the job wrote are replaced
+// (Flink's dynamic overwrite), and the static partition of `INSERT OVERWRITE t PARTITION (..)`
+// naming every key, even when the query has no rows for it.
 //
 // The sink is insert-only: a row of any other kind fails the job with TableException "The
 // filesystem sink of table 't' accepts only INSERT rows; got -U[Alice, 12]". I/O errors fail it
@@ -25,7 +32,11 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "eddy/runtime/stream_operator.h"
@@ -37,7 +48,18 @@ namespace eddy::connectors {
 struct FileSinkSpec {
   std::string tableName;
   std::filesystem::path directory;
+  /// Encodes the data columns (all columns of an unpartitioned table).
   std::shared_ptr<const formats::EncodingFormat> format;
+  /// PARTITIONED BY: the key columns of the sink's rows (in key order) with their names, the
+  /// other (data) columns and their ROW type, the directory value of NULL. Empty: unpartitioned.
+  std::vector<int> partitionColumns;
+  std::vector<std::string> partitionKeyNames;
+  std::vector<int> dataColumns;
+  LogicalTypePtr dataRowType;
+  std::string defaultPartitionName;
+  /// The directory (relative) of a static partition naming every key, which INSERT OVERWRITE
+  /// replaces even without rows.
+  std::optional<std::filesystem::path> staticPartition;
   /// The UUID in the names of this job's part files.
   std::string fileNameUuid;
   /// INSERT OVERWRITE (BATCH): shared by the job's subtasks. The last subtask to finish removes
@@ -45,6 +67,9 @@ struct FileSinkSpec {
   /// every subtask has written its part file; a job that fails keeps the old files.
   struct Overwrite {
     std::atomic<int> finishedSubtasks{0};
+    std::mutex mutex;
+    /// The directories the subtasks wrote part files into (under mutex).
+    std::set<std::filesystem::path> writtenDirectories;
   };
   std::shared_ptr<Overwrite> overwrite;  // null: INSERT INTO adds files
 };
@@ -63,24 +88,40 @@ class FileSinkOperator final : public runtime::StreamOperator {
   /// Removes the in-progress file of an unfinished job.
   void close() override;
 
-  /// The final path of this subtask's part file (set by open()).
-  const std::filesystem::path& partFilePath() const { return partFilePath_; }
+  /// The final paths of this subtask's part files, sorted (after finish()).
+  std::vector<std::filesystem::path> partFilePaths() const;
 
  private:
-  void openPartFile();
+  /// One part file being written: into the table's directory or a partition's.
+  struct PartFile {
+    std::filesystem::path directory;
+    std::filesystem::path finalPath;
+    std::filesystem::path inProgressPath;
+    std::FILE* file = nullptr;
+    std::string buffer;  // encoded records not yet written
+    bool committed = false;
+  };
+
+  /// The part file of the directory `relative` (to the table's), made on first use.
+  PartFile& partFile(const std::filesystem::path& relative);
+  void writeRows(const vector::Chunk& chunk);
+  void writePartitionedRows(const vector::Chunk& chunk);
+  void flush(PartFile& part);
   /// Closes the in-progress file and renames it to its final name.
-  void commitPartFile();
-  /// INSERT OVERWRITE: removes the directory's visible files that are not this job's.
-  void removePreviousFiles();
-  void flush();
-  void discardPartFile();
+  void commit(PartFile& part);
+  /// INSERT OVERWRITE: removes the visible files of `directory` that are not this job's.
+  void removePreviousFiles(const std::filesystem::path& directory);
+  void discardPartFiles();
 
   std::shared_ptr<const FileSinkSpec> spec_;
   std::unique_ptr<formats::RowSerializer> serializer_;
-  std::filesystem::path partFilePath_;
-  std::filesystem::path inProgressPath_;
-  std::FILE* file_ = nullptr;
-  std::string buffer_;  // encoded records not yet written
+  std::string partName_;  // part-<uuid>-<subtask>-0
+  std::map<std::filesystem::path, PartFile> parts_;  // by relative directory
+  // Partitioned writes: the data columns of the current chunk, a row's directory.
+  std::string directoryText_;
+  std::string valueText_;
+  std::optional<std::string> previousDirectory_;
+  PartFile* previousPart_ = nullptr;
 };
 
 }  // namespace eddy::connectors

@@ -32,19 +32,28 @@ struct FileCloser {
 // One subtask's reader: its files one after the other, records into chunks.
 class FileReader final : public SourceReader<vector::Chunk> {
  public:
-  FileReader(std::vector<SourceFile> files, LogicalTypePtr rowType,
+  FileReader(std::vector<SourceFile> files, const FileSourceSpec& spec,
              std::unique_ptr<formats::RowDeserializer> deserializer,
-             std::shared_ptr<FileSource::Counters> counters, std::vector<std::string> metadataKeys)
+             std::shared_ptr<FileSource::Counters> counters)
       : files_(std::move(files)),
-        rowType_(std::move(rowType)),
+        rowType_(spec.decodedRowType),
         deserializer_(std::move(deserializer)),
         counters_(std::move(counters)),
-        metadataKeys_(std::move(metadataKeys)) {
-    if (metadataKeys_.empty()) return;
-    std::vector<RowField> fields = rowType_->getFields();
+        columns_(spec.columns),
+        metadataKeys_(spec.metadataKeys) {
+    if (columns_.empty() && metadataKeys_.empty()) return;
+    std::vector<RowField> fields = spec.rowType->getFields();
     const auto types = fileMetadataTypes();
     for (const std::string& key : metadataKeys_) fields.push_back(RowField{key, types.at(key), {}});
     outputRowType_ = LogicalType::row(std::move(fields), false);
+    if (columns_.empty()) {
+      for (int c = 0; c < rowType_->getFieldCount(); ++c) columns_.push_back(c);
+    }
+    if (!spec.partitionKeys.empty()) {
+      for (const SourceFile& file : files_) {
+        partitionRows_.push_back(partitionRow(file.partition, spec.partitionKeys, spec.tableName));
+      }
+    }
   }
 
   InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
@@ -63,7 +72,7 @@ class FileReader final : public SourceReader<vector::Chunk> {
       pendingError_ = std::current_exception();
     }
     reportCounters();
-    if (chunk.size() > 0) output.collect(metadataKeys_.empty() ? std::move(chunk) : withMetadata(chunk));
+    if (chunk.size() > 0) output.collect(outputRowType_ ? assemble(chunk) : std::move(chunk));
     if (pendingError_) return InputStatus::MORE_AVAILABLE;
     return ended ? InputStatus::END_OF_INPUT : InputStatus::MORE_AVAILABLE;
   }
@@ -92,16 +101,26 @@ class FileReader final : public SourceReader<vector::Chunk> {
       line_ += std::count(record.begin(), record.end(), '\n');
       position_ += length;
       deserializer_->deserialize(record, location, chunk);
-      if (!metadataKeys_.empty()) rowFiles_.resize(static_cast<size_t>(chunk.size()), nextFile_ - 1);
+      if (outputRowType_) rowFiles_.resize(static_cast<size_t>(chunk.size()), nextFile_ - 1);
     }
     return false;
   }
 
-  // `chunk` with the metadata columns of each row's file appended.
-  vector::Chunk withMetadata(vector::Chunk& chunk) {
+  // The produced chunk of decoded rows `chunk`: its columns, each row's partition key values
+  // and the metadata of each row's file.
+  vector::Chunk assemble(vector::Chunk& chunk) {
     vector::Chunk result(outputRowType_);
-    const int columns = chunk.columnCount();
-    for (int c = 0; c < columns; ++c) result.mutableColumn(c) = std::move(chunk.mutableColumn(c));
+    const int columns = static_cast<int>(columns_.size());
+    for (int c = 0; c < columns; ++c) {
+      const int source = columns_[static_cast<size_t>(c)];
+      if (source >= 0) {
+        result.mutableColumn(c) = std::move(chunk.mutableColumn(source));
+        continue;
+      }
+      vector::Vector& column = result.mutableColumn(c);
+      column.reserve(static_cast<int64_t>(rowFiles_.size()));
+      for (size_t file : rowFiles_) column.appendValue(partitionRows_[file].getField(-1 - source));
+    }
     result.mutableRowKinds() = std::move(chunk.mutableRowKinds());
     for (size_t k = 0; k < metadataKeys_.size(); ++k) {
       vector::Vector& column = result.mutableColumn(columns + static_cast<int>(k));
@@ -180,9 +199,11 @@ class FileReader final : public SourceReader<vector::Chunk> {
   LogicalTypePtr rowType_;
   std::unique_ptr<formats::RowDeserializer> deserializer_;
   std::shared_ptr<FileSource::Counters> counters_;
+  std::vector<int> columns_;  // the produced columns (FileSourceSpec::columns)
   std::vector<std::string> metadataKeys_;
-  LogicalTypePtr outputRowType_;          // rowType_ and the metadata columns
-  std::vector<size_t> rowFiles_;          // with metadata: the file of each row of the chunk
+  std::vector<Row> partitionRows_;  // per file, its partition key values
+  LogicalTypePtr outputRowType_;    // null: the decoded chunks are produced as they are
+  std::vector<size_t> rowFiles_;    // with outputRowType_: the file of each row of the chunk
   std::vector<int64_t> modificationTimes_;  // per file, read once (-1: not yet)
   size_t nextFile_ = 0;
   std::unique_ptr<std::FILE, FileCloser> file_;
@@ -206,47 +227,68 @@ std::map<std::string, LogicalTypePtr> fileMetadataTypes() {
           {"file.modification-time", LogicalType::localZonedTimestamp(3, TimestampKind::REGULAR, false)}};
 }
 
-FileSource::FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
-                       std::shared_ptr<const formats::DecodingFormat> format,
-                       std::optional<std::vector<int>> projection,
-                       std::vector<std::string> metadataKeys)
-    : tableName_(std::move(tableName)),
-      path_(std::move(path)),
-      rowType_(std::move(rowType)),
-      format_(std::move(format)),
-      projection_(std::move(projection)),
-      metadataKeys_(std::move(metadataKeys)),
-      counters_(std::make_shared<Counters>()) {}
+FileSource::FileSource(FileSourceSpec spec)
+    : spec_(std::move(spec)), counters_(std::make_shared<Counters>()) {
+  if (!spec_.rowType) spec_.rowType = spec_.decodedRowType;
+}
 
 void FileSource::listFiles() const {
   namespace fs = std::filesystem;
   std::error_code error;
-  fs::file_status status = fs::status(path_, error);
+  fs::file_status status = fs::status(spec_.path, error);
   if (error || !fs::exists(status)) {
     if (error && error != std::errc::no_such_file_or_directory) {
       throw ConnectorException(fmt::format("Failed to read the path '{}' of table '{}': {}",
-                                           path_.string(), tableName_, error.message()));
+                                           spec_.path.string(), spec_.tableName, error.message()));
     }
     throw ConnectorException(
-        fmt::format("The path '{}' of table '{}' does not exist.", path_.string(), tableName_));
+        fmt::format("The path '{}' of table '{}' does not exist.", spec_.path.string(), spec_.tableName));
   }
+  std::vector<std::string> keyNames;
+  for (const RowField& key : spec_.partitionKeys) keyNames.push_back(key.name);
   std::vector<SourceFile> files;
   if (!fs::is_directory(status)) {
-    files.push_back(SourceFile{path_, fs::file_size(path_, error)});
-  } else {
-    fs::recursive_directory_iterator entries(path_, error);
-    for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
-      const fs::directory_entry& entry = *entries;
-      if (isHidden(entry.path())) {
-        if (entry.is_directory(error)) entries.disable_recursion_pending();
-        continue;
-      }
-      if (!entry.is_regular_file(error)) continue;
-      files.push_back(SourceFile{entry.path(), entry.file_size(error)});
+    if (!keyNames.empty()) {
+      throw ConnectorException(fmt::format(
+          "The path '{}' of the partitioned table '{}' is a file; a partitioned table is a "
+          "directory of partition directories.",
+          spec_.path.string(), spec_.tableName));
     }
-    if (error) {
-      throw ConnectorException(fmt::format("Failed to list the directory '{}' of table '{}': {}",
-                                           path_.string(), tableName_, error.message()));
+    files.push_back(SourceFile{spec_.path, fs::file_size(spec_.path, error), {}});
+  } else {
+    // With partition push-down only the chosen partitions' directories are listed.
+    std::vector<fs::path> roots;
+    if (spec_.partitions) {
+      for (const PartitionSpec& partition : *spec_.partitions) {
+        roots.push_back(spec_.path /
+                        partitionDirectory(keyNames, partition, spec_.defaultPartitionName));
+      }
+    } else {
+      roots.push_back(spec_.path);
+    }
+    for (const fs::path& root : roots) {
+      if (spec_.partitions && !fs::is_directory(root, error)) continue;  // gone since planning
+      fs::recursive_directory_iterator entries(root, error);
+      for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
+        const fs::directory_entry& entry = *entries;
+        if (isHidden(entry.path())) {
+          if (entry.is_directory(error)) entries.disable_recursion_pending();
+          continue;
+        }
+        if (!entry.is_regular_file(error)) continue;
+        SourceFile file{entry.path(), entry.file_size(error), {}};
+        if (!keyNames.empty()) {
+          std::optional<PartitionSpec> partition = partitionOfFile(
+              entry.path().lexically_relative(spec_.path), keyNames, spec_.defaultPartitionName);
+          if (!partition) continue;  // not in a partition directory
+          file.partition = std::move(*partition);
+        }
+        files.push_back(std::move(file));
+      }
+      if (error) {
+        throw ConnectorException(fmt::format("Failed to list the directory '{}' of table '{}': {}",
+                                             root.string(), spec_.tableName, error.message()));
+      }
     }
   }
   std::sort(files.begin(), files.end(),
@@ -257,6 +299,14 @@ void FileSource::listFiles() const {
 const std::vector<SourceFile>& FileSource::files() const {
   std::call_once(listed_, [this] { listFiles(); });
   return files_;
+}
+
+std::vector<PartitionSpec> FileSource::partitions() const {
+  std::vector<PartitionSpec> partitions;
+  for (const SourceFile& file : files()) partitions.push_back(file.partition);
+  std::sort(partitions.begin(), partitions.end());
+  partitions.erase(std::unique(partitions.begin(), partitions.end()), partitions.end());
+  return partitions;
 }
 
 std::vector<size_t> FileSource::filesOfSubtask(int subtaskIndex, int parallelism) const {
@@ -282,9 +332,11 @@ std::unique_ptr<SourceReader<vector::Chunk>> FileSource::createReader(int subtas
                                                                       int parallelism) const {
   std::vector<SourceFile> mine;
   for (size_t index : filesOfSubtask(subtaskIndex, parallelism)) mine.push_back(files()[index]);
-  return std::make_unique<FileReader>(std::move(mine), rowType_, projection_ ? format_->createProjectedDeserializer(*projection_)
-                                                        : format_->createDeserializer(),
-                                      counters_, metadataKeys_);
+  return std::make_unique<FileReader>(
+      std::move(mine), spec_,
+      spec_.projection ? spec_.format->createProjectedDeserializer(*spec_.projection)
+                       : spec_.format->createDeserializer(),
+      counters_);
 }
 
 }  // namespace eddy::connectors

@@ -10,6 +10,11 @@
 // to the subtask with the fewest bytes so far (a file is never split); a subtask reads its files
 // in path order, each from its first to its last record (a UTF-8 byte order mark is skipped).
 //
+// Partitions: in a partitioned table each file's partition key values come from its directories
+// (`dt=2026-11-30/..`, see partition_path.h) and fill the key columns of its rows; files outside
+// a complete partition directory are not read; with partition push-down only the given
+// partitions are.
+//
 // Metadata: with metadata keys the chunks carry, after the columns, the file.path, file.name,
 // file.size or file.modification-time of each row's file (Flink's FileSystemTableSource keys).
 //
@@ -34,15 +39,43 @@
 #include <vector>
 
 #include "eddy/datastream/source.h"
+#include "connectors/filesystem/partition_path.h"
 #include "formats/format_factory.h"
 #include "vector/chunk.h"
 
 namespace eddy::connectors {
 
-/// A file to read and its size in bytes.
+/// A file to read, its size in bytes and, in a partitioned table, its partition.
 struct SourceFile {
   std::filesystem::path path;
   uintmax_t size = 0;
+  PartitionSpec partition;
+};
+
+/// What a FileSource reads and what it produces.
+struct FileSourceSpec {
+  std::string tableName;
+  /// A file, or a directory read recursively.
+  std::filesystem::path path;
+  /// The format of the files' records and the columns of its row type to decode (nullopt:
+  /// all, through its full deserializer).
+  std::shared_ptr<const formats::DecodingFormat> format;
+  std::optional<std::vector<int>> projection;
+  /// The row type the format decodes: its row type, or the projected columns.
+  LogicalTypePtr decodedRowType;
+  /// A partitioned table: its PARTITIONED BY keys (names and types, in order) and the directory
+  /// value of NULL; only files under `k1=v1/k2=v2/..` directories are read (partition_path.h).
+  std::vector<RowField> partitionKeys;
+  std::string defaultPartitionName = kDefaultPartitionName;
+  /// The partitions to read (partition push-down); nullopt: all.
+  std::optional<std::vector<PartitionSpec>> partitions;
+  /// The produced columns (before metadata): for each, a decoded column (>= 0) or partition
+  /// key k (-1 - k); empty: the decoded columns as they are.
+  std::vector<int> columns;
+  /// The produced row type before metadata (decodedRowType when `columns` is empty).
+  LogicalTypePtr rowType;
+  /// Metadata keys (of fileMetadataTypes) whose values follow the produced columns.
+  std::vector<std::string> metadataKeys;
 };
 
 /// The metadata a filesystem table can read, Flink's keys and types: file.path (the file's
@@ -52,14 +85,7 @@ std::map<std::string, LogicalTypePtr> fileMetadataTypes();
 /// Reads the files of a filesystem table. See the file comment.
 class FileSource final : public Source<vector::Chunk> {
  public:
-  /// `rowType`: the chunks' row type, the table's physical columns or, with `projection`,
-  /// those physical columns (read through the format's projected deserializer).
-  /// `metadataKeys` (of fileMetadataTypes) append each row's file metadata after those
-  /// columns.
-  FileSource(std::string tableName, std::filesystem::path path, LogicalTypePtr rowType,
-             std::shared_ptr<const formats::DecodingFormat> format,
-             std::optional<std::vector<int>> projection = std::nullopt,
-             std::vector<std::string> metadataKeys = {});
+  explicit FileSource(FileSourceSpec spec);
 
   Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
   /// Lists the files on the first call (throws ConnectorException when the path does not exist
@@ -69,6 +95,8 @@ class FileSource final : public Source<vector::Chunk> {
 
   /// The files read, sorted by path (lists them when not listed yet).
   const std::vector<SourceFile>& files() const;
+  /// The distinct partitions of the files read, sorted (lists them when not listed yet).
+  std::vector<PartitionSpec> partitions() const;
   /// The indices into files() that subtask `subtaskIndex` of `parallelism` reads, in order.
   std::vector<size_t> filesOfSubtask(int subtaskIndex, int parallelism) const;
 
@@ -87,12 +115,7 @@ class FileSource final : public Source<vector::Chunk> {
  private:
   void listFiles() const;
 
-  std::string tableName_;
-  std::filesystem::path path_;
-  LogicalTypePtr rowType_;
-  std::shared_ptr<const formats::DecodingFormat> format_;
-  std::optional<std::vector<int>> projection_;
-  std::vector<std::string> metadataKeys_;
+  FileSourceSpec spec_;
   std::shared_ptr<Counters> counters_;
   mutable std::once_flag listed_;
   mutable std::vector<SourceFile> files_;  // written once under listed_

@@ -12,7 +12,9 @@
 #include "common/uuid.h"
 #include "connectors/filesystem/file_sink.h"
 #include "connectors/filesystem/file_source.h"
+#include "connectors/filesystem/partition_path.h"
 #include "connectors/table_options.h"
+#include "formats/text_value_codec.h"
 #include "eddy/datastream/operators.h"
 #include "eddy/exceptions.h"
 #include "vector/chunk_operations.h"
@@ -23,10 +25,51 @@ namespace {
 
 constexpr const char* kFormatOption = "format";
 
+// The columns of `context`'s table that its files hold: all but the partition keys.
+LogicalTypePtr dataRowTypeOf(const ConnectorContext& context) {
+  std::vector<RowField> fields;
+  for (const RowField& field : context.physicalRowType->getFields()) {
+    if (std::find(context.partitionKeys.begin(), context.partitionKeys.end(), field.name) ==
+        context.partitionKeys.end()) {
+      fields.push_back(field);
+    }
+  }
+  return LogicalType::row(std::move(fields), context.physicalRowType->isNullable());
+}
+
 formats::FormatContext formatContextOf(const ConnectorContext& context,
                                        const std::string& identifier) {
-  return formats::FormatContext{context.tableName, context.physicalRowType, context.options,
+  return formats::FormatContext{context.tableName, dataRowTypeOf(context), context.options,
                                 identifier + "."};
+}
+
+// The partition key columns of `context`'s table (indices into its physical row type), checked.
+std::vector<int> partitionColumnsOf(const ConnectorContext& context) {
+  const std::vector<RowField>& fields = context.physicalRowType->getFields();
+  std::vector<int> columns;
+  for (const std::string& key : context.partitionKeys) {
+    auto found = std::find_if(fields.begin(), fields.end(),
+                              [&](const RowField& field) { return field.name == key; });
+    if (found == fields.end()) {
+      throw ValidationException(fmt::format(
+          "Partition column '{}' not defined in the table schema of table '{}'.", key,
+          context.tableName));
+    }
+    if (!formats::isTextScalarType(*found->type)) {
+      throw ValidationException(fmt::format(
+          "The partition column '{}' of table '{}' has the type {}; the filesystem connector "
+          "partitions by columns of scalar types (not ARRAY, MAP, MULTISET, ROW or RAW).",
+          key, context.tableName, found->type->asSummaryString()));
+    }
+    columns.push_back(static_cast<int>(found - fields.begin()));
+  }
+  if (!columns.empty() && columns.size() == fields.size()) {
+    throw ValidationException(fmt::format(
+        "Table '{}' has only partition columns; the filesystem connector needs a column that "
+        "is stored in its files.",
+        context.tableName));
+  }
+  return columns;
 }
 
 // "Option 'x' of table 't' is" / "Options 'x', 'y' of table 't' are".
@@ -69,7 +112,6 @@ std::set<std::string> FileSystemTableFactory::notSupportedYetOptions() {
           "compaction.file-size",
           "compaction.parallelism",
           "lookup.join.cache.ttl",
-          "partition.default-name",
           "partition.time-extractor.class",
           "partition.time-extractor.kind",
           "partition.time-extractor.timestamp-formatter",
@@ -125,10 +167,7 @@ void FileSystemTableFactory::validateOptions(const ConnectorContext& context) co
   if (!notSupported.empty()) {
     throwNotSupportedYet(notSupported, context.tableName, "the filesystem connector");
   }
-  if (!context.partitionKeys.empty()) {
-    throw ValidationException("PARTITIONED BY is not supported yet by the filesystem connector "
-                              "(table '" + context.tableName + "')");
-  }
+  partitionColumnsOf(context);
   formats::FormatContext formatContext = formatContextOf(context, identifier);
   notSupported = format.notSupportedYetKeysIn(formatContext);
   if (!notSupported.empty()) {
@@ -148,6 +187,19 @@ FileSystemTableSpec parseFileSystemTableSpec(const ConnectorContext& context) {
       options.getLong("sink.parallelism", 1, std::numeric_limits<int32_t>::max());
   if (parallelism) spec.sinkParallelism = static_cast<int>(*parallelism);
   spec.streaming = context.streaming;
+  spec.partitionColumns = partitionColumnsOf(context);
+  for (int c = 0; c < spec.rowType->getFieldCount(); ++c) {
+    if (std::find(spec.partitionColumns.begin(), spec.partitionColumns.end(), c) ==
+        spec.partitionColumns.end()) {
+      spec.dataColumns.push_back(c);
+    }
+  }
+  spec.dataRowType = dataRowTypeOf(context);
+  spec.defaultPartitionName =
+      options.getString("partition.default-name").value_or(kDefaultPartitionName);
+  if (spec.defaultPartitionName.empty()) {
+    options.throwInvalid("partition.default-name", "", "a non-empty directory name");
+  }
   const std::string& identifier = *options.getString(kFormatOption);
   spec.formatFactory = &formats::FormatFactoryRegistry::builtIn().factoryFor(identifier);
   spec.formatContext = formatContextOf(context, identifier);
@@ -165,10 +217,61 @@ std::unique_ptr<DynamicTableSink> FileSystemTableFactory::createDynamicTableSink
   return std::make_unique<FileSystemTableSink>(parseFileSystemTableSpec(context));
 }
 
+FileSourceSpec FileSystemTableSource::sourceSpec(const std::vector<int>& columns,
+                                                LogicalTypePtr rowType) const {
+  FileSourceSpec source;
+  source.tableName = spec_.tableName;
+  source.path = spec_.path;
+  source.format = spec_.formatFactory->createDecodingFormat(spec_.formatContext);
+  source.rowType = std::move(rowType);
+  source.defaultPartitionName = spec_.defaultPartitionName;
+  source.partitions = partitions_;
+  const std::vector<RowField>& physical = spec_.rowType->getFields();
+  for (int key : spec_.partitionColumns) source.partitionKeys.push_back(physical[static_cast<size_t>(key)]);
+  // Each column: a data column the format decodes, or a partition key.
+  std::vector<int> decoded;  // indices into the data columns
+  std::vector<RowField> decodedFields;
+  for (int column : columns) {
+    auto key = std::find(spec_.partitionColumns.begin(), spec_.partitionColumns.end(), column);
+    if (key != spec_.partitionColumns.end()) {
+      source.columns.push_back(-1 - static_cast<int>(key - spec_.partitionColumns.begin()));
+      continue;
+    }
+    auto data = std::find(spec_.dataColumns.begin(), spec_.dataColumns.end(), column);
+    source.columns.push_back(static_cast<int>(decoded.size()));
+    decoded.push_back(static_cast<int>(data - spec_.dataColumns.begin()));
+    decodedFields.push_back(physical[static_cast<size_t>(column)]);
+  }
+  std::vector<int> allData(spec_.dataColumns.size());
+  std::iota(allData.begin(), allData.end(), 0);
+  if (decoded != allData) source.projection = decoded;
+  source.decodedRowType = source.projection ? LogicalType::row(std::move(decodedFields), false)
+                                            : spec_.dataRowType;
+  std::vector<int> identity(columns.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  if (source.columns == identity) source.columns.clear();  // decoded as produced
+  source.metadataKeys = metadataKeys_;
+  return source;
+}
+
 std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() const {
-  return std::make_shared<FileSource>(
-      spec_.tableName, spec_.path, projection_ ? projectedRowType_ : spec_.rowType,
-      spec_.formatFactory->createDecodingFormat(spec_.formatContext), projection_, metadataKeys_);
+  std::vector<int> all(static_cast<size_t>(spec_.rowType->getFieldCount()));
+  std::iota(all.begin(), all.end(), 0);
+  return std::make_shared<FileSource>(projection_ ? sourceSpec(*projection_, projectedRowType_)
+                                                  : sourceSpec(all, spec_.rowType));
+}
+
+std::vector<PartitionSpec> FileSystemTableSource::listPartitions() const {
+  std::vector<int> all(static_cast<size_t>(spec_.rowType->getFieldCount()));
+  std::iota(all.begin(), all.end(), 0);
+  FileSourceSpec whole = sourceSpec(all, spec_.rowType);
+  whole.metadataKeys.clear();
+  whole.partitions.reset();
+  return FileSource(std::move(whole)).partitions();
+}
+
+void FileSystemTableSource::applyPartitions(const std::vector<PartitionSpec>& partitions) {
+  partitions_ = partitions;
 }
 
 namespace {
@@ -250,9 +353,12 @@ class FileLookupFunction final : public LookupFunction {
 LookupFunctionFactory FileSystemTableSource::createLookupFunction(
     const std::vector<int>& keyColumns) const {
   // Every physical column, whatever a projection applied for scans.
-  auto source = std::make_shared<const FileSource>(
-      spec_.tableName, spec_.path, spec_.rowType,
-      spec_.formatFactory->createDecodingFormat(spec_.formatContext));
+  std::vector<int> all(static_cast<size_t>(spec_.rowType->getFieldCount()));
+  std::iota(all.begin(), all.end(), 0);
+  FileSourceSpec whole = sourceSpec(all, spec_.rowType);
+  whole.metadataKeys.clear();
+  whole.partitions.reset();
+  auto source = std::make_shared<const FileSource>(std::move(whole));
   return [source, keyColumns]() -> std::unique_ptr<LookupFunction> {
     return std::make_unique<FileLookupFunction>(source, keyColumns);
   };
@@ -305,6 +411,11 @@ void FileSystemTableSink::applyOverwrite(bool overwrite) {
   overwrite_ = overwrite;
 }
 
+void FileSystemTableSink::applyStaticPartition(
+    const std::map<std::string, std::string>& partition) {
+  staticPartition_ = partition;
+}
+
 std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkOperator() const {
   auto sinkSpec = std::make_shared<FileSinkSpec>();
   sinkSpec->tableName = spec_.tableName;
@@ -312,6 +423,21 @@ std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkO
   sinkSpec->format = spec_.formatFactory->createEncodingFormat(spec_.formatContext);
   sinkSpec->fileNameUuid = common::randomUuid();
   if (overwrite_) sinkSpec->overwrite = std::make_shared<FileSinkSpec::Overwrite>();
+  sinkSpec->partitionColumns = spec_.partitionColumns;
+  sinkSpec->dataColumns = spec_.dataColumns;
+  sinkSpec->dataRowType = spec_.dataRowType;
+  sinkSpec->defaultPartitionName = spec_.defaultPartitionName;
+  PartitionSpec staticSpec;
+  for (int key : spec_.partitionColumns) {
+    const std::string& name = spec_.rowType->getFields()[static_cast<size_t>(key)].name;
+    sinkSpec->partitionKeyNames.push_back(name);
+    auto value = staticPartition_.find(name);
+    if (value != staticPartition_.end()) staticSpec.emplace_back(value->second);
+  }
+  if (!spec_.partitionColumns.empty() && staticSpec.size() == spec_.partitionColumns.size()) {
+    sinkSpec->staticPartition = partitionDirectory(sinkSpec->partitionKeyNames, staticSpec,
+                                                   spec_.defaultPartitionName);
+  }
   std::shared_ptr<const FileSinkSpec> shared = std::move(sinkSpec);
   return std::make_shared<runtime::LambdaOperatorFactory>(
       [shared]() -> std::unique_ptr<runtime::StreamOperator> {

@@ -9,6 +9,13 @@
 //   format            required  'csv' or 'json'; the format's own options are prefixed with
 //                               its name ('csv.field-delimiter')
 //   sink.parallelism  unset     the sink's parallelism (the job's when unset)
+//   partition.default-name  __DEFAULT_PARTITION__
+//                               the directory value of a NULL or empty partition key
+//
+// PARTITIONED BY (k1, k2): rows are stored under `k1=v1/k2=v2/` directories and the files hold
+// the other columns (partition_path.h); a source reads the keys back from the directories and
+// supports partition push-down (only the partitions a query's predicates on the keys allow are
+// listed and read).
 //
 // Flink's other filesystem options (rolling policies, partition commit, compaction, source
 // monitoring, ...) are rejected by name as not supported yet (notSupportedYetOptions), as are
@@ -23,6 +30,7 @@
 #include <string>
 
 #include "connectors/dynamic_table_factory.h"
+#include "connectors/filesystem/file_source.h"
 #include "formats/format_factory.h"
 
 namespace eddy::connectors {
@@ -34,7 +42,16 @@ struct FileSystemTableSpec {
   std::filesystem::path path;
   /// ROW<...> of the physical columns.
   LogicalTypePtr rowType;
-  /// The format's factory and the context it validated (the table's options and 'csv.').
+  /// PARTITIONED BY: the partition key columns (indices into rowType, in key order), the other
+  /// columns (the ones the files hold, in table order) and their ROW type, and the directory
+  /// value of NULL ('partition.default-name'). Not partitioned: no keys, every column a data
+  /// column.
+  std::vector<int> partitionColumns;
+  std::vector<int> dataColumns;
+  LogicalTypePtr dataRowType;
+  std::string defaultPartitionName;
+  /// The format's factory and the context it validated (the table's options and 'csv.'; its
+  /// row type is dataRowType).
   const formats::FormatFactory* formatFactory = nullptr;
   formats::FormatContext formatContext;
   std::optional<int> sinkParallelism;
@@ -46,7 +63,9 @@ class FileSystemTableFactory final : public DynamicTableFactory {
  public:
   std::string factoryIdentifier() const override { return "filesystem"; }
   std::set<std::string> requiredOptions() const override { return {"path", "format"}; }
-  std::set<std::string> optionalOptions() const override { return {"sink.parallelism"}; }
+  std::set<std::string> optionalOptions() const override {
+    return {"sink.parallelism", "partition.default-name"};
+  }
   /// Also the options of the table's format, with its prefix ("csv.field-delimiter").
   std::set<std::string> supportedOptionKeys(const ConnectorContext& context) const override;
   /// In order: required options, the format's identifier, options that are not supported yet,
@@ -74,6 +93,10 @@ class FileSystemTableSource final : public DynamicTableSource {
   /// Top-level columns, when the format can decode just those (csv).
   bool supportsProjection() const override;
   LogicalTypePtr applyProjection(const std::vector<std::vector<int>>& paths) override;
+  /// Partitioned tables: the partitions of the files under the table's directory.
+  bool supportsPartitionPushDown() const override { return !spec_.partitionColumns.empty(); }
+  std::vector<PartitionSpec> listPartitions() const override;
+  void applyPartitions(const std::vector<PartitionSpec>& partitions) override;
   /// Flink's keys: file.path, file.name (STRING NOT NULL), file.size (BIGINT NOT NULL),
   /// file.modification-time (TIMESTAMP_LTZ(3) NOT NULL).
   std::map<std::string, LogicalTypePtr> listReadableMetadata() const override;
@@ -86,8 +109,12 @@ class FileSystemTableSource final : public DynamicTableSource {
 
  private:
   FileSystemTableSpec spec_;
+  /// The FileSource of the whole table, or of `columns` (physical column indices) as `rowType`.
+  FileSourceSpec sourceSpec(const std::vector<int>& columns, LogicalTypePtr rowType) const;
+
   std::optional<std::vector<int>> projection_;  // applyProjection's columns
   LogicalTypePtr projectedRowType_;
+  std::optional<std::vector<PartitionSpec>> partitions_;  // applyPartitions'
   std::vector<std::string> metadataKeys_;
 };
 
@@ -102,10 +129,13 @@ class FileSystemTableSink final : public DynamicTableSink {
   bool supportsOverwrite() const override { return true; }
   /// BATCH only (Flink: "Streaming mode not support overwrite.").
   void applyOverwrite(bool overwrite) override;
+  bool supportsPartitioning() const override { return !spec_.partitionColumns.empty(); }
+  void applyStaticPartition(const std::map<std::string, std::string>& partition) override;
 
  private:
   FileSystemTableSpec spec_;
   bool overwrite_ = false;
+  std::map<std::string, std::string> staticPartition_;
 };
 
 }  // namespace eddy::connectors

@@ -15,6 +15,7 @@
 #include "connectors/filesystem/file_sink.h"
 #include "connectors/filesystem/file_source.h"
 #include "connectors/filesystem/filesystem_factory.h"
+#include "connectors/filesystem/partition_path.h"
 #include "connectors/tests/connector_test_support.h"
 
 namespace eddy::connectors {
@@ -152,7 +153,8 @@ TEST(FileSystemTest, UnknownOptionsListTheConnectorsAndTheFormatsOptions) {
             "Supported options:\n\nconnector\ncsv.allow-comments\ncsv.array-element-delimiter\n"
             "csv.disable-quote-character\ncsv.escape-character\ncsv.field-delimiter\n"
             "csv.ignore-parse-errors\ncsv.null-literal\ncsv.quote-character\n"
-            "csv.write-bigdecimal-in-scientific-notation\nformat\npath\nsink.parallelism");
+            "csv.write-bigdecimal-in-scientific-notation\nformat\npartition.default-name\npath\n"
+            "sink.parallelism");
   ConnectorContext json = tableContext(
       scoreType(), csvOptions("/tmp/x", {{"format", "json"}, {"csv.null-literal", "x"}}));
   EXPECT_EQ(validationMessage([&] { FactoryRegistry::builtIn().factoryFor(json); }),
@@ -161,7 +163,7 @@ TEST(FileSystemTest, UnknownOptionsListTheConnectorsAndTheFormatsOptions) {
             "json.decode.json-parser.enabled\njson.encode.decimal-as-plain-number\n"
             "json.encode.ignore-null-fields\njson.fail-on-missing-field\n"
             "json.ignore-parse-errors\njson.map-null-key.literal\njson.map-null-key.mode\n"
-            "json.timestamp-format.standard\npath\nsink.parallelism");
+            "json.timestamp-format.standard\npartition.default-name\npath\nsink.parallelism");
 }
 
 TEST(FileSystemTest, FormatValuesAndColumnTypesAreValidated) {
@@ -389,7 +391,7 @@ TEST(FileSystemTest, SinkAcceptsOnlyInsertsAndRemovesItsInProgressFile) {
   }
   sink->close();  // a failed job: no finish()
   EXPECT_EQ(entriesOf(directory.path()), std::vector<std::string>{});
-  EXPECT_FALSE(fs::exists(fileSinkOperator->partFilePath()));
+  EXPECT_TRUE(fileSinkOperator->partFilePaths().empty());
 }
 
 TEST(FileSystemTest, SinkFailsWhenThePathIsAFile) {
@@ -505,8 +507,8 @@ TEST(FileSystemTest, InsertWithAColumnListFillsTheOtherColumnsWithNull) {
   EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t (name) VALUES ('x')"); }),
             "Column 'id' has no default value and does not allow NULLs");
   EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO t PARTITION (name = 'x') SELECT 1, 2.0"); }),
-            "INSERT with a PARTITION clause is not supported yet (partitioned tables are not "
-            "supported yet)");
+            "Table 'default_catalog.default_database.t' is not partitioned; INSERT with a "
+            "PARTITION clause needs a table created with PARTITIONED BY");
 }
 
 TEST(FileSystemTest, InsertOverwriteReplacesTheTablesFilesInBatchOnly) {
@@ -619,18 +621,35 @@ TEST(FileSystemTest, MetadataColumnsReadEachRowsFile) {
             "'datagen' supports the following metadata keys for reading:\n(none)");
 }
 
-TEST(FileSystemTest, PartitionedTablesAreRejectedForNow) {
+TEST(FileSystemTest, PartitionedTablesWrittenBySeveralSubtasks) {
   TemporaryDirectory directory;
   auto env = environment(false, 1);
   env->executeSql("CREATE TABLE parts (a INT, b STRING) PARTITIONED BY (b) WITH ('connector' = "
-                  "'filesystem', 'path' = '" + directory.path().string() + "', 'format' = 'csv')");
-  try {
-    env->executeSql("SELECT * FROM parts").collectAll();
-    FAIL() << "expected an error";
-  } catch (const ValidationException& error) {
-    EXPECT_STREQ(error.what(), "PARTITIONED BY is not supported yet by the filesystem connector "
-                              "(table 'default_catalog.default_database.parts')");
+                  "'filesystem', 'path' = '" + directory.path().string() +
+                  "', 'format' = 'csv', 'sink.parallelism' = '2')");
+  env->executeSql("INSERT INTO parts VALUES (1, 'x'), (2, 'y'), (3, 'x'), (4, 'y'), (5, 'z')")
+      .await();
+  EXPECT_EQ(entriesOf(directory.path()), (std::vector<std::string>{"b=x", "b=y", "b=z"}));
+  auto rows = [&](const std::string& query) {
+    std::vector<std::string> result;
+    for (const Row& row : env->executeSql(query).collectAll()) result.push_back(row.toString());
+    std::sort(result.begin(), result.end());
+    return result;
+  };
+  EXPECT_EQ(rows("SELECT * FROM parts"),
+            (std::vector<std::string>{"+I[1, x]", "+I[2, y]", "+I[3, x]", "+I[4, y]", "+I[5, z]"}));
+  // The files hold only `a`.
+  std::string content;
+  for (const auto& entry : fs::directory_iterator(directory.path() / "b=x")) {
+    content += readFile(entry.path());
   }
+  std::sort(content.begin(), content.end());
+  EXPECT_EQ(content, "\n\n13");
+  // Both subtasks write into b=y; the overwrite replaces it (and only it) once both are done.
+  env->executeSql("INSERT OVERWRITE parts VALUES (6, 'y'), (7, 'y'), (8, 'y')").await();
+  EXPECT_EQ(rows("SELECT * FROM parts"),
+            (std::vector<std::string>{"+I[1, x]", "+I[3, x]", "+I[5, z]", "+I[6, y]", "+I[7, y]",
+                                      "+I[8, y]"}));
 }
 
 TEST(FileSystemTest, AnUpdatingQueryCannotBeWrittenAndLeavesNoFile) {
@@ -713,6 +732,62 @@ TEST(FileSystemTest, CsvDecodesOnlyTheColumnsAQueryReads) {
   } catch (const std::exception& error) {
     EXPECT_NE(std::string(error.what()).find("expected 3 fields but found 2"), std::string::npos)
         << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace eddy::connectors
+
+namespace eddy::connectors {
+namespace {
+
+// --- Partition directories ---
+
+TEST(FileSystemPartitionTest, EscapesWhatFlinkEscapes) {
+  EXPECT_EQ(escapePartitionValue("2026-11-30"), "2026-11-30");
+  EXPECT_EQ(escapePartitionValue("10:00"), "10%3A00");
+  EXPECT_EQ(escapePartitionValue("a/b=c%d#e?f*g'h\"i\\j{k[l]m^n"),
+            "a%2Fb%3Dc%25d%23e%3Ff%2Ag%27h%22i%5Cj%7Bk%5Bl%5Dm%5En");
+  EXPECT_EQ(escapePartitionValue(std::string("tab\there\x7F")), "tab%09here%7F");
+  EXPECT_EQ(escapePartitionValue("space and ümlaut"), "space and ümlaut");
+  for (std::string value : {"10:00", "a/b=c%d", "100%", "%zz", "%4"}) {
+    EXPECT_EQ(unescapePartitionValue(escapePartitionValue(value)), value) << value;
+  }
+  // A '%' without two hex digits stays.
+  EXPECT_EQ(unescapePartitionValue("100%"), "100%");
+  EXPECT_EQ(unescapePartitionValue("%zz%4"), "%zz%4");
+  EXPECT_EQ(unescapePartitionValue("%3a"), ":");
+}
+
+TEST(FileSystemPartitionTest, DirectoriesOfPartitions) {
+  const std::vector<std::string> keys = {"dt", "hm"};
+  EXPECT_EQ(partitionDirectory(keys, {"2026-11-30", "10:00"}, kDefaultPartitionName).string(),
+            "dt=2026-11-30/hm=10%3A00");
+  EXPECT_EQ(partitionDirectory(keys, {std::nullopt, ""}, "none").string(), "dt=none/hm=none");
+  EXPECT_EQ(partitionOfFile("dt=2026-11-30/hm=10%3A00/part-1", keys, kDefaultPartitionName),
+            (PartitionSpec{"2026-11-30", "10:00"}));
+  EXPECT_EQ(partitionOfFile("dt=__DEFAULT_PARTITION__/hm=x/deeper/part-1", keys,
+                            kDefaultPartitionName),
+            (PartitionSpec{std::nullopt, "x"}));
+  // Not under a directory per key, in order: not a file of the table.
+  EXPECT_EQ(partitionOfFile("part-1", keys, kDefaultPartitionName), std::nullopt);
+  EXPECT_EQ(partitionOfFile("dt=1/part-1", keys, kDefaultPartitionName), std::nullopt);
+  EXPECT_EQ(partitionOfFile("hm=1/dt=2/part-1", keys, kDefaultPartitionName), std::nullopt);
+  EXPECT_EQ(partitionOfFile("dt=1/hm=2", keys, kDefaultPartitionName), std::nullopt);
+  EXPECT_EQ(partitionOfFile("dt1/hm=2/part", keys, kDefaultPartitionName), std::nullopt);
+}
+
+TEST(FileSystemPartitionTest, PartitionValuesAreReadAsTheKeyTypes) {
+  std::vector<RowField> keys = {{"day", LogicalType::simple(LogicalTypeRoot::DATE), {}},
+                                {"hour", intType(), {}}};
+  EXPECT_EQ(partitionRow({"2026-11-30", "9"}, keys, "t").toString(), "+I[2026-11-30, 9]");
+  EXPECT_EQ(partitionRow({std::nullopt, "9"}, keys, "t").toString(), "+I[null, 9]");
+  try {
+    partitionRow({"2026-11-30", "nine"}, keys, "t");
+    ADD_FAILURE() << "accepted 'nine' as an INT";
+  } catch (const ConnectorException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "The partition value 'nine' of key 'hour' of table 't' is not a valid INT.");
   }
 }
 

@@ -371,6 +371,76 @@ LogicalNodePtr pruneJoinInputs(const LogicalNodePtr& node) {
                                           namesOf(*node));
 }
 
+// ---- PartitionPushDown -----------------------------------------------------------------------
+
+// A filter over a scan of a partitioned table whose source lists its partitions: the conjuncts
+// over partition keys only are evaluated on each partition's key values, the scan reads just
+// the partitions where all of them hold, and those conjuncts go (Flink's
+// PushPartitionIntoTableSourceScanRule). Conjuncts over other columns stay in the filter.
+LogicalNodePtr prunePartitions(const LogicalNodePtr& node) {
+  if (node->kind != LogicalNodeKind::kFilter ||
+      node->inputs[0]->kind != LogicalNodeKind::kTableScan) {
+    return node;
+  }
+  const auto& filter = static_cast<const LogicalFilter&>(*node);
+  const auto& scan = static_cast<const LogicalTableScan&>(*node->inputs[0]);
+  if (scan.partitionKeys.empty() || scan.partitions || scan.projection) return node;
+  // The key columns (the scan's columns are the physical ones, then metadata).
+  const std::vector<RowField>& fields = scan.rowType->getFields();
+  std::vector<int> keyIndex(fields.size(), -1);  // scan column -> key position
+  std::vector<RowField> keys;
+  for (const std::string& key : scan.partitionKeys) {
+    for (size_t c = 0; c < static_cast<size_t>(scan.physicalRowType->getFieldCount()); ++c) {
+      if (fields[c].name != key) continue;
+      keyIndex[c] = static_cast<int>(keys.size());
+      keys.push_back(fields[c]);
+    }
+  }
+  if (keys.size() != scan.partitionKeys.size()) return node;  // the connector reports it
+  std::vector<BoundPtr> onKeys, others;
+  for (const BoundPtr& conjunct : expression::conjunctsOf(filter.condition)) {
+    std::vector<int> columns;
+    expression::collectColumns(conjunct, columns);
+    const bool keysOnly = !columns.empty() && conjunct->isDeterministic() &&
+                          std::all_of(columns.begin(), columns.end(), [&](int column) {
+                            return keyIndex[static_cast<size_t>(column)] >= 0;
+                          });
+    (keysOnly ? onKeys : others).push_back(conjunct);
+  }
+  if (onKeys.empty()) return node;
+  std::unique_ptr<connectors::DynamicTableSource> source;
+  try {
+    connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options,
+                                         true, scan.partitionKeys};
+    source = connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(
+        context);
+  } catch (const std::exception&) {
+    return node;  // an invalid table fails when the job is built, with its message
+  }
+  if (!source->supportsPartitionPushDown()) return node;
+  // The predicate over a chunk of the partitions' key values (a ConnectorException for a
+  // partition whose directory value is not of its key's type goes to the user).
+  std::vector<connectors::PartitionSpec> partitions = source->listPartitions();
+  std::vector<Row> keyRows;
+  for (const connectors::PartitionSpec& partition : partitions) {
+    keyRows.push_back(connectors::partitionRow(partition, keys, scan.tableName));
+  }
+  LogicalTypePtr keyRowType = LogicalType::row(keys, false);
+  BoundPtr predicate = renumberColumns(expression::conjunction(onKeys), keyIndex);
+  std::vector<int32_t> selected;
+  try {
+    expression::ExpressionEvaluator evaluator({predicate});
+    selected = evaluator.selectTrue(predicate, vector::rowsToChunk(keyRows, keyRowType));
+  } catch (const std::exception&) {
+    return node;  // a failing predicate fails at runtime, row by row
+  }
+  std::vector<connectors::PartitionSpec> kept;
+  for (int32_t row : selected) kept.push_back(partitions[static_cast<size_t>(row)]);
+  auto pruned = std::make_shared<LogicalTableScan>(scan, std::move(kept));
+  if (others.empty()) return pruned;
+  return std::make_shared<LogicalFilter>(pruned, expression::conjunction(std::move(others)));
+}
+
 // ---- ProjectionPushDown ----------------------------------------------------------------------
 
 // A column and the fields read inside it: {3} is column 3, {3, 2} field 2 of ROW column 3.
@@ -616,6 +686,7 @@ LogicalNodePtr optimize(const LogicalNodePtr& plan, std::vector<std::string>* ap
       // Merged projections can put constants together again (CAST(1.5 AS DOUBLE) of a sink's
       // cast over a literal column): fold once more.
       {"ConstantFolding", foldConstants},
+      {"PartitionPushDown", prunePartitions},
       {"ProjectionPushDown", pushProjection},
   };
   LogicalNodePtr current = plan;

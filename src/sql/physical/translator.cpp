@@ -531,6 +531,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
     case LogicalNodeKind::kTableScan: {
       const auto& scan = static_cast<const LogicalTableScan&>(node);
       auto tableSource = tableSourceOf(scan, settings);
+      if (scan.partitions) tableSource->applyPartitions(*scan.partitions);
       if (scan.projection) tableSource->applyProjection(*scan.projection);
       if (!scan.metadataKeys.empty()) tableSource->applyReadableMetadata(scan.metadataKeys);
       auto source = tableSource->createSource();
@@ -542,7 +543,9 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       return withParallelism(
           env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
                          scan.tableName)
-              .setDescription("TableSourceScan(table=[[" + path + "]], fields=[" +
+              .setDescription("TableSourceScan(table=[[" + path +
+                              (scan.partitions ? ", " + scan.describePartitions() : "") +
+                              "]], fields=[" +
                               fieldList(scan.rowType) + "])"),
           settings);
     }

@@ -192,7 +192,33 @@ LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
       physicalRowType(table.physicalRowType),
       options(table.options),
       partitionKeys(table.partitionKeys),
-      projection(std::move(paths)) {}
+      projection(std::move(paths)),
+      partitions(table.partitions) {}
+
+LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
+                                   std::vector<std::vector<std::optional<std::string>>> read)
+    : LogicalNode(LogicalNodeKind::kTableScan, table.rowType, {}, ChangelogMode::kInsertOnly),
+      tableName(table.tableName),
+      physicalRowType(table.physicalRowType),
+      options(table.options),
+      partitionKeys(table.partitionKeys),
+      projection(table.projection),
+      metadataKeys(table.metadataKeys),
+      partitions(std::move(read)) {}
+
+std::string LogicalTableScan::describePartitions() const {
+  if (!partitions) return "";
+  std::string text = "partitions=[";
+  for (size_t p = 0; p < partitions->size(); ++p) {
+    text += p ? ", {" : "{";
+    for (size_t k = 0; k < partitionKeys.size(); ++k) {
+      const std::optional<std::string>& value = (*partitions)[p][k];
+      text += (k ? ", " : "") + partitionKeys[k] + "=" + (value ? *value : "null");
+    }
+    text += "}";
+  }
+  return text + "]";
+}
 
 std::string LogicalTableScan::describe() const {
   std::string text = "LogicalTableScan(table=[[" + tableName + "]]";
@@ -201,6 +227,7 @@ std::string LogicalTableScan::describe() const {
     for (size_t i = 0; i < metadataKeys.size(); ++i) text += (i ? ", " : "") + metadataKeys[i];
     text += "]";
   }
+  if (partitions) text += ", " + describePartitions();
   if (projection) {
     // Flink's form: project=[event_type, bid.price, ...].
     text += ", project=[";

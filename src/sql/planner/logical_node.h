@@ -103,6 +103,11 @@ struct LogicalTableScan final : LogicalNode {
   /// type, see DynamicTableSource::applyProjection) as `producedRowType`.
   LogicalTableScan(const LogicalTableScan& table, std::vector<std::vector<int>> projection,
                    LogicalTypePtr producedRowType);
+  /// The same table reading only `partitions` (partition push-down; each the text of its
+  /// partition keys' values in PARTITIONED BY order, nullopt for NULL, see
+  /// connectors::DynamicTableSource::applyPartitions).
+  LogicalTableScan(const LogicalTableScan& table,
+                   std::vector<std::vector<std::optional<std::string>>> partitions);
   std::string describe() const override;
   const std::string tableName;  // catalog.database.table
   const LogicalTypePtr physicalRowType;
@@ -112,6 +117,11 @@ struct LogicalTableScan final : LogicalNode {
   /// Metadata keys read after the physical columns (Flink's SupportsReadingMetadata); a scan
   /// with metadata is not projected.
   const std::vector<std::string> metadataKeys;
+  /// The partitions read when the optimizer pruned them; nullopt: all.
+  const std::optional<std::vector<std::vector<std::optional<std::string>>>> partitions;
+  /// Flink's text of the partitions read: `partitions=[{dt=2026-11-30, hm=10:00}, ..]`; empty
+  /// when not pruned.
+  std::string describePartitions() const;
 };
 
 /// The DataStream<Row> a StreamTableEnvironment reads (fromDataStream, fromChangelogStream):

@@ -15,6 +15,8 @@
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
+#include "expression/expression_evaluator.h"
+#include "formats/text_value_codec.h"
 #include "function/function_registry.h"
 #include "function/user_defined_function.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
@@ -791,6 +793,14 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     }
     sink->applyOverwrite(true);
   }
+  if (!insert.staticPartition.empty()) {
+    if (!sink->supportsPartitioning()) {
+      throw ValidationException("INSERT with a PARTITION clause requires that the underlying "
+                                "DynamicTableSink of table '" + identifier.asSummaryString() +
+                                "' implements the SupportsPartitioning interface.");
+    }
+    sink->applyStaticPartition(insert.staticPartition);
+  }
   if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
       !sink->acceptsUpdates()) {
     throw TableException("Table sink '" + identifier.asSummaryString() +
@@ -896,55 +906,117 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
 }
 
 InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
-  if (!insert.partition.empty()) {
-    throw TableException("INSERT with a PARTITION clause is not supported yet (partitioned "
-                         "tables are not supported yet)");
-  }
   catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert.tableName);
   catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
   sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
   sql::LogicalNodePtr plan = binder.bindQuery(*insert.query);
-  if (!insert.columns.empty() && target.table->kind == catalog::CatalogBaseTable::Kind::TABLE) {
-    // `INSERT INTO t (c, a) ...`: the query's columns go to the listed columns, in that order;
-    // the table's other columns get NULL (Calcite's rules and messages).
-    LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
-    const auto& sinkFields = sinkType->getFields();
-    std::vector<int> source(sinkFields.size(), -1);
-    for (size_t i = 0; i < insert.columns.size(); ++i) {
-      const std::string& name = insert.columns[i];
-      auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
-                                [&](const RowField& field) { return field.name == name; });
-      if (found == sinkFields.end()) {
-        throw ValidationException("Unknown target column '" + name + "'");
-      }
-      int& slot = source[static_cast<size_t>(found - sinkFields.begin())];
-      if (slot >= 0) throw ValidationException("Target column '" + name + "' is assigned more than once");
-      slot = static_cast<int>(i);
-    }
-    const auto& queryFields = plan->rowType->getFields();
-    if (queryFields.size() != insert.columns.size()) {
-      throw ValidationException("Number of INSERT target columns (" +
-                                std::to_string(insert.columns.size()) +
-                                ") does not equal number of source items (" +
-                                std::to_string(queryFields.size()) + ")");
-    }
-    std::vector<expression::ExpressionPtr> columns;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < sinkFields.size(); ++i) {
-      const RowField& field = sinkFields[i];
-      if (source[i] >= 0) {
-        columns.push_back(expression::column(source[i], queryFields[static_cast<size_t>(source[i])].type));
-      } else if (field.type->isNullable()) {
-        columns.push_back(expression::literal(Value(), field.type));
-      } else {
-        throw ValidationException("Column '" + field.name +
-                                  "' has no default value and does not allow NULLs");
-      }
-      names.push_back(field.name);
-    }
-    plan = std::make_shared<sql::LogicalProject>(plan, std::move(columns), std::move(names));
+  const bool isTable = target.table->kind == catalog::CatalogBaseTable::Kind::TABLE;
+  std::map<std::string, std::string> staticPartition;
+  if ((insert.columns.empty() && insert.partition.empty()) || !isTable) {
+    return InsertPlan{insert.tableName, std::move(plan), insert.overwrite, {}};
   }
-  return InsertPlan{insert.tableName, std::move(plan), insert.overwrite};
+  // `INSERT INTO t PARTITION (k = v, ..) (c, a) ...`: static partition keys get their values;
+  // the query's columns go to the listed columns, in that order, or else to the columns that
+  // are not static, in table order; the table's other columns get NULL (Calcite's rules and
+  // messages).
+  LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+  const auto& sinkFields = sinkType->getFields();
+  auto columnIndex = [&](const std::string& name) {
+    auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
+                              [&](const RowField& field) { return field.name == name; });
+    return found == sinkFields.end() ? -1 : static_cast<int>(found - sinkFields.begin());
+  };
+  std::vector<expression::ExpressionPtr> staticValues(sinkFields.size());
+  const std::vector<std::string>& keys = target.table->partitionKeys;
+  for (const sql::PartitionValue& value : insert.partition) {
+    if (keys.empty()) {
+      throw ValidationException("Table '" + identifier.asSummaryString() +
+                                "' is not partitioned; INSERT with a PARTITION clause needs a "
+                                "table created with PARTITIONED BY");
+    }
+    if (std::find(keys.begin(), keys.end(), value.column) == keys.end()) {
+      throw ValidationException(fmt::format(
+          "Static partition column '{}' is not a partition key of table '{}'; its partition "
+          "keys are [{}]",
+          value.column, identifier.asSummaryString(), fmt::join(keys, ", ")));
+    }
+    const int column = columnIndex(value.column);
+    if (staticValues[static_cast<size_t>(column)]) {
+      throw ValidationException("Static partition column '" + value.column +
+                                "' is assigned more than once");
+    }
+    const RowField& field = sinkFields[static_cast<size_t>(column)];
+    // A constant (Calcite takes literals only): bound over no columns, cast, evaluated.
+    std::optional<Value> constant;
+    try {
+      constant = expression::ExpressionEvaluator::evaluateConstant(expression::castIfNeeded(
+          binder.bindExpressionText(sql::unparse(*value.value), {}), field.type,
+          bindingContextOf(configuration_)));
+    } catch (const ValidationException&) {
+      // not a constant, or not of the key's type
+    }
+    if (!constant) {
+      throw ValidationException(fmt::format(
+          "SQL validation failed. From line {}, column {}: The value of static partition column "
+          "'{}' must be a constant of type {}",
+          value.value->position.line, value.value->position.column, value.column,
+          field.type->asSummaryString()));
+    }
+    staticValues[static_cast<size_t>(column)] = expression::literal(*constant, field.type);
+    if (!constant->isNull()) {
+      vector::Vector text(field.type);
+      text.appendValue(*constant);
+      std::string valueText;
+      formats::appendValueText(text, 0, formats::TextWriteOptions{}, valueText);
+      staticPartition[value.column] = valueText;
+    } else {
+      staticPartition[value.column] = "";
+    }
+  }
+  std::vector<int> source(sinkFields.size(), -1);
+  std::vector<std::string> targets = insert.columns;
+  if (targets.empty()) {
+    for (size_t i = 0; i < sinkFields.size(); ++i) {
+      if (!staticValues[i]) targets.push_back(sinkFields[i].name);
+    }
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const std::string& name = targets[i];
+    const int column = columnIndex(name);
+    if (column < 0) throw ValidationException("Unknown target column '" + name + "'");
+    int& slot = source[static_cast<size_t>(column)];
+    if (slot >= 0 || staticValues[static_cast<size_t>(column)]) {
+      throw ValidationException("Target column '" + name + "' is assigned more than once");
+    }
+    slot = static_cast<int>(i);
+  }
+  const auto& queryFields = plan->rowType->getFields();
+  if (queryFields.size() != targets.size()) {
+    throw ValidationException("Number of INSERT target columns (" +
+                              std::to_string(targets.size()) +
+                              ") does not equal number of source items (" +
+                              std::to_string(queryFields.size()) + ")");
+  }
+  std::vector<expression::ExpressionPtr> columns;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < sinkFields.size(); ++i) {
+    const RowField& field = sinkFields[i];
+    if (staticValues[i]) {
+      columns.push_back(staticValues[i]);
+    } else if (source[i] >= 0) {
+      columns.push_back(
+          expression::column(source[i], queryFields[static_cast<size_t>(source[i])].type));
+    } else if (field.type->isNullable()) {
+      columns.push_back(expression::literal(Value(), field.type));
+    } else {
+      throw ValidationException("Column '" + field.name +
+                                "' has no default value and does not allow NULLs");
+    }
+    names.push_back(field.name);
+  }
+  plan = std::make_shared<sql::LogicalProject>(plan, std::move(columns), std::move(names));
+  return InsertPlan{insert.tableName, std::move(plan), insert.overwrite,
+                    std::move(staticPartition)};
 }
 
 TableResult TableEnvironment::executeInserts(
@@ -956,7 +1028,7 @@ TableResult TableEnvironment::executeInserts(
 
 TableResult TableEnvironment::executeInsertPlan(const std::string& targetPath,
                                                 const std::shared_ptr<const sql::LogicalNode>& plan) {
-  return runInserts({InsertPlan{splitPath(targetPath), plan, false}});
+  return runInserts({InsertPlan{splitPath(targetPath), plan, false, {}}});
 }
 
 Table TableEnvironment::from(const std::string& path) {
@@ -1030,7 +1102,7 @@ StatementSet& StatementSet::addInsert(const std::string& targetPath, const Table
   std::vector<std::string> path = splitPath(targetPath);
   environment_->catalogManager().getTableOrThrow(
       environment_->catalogManager().qualifyIdentifier(path));
-  inserts_.push_back(InsertPlan{std::move(path), table.plan(), false});
+  inserts_.push_back(InsertPlan{std::move(path), table.plan(), false, {}});
   return *this;
 }
 
@@ -1217,7 +1289,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSink(context);
         }
         createTable(std::move(table));
-        return runInserts({InsertPlan{create.tableName, plan, false}});
+        return runInserts({InsertPlan{create.tableName, plan, false, {}}});
       }
       catalog::CatalogBaseTable table;
       Schema::Builder builder = Schema::newBuilder();

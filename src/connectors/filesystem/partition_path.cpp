@@ -1,0 +1,98 @@
+#include "connectors/filesystem/partition_path.h"
+
+#include <fmt/format.h>
+
+#include "eddy/exceptions.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+bool needsEscape(unsigned char c) {
+  if ((c >= 0x01 && c <= 0x1F) || c == 0x7F) return true;
+  switch (c) {
+    case '"': case '#': case '%': case '\'': case '*': case '/': case ':': case '=':
+    case '?': case '\\': case '{': case '[': case ']': case '^':
+      return true;
+    default:
+      return false;
+  }
+}
+
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string escapePartitionValue(std::string_view value) {
+  std::string escaped;
+  escaped.reserve(value.size());
+  for (char c : value) {
+    if (needsEscape(static_cast<unsigned char>(c))) {
+      escaped += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      escaped.push_back(c);
+    }
+  }
+  return escaped;
+}
+
+std::string unescapePartitionValue(std::string_view escaped) {
+  std::string value;
+  value.reserve(escaped.size());
+  for (size_t i = 0; i < escaped.size(); ++i) {
+    if (escaped[i] == '%' && i + 2 < escaped.size()) {
+      int high = hexDigit(escaped[i + 1]);
+      int low = hexDigit(escaped[i + 2]);
+      if (high >= 0 && low >= 0) {
+        value.push_back(static_cast<char>(high * 16 + low));
+        i += 2;
+        continue;
+      }
+    }
+    value.push_back(escaped[i]);
+  }
+  return value;
+}
+
+std::filesystem::path partitionDirectory(const std::vector<std::string>& keyNames,
+                                         const PartitionSpec& spec,
+                                         const std::string& defaultName) {
+  std::filesystem::path directory;
+  for (size_t k = 0; k < keyNames.size(); ++k) {
+    const std::optional<std::string>& value = spec[k];
+    directory /= escapePartitionValue(keyNames[k]) + "=" +
+                 (value && !value->empty() ? escapePartitionValue(*value) : defaultName);
+  }
+  return directory;
+}
+
+std::optional<PartitionSpec> partitionOfFile(const std::filesystem::path& relative,
+                                             const std::vector<std::string>& keyNames,
+                                             const std::string& defaultName) {
+  PartitionSpec spec;
+  auto segment = relative.begin();
+  for (const std::string& key : keyNames) {
+    // The key's directory, and a file below it.
+    if (segment == relative.end() || std::next(segment) == relative.end()) return std::nullopt;
+    const std::string name = segment->string();
+    const size_t equals = name.find('=');
+    if (equals == std::string::npos || unescapePartitionValue(name.substr(0, equals)) != key) {
+      return std::nullopt;
+    }
+    const std::string value = name.substr(equals + 1);
+    if (value == defaultName) {
+      spec.emplace_back(std::nullopt);
+    } else {
+      spec.emplace_back(unescapePartitionValue(value));
+    }
+    ++segment;
+  }
+  return spec;
+}
+
+}  // namespace eddy::connectors
