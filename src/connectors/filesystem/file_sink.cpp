@@ -18,8 +18,12 @@ namespace eddy::connectors {
 
 namespace {
 
-// Encoded bytes buffered before they are written.
+// Encoded bytes buffered per part file before they are written.
 constexpr size_t kWriteBufferSize = 1 << 20;
+// Encoded bytes buffered over all part files of a subtask before all are written.
+constexpr size_t kTotalBufferSize = 16 << 20;
+// Part files kept open between writes; with more partitions each is closed after a write.
+constexpr size_t kMaxOpenPartFiles = 64;
 
 }  // namespace
 
@@ -76,10 +80,12 @@ void FileSinkOperator::processBatch(int, runtime::BatchPtr batch) {
 
 void FileSinkOperator::writeRows(const vector::Chunk& chunk) {
   PartFile& part = previousPart_ ? *previousPart_ : *(previousPart_ = &partFile({}));
+  const size_t before = part.buffer.size();
   for (int64_t row = 0; row < chunk.size(); ++row) {
     serializer_->serialize(chunk, row, part.buffer);
     part.buffer.push_back('\n');
   }
+  bufferedBytes_ += part.buffer.size() - before;
   if (part.buffer.size() >= kWriteBufferSize) flush(part);
 }
 
@@ -91,7 +97,7 @@ void FileSinkOperator::writePartitionedRows(const vector::Chunk& chunk) {
   data.mutableRowKinds() = chunk.rowKinds();
   const formats::TextWriteOptions text;
   for (int64_t row = 0; row < chunk.size(); ++row) {
-    // The row's directory: `k1=v1/k2=v2`, NULL and '' as the default partition name.
+    // The row's directory: `k1=v1/k2=v2`, NULL and blank values as the default partition name.
     directoryText_.clear();
     for (size_t k = 0; k < spec_->partitionColumns.size(); ++k) {
       const vector::Vector& key = chunk.column(spec_->partitionColumns[k]);
@@ -100,16 +106,22 @@ void FileSinkOperator::writePartitionedRows(const vector::Chunk& chunk) {
       directoryText_.push_back('=');
       valueText_.clear();
       if (!key.isNull(row)) formats::appendValueText(key, row, text, valueText_);
-      directoryText_ += valueText_.empty() ? spec_->defaultPartitionName
-                                           : escapePartitionValue(valueText_);
+      directoryText_ += escapePartitionValue(isBlank(valueText_) ? spec_->defaultPartitionName
+                                                                 : valueText_);
     }
     if (!previousPart_ || directoryText_ != previousDirectory_) {
       previousPart_ = &partFile(std::filesystem::path(directoryText_));
       previousDirectory_ = directoryText_;
     }
+    const size_t before = previousPart_->buffer.size();
     serializer_->serialize(data, row, previousPart_->buffer);
     previousPart_->buffer.push_back('\n');
+    bufferedBytes_ += previousPart_->buffer.size() - before;
     if (previousPart_->buffer.size() >= kWriteBufferSize) flush(*previousPart_);
+  }
+  // Many partitions: the buffers together stay within kTotalBufferSize.
+  if (bufferedBytes_ >= kTotalBufferSize) {
+    for (auto& [relative, part] : parts_) flush(part);
   }
 }
 
@@ -117,8 +129,10 @@ void FileSinkOperator::flush(PartFile& part) {
   if (part.buffer.empty()) return;
   if (part.file == nullptr) {
     std::error_code error;
-    std::filesystem::create_directories(part.directory, error);
-    part.file = std::fopen(part.inProgressPath.c_str(), "wb");
+    if (!part.created) std::filesystem::create_directories(part.directory, error);
+    // A file closed to keep few open is reopened to append.
+    part.file = std::fopen(part.inProgressPath.c_str(), part.created ? "ab" : "wb");
+    part.created = true;
     if (part.file == nullptr) {
       throw ConnectorException(fmt::format("Failed to create the file '{}' of table '{}': {}",
                                            part.inProgressPath.string(), spec_->tableName,
@@ -130,13 +144,25 @@ void FileSinkOperator::flush(PartFile& part) {
                                          part.inProgressPath.string(), spec_->tableName,
                                          std::strerror(errno)));
   }
+  bufferedBytes_ -= std::min(bufferedBytes_, part.buffer.size());
   part.buffer.clear();
+  // Many partitions: their files are closed between writes, so few are open at once.
+  if (parts_.size() > kMaxOpenPartFiles) closeFile(part);
+}
+
+void FileSinkOperator::closeFile(PartFile& part) {
+  std::FILE* file = std::exchange(part.file, nullptr);
+  if (std::fclose(file) != 0) {
+    throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
+                                         part.inProgressPath.string(), spec_->tableName,
+                                         std::strerror(errno)));
+  }
 }
 
 void FileSinkOperator::finish() {
   for (auto& [relative, part] : parts_) {
     flush(part);
-    if (part.file != nullptr) commit(part);  // no rows, no file
+    if (part.created) commit(part);  // no rows, no file
   }
   if (!spec_->overwrite) return;
   FileSinkSpec::Overwrite& overwrite = *spec_->overwrite;
@@ -179,12 +205,7 @@ void FileSinkOperator::removePreviousFiles(const std::filesystem::path& director
 }
 
 void FileSinkOperator::commit(PartFile& part) {
-  std::FILE* file = std::exchange(part.file, nullptr);
-  if (std::fclose(file) != 0) {
-    throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         part.inProgressPath.string(), spec_->tableName,
-                                         std::strerror(errno)));
-  }
+  if (part.file != nullptr) closeFile(part);
   std::error_code error;
   std::filesystem::rename(part.inProgressPath, part.finalPath, error);
   if (error) {
@@ -205,10 +226,11 @@ std::vector<std::filesystem::path> FileSinkOperator::partFilePaths() const {
 
 void FileSinkOperator::discardPartFiles() {
   for (auto& [relative, part] : parts_) {
-    if (part.file == nullptr) continue;
-    std::fclose(std::exchange(part.file, nullptr));
+    if (part.file != nullptr) std::fclose(std::exchange(part.file, nullptr));
+    if (!part.created || part.committed) continue;
     std::error_code ignored;
     std::filesystem::remove(part.inProgressPath, ignored);
+    part.created = false;
   }
 }
 

@@ -13,7 +13,9 @@
 // A partitioned table (PARTITIONED BY): each row goes to the part file of its partition's
 // directory (`dt=2026-11-30/hm=10%3A00/part-<uuid>-<subtaskIndex>-0`, see partition_path.h),
 // without its partition key columns; a subtask writes one file per partition it receives rows
-// of.
+// of. The buffers of a subtask's part files hold at most 16 MiB together, and with more than 64
+// partitions a part file is closed between writes (reopened to append), so many partitions
+// need neither much memory nor many open files.
 //
 // INSERT OVERWRITE (BATCH): the last subtask to finish removes the directory's visible files
 // that are not this job's (FileSinkSpec::Overwrite), so the old data goes only after every new
@@ -99,6 +101,7 @@ class FileSinkOperator final : public runtime::StreamOperator {
     std::filesystem::path inProgressPath;
     std::FILE* file = nullptr;
     std::string buffer;  // encoded records not yet written
+    bool created = false;    // the in-progress file exists (it may be closed between writes)
     bool committed = false;
   };
 
@@ -107,6 +110,7 @@ class FileSinkOperator final : public runtime::StreamOperator {
   void writeRows(const vector::Chunk& chunk);
   void writePartitionedRows(const vector::Chunk& chunk);
   void flush(PartFile& part);
+  void closeFile(PartFile& part);
   /// Closes the in-progress file and renames it to its final name.
   void commit(PartFile& part);
   /// INSERT OVERWRITE: removes the visible files of `directory` that are not this job's.
@@ -117,6 +121,7 @@ class FileSinkOperator final : public runtime::StreamOperator {
   std::unique_ptr<formats::RowSerializer> serializer_;
   std::string partName_;  // part-<uuid>-<subtask>-0
   std::map<std::filesystem::path, PartFile> parts_;  // by relative directory
+  size_t bufferedBytes_ = 0;                        // in all parts' buffers
   // Partitioned writes: the data columns of the current chunk, a row's directory.
   std::string directoryText_;
   std::string valueText_;

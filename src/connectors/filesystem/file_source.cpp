@@ -20,9 +20,11 @@ namespace {
 // Bytes read from a file at a time.
 constexpr size_t kReadBlockSize = 1 << 20;
 
+// Names starting with '.' or '_' are hidden, except `_key=value` partition directories.
 bool isHidden(const std::filesystem::path& path) {
   std::string name = path.filename().string();
-  return !name.empty() && (name.front() == '.' || name.front() == '_');
+  if (name.empty()) return false;
+  return name.front() == '.' || (name.front() == '_' && name.find('=') == std::string::npos);
 }
 
 struct FileCloser {
@@ -256,39 +258,48 @@ void FileSource::listFiles() const {
     }
     files.push_back(SourceFile{spec_.path, fs::file_size(spec_.path, error), {}});
   } else {
-    // With partition push-down only the chosen partitions' directories are listed.
-    std::vector<fs::path> roots;
-    if (spec_.partitions) {
-      for (const PartitionSpec& partition : *spec_.partitions) {
-        roots.push_back(spec_.path /
-                        partitionDirectory(keyNames, partition, spec_.defaultPartitionName));
+    // With partition push-down the files of the other partitions are left out, by their
+    // directories as listed (whatever their spelling), without going into those directories.
+    auto pruned = [&](const fs::path& directory) {
+      PartitionSpec prefix;
+      for (const fs::path& segment : directory.lexically_relative(spec_.path)) {
+        if (prefix.size() == keyNames.size()) break;
+        std::optional<PartitionSpec> value = partitionOfFile(
+            fs::path(segment) / "file", {keyNames[prefix.size()]}, spec_.defaultPartitionName);
+        if (!value) return true;  // not a partition directory: nothing below is read
+        prefix.push_back(std::move((*value)[0]));
       }
-    } else {
-      roots.push_back(spec_.path);
+      return std::none_of(spec_.partitions->begin(), spec_.partitions->end(),
+                          [&](const PartitionSpec& partition) {
+                            return std::equal(prefix.begin(), prefix.end(), partition.begin());
+                          });
+    };
+    fs::recursive_directory_iterator entries(spec_.path, error);
+    for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
+      const fs::directory_entry& entry = *entries;
+      if (entry.is_directory(error)) {
+        if (isHidden(entry.path()) || (spec_.partitions && pruned(entry.path()))) {
+          entries.disable_recursion_pending();
+        }
+        continue;
+      }
+      if (isHidden(entry.path()) || !entry.is_regular_file(error)) continue;
+      SourceFile file{entry.path(), entry.file_size(error), {}};
+      if (!keyNames.empty()) {
+        std::optional<PartitionSpec> partition = partitionOfFile(
+            entry.path().lexically_relative(spec_.path), keyNames, spec_.defaultPartitionName);
+        if (!partition) continue;  // not in a partition directory
+        if (spec_.partitions && std::find(spec_.partitions->begin(), spec_.partitions->end(),
+                                          *partition) == spec_.partitions->end()) {
+          continue;  // pruned
+        }
+        file.partition = std::move(*partition);
+      }
+      files.push_back(std::move(file));
     }
-    for (const fs::path& root : roots) {
-      if (spec_.partitions && !fs::is_directory(root, error)) continue;  // gone since planning
-      fs::recursive_directory_iterator entries(root, error);
-      for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
-        const fs::directory_entry& entry = *entries;
-        if (isHidden(entry.path())) {
-          if (entry.is_directory(error)) entries.disable_recursion_pending();
-          continue;
-        }
-        if (!entry.is_regular_file(error)) continue;
-        SourceFile file{entry.path(), entry.file_size(error), {}};
-        if (!keyNames.empty()) {
-          std::optional<PartitionSpec> partition = partitionOfFile(
-              entry.path().lexically_relative(spec_.path), keyNames, spec_.defaultPartitionName);
-          if (!partition) continue;  // not in a partition directory
-          file.partition = std::move(*partition);
-        }
-        files.push_back(std::move(file));
-      }
-      if (error) {
-        throw ConnectorException(fmt::format("Failed to list the directory '{}' of table '{}': {}",
-                                             root.string(), spec_.tableName, error.message()));
-      }
+    if (error) {
+      throw ConnectorException(fmt::format("Failed to list the directory '{}' of table '{}': {}",
+                                           spec_.path.string(), spec_.tableName, error.message()));
     }
   }
   std::sort(files.begin(), files.end(),

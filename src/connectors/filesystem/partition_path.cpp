@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "eddy/exceptions.h"
 
 namespace eddy::connectors {
@@ -9,7 +12,7 @@ namespace eddy::connectors {
 namespace {
 
 bool needsEscape(unsigned char c) {
-  if ((c >= 0x01 && c <= 0x1F) || c == 0x7F) return true;
+  if (c <= 0x1F || c == 0x7F) return true;  // 0x00 too: it would end the path
   switch (c) {
     case '"': case '#': case '%': case '\'': case '*': case '/': case ':': case '=':
     case '?': case '\\': case '{': case '[': case ']': case '^':
@@ -27,6 +30,11 @@ int hexDigit(char c) {
 }
 
 }  // namespace
+
+bool isBlank(std::string_view value) {
+  return std::all_of(value.begin(), value.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+}
 
 std::string escapePartitionValue(std::string_view value) {
   std::string escaped;
@@ -66,7 +74,7 @@ std::filesystem::path partitionDirectory(const std::vector<std::string>& keyName
   for (size_t k = 0; k < keyNames.size(); ++k) {
     const std::optional<std::string>& value = spec[k];
     directory /= escapePartitionValue(keyNames[k]) + "=" +
-                 (value && !value->empty() ? escapePartitionValue(*value) : defaultName);
+                 escapePartitionValue(value && !isBlank(*value) ? *value : defaultName);
   }
   return directory;
 }
@@ -84,11 +92,11 @@ std::optional<PartitionSpec> partitionOfFile(const std::filesystem::path& relati
     if (equals == std::string::npos || unescapePartitionValue(name.substr(0, equals)) != key) {
       return std::nullopt;
     }
-    const std::string value = name.substr(equals + 1);
+    std::string value = unescapePartitionValue(name.substr(equals + 1));
     if (value == defaultName) {
       spec.emplace_back(std::nullopt);
     } else {
-      spec.emplace_back(unescapePartitionValue(value));
+      spec.emplace_back(std::move(value));
     }
     ++segment;
   }

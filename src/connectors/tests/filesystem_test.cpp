@@ -621,6 +621,14 @@ TEST(FileSystemTest, MetadataColumnsReadEachRowsFile) {
             "'datagen' supports the following metadata keys for reading:\n(none)");
 }
 
+/// The rows of `query`, as strings, sorted.
+std::vector<std::string> sortedRowsOf(TableEnvironment& env, const std::string& query) {
+  std::vector<std::string> result;
+  for (const Row& row : env.executeSql(query).collectAll()) result.push_back(row.toString());
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
 TEST(FileSystemTest, PartitionedTablesWrittenBySeveralSubtasks) {
   TemporaryDirectory directory;
   auto env = environment(false, 1);
@@ -630,12 +638,7 @@ TEST(FileSystemTest, PartitionedTablesWrittenBySeveralSubtasks) {
   env->executeSql("INSERT INTO parts VALUES (1, 'x'), (2, 'y'), (3, 'x'), (4, 'y'), (5, 'z')")
       .await();
   EXPECT_EQ(entriesOf(directory.path()), (std::vector<std::string>{"b=x", "b=y", "b=z"}));
-  auto rows = [&](const std::string& query) {
-    std::vector<std::string> result;
-    for (const Row& row : env->executeSql(query).collectAll()) result.push_back(row.toString());
-    std::sort(result.begin(), result.end());
-    return result;
-  };
+  auto rows = [&](const std::string& query) { return sortedRowsOf(*env, query); };
   EXPECT_EQ(rows("SELECT * FROM parts"),
             (std::vector<std::string>{"+I[1, x]", "+I[2, y]", "+I[3, x]", "+I[4, y]", "+I[5, z]"}));
   // The files hold only `a`.
@@ -650,6 +653,61 @@ TEST(FileSystemTest, PartitionedTablesWrittenBySeveralSubtasks) {
   EXPECT_EQ(rows("SELECT * FROM parts"),
             (std::vector<std::string>{"+I[1, x]", "+I[3, x]", "+I[5, z]", "+I[6, y]", "+I[7, y]",
                                       "+I[8, y]"}));
+}
+
+// Directories written by others: unescaped values, a `_`-prefixed key, a default name that
+// needs escaping; pruning matches them by their listed spelling.
+TEST(FileSystemTest, PartitionDirectoriesWrittenByOthers) {
+  TemporaryDirectory directory;
+  directory.write("_src=a/hm=10:00/f.csv", "1\n");
+  directory.write("_src=a/hm=10%3A01/f.csv", "2\n");
+  directory.write("_src=b/hm=n%2Fa/f.csv", "3\n");
+  directory.write("_src=b/f.csv", "4\n");  // not in a complete partition directory
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE logs (v INT, _src STRING, hm STRING) PARTITIONED BY (_src, hm) "
+                  "WITH ('connector' = 'filesystem', 'path' = '" + directory.path().string() +
+                  "', 'format' = 'csv', 'partition.default-name' = 'n/a')");
+  auto rows = [&](const std::string& query) { return sortedRowsOf(*env, query); };
+  EXPECT_EQ(rows("SELECT * FROM logs"),
+            (std::vector<std::string>{"+I[1, a, 10:00]", "+I[2, a, 10:01]", "+I[3, b, null]"}));
+  EXPECT_EQ(rows("SELECT v FROM logs WHERE hm = '10:00'"), (std::vector<std::string>{"+I[1]"}));
+  EXPECT_EQ(rows("SELECT v FROM logs WHERE hm IS NULL"), (std::vector<std::string>{"+I[3]"}));
+  EXPECT_EQ(rows("SELECT v FROM logs WHERE _src = 'b'"), (std::vector<std::string>{"+I[3]"}));
+}
+
+// Blank values go to the default partition; many partitions are written with few files open.
+TEST(FileSystemTest, ManyPartitionsAndBlankValues) {
+  TemporaryDirectory directory;
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE parts (a INT, b STRING) PARTITIONED BY (b) WITH ('connector' = "
+                  "'filesystem', 'path' = '" + directory.path().string() + "', 'format' = 'csv')");
+  std::string values;
+  for (int i = 0; i < 300; ++i) {
+    values += (i ? ", (" : "(") + std::to_string(i) + ", 'p" + std::to_string(i % 150) + "')";
+  }
+  env->executeSql("INSERT INTO parts VALUES " + values + ", (300, ' '), (301, '')").await();
+  EXPECT_EQ(entriesOf(directory.path()).size(), 151u);
+  EXPECT_TRUE(fs::exists(directory.path() / "b=__DEFAULT_PARTITION__"));
+  std::vector<Row> counts = env->executeSql("SELECT COUNT(*), SUM(a), COUNT(DISTINCT b), "
+                                            "COUNT(b) FROM parts").collectAll();
+  ASSERT_EQ(counts.size(), 1u);
+  EXPECT_EQ(counts[0].toString(), "+I[302, 45451, 150, 300]");
+}
+
+// The table's directory does not exist yet: planning (EXPLAIN) works, the query fails reading.
+TEST(FileSystemTest, PruningATableWithoutDirectory) {
+  TemporaryDirectory directory;
+  auto env = environment(false, 1);
+  env->executeSql("CREATE TABLE parts (a INT, b STRING) PARTITIONED BY (b) WITH ('connector' = "
+                  "'filesystem', 'path' = '" + (directory.path() / "none").string() +
+                  "', 'format' = 'csv')");
+  std::string plan = env->executeSql("EXPLAIN SELECT a FROM parts WHERE b = 'x'")
+                         .collectAll()[0].getField(0).toString();
+  EXPECT_NE(plan.find("LogicalFilter(condition=[=($1, 'x')])"), std::string::npos) << plan;
+  EXPECT_EQ(errorOf([&] { env->executeSql("SELECT a FROM parts WHERE b = 'x'").collectAll(); }),
+            "Job 'collect' failed: operator 'Source: default_catalog.default_database.parts' "
+            "(subtask 1/1) threw: The path '" + (directory.path() / "none").string() +
+            "' of table 'default_catalog.default_database.parts' does not exist.");
 }
 
 TEST(FileSystemTest, AnUpdatingQueryCannotBeWrittenAndLeavesNoFile) {

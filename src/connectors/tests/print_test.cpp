@@ -1,6 +1,7 @@
 // The print connector: exact lines (Row.toString with the RowKind) and Flink's
 // PrintSinkOutputWriter prefixes for parallelism 1 and 2, with and without identifier, on
 // stdout and stderr; and the print sink at the end of a running datagen job.
+#include <eddy/table/table_environment.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,6 +141,53 @@ TEST(PrintTest, PrintsWithSubtaskPrefixesInAParallelJob) {
   std::sort(rows.begin(), rows.end());
   EXPECT_EQ(rows, (std::vector<std::string>{"+I[1, 101]", "+I[2, 102]", "+I[3, 103]", "+I[4, 104]",
                                             "+I[5, 105]", "+I[6, 106]"}));
+}
+
+// A print table with a primary key is an upsert sink: an aggregate grouped by that key sends
+// its updates as +U rows without the -U before them (Flink's upsert mode); without a key, or
+// with another one, the sink gets -U and +U.
+TEST(PrintTest, APrimaryKeyMakesTheUpdatesUpserts) {
+  auto run = [](const std::string& key) {
+    auto env = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+    env->executeSql("SET 'parallelism.default' = '1'");
+    env->executeSql("CREATE TABLE counts (name STRING, c BIGINT" + key +
+                    ") WITH ('connector' = 'print')");
+    ::testing::internal::CaptureStdout();
+    env->executeSql("INSERT INTO counts SELECT name, COUNT(*) FROM (VALUES ('a'), ('b'), ('a'), "
+                    "('a')) AS t(name) GROUP BY name")
+        .await();
+    return ::testing::internal::GetCapturedStdout();
+  };
+  EXPECT_EQ(run(", PRIMARY KEY (name) NOT ENFORCED"),
+            "+I[a, 1]\n+I[b, 1]\n+U[a, 2]\n+U[a, 3]\n");
+  const std::string retracting = "+I[a, 1]\n+I[b, 1]\n-U[a, 1]\n+U[a, 2]\n-U[a, 2]\n+U[a, 3]\n";
+  EXPECT_EQ(run(""), retracting);
+  EXPECT_EQ(run(", PRIMARY KEY (c) NOT ENFORCED"), retracting);
+}
+
+// Two sinks of one job over the same aggregate, one upserting and one not: each gets its own
+// aggregate (the reused sub-plans differ in their changelog), so the second still sees -U.
+TEST(PrintTest, AnUpsertSinkDoesNotTakeTheUpdateBeforeOfAnotherSink) {
+  auto env = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  env->executeSql("SET 'parallelism.default' = '1'");
+  env->executeSql("CREATE TABLE upserts (name STRING, c BIGINT, PRIMARY KEY (name) NOT ENFORCED) "
+                  "WITH ('connector' = 'print', 'print-identifier' = 'upserts')");
+  env->executeSql("CREATE TABLE retracts (name STRING, c BIGINT) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'retracts')");
+  env->executeSql("CREATE TEMPORARY VIEW counted AS SELECT name, COUNT(*) AS c FROM (VALUES "
+                  "('a'), ('b'), ('a')) AS t(name) GROUP BY name");
+  ::testing::internal::CaptureStdout();
+  env->executeSql("EXECUTE STATEMENT SET BEGIN INSERT INTO upserts SELECT * FROM counted; "
+                  "INSERT INTO retracts SELECT * FROM counted; END")
+      .await();
+  std::istringstream printed(::testing::internal::GetCapturedStdout());
+  std::string upserts, retracts;
+  for (std::string line; std::getline(printed, line);) {
+    (line.rfind("upserts> ", 0) == 0 ? upserts : retracts) += line + "\n";
+  }
+  EXPECT_EQ(upserts, "upserts> +I[a, 1]\nupserts> +I[b, 1]\nupserts> +U[a, 2]\n");
+  EXPECT_EQ(retracts,
+            "retracts> +I[a, 1]\nretracts> +I[b, 1]\nretracts> -U[a, 1]\nretracts> +U[a, 2]\n");
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
         names.push_back(fields[i].name);
       }
       return std::make_shared<LogicalAggregate>(inputs[0], aggregate.groupingColumns,
-                                                aggregate.calls, std::move(names));
+                                                aggregate.calls, std::move(names),
+                                                aggregate.generateUpdateBefore);
     }
     case LogicalNodeKind::kUnion:
       return std::make_shared<LogicalUnion>(std::move(inputs), node.rowType);
@@ -418,12 +419,18 @@ LogicalNodePtr prunePartitions(const LogicalNodePtr& node) {
     return node;  // an invalid table fails when the job is built, with its message
   }
   if (!source->supportsPartitionPushDown()) return node;
-  // The predicate over a chunk of the partitions' key values (a ConnectorException for a
-  // partition whose directory value is not of its key's type goes to the user).
-  std::vector<connectors::PartitionSpec> partitions = source->listPartitions();
+  // The predicate over a chunk of the partitions' key values. A table that cannot be listed
+  // (no directory yet) or has a value not of its key's type is left to the job, which fails
+  // with that message when it reads the table.
+  std::vector<connectors::PartitionSpec> partitions;
   std::vector<Row> keyRows;
-  for (const connectors::PartitionSpec& partition : partitions) {
-    keyRows.push_back(connectors::partitionRow(partition, keys, scan.tableName));
+  try {
+    partitions = source->listPartitions();
+    for (const connectors::PartitionSpec& partition : partitions) {
+      keyRows.push_back(connectors::partitionRow(partition, keys, scan.tableName));
+    }
+  } catch (const ConnectorException&) {
+    return node;
   }
   LogicalTypePtr keyRowType = LogicalType::row(keys, false);
   BoundPtr predicate = renumberColumns(expression::conjunction(onKeys), keyIndex);

@@ -479,6 +479,7 @@ DataStream<vector::Chunk> splitDistinctAggregate(
 
   // Partial: by the keys and the bucket; call k reads its copy's rows through $filter<k>.
   auto partial = std::make_shared<GroupAggregateSpec>(*spec);
+  partial->generateUpdateBefore = true;  // the final aggregate retracts its old partials
   partial->inputRowType = expand->outputRowType;
   partial->groupingColumns.push_back(inputColumns);  // $bucket
   std::vector<RowField> partialFields;
@@ -664,6 +665,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
         call.retractable = node.inputs[0]->changelogMode != ChangelogMode::kInsertOnly;
       }
       spec->outputRowType = aggregate.rowType;
+      spec->generateUpdateBefore = aggregate.generateUpdateBefore;
       spec->stateTtlMillis = settings.stateTtl;
       spec->miniBatchLatencyMillis = settings.miniBatchLatency;
       spec->miniBatchSize = settings.miniBatchSize;

@@ -84,10 +84,6 @@ LogicalTypePtr rowTypeWithUniqueNames(std::vector<RowField> fields) {
 
 }  // namespace
 
-std::string changelogModeName(ChangelogMode mode) {
-  return mode == ChangelogMode::kInsertOnly ? "[I]" : "[I,UB,UA,D]";
-}
-
 std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node) {
   switch (node.kind) {
     case LogicalNodeKind::kRank: {
@@ -129,6 +125,110 @@ std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node) {
     }
     default:
       return std::nullopt;
+  }
+}
+
+std::string changelogKindsOf(const LogicalNode& node) {
+  if (node.changelogMode == ChangelogMode::kInsertOnly) return "[I]";
+  switch (node.kind) {
+    case LogicalNodeKind::kAggregate: {
+      const auto& aggregate = static_cast<const LogicalAggregate&>(node);
+      // Over an insert-only input a group's count only grows: it is never deleted.
+      const bool deletes = node.inputs[0]->changelogMode != ChangelogMode::kInsertOnly;
+      return std::string("[I,") + (aggregate.generateUpdateBefore ? "UB," : "") + "UA" +
+             (deletes ? ",D]" : "]");
+    }
+    case LogicalNodeKind::kProject:
+    case LogicalNodeKind::kFilter:
+    case LogicalNodeKind::kWatermarkAssigner:
+      return changelogKindsOf(*node.inputs[0]);
+    default:
+      return "[I,UB,UA,D]";
+  }
+}
+
+namespace {
+
+// The rank of an integer type by width (0: not an integer type).
+int integerRank(LogicalTypeRoot root) {
+  switch (root) {
+    case LogicalTypeRoot::TINYINT: return 1;
+    case LogicalTypeRoot::SMALLINT: return 2;
+    case LogicalTypeRoot::INTEGER: return 3;
+    case LogicalTypeRoot::BIGINT: return 4;
+    default: return 0;
+  }
+}
+
+// Whether casting `from` to `to` keeps distinct values distinct: the same type (nullability
+// aside), a wider integer, a longer string or binary string, a wider DECIMAL of the same scale.
+bool isInjectiveCast(const LogicalType& from, const LogicalType& to) {
+  if (*from.copy(true) == *to.copy(true)) return true;
+  const LogicalTypeRoot fromRoot = from.getTypeRoot(), toRoot = to.getTypeRoot();
+  if (integerRank(fromRoot) > 0 && integerRank(toRoot) > 0) {
+    return integerRank(toRoot) >= integerRank(fromRoot);
+  }
+  auto isString = [](LogicalTypeRoot root) {
+    return root == LogicalTypeRoot::CHAR || root == LogicalTypeRoot::VARCHAR;
+  };
+  if (isString(fromRoot) && toRoot == LogicalTypeRoot::VARCHAR) {
+    return to.getLength() >= from.getLength();
+  }
+  if ((fromRoot == LogicalTypeRoot::BINARY || fromRoot == LogicalTypeRoot::VARBINARY) &&
+      toRoot == LogicalTypeRoot::VARBINARY) {
+    return to.getLength() >= from.getLength();
+  }
+  if (fromRoot == LogicalTypeRoot::DECIMAL && toRoot == LogicalTypeRoot::DECIMAL) {
+    return to.getScale() == from.getScale() && to.getPrecision() >= from.getPrecision();
+  }
+  return false;
+}
+
+// The input column `e` passes on unchanged as a key: a column reference, or one under an
+// injective CAST; -1 for any other expression.
+int keyColumnOf(const expression::ExpressionPtr& e) {
+  const expression::BoundExpression* column = e.get();
+  if (e->kind() == expression::ExpressionKind::kCast) {
+    column = e->children()[0].get();
+    if (!isInjectiveCast(*column->type(), *e->type())) return -1;
+  }
+  if (column->kind() != expression::ExpressionKind::kColumnReference) return -1;
+  return static_cast<const expression::ColumnReference&>(*column).index();
+}
+
+}  // namespace
+
+LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan, const std::vector<int>& key) {
+  if (plan->changelogMode == ChangelogMode::kInsertOnly || key.empty()) return nullptr;
+  switch (plan->kind) {
+    case LogicalNodeKind::kProject: {
+      const auto& project = static_cast<const LogicalProject&>(*plan);
+      std::vector<int> inputKey;
+      for (int column : key) {
+        const int input = keyColumnOf(project.expressions.at(static_cast<size_t>(column)));
+        if (input < 0) return nullptr;
+        inputKey.push_back(input);
+      }
+      LogicalNodePtr input = withoutUpdateBefore(plan->inputs[0], inputKey);
+      if (!input) return nullptr;
+      return std::make_shared<LogicalProject>(input, project.expressions,
+                                              plan->rowType->getFieldNames());
+    }
+    case LogicalNodeKind::kAggregate: {
+      const auto& aggregate = static_cast<const LogicalAggregate&>(*plan);
+      // The key must be the grouping columns (the first output columns), each once.
+      std::vector<int> sorted = key;
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<int> grouping(aggregate.groupingColumns.size());
+      std::iota(grouping.begin(), grouping.end(), 0);
+      if (sorted != grouping) return nullptr;
+      std::vector<std::string> names = plan->rowType->getFieldNames();
+      names.erase(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(grouping.size()));
+      return std::make_shared<LogicalAggregate>(plan->inputs[0], aggregate.groupingColumns,
+                                                aggregate.calls, std::move(names), false);
+    }
+    default:
+      return nullptr;
   }
 }
 
@@ -319,7 +419,7 @@ std::string LogicalUnnest::describe() const {
 
 LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> grouping,
                                    std::vector<runtime::operators::AggregateCall> aggregateCalls,
-                                   std::vector<std::string> names)
+                                   std::vector<std::string> names, bool updateBefore)
     : LogicalNode(LogicalNodeKind::kAggregate,
                   aggregateRowType(*input, grouping, aggregateCalls, names), {input},
                   // Grouping without aggregate calls (DISTINCT, an IN subquery's keys) over an
@@ -329,7 +429,8 @@ LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> groupi
                       ? ChangelogMode::kInsertOnly
                       : ChangelogMode::kRetract),
       groupingColumns(std::move(grouping)),
-      calls(std::move(aggregateCalls)) {}
+      calls(std::move(aggregateCalls)),
+      generateUpdateBefore(updateBefore) {}
 
 std::string LogicalAggregate::describe() const {
   std::string text = "LogicalAggregate(group=[{";
@@ -704,7 +805,7 @@ namespace {
 void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, bool withCost,
                  std::string& out) {
   out += std::string(depth * 2, ' ') + node.describe();
-  if (withChangelogMode) out += ", changelogMode=" + changelogModeName(node.changelogMode);
+  if (withChangelogMode) out += ", changelogMode=" + changelogKindsOf(node);
   if (withCost) out += ": " + describeCost(node);
   out += "\n";
   for (const auto& input : node.inputs) {

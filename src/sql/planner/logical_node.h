@@ -55,8 +55,6 @@ enum class LogicalNodeKind {
 /// keys are tracked): only +I, or +I/-U/+U/-D.
 enum class ChangelogMode { kInsertOnly, kRetract };
 
-std::string changelogModeName(ChangelogMode mode);
-
 struct LogicalNode;
 /// The node of an updating plan that first produces updates (the deepest one whose
 /// changelog is not insert-only), which Flink names in "doesn't support consuming update
@@ -188,10 +186,13 @@ struct LogicalAggregate final : LogicalNode {
   /// Output: the grouping columns (in order) then one column per call, named `names`.
   LogicalAggregate(LogicalNodePtr input, std::vector<int> groupingColumns,
                    std::vector<runtime::operators::AggregateCall> calls,
-                   std::vector<std::string> names);
+                   std::vector<std::string> names, bool generateUpdateBefore = true);
   std::string describe() const override;
   const std::vector<int> groupingColumns;
   const std::vector<runtime::operators::AggregateCall> calls;
+  /// False when the rows go to a consumer that takes upserts by the grouping columns (see
+  /// withoutUpdateBefore): an update is a +U alone, without the -U of the old row.
+  const bool generateUpdateBefore;
 };
 
 /// UNION ALL of inputs that all have the union's row type (the binder casts them).
@@ -415,5 +416,21 @@ std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false,
 /// columns of an aggregation, an upsert stream's key, followed through projections and filters.
 /// Flink derives the primary key of a versioned view this way. nullopt when none is known.
 std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node);
+
+/// The row kinds `node` emits, as Flink's EXPLAIN CHANGELOG_MODE prints them: `[I]` for an
+/// insert-only node; a GroupAggregate `[I,UB,UA]`, without UB when it does not generate -U
+/// rows and with D when its input retracts; projections and filters their input's; any other
+/// updating node `[I,UB,UA,D]`.
+std::string changelogKindsOf(const LogicalNode& node);
+
+/// `plan` rebuilt so that its updates reach a consumer that upserts by `key` (columns of the
+/// plan's output; an upsert sink's primary key) as +U rows without the -U before them (Flink's
+/// ONLY_UPDATE_AFTER): through projections that keep the key columns as they are (or cast them
+/// without merging values: a wider integer, a longer string), down to a
+/// GroupAggregate grouped by exactly those columns, which then generates no -U. Null when the
+/// plan is insert-only or its updates are not upserts by `key` (a filter on the way, another
+/// updating node, a different key): the consumer then gets -U and +U.
+std::shared_ptr<const LogicalNode> withoutUpdateBefore(const std::shared_ptr<const LogicalNode>& plan,
+                                                       const std::vector<int>& key);
 
 }  // namespace eddy::sql

@@ -807,6 +807,21 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
+  // A sink with a primary key takes upserts by it: where the query's updates are upserts by the
+  // same key, they come without -U rows (Flink's upsert sink mode; otherwise it gets -U and +U,
+  // where Flink would add a SinkUpsertMaterializer).
+  const auto& primaryKey = target.table->schema.getPrimaryKey();
+  if (translation.streaming && primaryKey) {
+    std::vector<int> key;
+    for (const std::string& name : primaryKey->columnNames) {
+      auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
+                                [&](const RowField& field) { return field.name == name; });
+      if (found != sinkFields.end()) key.push_back(static_cast<int>(found - sinkFields.begin()));
+    }
+    if (key.size() == primaryKey->columnNames.size()) {
+      if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, key)) plan = upserts;
+    }
+  }
   auto rows = sql::translateToDataStream(plan, environment, translation);
   if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
@@ -941,6 +956,11 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
           value.column, identifier.asSummaryString(), fmt::join(keys, ", ")));
     }
     const int column = columnIndex(value.column);
+    if (column < 0) {  // a key that is no physical column: the connector names it
+      throw ValidationException("Partition column '" + value.column +
+                                "' not defined in the table schema of table '" +
+                                identifier.asSummaryString() + "'.");
+    }
     if (staticValues[static_cast<size_t>(column)]) {
       throw ValidationException("Static partition column '" + value.column +
                                 "' is assigned more than once");
