@@ -327,6 +327,23 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
   spec->condition = bounds.residual;
   spec->processingTime = bounds.processingTime;
   spec->outputRowType = join.rowType;
+  if (bounds.windowJoin) {
+    // Flink's WindowJoin, run by the interval join operator on the window ends.
+    spec->dropLateRows = true;
+    const auto& leftFields = join.inputs[0]->rowType->getFields();
+    const auto& rightFields = join.inputs[1]->rowType->getFields();
+    std::string name =
+        "WindowJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+        "], windowEnds=[" + leftFields[bounds.leftTimeColumn].name + ", " +
+        rightFields[bounds.rightTimeColumn].name + "], where=[" +
+        join.fullCondition()->toString(join.rowType->getFieldNames()) + "], select=[" +
+        fieldList(join.rowType) + "])";
+    DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
+    DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
+    return keyedTwoInput(join, left, right, std::move(name),
+                         factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)),
+                         settings);
+  }
   std::string name = "IntervalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
                      "], windowBounds=[isRowTime=" + (bounds.processingTime ? "false" : "true") +
                      ", leftLowerBound=" + std::to_string(-bounds.upperBound) +

@@ -594,6 +594,41 @@ std::optional<IntervalJoinBounds> intervalJoinBoundsOf(const LogicalNode& left,
   return bounds;
 }
 
+std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
+                                                     const LogicalNode& right,
+                                                     const std::vector<int>& leftKeys,
+                                                     const std::vector<int>& rightKeys,
+                                                     const expression::ExpressionPtr& condition) {
+  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  if (left.changelogMode != ChangelogMode::kInsertOnly ||
+      right.changelogMode != ChangelogMode::kInsertOnly) {
+    return std::nullopt;
+  }
+  // An event-time window whose window_end is on the watermark's scale (a TIMESTAMP rowtime).
+  auto eventTime = [](const WindowProperty& property) {
+    return !property.window.processingTime && !property.window.timeZone;
+  };
+  bool starts = false;
+  IntervalJoinBounds bounds;
+  for (size_t i = 0; i < leftKeys.size(); ++i) {
+    auto leftProperty = windowPropertyOf(left, leftKeys[i]);
+    auto rightProperty = windowPropertyOf(right, rightKeys[i]);
+    if (!leftProperty || !rightProperty || leftProperty->kind != rightProperty->kind ||
+        !eventTime(*leftProperty) || !eventTime(*rightProperty)) {
+      continue;
+    }
+    if (leftProperty->kind == Kind::WINDOW_START) starts = true;
+    if (leftProperty->kind == Kind::WINDOW_END) {
+      bounds.leftTimeColumn = leftKeys[i];
+      bounds.rightTimeColumn = rightKeys[i];
+    }
+  }
+  if (!starts || bounds.leftTimeColumn < 0) return std::nullopt;
+  bounds.windowJoin = true;
+  bounds.residual = condition;
+  return bounds;
+}
+
 namespace {
 LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
                            runtime::operators::JoinType joinType, bool keepLeftTimes,
@@ -617,9 +652,10 @@ LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
 }
 
 ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
-                       runtime::operators::JoinType joinType, bool temporal) {
-  // A temporal join emits each (insert-only) left row once, whatever the versioned side does.
-  if (temporal) return ChangelogMode::kInsertOnly;
+                       runtime::operators::JoinType joinType, bool temporal, bool timeBounded) {
+  // A temporal join emits each (insert-only) left row once, whatever the versioned side does;
+  // an interval or window join emits each pair once and each unjoined outer row once, padded.
+  if (temporal || timeBounded) return ChangelogMode::kInsertOnly;
   bool insertOnly = joinType == runtime::operators::JoinType::INNER &&
                     left.changelogMode == ChangelogMode::kInsertOnly &&
                     right.changelogMode == ChangelogMode::kInsertOnly;
@@ -655,11 +691,23 @@ std::string LogicalLookupJoin::describe() const {
          (condition ? ", condition=[" + condition->toString() + "]" : "") + ")";
 }
 
+namespace {
+// An interval join's bounds, else a window join's.
+std::optional<IntervalJoinBounds> timeBoundsOf(const LogicalNode& left, const LogicalNode& right,
+                                               const std::vector<int>& leftKeys,
+                                               const std::vector<int>& rightKeys,
+                                               const expression::ExpressionPtr& condition) {
+  if (auto bounds = intervalJoinBoundsOf(left, right, condition)) return bounds;
+  return windowJoinBoundsOf(left, right, leftKeys, rightKeys, condition);
+}
+}  // namespace
+
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
-    : LogicalJoin(left, right, type, std::move(leftKeyColumns), std::move(rightKeyColumns),
-                  residual, intervalJoinBoundsOf(*left, *right, residual), std::nullopt) {}
+    : LogicalJoin(left, right, type, leftKeyColumns, rightKeyColumns, residual,
+                  timeBoundsOf(*left, *right, leftKeyColumns, rightKeyColumns, residual),
+                  std::nullopt) {}
 
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
@@ -675,7 +723,8 @@ LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          std::optional<TemporalJoinTime> temporalTime)
     : LogicalNode(LogicalNodeKind::kJoin,
                   joinRowType(*left, *right, type, bounds || temporalTime, bounds.has_value()),
-                  {left, right}, joinMode(*left, *right, type, temporalTime.has_value())),
+                  {left, right},
+                  joinMode(*left, *right, type, temporalTime.has_value(), bounds.has_value())),
       joinType(type),
       leftKeys(std::move(leftKeyColumns)),
       rightKeys(std::move(rightKeyColumns)),
@@ -711,7 +760,10 @@ std::string LogicalJoin::describe() const {
   static const char* kNames[] = {"inner", "left", "right", "full"};
   std::string text = "LogicalJoin(condition=[" + fullCondition()->toString() + "], joinType=[" +
                      kNames[static_cast<int>(joinType)] + "]";
-  if (interval) {
+  if (interval && interval->windowJoin) {
+    text += ", window=[$" + std::to_string(interval->leftTimeColumn) + " = $" +
+            std::to_string(inputs[0]->rowType->getFieldCount() + interval->rightTimeColumn) + "]";
+  } else if (interval) {
     // An interval join: rightTime - leftTime in [lower, upper] ms.
     text += ", interval=[" + std::string(interval->processingTime ? "proctime" : "rowtime") +
             ", $" + std::to_string(interval->leftTimeColumn) + " to $" +

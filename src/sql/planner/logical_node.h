@@ -224,6 +224,9 @@ struct IntervalJoinBounds {
   bool processingTime = false;
   /// The join's residual condition without the bounds; null when nothing is left.
   expression::ExpressionPtr residual;
+  /// A window join (Flink's WindowJoin): the times are the two inputs' window_end columns, equal
+  /// (bounds [0, 0]); window_start and window_end are among the equi keys.
+  bool windowJoin = false;
 };
 
 /// The interval bounds of a join of `left` and `right` whose residual condition (over the
@@ -231,6 +234,19 @@ struct IntervalJoinBounds {
 std::optional<IntervalJoinBounds> intervalJoinBoundsOf(const LogicalNode& left,
                                                        const LogicalNode& right,
                                                        const expression::ExpressionPtr& condition);
+
+/// A window join: both inputs insert-only windowed relations on event time (a window TVF or
+/// window aggregation over a TIMESTAMP rowtime, window columns passed through projections and
+/// filters) and the equi keys pair window_start with window_start and window_end with
+/// window_end. It runs as an interval join on the window ends with bounds [0, 0]: rows are
+/// joined as they arrive, an outer row that joined nothing is emitted padded once the
+/// watermark passes its window's end, and a window's rows are released then (Flink's
+/// WindowJoin emits all of a window's rows at its end: the same rows, some earlier).
+std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
+                                                     const LogicalNode& right,
+                                                     const std::vector<int>& leftKeys,
+                                                     const std::vector<int>& rightKeys,
+                                                     const expression::ExpressionPtr& condition);
 
 /// The times of an event-time temporal join (`right FOR SYSTEM_TIME AS OF left.time`): each
 /// left row joins the right version valid at its time (see TemporalJoinOperator).
@@ -264,8 +280,9 @@ struct LogicalJoin final : LogicalNode {
   const std::vector<int> leftKeys;
   const std::vector<int> rightKeys;
   const expression::ExpressionPtr condition;
-  /// Set for an interval join (see IntervalJoinBounds), whose output keeps the inputs' time
-  /// attributes; a regular join materializes them into plain timestamps, as Flink does.
+  /// Set for an interval join or a window join (see IntervalJoinBounds), whose output keeps the
+  /// inputs' time attributes and is insert-only, outer joins too; a regular join materializes
+  /// time attributes into plain timestamps, as Flink does.
   const std::optional<IntervalJoinBounds> interval;
   /// Set for an event-time temporal join.
   const std::optional<TemporalJoinTime> temporal;

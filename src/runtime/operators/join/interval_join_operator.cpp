@@ -282,7 +282,8 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
       rowJoined_[index] = joined ? 1 : 0;
       if (rowStatus_[index] == kStored) {
         ++storedRows;
-      } else if (!joined && inputIsOuter) {
+      } else if (!joined && inputIsOuter &&
+                 !(spec_->dropLateRows && rowStatus_[index] == kLate)) {
         appendPadded(side, RowRef{segment, static_cast<int32_t>(row)});
       }
     }

@@ -108,6 +108,9 @@ struct IntervalJoinSpec {
   /// processing-time timers.
   bool processingTime = false;
   LogicalTypePtr outputRowType;  // left fields then right fields (padded sides nullable)
+  /// A window join (the times are window ends, bounds [0, 0]): a late outer row is dropped and
+  /// counted like any late row, not emitted padded (Flink's WindowJoin drops late rows).
+  bool dropLateRows = false;
 };
 
 /// How far the output watermark is held back behind the input watermark (event time): Flink's
