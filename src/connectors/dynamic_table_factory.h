@@ -171,6 +171,11 @@ class DynamicTableSink {
   /// doesn't support consuming update changes which is produced by node ..."); such a sink's
   /// operator also fails the job on the first row that is not +I.
   virtual bool acceptsUpdates() const { return true; }
+  /// Whether the sink consumes -U rows (Flink: its getChangelogMode contains UPDATE_BEFORE).
+  /// One that does not (blackhole) lets the planner drop them where the query's updates allow:
+  /// the updating aggregate then emits +U alone; with a primary key on the table only when the
+  /// updates are upserts by exactly that key.
+  virtual bool consumesUpdateBefore() const { return true; }
   /// Whether the sink can replace the table's data (Flink's SupportsOverwrite): INSERT
   /// OVERWRITE into a sink that cannot fails planning.
   virtual bool supportsOverwrite() const { return false; }

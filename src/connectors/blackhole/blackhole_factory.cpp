@@ -12,6 +12,8 @@ class BlackHoleTableSink final : public DynamicTableSink {
           return std::make_unique<BlackHoleSinkOperator>();
         });
   }
+  /// Flink's blackhole takes the requested changelog without UPDATE_BEFORE.
+  bool consumesUpdateBefore() const override { return false; }
 };
 
 }  // namespace

@@ -330,6 +330,7 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
   if (bounds.windowJoin) {
     // Flink's WindowJoin, run by the interval join operator on the window ends.
     spec->dropLateRows = true;
+    spec->timeShift = -1;
     const auto& leftFields = join.inputs[0]->rowType->getFields();
     const auto& rightFields = join.inputs[1]->rowType->getFields();
     std::string name =

@@ -198,16 +198,20 @@ int keyColumnOf(const expression::ExpressionPtr& e) {
 
 }  // namespace
 
-LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan, const std::vector<int>& key) {
-  if (plan->changelogMode == ChangelogMode::kInsertOnly || key.empty()) return nullptr;
+LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
+                                   const std::optional<std::vector<int>>& key) {
+  if (plan->changelogMode == ChangelogMode::kInsertOnly || (key && key->empty())) return nullptr;
   switch (plan->kind) {
     case LogicalNodeKind::kProject: {
       const auto& project = static_cast<const LogicalProject&>(*plan);
-      std::vector<int> inputKey;
-      for (int column : key) {
-        const int input = keyColumnOf(project.expressions.at(static_cast<size_t>(column)));
-        if (input < 0) return nullptr;
-        inputKey.push_back(input);
+      std::optional<std::vector<int>> inputKey;
+      if (key) {
+        inputKey.emplace();
+        for (int column : *key) {
+          const int input = keyColumnOf(project.expressions.at(static_cast<size_t>(column)));
+          if (input < 0) return nullptr;
+          inputKey->push_back(input);
+        }
       }
       LogicalNodePtr input = withoutUpdateBefore(plan->inputs[0], inputKey);
       if (!input) return nullptr;
@@ -216,12 +220,14 @@ LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan, const std::vector
     }
     case LogicalNodeKind::kAggregate: {
       const auto& aggregate = static_cast<const LogicalAggregate&>(*plan);
-      // The key must be the grouping columns (the first output columns), each once.
-      std::vector<int> sorted = key;
-      std::sort(sorted.begin(), sorted.end());
+      // A key must be the grouping columns (the first output columns), each once.
       std::vector<int> grouping(aggregate.groupingColumns.size());
       std::iota(grouping.begin(), grouping.end(), 0);
-      if (sorted != grouping) return nullptr;
+      if (key) {
+        std::vector<int> sorted = *key;
+        std::sort(sorted.begin(), sorted.end());
+        if (sorted != grouping) return nullptr;
+      }
       std::vector<std::string> names = plan->rowType->getFieldNames();
       names.erase(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(grouping.size()));
       return std::make_shared<LogicalAggregate>(plan->inputs[0], aggregate.groupingColumns,

@@ -440,14 +440,15 @@ std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node);
 /// updating node `[I,UB,UA,D]`.
 std::string changelogKindsOf(const LogicalNode& node);
 
-/// `plan` rebuilt so that its updates reach a consumer that upserts by `key` (columns of the
-/// plan's output; an upsert sink's primary key) as +U rows without the -U before them (Flink's
-/// ONLY_UPDATE_AFTER): through projections that keep the key columns as they are (or cast them
-/// without merging values: a wider integer, a longer string), down to a
-/// GroupAggregate grouped by exactly those columns, which then generates no -U. Null when the
-/// plan is insert-only or its updates are not upserts by `key` (a filter on the way, another
-/// updating node, a different key): the consumer then gets -U and +U.
-std::shared_ptr<const LogicalNode> withoutUpdateBefore(const std::shared_ptr<const LogicalNode>& plan,
-                                                       const std::vector<int>& key);
+/// `plan` rebuilt so that its updates come as +U rows without the -U before them (Flink's
+/// ONLY_UPDATE_AFTER), for a consumer that does not need -U: through projections down to a
+/// GroupAggregate, which then generates no -U. With `key` (columns of the plan's output; the
+/// consumer's primary key) only when the updates are upserts by exactly that key: the
+/// projections keep the key columns as they are (or cast them without merging values: a wider
+/// integer, a longer string) and the aggregate groups by exactly those columns. Null when the
+/// plan is insert-only or cannot drop -U (a filter on the way, another updating node, a
+/// different key): the consumer then gets -U and +U.
+std::shared_ptr<const LogicalNode> withoutUpdateBefore(
+    const std::shared_ptr<const LogicalNode>& plan, const std::optional<std::vector<int>>& key);
 
 }  // namespace eddy::sql

@@ -488,9 +488,12 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     }
     for (size_t i = 0; i < physical.size(); ++i) {
       LogicalTypePtr declaredType = logicalTypeOf(physical[i]->type);
+      LogicalTypePtr tableType = fields[i].type->getTimestampKind() == TimestampKind::REGULAR
+                                     ? fields[i].type
+                                     : fields[i].type->copyWithTimestampKind(TimestampKind::REGULAR);
       if (physical[i]->name != fields[i].name ||
           declaredType->copy(true)->asSummaryString() !=
-              fields[i].type->copyWithTimestampKind(TimestampKind::REGULAR)->copy(true)->asSummaryString()) {
+              tableType->copy(true)->asSummaryString()) {
         throw ValidationException("The column " + std::to_string(i) + " of the schema given to "
                                   "toChangelogStream() is '" + physical[i]->name + "' " +
                                   declaredType->asSummaryString() + " but the table's is '" +
@@ -508,6 +511,21 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     throw ValidationException("toChangelogStream() in upsert mode (ChangelogMode.upsert()) needs a "
                               "primary key in the schema: declare one with "
                               "Schema.newBuilder().primaryKey(...)");
+  }
+  if (mode.isUpsert() && updating) {
+    // Upserts by the primary key (Flink's ONLY_UPDATE_AFTER): where the updates are upserts by
+    // exactly that key the plan emits no -U at all; otherwise toRows drops them.
+    std::vector<int> key;
+    for (const std::string& name : targetSchema.getPrimaryKey()->columnNames) {
+      auto found = std::find_if(fields.begin(), fields.end(),
+                                [&](const RowField& field) { return field.name == name; });
+      if (found != fields.end()) key.push_back(static_cast<int>(found - fields.begin()));
+    }
+    if (key.size() == targetSchema.getPrimaryKey()->columnNames.size()) {
+      if (auto upserts = sql::withoutUpdateBefore(table.plan(), key)) {
+        return toRows(Table(this, upserts, table.getResolvedSchema()), true);
+      }
+    }
   }
   return toRows(table, mode.isUpsert());
 }

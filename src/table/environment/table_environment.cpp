@@ -807,18 +807,22 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
-  // A sink with a primary key takes upserts by it: where the query's updates are upserts by the
-  // same key, they come without -U rows (Flink's upsert sink mode; otherwise it gets -U and +U,
-  // where Flink would add a SinkUpsertMaterializer).
-  const auto& primaryKey = target.table->schema.getPrimaryKey();
-  if (translation.streaming && primaryKey) {
-    std::vector<int> key;
-    for (const std::string& name : primaryKey->columnNames) {
-      auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
-                                [&](const RowField& field) { return field.name == name; });
-      if (found != sinkFields.end()) key.push_back(static_cast<int>(found - sinkFields.begin()));
+  // A sink that does not consume -U rows (Flink: its changelog mode has no UPDATE_BEFORE) gets
+  // the updates without them where the query allows (an aggregate, through projections); with
+  // a primary key only when the updates are upserts by exactly that key (else it gets -U and
+  // +U, where Flink would add a SinkUpsertMaterializer).
+  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
+      !sink->consumesUpdateBefore()) {
+    std::optional<std::vector<int>> key;
+    if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
+      key.emplace();
+      for (const std::string& name : primaryKey->columnNames) {
+        auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
+                                  [&](const RowField& field) { return field.name == name; });
+        if (found != sinkFields.end()) key->push_back(static_cast<int>(found - sinkFields.begin()));
+      }
     }
-    if (key.size() == primaryKey->columnNames.size()) {
+    if (!key || key->size() == target.table->schema.getPrimaryKey()->columnNames.size()) {
       if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, key)) plan = upserts;
     }
   }

@@ -201,16 +201,18 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
     const auto index = static_cast<size_t>(row);
     const size_t keyBegin = chunkKeyBytes_.size();
     keyBytesEnd_[index] = static_cast<int32_t>(keyBegin);
-    if ((timeVector != nullptr && timeVector->isNull(row)) || keyHasNull(input, keyColumns, row)) {
-      continue;
-    }
-    const int64_t time = times != nullptr ? times[row] : arrivalTime;
+    if (timeVector != nullptr && timeVector->isNull(row)) continue;
+    const int64_t time = times != nullptr ? times[row] + spec_->timeShift : arrivalTime;
     rowTimes_[index] = time;
+    // A window join drops a late row whatever its key; otherwise a NULL key matches nothing.
+    const bool nullKey = keyHasNull(input, keyColumns, row);
+    if (nullKey && !spec_->dropLateRows) continue;
     if (anyWatermark && watermark >= lateThreshold(side, time)) {
       rowStatus_[index] = kLate;
       ++lateRows;
       continue;
     }
+    if (nullKey) continue;
     rowStatus_[index] =
         anyWatermark && watermark >= saturatingAdd(time, timeOffset(side)) ? kJoinable : kStored;
     vector::appendKeyBytes(input, keyColumns, row, chunkKeyBytes_);

@@ -111,6 +111,10 @@ struct IntervalJoinSpec {
   /// A window join (the times are window ends, bounds [0, 0]): a late outer row is dropped and
   /// counted like any late row, not emitted padded (Flink's WindowJoin drops late rows).
   bool dropLateRows = false;
+  /// Added to every time read from a time column in STREAMING (a window join reads its window
+  /// ends minus 1 ms, the windows' last milliseconds, so that a window closes when the
+  /// watermark reaches that millisecond, as Flink's windows do).
+  int64_t timeShift = 0;
 };
 
 /// How far the output watermark is held back behind the input watermark (event time): Flink's

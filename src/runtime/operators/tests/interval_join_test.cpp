@@ -203,6 +203,30 @@ TEST(IntervalJoinTest, LateRowsAreDroppedAndCounted) {
   EXPECT_EQ(unmetered.bufferedRows(), 0u);
 }
 
+// A window join (the times are window ends, bounds [0, 0], read 1 ms earlier, late rows
+// dropped): a window closes when the watermark reaches its last millisecond (end - 1), its
+// unjoined outer rows are padded then, and a later row of it is dropped and counted, padded or
+// not, whatever its key.
+TEST(IntervalJoinTest, WindowJoinClosesAtTheWindowsLastMillisecond) {
+  auto spec = std::make_shared<IntervalJoinSpec>(*intervalSpec(JoinType::LEFT, 0, 0));
+  spec->dropLateRows = true;
+  spec->timeShift = -1;
+  IntervalJoinHarness join(spec);
+  EXPECT_EQ(join.left({Row::of("a", 100, 1), Row::of("b", 100, 2)}), Rows{});
+  EXPECT_EQ(join.right({Row::of("a", 100, 3)}), Rows{"+I[a, 100, 1, a, 100, 3]"});
+  EXPECT_EQ(join.watermark(98), Rows{});
+  EXPECT_EQ(join.watermark(99), Rows{"+I[b, 100, 2, null, null, null]"});
+  EXPECT_EQ(join.bufferedRows(), 0u);
+  Row nullKey = Row::of("x", 100, 6);
+  nullKey.setField(0, Value());
+  EXPECT_EQ(join.left({Row::of("c", 100, 4), nullKey}), Rows{});
+  EXPECT_EQ(join.right({Row::of("a", 100, 5)}), Rows{});
+  EXPECT_EQ(join.lateRecordsDropped(), 3);
+  // A NULL key of a window still open: padded (it matches nothing), not late.
+  EXPECT_EQ(join.left({Row::of(Value(), 200, 7)}), Rows{"+I[null, 200, 7, null, null, null]"});
+  EXPECT_EQ(join.lateRecordsDropped(), 3);
+}
+
 TEST(IntervalJoinTest, MostlyLateChunkKeepsOnlyItsStoredRows) {
   IntervalJoinHarness join(intervalSpec(JoinType::INNER, 0, 10));
   join.watermark(100);
