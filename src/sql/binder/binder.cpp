@@ -2692,6 +2692,30 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
   return aggregate;
 }
 
+// The column of `input` that `key` (an expression over its columns) is: the column it reads
+// when it is a plain reference, else a column appended to `input` by a projection that keeps
+// every column (Calcite projects a window's computed keys below it); the scope gets a hidden
+// column for it, so no name reaches it and the scope still lists the node's columns.
+int Binder::windowKeyColumn(Relation& input, const expression::ExpressionPtr& key) {
+  if (const auto* reference = dynamic_cast<const expression::ColumnReference*>(key.get())) {
+    return reference->index();
+  }
+  const auto& fields = input.node->rowType->getFields();
+  std::vector<expression::ExpressionPtr> columns;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    columns.push_back(expression::column(static_cast<int>(i), fields[i].type));
+    names.push_back(fields[i].name);
+  }
+  const int index = static_cast<int>(fields.size());
+  std::string name = "$window_key" + std::to_string(index);
+  columns.push_back(key);
+  names.push_back(name);
+  input.node = std::make_shared<LogicalProject>(input.node, std::move(columns), std::move(names));
+  input.scope.push_back(ScopeColumn{"", std::move(name), key->type(), true});
+  return index;
+}
+
 void Binder::planOverAggregates(const SelectQuery& select,
                                 const std::vector<const FunctionCallExpression*>& calls,
                                 Relation& input) {
@@ -2714,13 +2738,14 @@ void Binder::planOverAggregates(const SelectQuery& select,
       notSupported(*call, "OVER aggregates over different windows in one SELECT");
     }
   }
+  // PARTITION BY keys may be expressions (computed below the window); the ORDER BY is a
+  // time attribute column.
   auto columnOf = [&](const Expression& expression) {
     BoundPtr bound = bindExpression(expression, input.scope, nullptr);
-    const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get());
-    if (!reference) {
-      notSupported(expression, "PARTITION BY / ORDER BY an expression that is not a column in OVER");
+    if (!bound->isDeterministic()) {
+      notSupported(expression, "A non-deterministic PARTITION BY key in OVER");
     }
-    return reference->index();
+    return windowKeyColumn(input, bound);
   };
   std::vector<int> partition;
   for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
@@ -2967,11 +2992,13 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
       notSupported(window, "A named window or a frame for " + name);
     }
     if (window.orderBy.empty()) fail(window, name + " needs an ORDER BY in its OVER clause");
+    // Keys may be expressions: computed below the Rank (Calcite's projection of them).
     auto columnOf = [&](const Expression& expression) {
       BoundPtr bound = bindExpression(expression, input.scope, nullptr);
-      const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get());
-      if (!reference) notSupported(expression, "PARTITION BY / ORDER BY an expression that is not a column");
-      return reference->index();
+      if (!bound->isDeterministic()) {
+        notSupported(expression, "A non-deterministic PARTITION BY / ORDER BY key of " + name);
+      }
+      return windowKeyColumn(input, bound);
     };
     std::vector<int> partition;
     for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));

@@ -58,6 +58,9 @@ class Binder {
   struct SubqueryScope;
 
   Relation bindRelation(const Query& query);
+  /// The column of `input` holding a window's PARTITION BY / ORDER BY `key`: the column it
+  /// reads, or one appended (hidden in the scope) when it is an expression.
+  static int windowKeyColumn(Relation& input, const expression::ExpressionPtr& key);
   /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
   /// connector table that supports lookups: a LogicalLookupJoin on the condition's
   /// `table.column = left expression` equalities.
