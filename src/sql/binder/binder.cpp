@@ -84,6 +84,7 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& tim
     case AggregateKind::FIRST_VALUE:
     case AggregateKind::LAST_VALUE:
     case AggregateKind::LISTAGG:  // Flink's SqlListAggFunction: ARG0_NULLABLE
+    case AggregateKind::LAG:      // NULL before the offset's row (without a default)
       return argument->copy(true);
     case AggregateKind::COLLECT:  // Calcite's TO_MULTISET; an empty group collects {}
       return LogicalType::multiset(argument, false);
@@ -2662,10 +2663,10 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
   }
   LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
   if (kind != AggregateKind::COUNT_STAR) {
-    size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : 1;
+    size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : kind == AggregateKind::LAG ? 3 : 1;
     if (call.arguments.empty() || call.arguments.size() > maxArguments) {
       fail(call, "Invalid number of arguments to function '" + name + "'. Was expecting " +
-                     (maxArguments == 1 ? std::string("1") : std::string("1 to 2")) +
+                     (maxArguments == 1 ? std::string("1") : "1 to " + std::to_string(maxArguments)) +
                      " arguments");
     }
     bool nested = false;
@@ -2675,8 +2676,10 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
     if (nested) fail(call, "Aggregate expressions cannot be nested");
     BoundPtr argument = bindExpression(*call.arguments[0], scope, nullptr);
     argumentType = argument->type();
-    BoundPtr separator =
-        call.arguments.size() > 1 ? bindExpression(*call.arguments[1], scope, nullptr) : nullptr;
+    if (kind == AggregateKind::LAG) bindLagArguments(call, argumentType, aggregate);
+    BoundPtr separator = call.arguments.size() > 1 && kind == AggregateKind::LISTAGG
+                             ? bindExpression(*call.arguments[1], scope, nullptr)
+                             : nullptr;
     std::string error = checkAggregateArguments(call, kind, *argument, separator, aggregate);
     if (!error.empty()) fail(call, error);
     aggregate.argumentColumn = projectOnce(argument, projection, names);
@@ -2690,6 +2693,38 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
   }
   aggregate.resultType = aggregateResultType(kind, argumentType);
   return aggregate;
+}
+
+void Binder::bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
+                              AggregateCall& aggregate) {
+  if (!call.over) fail(call, "Function 'LAG' can only be used with an OVER clause");
+  if (call.distinct) fail(call, "DISTINCT is not allowed in LAG");
+  // The offset: a non-negative integer literal (1 when not given).
+  if (call.arguments.size() > 1) {
+    std::optional<Value> offset = expression::ExpressionEvaluator::evaluateConstant(
+        bindExpression(*call.arguments[1], Scope{}, nullptr));
+    std::optional<int64_t> rows;
+    if (offset && !offset->isNull() && offset->kind() == ValueKind::INT) rows = offset->get<int32_t>();
+    if (offset && !offset->isNull() && offset->kind() == ValueKind::BIGINT) rows = offset->get<int64_t>();
+    if (!rows || *rows < 0) {
+      fail(*call.arguments[1], "LAG's offset must be a non-negative integer literal");
+    }
+    aggregate.lagOffset = *rows;
+  }
+  // The default: a constant of (or castable to) the argument's type (NULL when not given).
+  if (call.arguments.size() > 2) {
+    std::optional<Value> value;
+    try {
+      value = expression::ExpressionEvaluator::evaluateConstant(expression::castIfNeeded(
+          bindExpression(*call.arguments[2], Scope{}, nullptr), type->copy(true), context_));
+    } catch (const ValidationException&) {
+    }
+    if (!value) {
+      fail(*call.arguments[2],
+           "LAG's default must be a constant of type " + type->asSummaryString());
+    }
+    aggregate.lagDefault = *value;
+  }
 }
 
 // The column of `input` that `key` (an expression over its columns) is: the column it reads

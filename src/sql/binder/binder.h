@@ -61,6 +61,9 @@ class Binder {
   /// The column of `input` holding a window's PARTITION BY / ORDER BY `key`: the column it
   /// reads, or one appended (hidden in the scope) when it is an expression.
   static int windowKeyColumn(Relation& input, const expression::ExpressionPtr& key);
+  /// LAG's offset and default arguments (literals) into `aggregate`; LAG must have an OVER.
+  void bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
+                        runtime::operators::AggregateCall& aggregate);
   /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
   /// connector table that supports lookups: a LogicalLookupJoin on the condition's
   /// `table.column = left expression` equalities.

@@ -96,6 +96,8 @@ std::string aggregateKindName(AggregateKind kind) {
       return "VAR_SAMP";
     case AggregateKind::COLLECT:
       return "COLLECT";
+    case AggregateKind::LAG:
+      return "LAG";
   }
   return "?";
 }
@@ -106,7 +108,7 @@ constexpr AggregateKind kNamedAggregateKinds[] = {
     AggregateKind::MIN,         AggregateKind::MAX,         AggregateKind::FIRST_VALUE,
     AggregateKind::LAST_VALUE,  AggregateKind::LISTAGG,     AggregateKind::STDDEV_POP,
     AggregateKind::STDDEV_SAMP, AggregateKind::VAR_POP,     AggregateKind::VAR_SAMP,
-    AggregateKind::COLLECT};
+    AggregateKind::COLLECT,     AggregateKind::LAG};
 }  // namespace
 
 std::optional<AggregateKind> aggregateKindOfName(std::string_view upperCaseName) {
@@ -331,6 +333,8 @@ Accumulator createInnerAccumulator(const AggregateCall& call) {
     case AggregateKind::VAR_POP:
     case AggregateKind::VAR_SAMP:
       return {Value(int64_t{0}), Value(0.0), Value(0.0)};
+    case AggregateKind::LAG:
+      return {Value::ofArray({})};  // the last offset + 1 values, oldest first
   }
   return {};
 }
@@ -386,6 +390,14 @@ void accumulateInner(const AggregateCall& call, Value* accumulator, const Value&
     case AggregateKind::VAR_SAMP:
       addToMoments(accumulator, doubleOf(input), retract);
       return;
+    case AggregateKind::LAG: {
+      // Rows enter in order and once each; a row leaving a sliding frame changes nothing.
+      if (retract) return;
+      ValueArray& last = accumulator[0].getMutable<ValueArray>();
+      last.push_back(input);
+      if (static_cast<int64_t>(last.size()) > call.lagOffset + 1) last.erase(last.begin());
+      return;
+    }
     case AggregateKind::COLLECT:
       // Sorted by value where values have an order (a deterministic print), else by arrival.
       if (isOrderedKind(input.kind())) {
@@ -465,6 +477,11 @@ Value innerResult(const AggregateCall& call, const Value* accumulator) {
       double variance = m2 / static_cast<double>(denominator);
       bool root = call.kind == AggregateKind::STDDEV_POP || call.kind == AggregateKind::STDDEV_SAMP;
       return castDoubleTo(root ? std::pow(variance, 0.5) : variance, *call.resultType);
+    }
+    case AggregateKind::LAG: {
+      const ValueArray& last = accumulator[0].get<ValueArray>();
+      return static_cast<int64_t>(last.size()) == call.lagOffset + 1 ? last.front()
+                                                                     : call.lagDefault;
     }
     case AggregateKind::COLLECT: {
       // The multiset: each distinct value with its count as INT (Flink's MapData of Integer).
@@ -712,7 +729,7 @@ Accumulator createAccumulator(const AggregateCall& call) {
 void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
                 bool retract) {
   if (call.kind != AggregateKind::COUNT_STAR && call.kind != AggregateKind::SINGLE_VALUE &&
-      input.isNull()) {
+      call.kind != AggregateKind::LAG && input.isNull()) {
     return;
   }
   if (!call.distinct) {

@@ -55,7 +55,10 @@ enum class AggregateKind {
   STDDEV_SAMP,
   VAR_POP,
   VAR_SAMP,
-  COLLECT
+  COLLECT,
+  /// LAG(x [, offset [, default]]) OVER (..): x of the row `offset` rows before the current one
+  /// in its partition (OVER only; the frame does not matter).
+  LAG
 };
 
 /// The SQL name ("COUNT", "SUM", ...).
@@ -78,6 +81,9 @@ struct AggregateCall {
   bool distinct = false;
   /// LISTAGG's separator (its literal second argument).
   std::string listSeparator = ",";
+  /// LAG's offset (rows back, >= 0) and default (of resultType; NULL unless given).
+  int64_t lagOffset = 1;
+  Value lagDefault = Value();
   /// Whether rows may be retracted (accumulate with retract = true), as for a GroupAggregate
   /// over an updating input or a sliding OVER frame. Without, MIN and MAX keep just the current
   /// extreme (Flink's MinAggFunction instead of MinWithRetractAggFunction) and cost O(1) per
