@@ -47,6 +47,9 @@ void FileSinkOperator::open(runtime::OperatorContext& context) {
                                          error.message()));
   }
   partName_ = fmt::format("part-{}-{}-{}", spec_->fileNameUuid, context.subtaskIndex, 0);
+  for (const std::string& name : spec_->partitionKeyNames) {
+    keyPrefixes_.push_back(escapePartitionValue(name) + "=");
+  }
 }
 
 FileSinkOperator::PartFile& FileSinkOperator::partFile(const std::filesystem::path& relative) {
@@ -102,12 +105,15 @@ void FileSinkOperator::writePartitionedRows(const vector::Chunk& chunk) {
     for (size_t k = 0; k < spec_->partitionColumns.size(); ++k) {
       const vector::Vector& key = chunk.column(spec_->partitionColumns[k]);
       if (k > 0) directoryText_.push_back('/');
-      directoryText_ += escapePartitionValue(spec_->partitionKeyNames[k]);
-      directoryText_.push_back('=');
-      valueText_.clear();
-      if (!key.isNull(row)) formats::appendValueText(key, row, text, valueText_);
-      directoryText_ += escapePartitionValue(isBlank(valueText_) ? spec_->defaultPartitionName
-                                                                 : valueText_);
+      directoryText_ += keyPrefixes_[k];
+      std::optional<std::string_view> value;
+      if (!key.isNull(row)) {
+        valueText_.clear();
+        formats::appendValueText(key, row, text, valueText_);
+        value = valueText_;
+      }
+      appendEscapedPartitionValue(partitionValueOrDefault(value, spec_->defaultPartitionName),
+                                  directoryText_);
     }
     if (!previousPart_ || directoryText_ != previousDirectory_) {
       previousPart_ = &partFile(std::filesystem::path(directoryText_));

@@ -125,7 +125,8 @@ class FileSinkOperator final : public runtime::StreamOperator {
   // Partitioned writes: the data columns of the current chunk, a row's directory.
   std::string directoryText_;
   std::string valueText_;
-  std::optional<std::string> previousDirectory_;
+  std::vector<std::string> keyPrefixes_;  // `k=` of each partition key, escaped
+  std::string previousDirectory_;         // of previousPart_
   PartFile* previousPart_ = nullptr;
 };
 

@@ -261,17 +261,12 @@ void FileSource::listFiles() const {
     // With partition push-down the files of the other partitions are left out, by their
     // directories as listed (whatever their spelling), without going into those directories.
     auto pruned = [&](const fs::path& directory) {
-      PartitionSpec prefix;
-      for (const fs::path& segment : directory.lexically_relative(spec_.path)) {
-        if (prefix.size() == keyNames.size()) break;
-        std::optional<PartitionSpec> value = partitionOfFile(
-            fs::path(segment) / "file", {keyNames[prefix.size()]}, spec_.defaultPartitionName);
-        if (!value) return true;  // not a partition directory: nothing below is read
-        prefix.push_back(std::move((*value)[0]));
-      }
+      std::optional<PartitionSpec> prefix = partitionPrefixOf(
+          directory.lexically_relative(spec_.path), keyNames, spec_.defaultPartitionName);
+      if (!prefix) return true;  // not a partition directory: nothing below is read
       return std::none_of(spec_.partitions->begin(), spec_.partitions->end(),
                           [&](const PartitionSpec& partition) {
-                            return std::equal(prefix.begin(), prefix.end(), partition.begin());
+                            return std::equal(prefix->begin(), prefix->end(), partition.begin());
                           });
     };
     fs::recursive_directory_iterator entries(spec_.path, error);

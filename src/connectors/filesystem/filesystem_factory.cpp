@@ -217,15 +217,28 @@ std::unique_ptr<DynamicTableSink> FileSystemTableFactory::createDynamicTableSink
   return std::make_unique<FileSystemTableSink>(parseFileSystemTableSpec(context));
 }
 
-FileSourceSpec FileSystemTableSource::sourceSpec(const std::vector<int>& columns,
-                                                LogicalTypePtr rowType) const {
+namespace {
+// 0, 1, .., count - 1.
+std::vector<int> firstColumns(size_t count) {
+  std::vector<int> columns(count);
+  std::iota(columns.begin(), columns.end(), 0);
+  return columns;
+}
+}  // namespace
+
+FileSourceSpec FileSystemTableSource::sourceSpec(bool scan) const {
+  const std::vector<int> columns =
+      scan && projection_ ? *projection_ : firstColumns(spec_.rowType->getFields().size());
   FileSourceSpec source;
   source.tableName = spec_.tableName;
   source.path = spec_.path;
   source.format = spec_.formatFactory->createDecodingFormat(spec_.formatContext);
-  source.rowType = std::move(rowType);
+  source.rowType = scan && projection_ ? projectedRowType_ : spec_.rowType;
   source.defaultPartitionName = spec_.defaultPartitionName;
-  source.partitions = partitions_;
+  if (scan) {
+    source.partitions = partitions_;
+    source.metadataKeys = metadataKeys_;
+  }
   const std::vector<RowField>& physical = spec_.rowType->getFields();
   for (int key : spec_.partitionColumns) source.partitionKeys.push_back(physical[static_cast<size_t>(key)]);
   // Each column: a data column the format decodes, or a partition key.
@@ -242,32 +255,19 @@ FileSourceSpec FileSystemTableSource::sourceSpec(const std::vector<int>& columns
     decoded.push_back(static_cast<int>(data - spec_.dataColumns.begin()));
     decodedFields.push_back(physical[static_cast<size_t>(column)]);
   }
-  std::vector<int> allData(spec_.dataColumns.size());
-  std::iota(allData.begin(), allData.end(), 0);
-  if (decoded != allData) source.projection = decoded;
+  if (decoded != firstColumns(spec_.dataColumns.size())) source.projection = decoded;
   source.decodedRowType = source.projection ? LogicalType::row(std::move(decodedFields), false)
                                             : spec_.dataRowType;
-  std::vector<int> identity(columns.size());
-  std::iota(identity.begin(), identity.end(), 0);
-  if (source.columns == identity) source.columns.clear();  // decoded as produced
-  source.metadataKeys = metadataKeys_;
+  if (source.columns == firstColumns(columns.size())) source.columns.clear();  // as decoded
   return source;
 }
 
 std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() const {
-  std::vector<int> all(static_cast<size_t>(spec_.rowType->getFieldCount()));
-  std::iota(all.begin(), all.end(), 0);
-  return std::make_shared<FileSource>(projection_ ? sourceSpec(*projection_, projectedRowType_)
-                                                  : sourceSpec(all, spec_.rowType));
+  return std::make_shared<FileSource>(sourceSpec(true));
 }
 
 std::vector<PartitionSpec> FileSystemTableSource::listPartitions() const {
-  std::vector<int> all(static_cast<size_t>(spec_.rowType->getFieldCount()));
-  std::iota(all.begin(), all.end(), 0);
-  FileSourceSpec whole = sourceSpec(all, spec_.rowType);
-  whole.metadataKeys.clear();
-  whole.partitions.reset();
-  return FileSource(std::move(whole)).partitions();
+  return FileSource(sourceSpec(false)).partitions();
 }
 
 void FileSystemTableSource::applyPartitions(const std::vector<PartitionSpec>& partitions) {
@@ -352,13 +352,8 @@ class FileLookupFunction final : public LookupFunction {
 
 LookupFunctionFactory FileSystemTableSource::createLookupFunction(
     const std::vector<int>& keyColumns) const {
-  // Every physical column, whatever a projection applied for scans.
-  std::vector<int> all(static_cast<size_t>(spec_.rowType->getFieldCount()));
-  std::iota(all.begin(), all.end(), 0);
-  FileSourceSpec whole = sourceSpec(all, spec_.rowType);
-  whole.metadataKeys.clear();
-  whole.partitions.reset();
-  auto source = std::make_shared<const FileSource>(std::move(whole));
+  // Every physical column and partition, whatever a scan of this source was given.
+  auto source = std::make_shared<const FileSource>(sourceSpec(false));
   return [source, keyColumns]() -> std::unique_ptr<LookupFunction> {
     return std::make_unique<FileLookupFunction>(source, keyColumns);
   };

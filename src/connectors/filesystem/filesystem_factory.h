@@ -109,8 +109,9 @@ class FileSystemTableSource final : public DynamicTableSource {
 
  private:
   FileSystemTableSpec spec_;
-  /// The FileSource of the whole table, or of `columns` (physical column indices) as `rowType`.
-  FileSourceSpec sourceSpec(const std::vector<int>& columns, LogicalTypePtr rowType) const;
+  /// What a FileSource reads: for a scan (`scan`) the projection, partitions and metadata
+  /// applied; else every physical column of every partition (listing, lookups).
+  FileSourceSpec sourceSpec(bool scan) const;
 
   std::optional<std::vector<int>> projection_;  // applyProjection's columns
   LogicalTypePtr projectedRowType_;

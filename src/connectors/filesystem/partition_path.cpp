@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 #include "eddy/exceptions.h"
 
@@ -36,17 +37,26 @@ bool isBlank(std::string_view value) {
                      [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
 }
 
+void appendEscapedPartitionValue(std::string_view value, std::string& out) {
+  for (char c : value) {
+    if (needsEscape(static_cast<unsigned char>(c))) {
+      fmt::format_to(std::back_inserter(out), "%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      out.push_back(c);
+    }
+  }
+}
+
 std::string escapePartitionValue(std::string_view value) {
   std::string escaped;
   escaped.reserve(value.size());
-  for (char c : value) {
-    if (needsEscape(static_cast<unsigned char>(c))) {
-      escaped += fmt::format("%{:02X}", static_cast<unsigned char>(c));
-    } else {
-      escaped.push_back(c);
-    }
-  }
+  appendEscapedPartitionValue(value, escaped);
   return escaped;
+}
+
+std::string_view partitionValueOrDefault(std::optional<std::string_view> value,
+                                         const std::string& defaultName) {
+  return value && !isBlank(*value) ? *value : std::string_view(defaultName);
 }
 
 std::string unescapePartitionValue(std::string_view escaped) {
@@ -72,24 +82,27 @@ std::filesystem::path partitionDirectory(const std::vector<std::string>& keyName
                                          const std::string& defaultName) {
   std::filesystem::path directory;
   for (size_t k = 0; k < keyNames.size(); ++k) {
+    std::string segment = escapePartitionValue(keyNames[k]) + "=";
     const std::optional<std::string>& value = spec[k];
-    directory /= escapePartitionValue(keyNames[k]) + "=" +
-                 escapePartitionValue(value && !isBlank(*value) ? *value : defaultName);
+    appendEscapedPartitionValue(
+        partitionValueOrDefault(value ? std::optional<std::string_view>(*value) : std::nullopt,
+                                defaultName),
+        segment);
+    directory /= segment;
   }
   return directory;
 }
 
-std::optional<PartitionSpec> partitionOfFile(const std::filesystem::path& relative,
-                                             const std::vector<std::string>& keyNames,
-                                             const std::string& defaultName) {
+std::optional<PartitionSpec> partitionPrefixOf(const std::filesystem::path& directory,
+                                               const std::vector<std::string>& keyNames,
+                                               const std::string& defaultName) {
   PartitionSpec spec;
-  auto segment = relative.begin();
-  for (const std::string& key : keyNames) {
-    // The key's directory, and a file below it.
-    if (segment == relative.end() || std::next(segment) == relative.end()) return std::nullopt;
-    const std::string name = segment->string();
+  for (const std::filesystem::path& segment : directory) {
+    if (spec.size() == keyNames.size()) break;  // a directory inside a partition
+    const std::string name = segment.string();
     const size_t equals = name.find('=');
-    if (equals == std::string::npos || unescapePartitionValue(name.substr(0, equals)) != key) {
+    if (equals == std::string::npos ||
+        unescapePartitionValue(name.substr(0, equals)) != keyNames[spec.size()]) {
       return std::nullopt;
     }
     std::string value = unescapePartitionValue(name.substr(equals + 1));
@@ -98,8 +111,16 @@ std::optional<PartitionSpec> partitionOfFile(const std::filesystem::path& relati
     } else {
       spec.emplace_back(std::move(value));
     }
-    ++segment;
   }
+  return spec;
+}
+
+std::optional<PartitionSpec> partitionOfFile(const std::filesystem::path& relative,
+                                             const std::vector<std::string>& keyNames,
+                                             const std::string& defaultName) {
+  std::optional<PartitionSpec> spec =
+      partitionPrefixOf(relative.parent_path(), keyNames, defaultName);
+  if (!spec || spec->size() != keyNames.size()) return std::nullopt;
   return spec;
 }
 

@@ -32,6 +32,12 @@ inline constexpr const char* kDefaultPartitionName = "__DEFAULT_PARTITION__";
 bool isBlank(std::string_view value);
 
 std::string escapePartitionValue(std::string_view value);
+/// Appends escapePartitionValue(value) to `out`.
+void appendEscapedPartitionValue(std::string_view value, std::string& out);
+/// The text a partition directory holds for `value`: `defaultName` for nullopt (NULL) and blank
+/// values, else the value.
+std::string_view partitionValueOrDefault(std::optional<std::string_view> value,
+                                         const std::string& defaultName);
 /// The inverse of escapePartitionValue; a `%` not followed by two hex digits stays as it is.
 std::string unescapePartitionValue(std::string_view escaped);
 
@@ -40,6 +46,14 @@ std::string unescapePartitionValue(std::string_view escaped);
 std::filesystem::path partitionDirectory(const std::vector<std::string>& keyNames,
                                          const PartitionSpec& spec,
                                          const std::string& defaultName);
+
+/// The values of the leading `k1=..`, `k2=..` directories of `directory` (relative to the
+/// table's), in key order, at most one per key (deeper directories are inside a partition):
+/// as many as it has, so shorter than `keyNames` above a partition; nullopt when one of them
+/// is not the next key's directory.
+std::optional<PartitionSpec> partitionPrefixOf(const std::filesystem::path& directory,
+                                               const std::vector<std::string>& keyNames,
+                                               const std::string& defaultName);
 
 /// The partition of a file at `relative` (its path under the table's directory): its first
 /// directories must be `k1=..`, `k2=..`, .. for the keys `keyNames` in order, each value

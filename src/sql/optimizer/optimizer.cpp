@@ -391,13 +391,11 @@ LogicalNodePtr prunePartitions(const LogicalNodePtr& node) {
   std::vector<int> keyIndex(fields.size(), -1);  // scan column -> key position
   std::vector<RowField> keys;
   for (const std::string& key : scan.partitionKeys) {
-    for (size_t c = 0; c < static_cast<size_t>(scan.physicalRowType->getFieldCount()); ++c) {
-      if (fields[c].name != key) continue;
-      keyIndex[c] = static_cast<int>(keys.size());
-      keys.push_back(fields[c]);
-    }
+    const int column = scan.physicalRowType->getFieldIndex(key);
+    if (column < 0) return node;  // the connector reports it
+    keyIndex[static_cast<size_t>(column)] = static_cast<int>(keys.size());
+    keys.push_back(fields[static_cast<size_t>(column)]);
   }
-  if (keys.size() != scan.partitionKeys.size()) return node;  // the connector reports it
   std::vector<BoundPtr> onKeys, others;
   for (const BoundPtr& conjunct : expression::conjunctsOf(filter.condition)) {
     std::vector<int> columns;

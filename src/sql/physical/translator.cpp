@@ -327,31 +327,27 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
   spec->condition = bounds.residual;
   spec->processingTime = bounds.processingTime;
   spec->outputRowType = join.rowType;
+  std::string name;
   if (bounds.windowJoin) {
     // Flink's WindowJoin, run by the interval join operator on the window ends.
     spec->dropLateRows = true;
     spec->timeShift = -1;
     const auto& leftFields = join.inputs[0]->rowType->getFields();
     const auto& rightFields = join.inputs[1]->rowType->getFields();
-    std::string name =
-        "WindowJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
-        "], windowEnds=[" + leftFields[bounds.leftTimeColumn].name + ", " +
-        rightFields[bounds.rightTimeColumn].name + "], where=[" +
-        join.fullCondition()->toString(join.rowType->getFieldNames()) + "], select=[" +
-        fieldList(join.rowType) + "])";
-    DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
-    DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
-    return keyedTwoInput(join, left, right, std::move(name),
-                         factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)),
-                         settings);
+    name = "WindowJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+           "], windowEnds=[" + leftFields[bounds.leftTimeColumn].name + ", " +
+           rightFields[bounds.rightTimeColumn].name + "], where=[" +
+           join.fullCondition()->toString(join.rowType->getFieldNames()) + "], select=[" +
+           fieldList(join.rowType) + "])";
+  } else {
+    name = "IntervalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+           "], windowBounds=[isRowTime=" + (bounds.processingTime ? "false" : "true") +
+           ", leftLowerBound=" + std::to_string(-bounds.upperBound) +
+           ", leftUpperBound=" + std::to_string(-bounds.lowerBound) +
+           ", leftTimeIndex=" + std::to_string(bounds.leftTimeColumn) +
+           ", rightTimeIndex=" + std::to_string(bounds.rightTimeColumn) + "], where=[" +
+           join.fullCondition()->toString() + "])";
   }
-  std::string name = "IntervalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
-                     "], windowBounds=[isRowTime=" + (bounds.processingTime ? "false" : "true") +
-                     ", leftLowerBound=" + std::to_string(-bounds.upperBound) +
-                     ", leftUpperBound=" + std::to_string(-bounds.lowerBound) +
-                     ", leftTimeIndex=" + std::to_string(bounds.leftTimeColumn) +
-                     ", rightTimeIndex=" + std::to_string(bounds.rightTimeColumn) + "], where=[" +
-                     join.fullCondition()->toString() + "])";
   DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
   DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
   return keyedTwoInput(join, left, right, std::move(name),

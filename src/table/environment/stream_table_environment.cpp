@@ -517,11 +517,9 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     // exactly that key the plan emits no -U at all; otherwise toRows drops them.
     std::vector<int> key;
     for (const std::string& name : targetSchema.getPrimaryKey()->columnNames) {
-      auto found = std::find_if(fields.begin(), fields.end(),
-                                [&](const RowField& field) { return field.name == name; });
-      if (found != fields.end()) key.push_back(static_cast<int>(found - fields.begin()));
+      key.push_back(table.plan()->rowType->getFieldIndex(name));
     }
-    if (key.size() == targetSchema.getPrimaryKey()->columnNames.size()) {
+    if (std::find(key.begin(), key.end(), -1) == key.end()) {
       if (auto upserts = sql::withoutUpdateBefore(table.plan(), key)) {
         return toRows(Table(this, upserts, table.getResolvedSchema()), true);
       }

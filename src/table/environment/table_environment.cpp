@@ -817,12 +817,11 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
       key.emplace();
       for (const std::string& name : primaryKey->columnNames) {
-        auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
-                                  [&](const RowField& field) { return field.name == name; });
-        if (found != sinkFields.end()) key->push_back(static_cast<int>(found - sinkFields.begin()));
+        key->push_back(sinkType->getFieldIndex(name));
       }
     }
-    if (!key || key->size() == target.table->schema.getPrimaryKey()->columnNames.size()) {
+    // A key on a column that is not physical (-1) is no upsert key of the rows written.
+    if (!key || std::find(key->begin(), key->end(), -1) == key->end()) {
       if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, key)) plan = upserts;
     }
   }
@@ -940,11 +939,6 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
   // messages).
   LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
   const auto& sinkFields = sinkType->getFields();
-  auto columnIndex = [&](const std::string& name) {
-    auto found = std::find_if(sinkFields.begin(), sinkFields.end(),
-                              [&](const RowField& field) { return field.name == name; });
-    return found == sinkFields.end() ? -1 : static_cast<int>(found - sinkFields.begin());
-  };
   std::vector<expression::ExpressionPtr> staticValues(sinkFields.size());
   const std::vector<std::string>& keys = target.table->partitionKeys;
   for (const sql::PartitionValue& value : insert.partition) {
@@ -959,7 +953,7 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
           "keys are [{}]",
           value.column, identifier.asSummaryString(), fmt::join(keys, ", ")));
     }
-    const int column = columnIndex(value.column);
+    const int column = sinkType->getFieldIndex(value.column);
     if (column < 0) {  // a key that is no physical column: the connector names it
       throw ValidationException("Partition column '" + value.column +
                                 "' not defined in the table schema of table '" +
@@ -1006,7 +1000,7 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
   }
   for (size_t i = 0; i < targets.size(); ++i) {
     const std::string& name = targets[i];
-    const int column = columnIndex(name);
+    const int column = sinkType->getFieldIndex(name);
     if (column < 0) throw ValidationException("Unknown target column '" + name + "'");
     int& slot = source[static_cast<size_t>(column)];
     if (slot >= 0 || staticValues[static_cast<size_t>(column)]) {
