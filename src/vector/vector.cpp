@@ -214,9 +214,8 @@ void Vector::appendValidBit() {
 }
 
 void Vector::appendRaw(const void* value, size_t width) {
-  size_t offset = values_.size();
-  values_.resize(offset + width);
-  std::memcpy(values_.data() + offset, value, width);
+  const auto* bytes = static_cast<const std::byte*>(value);
+  values_.insert(values_.end(), bytes, bytes + width);  // copied once, not zeroed first
 }
 
 void Vector::appendNull() {

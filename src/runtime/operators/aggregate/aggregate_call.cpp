@@ -347,12 +347,12 @@ void accumulateInner(const AggregateCall& call, Value* accumulator, const Value&
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
     case AggregateKind::COUNT:
-      accumulator[0] = Value(accumulator[0].get<int64_t>() + step);
+      accumulator[0].getMutable<int64_t>() += step;
       return;
     case AggregateKind::SUM:
     case AggregateKind::AVG:
       accumulator[0] = addToSum(accumulator[0], input, retract);
-      accumulator[1] = Value(accumulator[1].get<int64_t>() + step);
+      accumulator[1].getMutable<int64_t>() += step;
       return;
     case AggregateKind::MIN:
     case AggregateKind::MAX:
@@ -654,7 +654,7 @@ Bytes emptySharedTable(size_t capacity, int callCount) {
 
 /// Rebuilds the table with room for its values that still count for some call (values whose
 /// multiplicities all dropped to 0 are dropped here).
-void rehashShared(Accumulator& table, int callCount) {
+void rehashShared(Value* table, int callCount) {
   const size_t words = sharedSlotWords(callCount);
   const Bytes& old = table[0].get<Bytes>();
   const auto* oldSlots = reinterpret_cast<const int64_t*>(old.data());
@@ -689,7 +689,7 @@ void rehashShared(Accumulator& table, int callCount) {
 
 Accumulator createSharedDistinctTable() { return {Value::ofBytes(Bytes()), Value(int64_t{0})}; }
 
-int64_t* sharedDistinctCounts(Accumulator& table, int64_t value, int callCount, bool add) {
+int64_t* sharedDistinctCounts(Value* table, int64_t value, int callCount, bool add) {
   const size_t words = sharedSlotWords(callCount);
   if (table[0].get<Bytes>().empty()) {
     if (!add) return nullptr;
@@ -726,21 +726,27 @@ Accumulator createAccumulator(const AggregateCall& call) {
   return accumulator;
 }
 
-void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+bool accumulate(const AggregateCall& call, Value* accumulator, const Value& input,
                 bool retract) {
   if (call.kind != AggregateKind::COUNT_STAR && call.kind != AggregateKind::SINGLE_VALUE &&
       call.kind != AggregateKind::LAG && input.isNull()) {
-    return;
+    return false;
   }
   if (!call.distinct) {
-    accumulateInner(call, accumulator.data(), input, retract);
-    return;
+    accumulateInner(call, accumulator, input, retract);
+    return true;
   }
-  int64_t count = addDistinct(accumulator.data(), input, retract ? -1 : 1);
+  int64_t count = addDistinct(accumulator, input, retract ? -1 : 1);
   bool firstTime = !retract && count == 1;
   bool lastTime = retract && count == 0;
-  if (!firstTime && !lastTime) return;
-  accumulateInner(call, accumulator.data() + kDistinctPrefix, input, retract);
+  if (!firstTime && !lastTime) return false;
+  accumulateInner(call, accumulator + kDistinctPrefix, input, retract);
+  return true;
+}
+
+void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
+                bool retract) {
+  accumulate(call, accumulator.data(), input, retract);
 }
 
 bool supportsMerge(const AggregateCall& call) {
@@ -793,6 +799,10 @@ std::vector<LogicalTypePtr> accumulatorTypes(const AggregateCall& call,
 }
 
 void merge(const AggregateCall& call, Accumulator& accumulator, const Value* other) {
+  merge(call, accumulator.data(), other);
+}
+
+void merge(const AggregateCall& call, Value* accumulator, const Value* other) {
   switch (call.kind) {
     case AggregateKind::COUNT_STAR:
     case AggregateKind::COUNT:
@@ -806,7 +816,7 @@ void merge(const AggregateCall& call, Accumulator& accumulator, const Value* oth
     case AggregateKind::MIN:
     case AggregateKind::MAX:
       if (!call.retractable) {
-        accumulateInner(call, accumulator.data(), other[0], false);
+        accumulateInner(call, accumulator, other[0], false);
         return;
       }
       break;
@@ -818,6 +828,26 @@ void merge(const AggregateCall& call, Accumulator& accumulator, const Value* oth
 
 Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator) {
   return innerResult(call, accumulator.data() + (call.distinct ? kDistinctPrefix : 0));
+}
+
+void assignAggregateResult(const AggregateCall& call, const Value* accumulator, Value& result) {
+  const Value* inner = accumulator + (call.distinct ? kDistinctPrefix : 0);
+  switch (call.kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+      result = inner[0];  // copied into the held value: no allocation for a string result
+      return;
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+      if (!call.retractable) {
+        result = inner[0];
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  result = innerResult(call, inner);
 }
 
 }  // namespace eddy::runtime::operators

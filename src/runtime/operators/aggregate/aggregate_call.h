@@ -99,8 +99,16 @@ Accumulator createAccumulator(const AggregateCall& call);
 /// ignored except by COUNT(*).
 void accumulate(const AggregateCall& call, Accumulator& accumulator, const Value& input,
                 bool retract);
+/// The same on an accumulator stored from `accumulator` on (createAccumulator(call).size()
+/// values, e.g. inside one flat list of a group's accumulators). Returns whether the
+/// accumulator took the value (false for an ignored NULL or a DISTINCT value already counted),
+/// so an unchanged call's result need not be recomputed.
+bool accumulate(const AggregateCall& call, Value* accumulator, const Value& input, bool retract);
 /// The current result, a Value of call.resultType's kind (NULL where SQL says so).
 Value aggregateResult(const AggregateCall& call, const Accumulator& accumulator);
+/// The same into `result`, whose storage is reused where the result is a copy of accumulator
+/// state (COUNT, MIN/MAX without retraction).
+void assignAggregateResult(const AggregateCall& call, const Value* accumulator, Value& result);
 
 /// Two-phase aggregation (Flink's local/global aggregation): whether `call`'s accumulator can
 /// travel as a partial row and be merged into another (Flink's AggregateFunction.merge):
@@ -115,6 +123,7 @@ std::vector<LogicalTypePtr> accumulatorTypes(const AggregateCall& call,
 /// Merges `other` (the values of another accumulator of the same call, e.g. a partial row's
 /// columns) into `accumulator`.
 void merge(const AggregateCall& call, Accumulator& accumulator, const Value* other);
+void merge(const AggregateCall& call, Value* accumulator, const Value* other);
 
 /// One table for several f(DISTINCT x) calls over the same integer argument x (as Flink's
 /// distinct aggregates share one MapView per argument): per distinct value, one multiplicity
@@ -124,7 +133,8 @@ void merge(const AggregateCall& call, Accumulator& accumulator, const Value* oth
 Accumulator createSharedDistinctTable();
 /// The `callCount` multiplicities of `value` in the table, added (all 0) when missing and
 /// `add` is true; nullptr when missing otherwise. The pointer is valid until the next call.
-int64_t* sharedDistinctCounts(Accumulator& table, int64_t value, int callCount, bool add);
+/// `table` points at the table's two values.
+int64_t* sharedDistinctCounts(Value* table, int64_t value, int callCount, bool add);
 
 /// Total order of comparable values of the same kind (numbers, strings, booleans, temporal
 /// values, decimals); <0, 0, >0.

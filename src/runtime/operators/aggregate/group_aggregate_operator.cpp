@@ -97,6 +97,18 @@ GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggreg
     }
     partialColumns_.push_back(column);
   }
+  // The flat layout of a group's accumulators: the calls', the shared tables', the row count.
+  size_t offset = 0;
+  for (const AggregateCall& call : effectiveCalls_) {
+    offsets_.push_back(offset);
+    offset += createAccumulator(call).size();
+  }
+  for (size_t g = 0; g < sharedDistinct_.size(); ++g) {
+    offsets_.push_back(offset);
+    offset += createSharedDistinctTable().size();
+  }
+  offsets_.push_back(offset);  // the row count
+  touched_.assign(spec_->calls.size(), 0);
 }
 
 GroupAggregateOperator::~GroupAggregateOperator() = default;
@@ -106,7 +118,7 @@ void GroupAggregateOperator::open(OperatorContext& context) {
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
   stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
                                                           context.maxParallelism, *context.clock);
-  ValueStateDescriptor<std::vector<std::vector<Value>>> descriptor("accumulators");
+  ValueStateDescriptor<std::vector<Value>> descriptor("accumulators");
   if (spec_->stateTtlMillis > 0) {
     descriptor.enableTimeToLive(
         StateTtlConfig::newBuilder(std::chrono::milliseconds(spec_->stateTtlMillis)).build());
@@ -119,20 +131,22 @@ void GroupAggregateOperator::open(OperatorContext& context) {
   }
 }
 
-std::vector<Accumulator> GroupAggregateOperator::newAccumulators() const {
-  std::vector<Accumulator> accumulators;
-  accumulators.reserve(spec_->calls.size() + 1);
-  for (const AggregateCall& call : effectiveCalls_) accumulators.push_back(createAccumulator(call));
-  for (size_t g = 0; g < sharedDistinct_.size(); ++g) {
-    accumulators.push_back(createSharedDistinctTable());
+GroupAggregateOperator::GroupAccumulators GroupAggregateOperator::newAccumulators() const {
+  GroupAccumulators accumulators;
+  accumulators.reserve(offsets_.back() + 1);
+  for (const AggregateCall& call : effectiveCalls_) {
+    for (Value& value : createAccumulator(call)) accumulators.push_back(std::move(value));
   }
-  accumulators.push_back({Value(int64_t{0})});  // live input rows of the group
+  for (size_t g = 0; g < sharedDistinct_.size(); ++g) {
+    for (Value& value : createSharedDistinctTable()) accumulators.push_back(std::move(value));
+  }
+  accumulators.push_back(Value(int64_t{0}));  // live input rows of the group
   return accumulators;
 }
 
 void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t row,
-                                           std::vector<Accumulator>& accumulators,
-                                           bool retract) const {
+                                           GroupAccumulators& accumulators, bool retract) {
+  Value* values = accumulators.data();
   if (spec_->phase == AggregatePhase::kGlobal) {  // a partial row: merge its accumulators
     std::vector<Value>& other = partialScratch_;
     for (size_t i = 0; i < spec_->calls.size(); ++i) {
@@ -140,11 +154,11 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
       for (int column = partialColumns_[i]; column < partialColumns_[i + 1]; ++column) {
         other.push_back(chunk.column(column).valueAt(row));
       }
-      merge(spec_->calls[i], accumulators[i], other.data());
+      merge(spec_->calls[i], values + offsets_[i], other.data());
+      touched_[i] = 1;
     }
-    Accumulator& rowCount = accumulators.back();
-    rowCount[0] = Value(rowCount[0].get<int64_t>() +
-                        chunk.column(partialColumns_.back()).data<int64_t>()[row]);
+    accumulators.back().getMutable<int64_t>() +=
+        chunk.column(partialColumns_.back()).data<int64_t>()[row];
     return;
   }
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
@@ -152,7 +166,7 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
     const AggregateCall& call = effectiveCalls_[i];
     Value input = call.argumentColumn >= 0 ? chunk.column(call.argumentColumn).valueAt(row)
                                            : Value(int64_t{1});
-    accumulate(call, accumulators[i], input, retract);
+    if (accumulate(call, values + offsets_[i], input, retract)) touched_[i] = 1;
   }
   // Shared DISTINCT tables: one probe per argument; a call's inner accumulator sees a value
   // when its multiplicity for that call becomes 1, and loses it when it drops to 0.
@@ -169,7 +183,7 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
       }
     }
     if (passing == 0) continue;  // no call counts the row: the table does not need the value
-    int64_t* counts = sharedDistinctCounts(accumulators[spec_->calls.size() + g],
+    int64_t* counts = sharedDistinctCounts(values + offsets_[spec_->calls.size() + g],
                                            integerAt(argument, row), callCount, !retract);
     if (counts == nullptr) continue;  // retracting a value never accumulated
     std::optional<Value> input;
@@ -181,12 +195,13 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
       counts[k] = before + step;
       if ((!retract && before == 0) || (retract && before == 1)) {
         if (!input) input = argument.valueAt(row);
-        accumulate(effectiveCalls_[i], accumulators[i], *input, retract);
+        if (accumulate(effectiveCalls_[i], values + offsets_[i], *input, retract)) {
+          touched_[i] = 1;
+        }
       }
     }
   }
-  Accumulator& rowCount = accumulators.back();
-  rowCount[0] = Value(rowCount[0].get<int64_t>() + (retract ? -1 : 1));
+  accumulators.back().getMutable<int64_t>() += retract ? -1 : 1;
 }
 
 bool GroupAggregateOperator::passesFilter(const vector::Chunk& chunk, int64_t row,
@@ -197,19 +212,17 @@ bool GroupAggregateOperator::passesFilter(const vector::Chunk& chunk, int64_t ro
   return !filter.isNull(row) && filter.data<bool>()[row];
 }
 
-std::vector<Value> GroupAggregateOperator::resultsOf(
-    const std::vector<Accumulator>& accumulators) const {
+std::vector<Value> GroupAggregateOperator::resultsOf(const GroupAccumulators& accumulators) const {
   std::vector<Value> results;
   resultsOf(accumulators, results);
   return results;
 }
 
-void GroupAggregateOperator::resultsOf(const std::vector<Accumulator>& accumulators,
+void GroupAggregateOperator::resultsOf(const GroupAccumulators& accumulators,
                                        std::vector<Value>& results) const {
-  results.clear();
-  results.reserve(spec_->calls.size());
+  results.resize(spec_->calls.size());
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
-    results.push_back(aggregateResult(effectiveCalls_[i], accumulators[i]));
+    assignAggregateResult(effectiveCalls_[i], accumulators.data() + offsets_[i], results[i]);
   }
 }
 
@@ -265,9 +278,7 @@ void GroupAggregateOperator::flushPartials() {
   for (const auto& [key, group] : batchGroups_) {
     int column = 0;
     for (const Value& value : group.keyValues) output_->mutableColumn(column++).appendValue(value);
-    for (const Accumulator& accumulator : group.accumulators) {
-      for (const Value& value : accumulator) output_->mutableColumn(column++).appendValue(value);
-    }
+    for (const Value& value : group.accumulators) output_->mutableColumn(column++).appendValue(value);
     output_->mutableRowKinds().push_back(RowKind::INSERT);
     if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
   }
@@ -306,8 +317,8 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
                                          size_t count) {
   stateBackend_->setCurrentKey(key, assignToKeyGroup(key, context().maxParallelism));
   // The group's accumulators, changed in place in the state where the backend allows it.
-  std::vector<Accumulator>* accumulators = accumulatorState_->valuePointer();
-  std::optional<std::vector<Accumulator>> copy;
+  GroupAccumulators* accumulators = accumulatorState_->valuePointer();
+  std::optional<GroupAccumulators> copy;
   if (!accumulators) {
     copy = accumulatorState_->value();
     if (copy) accumulators = &*copy;
@@ -315,6 +326,7 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
   const bool existed = accumulators != nullptr;
   std::vector<Value>& previousResults = previousResults_;
   if (existed) resultsOf(*accumulators, previousResults);
+  std::fill(touched_.begin(), touched_.end(), 0);
   for (size_t i = 0; i < count; ++i) {
     const bool retract = !isAccumulate(rows[i].chunk->rowKind(rows[i].row));
     if (accumulators == nullptr) {
@@ -328,12 +340,26 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
   // The key's columns come from its last row.
   const vector::Chunk& keyChunk = *rows[count - 1].chunk;
   const int64_t keyRow = rows[count - 1].row;
-  if (accumulators->back()[0].get<int64_t>() > 0) {
+  if (accumulators->back().get<int64_t>() > 0) {
     std::vector<Value>& results = results_;
-    resultsOf(*accumulators, results);
+    bool changed = !existed;
+    if (!existed) {
+      resultsOf(*accumulators, results);
+    } else {
+      // Only the calls whose accumulators took a row can have a new result.
+      results.resize(spec_->calls.size());
+      for (size_t i = 0; i < spec_->calls.size(); ++i) {
+        if (touched_[i] == 0) {
+          results[i] = previousResults[i];
+          continue;
+        }
+        assignAggregateResult(effectiveCalls_[i], accumulators->data() + offsets_[i], results[i]);
+        if (!changed && results[i] != previousResults[i]) changed = true;
+      }
+    }
     if (!existed) {
       appendResult(keyChunk, keyRow, results, RowKind::INSERT);
-    } else if (results != previousResults) {
+    } else if (changed) {
       if (spec_->generateUpdateBefore) {
         appendResult(keyChunk, keyRow, previousResults, RowKind::UPDATE_BEFORE);
       }
@@ -402,7 +428,7 @@ void GroupAggregateOperator::finish() {
   std::sort(batchGroups_.begin(), batchGroups_.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [key, group] : batchGroups_) {
-    if (group.accumulators.back()[0].get<int64_t>() <= 0) continue;
+    if (group.accumulators.back().get<int64_t>() <= 0) continue;
     appendResultValues(group.keyValues, resultsOf(group.accumulators), RowKind::INSERT);
     if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
   }

@@ -93,18 +93,23 @@ class GroupAggregateOperator final : public StreamOperator {
   /// Mini-batch: folds the buffered chunks key by key and emits one change per key.
   void flushBundle();
   void processChunkInBatchMode(const vector::Chunk& chunk);
+  /// A group's accumulators in one flat list (one allocation, read in one pass): each call's
+  /// values from offsets_[call], then each shared DISTINCT table's, then the live row count.
+  using GroupAccumulators = std::vector<Value>;
   /// The result of every call for the given accumulators.
-  std::vector<Value> resultsOf(const std::vector<Accumulator>& accumulators) const;
-  /// The same into `results` (cleared first), reusing its storage.
-  void resultsOf(const std::vector<Accumulator>& accumulators, std::vector<Value>& results) const;
+  std::vector<Value> resultsOf(const GroupAccumulators& accumulators) const;
+  /// The same into `results`, reusing its values' storage.
+  void resultsOf(const GroupAccumulators& accumulators, std::vector<Value>& results) const;
   /// Appends the group's key columns (from `chunk` row `row`) and results to the output.
   void appendResult(const vector::Chunk& chunk, int64_t row, const std::vector<Value>& results,
                     RowKind kind);
   void appendResultValues(const std::vector<Value>& keyValues, const std::vector<Value>& results,
                           RowKind kind);
-  std::vector<Accumulator> newAccumulators() const;
-  void accumulateRow(const vector::Chunk& chunk, int64_t row,
-                     std::vector<Accumulator>& accumulators, bool retract) const;
+  GroupAccumulators newAccumulators() const;
+  /// Folds one input row into `accumulators`; marks in touched_ the calls whose accumulator
+  /// took it.
+  void accumulateRow(const vector::Chunk& chunk, int64_t row, GroupAccumulators& accumulators,
+                     bool retract);
   /// Whether call `i` counts row `row` (its FILTER column, if any, is TRUE).
   bool passesFilter(const vector::Chunk& chunk, int64_t row, size_t i) const;
   void emitOutput();
@@ -118,13 +123,13 @@ class GroupAggregateOperator final : public StreamOperator {
   std::shared_ptr<const GroupAggregateSpec> spec_;
   bool batchMode_ = false;
   std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
-  // Accumulators per call, plus the group's live row count at the end.
-  ValueState<std::vector<std::vector<Value>>>* accumulatorState_ = nullptr;
+  // Each group's GroupAccumulators.
+  ValueState<std::vector<Value>>* accumulatorState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;
   struct BatchGroup {
     std::vector<Value> keyValues;
-    std::vector<Accumulator> accumulators;
+    GroupAccumulators accumulators;
   };
   std::vector<std::pair<std::string, BatchGroup>> batchGroups_;  // in first-seen order
   absl::flat_hash_map<std::string, size_t> batchGroupIndex_;
@@ -149,6 +154,8 @@ class GroupAggregateOperator final : public StreamOperator {
   std::vector<SharedDistinct> sharedDistinct_;
   std::vector<AggregateCall> effectiveCalls_;  // spec_->calls, shared ones without `distinct`
   std::vector<bool> shared_;                   // per call: counted through a shared table
+  std::vector<size_t> offsets_;  // see GroupAccumulators; the row count's last
+  std::vector<uint8_t> touched_;  // per call: its accumulator took a row of this update
 };
 
 }  // namespace eddy::runtime::operators
