@@ -47,15 +47,22 @@ void SqlScriptRunner::showQuery(TableResult& result) {
     interruption.emplace(result, view.mode == ResultMode::kTableau ? -1 : settings_.terminalInput);
   }
   showQueryResult(result, out_, view);
-  reportLateRecords(result);
+  reportDroppedRows(result);
 }
 
-void SqlScriptRunner::reportLateRecords(const TableResult& result) {
+void SqlScriptRunner::reportDroppedRows(const TableResult& result) {
   int64_t late = result.getNumLateRecordsDropped();
-  if (late == 0) return;
-  err_ << "[WARNING] " << late << (late == 1 ? " record" : " records")
-       << " arrived behind the watermark and " << (late == 1 ? "was" : "were")
-       << " dropped as late by windows or interval joins.\n";
+  if (late != 0) {
+    err_ << "[WARNING] " << late << (late == 1 ? " record" : " records")
+         << " arrived behind the watermark and " << (late == 1 ? "was" : "were")
+         << " dropped as late by windows or interval joins.\n";
+  }
+  int64_t nulls = result.getNumNotNullRowsDropped();
+  if (nulls != 0) {
+    err_ << "[WARNING] " << nulls << (nulls == 1 ? " row" : " rows")
+         << " with a null value in a NOT NULL column " << (nulls == 1 ? "was" : "were")
+         << " dropped by the sink ('table.exec.sink.not-null-enforcer'='DROP').\n";
+  }
 }
 
 bool SqlScriptRunner::run(const std::string& script, const std::string& fileName) {
@@ -114,7 +121,7 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
           } else {
             out_ << "[INFO] Complete execution of the SQL update statement.\n";
           }
-          reportLateRecords(result);
+          reportDroppedRows(result);
           break;
         }
         case sql::StatementKind::kSet:

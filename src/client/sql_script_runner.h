@@ -46,8 +46,9 @@ class SqlScriptRunner {
  private:
   /// Shows a query's result in the session's result mode (QueryResultView).
   void showQuery(TableResult& result);
-  /// A warning on stderr when the job dropped late records (none: nothing is printed).
-  void reportLateRecords(const TableResult& result);
+  /// Warnings on stderr when the job dropped late records or rows with NULL in a NOT NULL
+  /// sink column (none: nothing is printed).
+  void reportDroppedRows(const TableResult& result);
 
   TableEnvironment& environment_;
   std::ostream& out_;

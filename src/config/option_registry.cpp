@@ -178,8 +178,9 @@ std::vector<ConfigOption> knownOptions() {
                                "A source without input for this long is marked idle."));
   options.push_back(makeOption("table.exec.source.cdc-events-duplicate", T::kBoolean, "false",
                                kPlannerIgnores, "The CDC source may produce duplicate events."));
-  options.push_back(makeEnum("table.exec.sink.not-null-enforcer", {"ERROR", "DROP"}, "ERROR",
-                             kPlannerIgnores, "What a sink does with NULL in a NOT NULL column."));
+  options.push_back(makeEnum("table.exec.sink.not-null-enforcer", {"ERROR", "DROP"}, "ERROR", "",
+                             "What a sink does with NULL in a NOT NULL column: fail the job "
+                             "(ERROR) or drop the row (DROP)."));
   options.push_back(makeEnum("table.exec.sink.type-length-enforcer", {"IGNORE", "TRIM_PAD"},
                              "IGNORE", kPlannerIgnores,
                              "Whether a sink trims or pads CHAR/VARCHAR/BINARY values."));

@@ -86,6 +86,10 @@ int64_t TableResult::getNumLateRecordsDropped() const {
   return rows_ ? rows_->numLateRecordsDropped() : 0;
 }
 
+int64_t TableResult::getNumNotNullRowsDropped() const {
+  return rows_ ? rows_->numNotNullRowsDropped() : 0;
+}
+
 JobProgress TableResult::getJobProgress() const { return rows_ ? rows_->progress() : JobProgress{}; }
 
 void TableResult::print() { print(std::cout); }

@@ -56,6 +56,9 @@ struct JobMetrics {
   std::atomic<int64_t> numRowsRead{0};
   /// Rows that reached the job's table sinks (counted by the Table layer before each sink).
   std::atomic<int64_t> numRowsWritten{0};
+  /// Rows a table sink's NOT NULL enforcer dropped (`table.exec.sink.not-null-enforcer` =
+  /// DROP) because a NOT NULL column held NULL.
+  std::atomic<int64_t> numNotNullRowsDropped{0};
 
   /// The sinks' event time: each sink input subtask registers once and reports every
   /// watermark it passes on; sinkWatermark() is the lowest of the reported ones

@@ -43,6 +43,9 @@ class RowSource {
   virtual void cancel() {}
   /// Rows the producing job's time-based operators dropped as late so far (0 without a job).
   virtual int64_t numLateRecordsDropped() const { return 0; }
+  /// Rows the producing job's sinks dropped for a NULL in a NOT NULL column (see
+  /// TableResult::getNumNotNullRowsDropped).
+  virtual int64_t numNotNullRowsDropped() const { return 0; }
   /// The producing job's progress (see JobProgress); callable from any thread.
   virtual JobProgress progress() const { return {}; }
 };
@@ -75,6 +78,9 @@ class TableResult {
   /// Rows that the job's windows, interval joins and other time-based operators dropped
   /// because they arrived behind the watermark (so far; final once the rows are consumed).
   int64_t getNumLateRecordsDropped() const;
+  /// Rows that INSERT's sinks dropped because a NOT NULL column held NULL
+  /// (`table.exec.sink.not-null-enforcer` = DROP; so far, final once the job has finished).
+  int64_t getNumNotNullRowsDropped() const;
   /// The job's progress so far; callable from another thread while rows are read.
   JobProgress getJobProgress() const;
   /// Whether the rows are a STREAMING job's changelog (printed with an `op` column).

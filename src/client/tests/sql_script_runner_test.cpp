@@ -86,6 +86,21 @@ TEST(SqlScriptRunnerTest, StopsAtTheFirstFailingStatementNamingItsPosition) {
             "did you mean 'name'?\n");
 }
 
+TEST(SqlScriptRunnerTest, WarnsAboutRowsTheNotNullEnforcerDropped) {
+  ScriptRun run = runScript(
+      "SET 'table.exec.sink.not-null-enforcer' = 'DROP';\n"
+      "CREATE TABLE sink (id INT NOT NULL) WITH ('connector' = 'blackhole');\n"
+      "INSERT INTO sink SELECT * FROM (VALUES (1), (CAST(NULL AS INT)), (NULL), (4)) AS t(id);\n");
+  EXPECT_TRUE(run.ok) << run.err;
+  EXPECT_EQ(run.out,
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Complete execution of the SQL update statement.\n");
+  EXPECT_EQ(run.err,
+            "[WARNING] 2 rows with a null value in a NOT NULL column were dropped by the sink "
+            "('table.exec.sink.not-null-enforcer'='DROP').\n");
+}
+
 TEST(SqlScriptRunnerTest, ParseErrorsNameTheScriptLine) {
   ScriptRun run = runScript("SET 'a' = 'b';\nSELECT FROM x;\n");
   EXPECT_FALSE(run.ok);

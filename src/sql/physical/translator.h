@@ -31,6 +31,9 @@ struct TranslationSettings {
   int64_t autoWatermarkInterval = 200;
   /// table.exec.source.idle-timeout (ms; 0: sources never go idle).
   int64_t sourceIdleTimeout = 0;
+  /// table.exec.sink.not-null-enforcer is DROP: a table sink drops rows with NULL in a NOT NULL
+  /// column (else the job fails on the first).
+  bool dropNotNullViolations = false;
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled

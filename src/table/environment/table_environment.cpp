@@ -21,6 +21,7 @@
 #include "function/user_defined_function.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/sink/not_null_enforcer_operator.h"
 #include "sql/binder/binder.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
@@ -118,6 +119,9 @@ class InsertRowSource final : public RowSource {
     return std::nullopt;
   }
   int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
+  int64_t numNotNullRowsDropped() const override {
+    return client_.getMetrics().numNotNullRowsDropped.load();
+  }
   /// Stops the job (the interactive client's Ctrl-C); a waiting next() returns.
   void cancel() override { client_.cancel(); }
   JobProgress progress() const override { return progressOf(client_); }
@@ -698,6 +702,8 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
       view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
   translation.stateTtl =
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
+  translation.dropNotNullViolations =
+      view.getEnum("table.exec.sink.not-null-enforcer").value_or("ERROR") == "DROP";
   if (translation.streaming && view.getBoolean("table.exec.mini-batch.enabled").value_or(false)) {
     // Flink's checks: a mini-batch needs both a latency and a size (BATCH ignores mini-batch).
     int64_t latency = view.getDuration("table.exec.mini-batch.allow-latency")
@@ -764,7 +770,14 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   // Implicit casts to the sink's column types (an impossible cast names the columns).
   std::vector<expression::ExpressionPtr> casts;
   std::vector<std::string> names;
+  // The NOT NULL columns of the sink that the query may fill with NULL.
+  auto notNull = std::make_shared<runtime::operators::NotNullEnforcerSpec>();
+  notNull->dropRows = translation.dropNotNullViolations;
   for (size_t i = 0; i < sinkFields.size(); ++i) {
+    if (!sinkFields[i].type->isNullable() && queryFields[i].type->isNullable()) {
+      notNull->columns.push_back(static_cast<int>(i));
+      notNull->names.push_back(sinkFields[i].name);
+    }
     auto column = expression::column(static_cast<int>(i), queryFields[i].type);
     try {
       casts.push_back(expression::castIfNeeded(
@@ -826,6 +839,17 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     }
   }
   auto rows = sql::translateToDataStream(plan, environment, translation);
+  if (!notNull->columns.empty()) {
+    // Flink's ConstraintEnforcer, chained before the sink.
+    DataStream<vector::Chunk> enforced = rows.transform<vector::Chunk>(
+        fmt::format("ConstraintEnforcer[NotNullEnforcer(fields=[{}])]",
+                    fmt::join(notNull->names, ", ")),
+        std::make_shared<runtime::LambdaOperatorFactory>([notNull] {
+          return std::make_unique<runtime::operators::NotNullEnforcerOperator>(notNull);
+        }));
+    enforced.setParallelism(rows.getParallelism());
+    rows = std::move(enforced);
+  }
   if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
