@@ -712,13 +712,27 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
             "ROW_NUMBER, RANK and DENSE_RANK in STREAMING mode need a filter on the rank that "
             "bounds it from above (Top-N, e.g. WHERE rownum <= 10)");
       }
-      spec->keepFirstArrival =
-          isProcTimeKeepFirst(*node.inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
-                              rank.outputRankNumber, rank.sortKeys);
+      const bool deduplicate =
+          spec->windowEndColumn < 0 &&
+          isDeduplicate(*node.inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
+                        rank.outputRankNumber, rank.sortKeys);
+      const bool procTime =
+          deduplicate && node.inputs[0]->rowType->getFields()[static_cast<size_t>(
+                             rank.sortKeys[0].column)].type->getTimestampKind() ==
+                             TimestampKind::PROCTIME;
+      spec->keepFirstArrival = deduplicate && procTime && rank.sortKeys[0].ascending;
+      spec->deduplicate = deduplicate && !spec->keepFirstArrival;
+      spec->keepLastArrival = spec->deduplicate && procTime;
       std::string name = spec->windowEndColumn >= 0 ? "WindowRank"
-                         : spec->keepFirstArrival  ? "Deduplicate"
-                                                   : "Rank";
-      std::string description = rankDescription(rank, name);
+                         : deduplicate              ? "Deduplicate"
+                                                    : "Rank";
+      // Flink's Deduplicate line: which row it keeps, by which key, on which time.
+      std::string description =
+          deduplicate ? fmt::format("Deduplicate(keep=[{}], key=[{}], order=[{}])",
+                                    rank.sortKeys[0].ascending ? "FirstRow" : "LastRow",
+                                    keyNames(node.inputs[0]->rowType, rank.partitionKeys),
+                                    procTime ? "PROCTIME" : "ROWTIME")
+                      : rankDescription(rank, name);
       return keyed(translate(*node.inputs[0], env, settings), rank.partitionKeys,
                    node.inputs[0]->rowType, std::move(name),
                    factoryOf<runtime::operators::RankOperator>(std::move(spec)), settings)

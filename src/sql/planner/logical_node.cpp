@@ -138,6 +138,15 @@ std::string changelogKindsOf(const LogicalNode& node) {
       return std::string("[I,") + (aggregate.generateUpdateBefore ? "UB," : "") + "UA" +
              (deletes ? ",D]" : "]");
     }
+    case LogicalNodeKind::kRank: {
+      const auto& rank = static_cast<const LogicalRank&>(node);
+      // A deduplication replaces a key's row, never deletes it.
+      if (isDeduplicate(*node.inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
+                        rank.outputRankNumber, rank.sortKeys)) {
+        return "[I,UB,UA]";
+      }
+      return "[I,UB,UA,D]";
+    }
     case LogicalNodeKind::kProject:
     case LogicalNodeKind::kFilter:
     case LogicalNodeKind::kWatermarkAssigner:
@@ -797,12 +806,21 @@ LogicalTypePtr rankRowType(const LogicalNode& input, bool outputRankNumber,
 }
 }  // namespace
 
+bool isDeduplicate(const LogicalNode& input, runtime::operators::RankKind kind, int64_t rankStart,
+                   int64_t rankEnd, bool outputRankNumber,
+                   const std::vector<runtime::operators::SortKey>& sortKeys) {
+  return input.changelogMode == ChangelogMode::kInsertOnly &&
+         kind == runtime::operators::RankKind::ROW_NUMBER && rankStart == 1 && rankEnd == 1 &&
+         !outputRankNumber && sortKeys.size() == 1 &&
+         input.rowType->getFields().at(sortKeys[0].column).type->getTimestampKind() !=
+             TimestampKind::REGULAR;
+}
+
 bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind kind,
                          int64_t rankStart, int64_t rankEnd, bool outputRankNumber,
                          const std::vector<runtime::operators::SortKey>& sortKeys) {
-  return input.changelogMode == ChangelogMode::kInsertOnly &&
-         kind == runtime::operators::RankKind::ROW_NUMBER && rankStart == 1 && rankEnd == 1 &&
-         !outputRankNumber && sortKeys.size() == 1 && sortKeys[0].ascending &&
+  return isDeduplicate(input, kind, rankStart, rankEnd, outputRankNumber, sortKeys) &&
+         sortKeys[0].ascending &&
          input.rowType->getFields().at(sortKeys[0].column).type->getTimestampKind() ==
              TimestampKind::PROCTIME;
 }

@@ -412,6 +412,14 @@ std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int colu
 bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind kind,
                          int64_t rankStart, int64_t rankEnd, bool outputRankNumber,
                          const std::vector<runtime::operators::SortKey>& sortKeys);
+/// Whether a rank is Flink's Deduplicate: `ROW_NUMBER() OVER (PARTITION BY .. ORDER BY
+/// time_attr [ASC|DESC]) = 1` over an insert-only input, the rank number not selected. It keeps
+/// the first or last row of each key by the time attribute (processing or event time); a
+/// replaced row is retracted with -U and its successor sent as +U (EXPLAIN CHANGELOG_MODE
+/// `[I,UB,UA]`), except for keep-first on processing time, which is insert-only.
+bool isDeduplicate(const LogicalNode& input, runtime::operators::RankKind kind, int64_t rankStart,
+                   int64_t rankEnd, bool outputRankNumber,
+                   const std::vector<runtime::operators::SortKey>& sortKeys);
 
 /// Window Top-N (Flink's WindowRank): the partition key that is window_end when a rank over
 /// `input` partitioned by `partitionKeys` ranks the rows of each window (the keys include a

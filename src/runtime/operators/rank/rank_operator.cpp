@@ -264,6 +264,12 @@ void RankOperator::visibleRefs(const std::vector<RowRef>& sorted, size_t from,
       [&](size_t i, int64_t rank) { out.emplace_back(sorted[i], rank); });
 }
 
+bool RankOperator::replacesHeldRow(RowRef row, RowRef held) const {
+  if (spec_->keepLastArrival) return true;
+  const int order = compareSortKeys(row, held);
+  return order < 0 || (order == 0 && !spec_->sortKeys[0].ascending);
+}
+
 void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
   const vector::Chunk& chunk = store_.chunk(segment);
   keyBytes_.clear();
@@ -278,7 +284,8 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
   if (accumulate) {
     if (keepsOnlyTopRows && slot >= 0) {
       const std::vector<RowRef>& held = topN_[slot].sorted;
-      if (static_cast<int64_t>(held.size()) >= spec_->rankEnd &&
+      if (spec_->deduplicate && !held.empty() && !replacesHeldRow(row, held.front())) return;
+      if (!spec_->deduplicate && static_cast<int64_t>(held.size()) >= spec_->rankEnd &&
           compareSortKeys(row, held.back()) >= 0) {
         return;
       }
@@ -290,7 +297,9 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
   std::vector<RowRef>& sorted = topN_[slot].sorted;
   // Where the row goes (after the rows with equal keys: arrival order) or is (retraction).
   size_t position = 0;
-  if (accumulate) {
+  if (accumulate && spec_->deduplicate) {
+    position = 0;  // it replaces the held row (else it returned above)
+  } else if (accumulate) {
     position = static_cast<size_t>(
         std::upper_bound(sorted.begin(), sorted.end(), row,
                          [this](RowRef a, RowRef b) { return compareSortKeys(a, b) < 0; }) -
@@ -343,6 +352,9 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
         ++j;
       }
     }
+  } else if (spec_->deduplicate && before_.size() == 1 && after_.size() == 1) {
+    appendRef(before_[0].first, 0, RowKind::UPDATE_BEFORE);
+    appendRef(after_[0].first, 0, RowKind::UPDATE_AFTER);
   } else {
     // Multiset difference: rows entering (+I) first, then rows leaving (-D).
     std::vector<bool> matched(before_.size(), false);
@@ -437,6 +449,8 @@ void RankOperator::emitPartition(const std::string& key) {
   auto found = partitions_.find(key);
   if (found == partitions_.end()) return;
   Rows& rows = found->second;
+  // Keeping the last row, a deduplication prefers the later of equal times (as STREAMING).
+  if (spec_->deduplicate && !spec_->sortKeys[0].ascending) std::reverse(rows.begin(), rows.end());
   std::stable_sort(rows.begin(), rows.end(),
                    [this](const auto& a, const auto& b) { return less(a, b); });
   forEachVisible(

@@ -65,6 +65,13 @@ struct RankSpec {
   /// each partition (+I) and drops the later ones, whatever their order values (proctimes
   /// computed upstream by parallel subtasks need not arrive in order).
   bool keepFirstArrival = false;
+  /// Deduplication by a time attribute otherwise (Flink's Deduplicate; rankEnd is 1, no rank
+  /// number, insert-only input): a row replacing its key's row is emitted as -U old / +U new
+  /// (also when both are equal), as Flink's deduplicate functions do. The new row replaces the
+  /// held one when it sorts before it, and on equal times when keeping the last row (DESC);
+  /// with `keepLastArrival` (keep-last on processing time) always.
+  bool deduplicate = false;
+  bool keepLastArrival = false;
   std::optional<common::SessionTimeZone> windowTimeZone;
 };
 
@@ -101,6 +108,8 @@ class RankOperator final : public StreamOperator {
   void processStreamingRow(int32_t segment, int64_t row);
   /// <0, 0, >0 as stored row `a` sorts before, with, after `b` by the sort keys.
   int compareSortKeys(RowRef a, RowRef b) const;
+  /// Deduplication: whether `row` takes the place of its key's `held` row (see RankSpec).
+  bool replacesHeldRow(RowRef row, RowRef held) const;
   /// Whether two stored rows have equal values in every column.
   bool rowsEqual(RowRef a, RowRef b) const;
   /// The visible rows of a sorted partition with their ranks, from index `from` on.
