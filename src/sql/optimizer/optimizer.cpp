@@ -57,7 +57,8 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
       const auto& rank = static_cast<const LogicalRank&>(node);
       return std::make_shared<LogicalRank>(inputs[0], rank.partitionKeys, rank.sortKeys,
                                            rank.rankKind, rank.rankStart, rank.rankEnd,
-                                           rank.outputRankNumber, rank.rankName);
+                                           rank.outputRankNumber, rank.rankName,
+                                           rank.generateUpdateBefore);
     }
     case LogicalNodeKind::kWatermarkAssigner: {
       const auto& assigner = static_cast<const LogicalWatermarkAssigner&>(node);

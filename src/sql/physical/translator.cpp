@@ -723,6 +723,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->keepFirstArrival = deduplicate && procTime && rank.sortKeys[0].ascending;
       spec->deduplicate = deduplicate && !spec->keepFirstArrival;
       spec->keepLastArrival = spec->deduplicate && procTime;
+      spec->generateUpdateBefore = rank.generateUpdateBefore;
       std::string name = spec->windowEndColumn >= 0 ? "WindowRank"
                          : deduplicate              ? "Deduplicate"
                                                     : "Rank";

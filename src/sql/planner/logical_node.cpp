@@ -143,7 +143,7 @@ std::string changelogKindsOf(const LogicalNode& node) {
       // A deduplication replaces a key's row, never deletes it.
       if (isDeduplicate(*node.inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
                         rank.outputRankNumber, rank.sortKeys)) {
-        return "[I,UB,UA]";
+        return rank.generateUpdateBefore ? "[I,UB,UA]" : "[I,UA]";
       }
       return "[I,UB,UA,D]";
     }
@@ -241,6 +241,23 @@ LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
       names.erase(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(grouping.size()));
       return std::make_shared<LogicalAggregate>(plan->inputs[0], aggregate.groupingColumns,
                                                 aggregate.calls, std::move(names), false);
+    }
+    case LogicalNodeKind::kRank: {
+      // A deduplication, whose upsert key is its partition key (a key must be exactly that).
+      const auto& rank = static_cast<const LogicalRank&>(*plan);
+      if (!isDeduplicate(*plan->inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
+                         rank.outputRankNumber, rank.sortKeys)) {
+        return nullptr;
+      }
+      if (key) {
+        std::vector<int> sorted = *key, partition = rank.partitionKeys;
+        std::sort(sorted.begin(), sorted.end());
+        std::sort(partition.begin(), partition.end());
+        if (sorted != partition) return nullptr;
+      }
+      return std::make_shared<LogicalRank>(plan->inputs[0], rank.partitionKeys, rank.sortKeys,
+                                           rank.rankKind, rank.rankStart, rank.rankEnd,
+                                           rank.outputRankNumber, rank.rankName, false);
     }
     default:
       return nullptr;
@@ -841,7 +858,7 @@ int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partit
 LogicalRank::LogicalRank(LogicalNodePtr input, std::vector<int> partition,
                          std::vector<runtime::operators::SortKey> sort,
                          runtime::operators::RankKind kind, int64_t start, int64_t end,
-                         bool rankNumber, std::string name)
+                         bool rankNumber, std::string name, bool updateBefore)
     : LogicalNode(LogicalNodeKind::kRank, rankRowType(*input, rankNumber, name), {input},
                   windowRankEndColumn(*input, partition) >= 0 ||
                           isProcTimeKeepFirst(*input, kind, start, end, rankNumber, sort)
@@ -853,12 +870,13 @@ LogicalRank::LogicalRank(LogicalNodePtr input, std::vector<int> partition,
       rankStart(start),
       rankEnd(end),
       outputRankNumber(rankNumber),
-      rankName(std::move(name)) {}
+      rankName(std::move(name)),
+      generateUpdateBefore(updateBefore) {}
 
 std::shared_ptr<const LogicalRank> LogicalRank::with(int64_t start, int64_t end,
                                                      bool rankNumber) const {
   return std::make_shared<LogicalRank>(inputs[0], partitionKeys, sortKeys, rankKind, start, end,
-                                       rankNumber, rankName);
+                                       rankNumber, rankName, generateUpdateBefore);
 }
 
 std::string LogicalRank::describe() const {

@@ -320,7 +320,7 @@ struct LogicalRank final : LogicalNode {
   LogicalRank(LogicalNodePtr input, std::vector<int> partitionKeys,
               std::vector<runtime::operators::SortKey> sortKeys,
               runtime::operators::RankKind rankKind, int64_t rankStart, int64_t rankEnd,
-              bool outputRankNumber, std::string rankName);
+              bool outputRankNumber, std::string rankName, bool generateUpdateBefore = true);
   std::string describe() const override;
   /// This rank with other bounds or without the rank column.
   std::shared_ptr<const LogicalRank> with(int64_t start, int64_t end, bool rankNumber) const;
@@ -331,6 +331,9 @@ struct LogicalRank final : LogicalNode {
   const int64_t rankEnd;
   const bool outputRankNumber;
   const std::string rankName;
+  /// False where the consumer takes updates without -U (withoutUpdateBefore): a deduplication
+  /// then sends a replacing row as +U alone (EXPLAIN CHANGELOG_MODE `[I,UA]`).
+  const bool generateUpdateBefore;
 };
 
 /// Generates the watermarks of a table with `WATERMARK FOR rowtime AS expression`: the rows
@@ -450,10 +453,11 @@ std::string changelogKindsOf(const LogicalNode& node);
 
 /// `plan` rebuilt so that its updates come as +U rows without the -U before them (Flink's
 /// ONLY_UPDATE_AFTER), for a consumer that does not need -U: through projections down to a
-/// GroupAggregate, which then generates no -U. With `key` (columns of the plan's output; the
-/// consumer's primary key) only when the updates are upserts by exactly that key: the
-/// projections keep the key columns as they are (or cast them without merging values: a wider
-/// integer, a longer string) and the aggregate groups by exactly those columns. Null when the
+/// GroupAggregate or a deduplication (isDeduplicate), which then generates no -U. With `key`
+/// (columns of the plan's output; the consumer's primary key) only when the updates are upserts
+/// by exactly that key: the projections keep the key columns as they are (or cast them without
+/// merging values: a wider integer, a longer string) and the aggregate groups (the
+/// deduplication partitions) by exactly those columns. Null when the
 /// plan is insert-only or cannot drop -U (a filter on the way, another updating node, a
 /// different key): the consumer then gets -U and +U.
 std::shared_ptr<const LogicalNode> withoutUpdateBefore(

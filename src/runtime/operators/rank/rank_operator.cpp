@@ -353,7 +353,7 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
       }
     }
   } else if (spec_->deduplicate && before_.size() == 1 && after_.size() == 1) {
-    appendRef(before_[0].first, 0, RowKind::UPDATE_BEFORE);
+    if (spec_->generateUpdateBefore) appendRef(before_[0].first, 0, RowKind::UPDATE_BEFORE);
     appendRef(after_[0].first, 0, RowKind::UPDATE_AFTER);
   } else {
     // Multiset difference: rows entering (+I) first, then rows leaving (-D).

@@ -72,6 +72,8 @@ struct RankSpec {
   /// with `keepLastArrival` (keep-last on processing time) always.
   bool deduplicate = false;
   bool keepLastArrival = false;
+  /// Deduplication: whether a replaced row is retracted with -U before its successor's +U.
+  bool generateUpdateBefore = true;
   std::optional<common::SessionTimeZone> windowTimeZone;
 };
 

@@ -117,6 +117,39 @@ TEST(StreamTableEnvironmentTest, UpsertChangelogOfAnAggregateHasNoUpdateBefore) 
   }
 }
 
+// A deduplication keeping the last row per key sends a replacing row as -U old / +U new (Flink's
+// Deduplicate); toChangelogStream in upsert mode by that key gets the +U alone.
+TEST(StreamTableEnvironmentTest, UpsertChangelogOfADeduplicationHasNoUpdateBefore) {
+  for (bool upsert : {false, true}) {
+    auto env = environment();
+    auto tableEnv = StreamTableEnvironment::create(*env);
+    DataStream<Row> rows = env->fromElements(Row::of("a", 1), Row::of("a", 2), Row::of("b", 3),
+                                             Row::of("a", 4));
+    tableEnv->createTemporaryView(
+        "Rows", tableEnv->fromDataStream(rows, Schema::newBuilder()
+                                                   .columnByExpression("pt", "PROCTIME()")
+                                                   .build()));
+    Table result = tableEnv->sqlQuery(
+        "SELECT f0 AS name, f1 AS v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY f0 ORDER BY "
+        "pt DESC) AS rn FROM Rows) WHERE rn = 1");
+    std::vector<std::string> changes =
+        upsert ? collect(tableEnv->toChangelogStream(
+                     result,
+                     Schema::newBuilder()
+                         .column("name", DataTypes::STRING().notNull())
+                         .column("v", DataTypes::INT().notNull())
+                         .primaryKey({"name"})
+                         .build(),
+                     ChangelogMode::upsert()))
+               : collect(tableEnv->toChangelogStream(result));
+    const std::vector<std::string> expected =
+        upsert ? std::vector<std::string>{"+I[a, 1]", "+U[a, 2]", "+I[b, 3]", "+U[a, 4]"}
+               : std::vector<std::string>{"+I[a, 1]", "-U[a, 1]", "+U[a, 2]", "+I[b, 3]",
+                                          "-U[a, 2]", "+U[a, 4]"};
+    EXPECT_EQ(changes, expected) << (upsert ? "upsert" : "retract");
+  }
+}
+
 TEST(StreamTableEnvironmentTest, BatchModeFromTheEnvironmentOrTheSettingsIsInsertOnly) {
   for (bool viaSettings : {false, true}) {
     auto env = environment();
