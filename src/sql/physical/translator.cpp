@@ -332,6 +332,7 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
     // Flink's WindowJoin, run by the interval join operator on the window ends.
     spec->dropLateRows = true;
     spec->timeShift = -1;
+    spec->timeZone = bounds.windowTimeZone;
     const auto& leftFields = join.inputs[0]->rowType->getFields();
     const auto& rightFields = join.inputs[1]->rowType->getFields();
     name = "WindowJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +

@@ -636,23 +636,24 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
       right.changelogMode != ChangelogMode::kInsertOnly) {
     return std::nullopt;
   }
-  // An event-time window whose window_end is on the watermark's scale (a TIMESTAMP rowtime).
-  auto eventTime = [](const WindowProperty& property) {
-    return !property.window.processingTime && !property.window.timeZone;
-  };
+  // An event-time window (on a TIMESTAMP rowtime, or a TIMESTAMP_LTZ one whose window ends are
+  // wall-clock times of the window's zone).
+  auto eventTime = [](const WindowProperty& property) { return !property.window.processingTime; };
   bool starts = false;
   IntervalJoinBounds bounds;
   for (size_t i = 0; i < leftKeys.size(); ++i) {
     auto leftProperty = windowPropertyOf(left, leftKeys[i]);
     auto rightProperty = windowPropertyOf(right, rightKeys[i]);
     if (!leftProperty || !rightProperty || leftProperty->kind != rightProperty->kind ||
-        !eventTime(*leftProperty) || !eventTime(*rightProperty)) {
+        !eventTime(*leftProperty) || !eventTime(*rightProperty) ||
+        leftProperty->window.timeZone != rightProperty->window.timeZone) {
       continue;
     }
     if (leftProperty->kind == Kind::WINDOW_START) starts = true;
     if (leftProperty->kind == Kind::WINDOW_END) {
       bounds.leftTimeColumn = leftKeys[i];
       bounds.rightTimeColumn = rightKeys[i];
+      bounds.windowTimeZone = leftProperty->window.timeZone;
     }
   }
   if (!starts || bounds.leftTimeColumn < 0) return std::nullopt;

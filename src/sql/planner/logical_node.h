@@ -227,6 +227,10 @@ struct IntervalJoinBounds {
   /// A window join (Flink's WindowJoin): the times are the two inputs' window_end columns, equal
   /// (bounds [0, 0]); window_start and window_end are among the equi keys.
   bool windowJoin = false;
+  /// A window join of windows on a TIMESTAMP_LTZ rowtime: the window ends are wall-clock times
+  /// of this zone (the windows' `table.local-time-zone`), compared with the watermark as the
+  /// instants they name.
+  std::optional<common::SessionTimeZone> windowTimeZone;
 };
 
 /// The interval bounds of a join of `left` and `right` whose residual condition (over the

@@ -202,7 +202,11 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
     const size_t keyBegin = chunkKeyBytes_.size();
     keyBytesEnd_[index] = static_cast<int32_t>(keyBegin);
     if (timeVector != nullptr && timeVector->isNull(row)) continue;
-    const int64_t time = times != nullptr ? times[row] + spec_->timeShift : arrivalTime;
+    int64_t time = arrivalTime;
+    if (times != nullptr) {
+      time = (spec_->timeZone ? spec_->timeZone->toEpochMillis(times[row]) : times[row]) +
+             spec_->timeShift;
+    }
     rowTimes_[index] = time;
     // A window join drops a late row whatever its key; otherwise a NULL key matches nothing.
     const bool nullKey = keyHasNull(input, keyColumns, row);

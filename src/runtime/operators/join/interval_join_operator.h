@@ -75,6 +75,7 @@
 #include <string>
 #include <vector>
 
+#include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "expression/bound_expression.h"
 #include "expression/expression_evaluator.h"
@@ -115,6 +116,9 @@ struct IntervalJoinSpec {
   /// ends minus 1 ms, the windows' last milliseconds, so that a window closes when the
   /// watermark reaches that millisecond, as Flink's windows do).
   int64_t timeShift = 0;
+  /// The time columns hold wall-clock times of this zone (a window join's window ends of
+  /// TIMESTAMP_LTZ windows): each is read as the instant it names (before the shift).
+  std::optional<common::SessionTimeZone> timeZone;
 };
 
 /// How far the output watermark is held back behind the input watermark (event time): Flink's

@@ -227,6 +227,27 @@ TEST(IntervalJoinTest, WindowJoinClosesAtTheWindowsLastMillisecond) {
   EXPECT_EQ(join.lateRecordsDropped(), 3);
 }
 
+// Windows on a TIMESTAMP_LTZ rowtime: the window ends are wall-clock times of the session zone
+// (here 8 hours ahead of UTC); a window closes when the watermark (an instant) reaches the
+// instant its end names, minus 1 ms.
+TEST(IntervalJoinTest, WindowJoinOfZonedWindowEndsClosesAtTheirInstant) {
+  auto spec = std::make_shared<IntervalJoinSpec>(*intervalSpec(JoinType::LEFT, 0, 0));
+  spec->dropLateRows = true;
+  spec->timeShift = -1;
+  spec->timeZone = common::SessionTimeZone::of("Asia/Shanghai");
+  IntervalJoinHarness join(spec);
+  constexpr int64_t kEightHours = 8 * 3600 * 1000;
+  EXPECT_EQ(join.left({Row::of("a", kEightHours + 100, 1), Row::of("b", kEightHours + 100, 2)}),
+            Rows{});
+  EXPECT_EQ(join.right({Row::of("a", kEightHours + 100, 3)}),
+            Rows{"+I[a, 28800100, 1, a, 28800100, 3]"});
+  EXPECT_EQ(join.watermark(98), Rows{});
+  EXPECT_EQ(join.watermark(99), Rows{"+I[b, 28800100, 2, null, null, null]"});
+  EXPECT_EQ(join.bufferedRows(), 0u);
+  EXPECT_EQ(join.left({Row::of("c", kEightHours + 100, 4)}), Rows{});
+  EXPECT_EQ(join.lateRecordsDropped(), 1);
+}
+
 TEST(IntervalJoinTest, MostlyLateChunkKeepsOnlyItsStoredRows) {
   IntervalJoinHarness join(intervalSpec(JoinType::INNER, 0, 10));
   join.watermark(100);
