@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "connectors/dynamic_table_factory.h"
@@ -2455,6 +2456,48 @@ Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& o
   return rows;
 }
 
+namespace {
+
+/// An aggregation for a subquery's side of a join: `columns` over `input`, grouped by the first
+/// `groupCount` of them, with `calls` over the columns (named `callNames`). Where the keys
+/// include a window's start and end (a correlation `L.window_start = R.window_start AND
+/// L.window_end = R.window_end` over a window TVF) it is a window aggregation, which emits each
+/// window's rows when the window closes and is insert-only, so the join on it becomes a window
+/// join (Flink's window semi and anti joins: insert-only, state released with the window); else
+/// a GroupAggregate.
+LogicalNodePtr subqueryAggregate(const LogicalNodePtr& input, std::vector<BoundPtr> columns,
+                                 std::vector<std::string> names, int groupCount,
+                                 std::vector<AggregateCall> calls,
+                                 std::vector<std::string> callNames) {
+  LogicalNodePtr pre;
+  const bool mergeable =
+      input->kind == LogicalNodeKind::kProject &&
+      std::all_of(static_cast<const LogicalProject&>(*input).expressions.begin(),
+                  static_cast<const LogicalProject&>(*input).expressions.end(),
+                  [](const BoundPtr& e) { return e->isDeterministic(); });
+  if (mergeable) {
+    // One projection over the subquery's input (as ProjectMerge would make it), so that a
+    // window table function below it is seen.
+    const auto& inner = static_cast<const LogicalProject&>(*input).expressions;
+    std::vector<BoundPtr> merged;
+    for (const BoundPtr& column : columns) merged.push_back(expression::inlineColumns(column, inner));
+    pre = std::make_shared<LogicalProject>(input->inputs[0], std::move(merged), names);
+  } else {
+    pre = std::make_shared<LogicalProject>(input, std::move(columns), names);
+  }
+  std::vector<std::string> outputNames(names.begin(), names.begin() + groupCount);
+  outputNames.insert(outputNames.end(), callNames.begin(), callNames.end());
+  if (LogicalNodePtr window = planWindowAggregate(pre, groupCount, calls, outputNames)) {
+    return window;
+  }
+  std::vector<int> grouping(static_cast<size_t>(groupCount));
+  std::iota(grouping.begin(), grouping.end(), 0);
+  return std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls),
+                                            std::move(callNames));
+}
+
+}  // namespace
+
 BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const Scope& scope,
                               const Expression* inOperand, bool semi) {
   if (!subqueryInput_) notSupported(node, "A subquery in this clause");
@@ -2473,11 +2516,9 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
     columns.push_back(rows.innerKeys[i]);
     names.push_back("$key" + std::to_string(i));
   }
-  std::vector<int> all;
-  for (size_t i = 0; i < columns.size(); ++i) all.push_back(static_cast<int>(i));
-  LogicalNodePtr right = std::make_shared<LogicalAggregate>(
-      std::make_shared<LogicalProject>(rows.node, columns, names), all,
-      std::vector<AggregateCall>{}, std::vector<std::string>{});
+  const int columnCount = static_cast<int>(columns.size());
+  LogicalNodePtr right =
+      subqueryAggregate(rows.node, std::move(columns), std::move(names), columnCount, {}, {});
   // The join condition over (outer columns, right columns).
   const int outerArity = outer.node->rowType->getFieldCount();
   const auto& rightFields = right->rowType->getFields();
@@ -2534,12 +2575,8 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   for (int i = 0; i < keyCount; ++i) flaggedNames.push_back("$key" + std::to_string(i));
   flagged.push_back(expression::call("IS NULL", {rows.value}));
   flaggedNames.push_back("$isNull");
-  LogicalNodePtr valueWithNullFlag =
-      std::make_shared<LogicalProject>(rows.node, std::move(flagged), std::move(flaggedNames));
-  std::vector<int> grouping;
-  for (int i = 0; i < keyCount; ++i) grouping.push_back(i);
-  LogicalNodePtr stats = std::make_shared<LogicalAggregate>(
-      valueWithNullFlag, grouping,
+  LogicalNodePtr stats = subqueryAggregate(
+      rows.node, std::move(flagged), std::move(flaggedNames), keyCount,
       std::vector<AggregateCall>{AggregateCall{AggregateKind::COUNT_STAR, -1, count, -1},
                                  AggregateCall{AggregateKind::COUNT_STAR, -1, count, keyCount}},
       std::vector<std::string>{"$rows", "$nulls"});

@@ -1160,6 +1160,17 @@ std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int colu
     case LogicalNodeKind::kFilter:
     case LogicalNodeKind::kWatermarkAssigner:
       return windowPropertyOf(*node.inputs[0], column);
+    case LogicalNodeKind::kJoin: {
+      // A window join emits a window's rows before the watermark passes its end: the window
+      // columns of a side that is never padded stay window columns (cascaded window joins).
+      const auto& join = static_cast<const LogicalJoin&>(node);
+      if (!join.interval || !join.interval->windowJoin) return std::nullopt;
+      const int leftArity = node.inputs[0]->rowType->getFieldCount();
+      const int side = column < leftArity ? 0 : 1;
+      if (runtime::operators::isOuterSide(join.joinType, 1 - side)) return std::nullopt;
+      return windowPropertyOf(*node.inputs[static_cast<size_t>(side)],
+                              side == 0 ? column : column - leftArity);
+    }
     default:
       return std::nullopt;
   }
