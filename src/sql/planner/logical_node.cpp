@@ -641,6 +641,9 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
   auto eventTime = [](const WindowProperty& property) { return !property.window.processingTime; };
   bool starts = false;
   IntervalJoinBounds bounds;
+  int leftStart = -1;
+  int rightStart = -1;
+  std::optional<runtime::operators::WindowSpec> leftWindow, rightWindow;
   for (size_t i = 0; i < leftKeys.size(); ++i) {
     auto leftProperty = windowPropertyOf(left, leftKeys[i]);
     auto rightProperty = windowPropertyOf(right, rightKeys[i]);
@@ -649,14 +652,38 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
         leftProperty->window.timeZone != rightProperty->window.timeZone) {
       continue;
     }
-    if (leftProperty->kind == Kind::WINDOW_START) starts = true;
+    if (leftProperty->kind == Kind::WINDOW_START) {
+      starts = true;
+      leftStart = leftKeys[i];
+      rightStart = rightKeys[i];
+    }
     if (leftProperty->kind == Kind::WINDOW_END) {
       bounds.leftTimeColumn = leftKeys[i];
       bounds.rightTimeColumn = rightKeys[i];
       bounds.windowTimeZone = leftProperty->window.timeZone;
+      leftWindow = leftProperty->window;
+      rightWindow = rightProperty->window;
     }
   }
   if (!starts || bounds.leftTimeColumn < 0) return std::nullopt;
+  // Flink joins windows of one kind and size only.
+  const auto& a = *leftWindow;
+  const auto& b = *rightWindow;
+  if (a.kind != b.kind || a.size != b.size || a.slide != b.slide || a.offset != b.offset) {
+    auto summary = [](const runtime::operators::WindowSpec& window, const LogicalNode& input,
+                      int start, int end) {
+      std::string text = describeWindow(window, "");
+      const std::string columns = "win_start=[" + input.rowType->getFields()[start].name +
+                                  "], win_end=[" + input.rowType->getFields()[end].name + "]";
+      return text.replace(text.find("time_col=[]"), std::string("time_col=[]").size(), columns);
+    };
+    throw TableException(
+        "Currently, window join doesn't support different window table function of left and "
+        "right inputs.\nThe left window table function is " +
+        summary(a, left, leftStart, bounds.leftTimeColumn) +
+        ".\nThe right window table function is " +
+        summary(b, right, rightStart, bounds.rightTimeColumn) + ".");
+  }
   bounds.windowJoin = true;
   bounds.residual = condition;
   return bounds;
