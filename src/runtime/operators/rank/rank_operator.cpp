@@ -353,8 +353,12 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
       }
     }
   } else if (spec_->deduplicate && before_.size() == 1 && after_.size() == 1) {
-    if (spec_->generateUpdateBefore) appendRef(before_[0].first, 0, RowKind::UPDATE_BEFORE);
-    appendRef(after_[0].first, 0, RowKind::UPDATE_AFTER);
+    // On processing time an equal row changes nothing (Flink's processLastRowOnProcTime); on
+    // event time it is sent again (updateDeduplicateResult).
+    if (!spec_->keepLastArrival || !rowsEqual(before_[0].first, after_[0].first)) {
+      if (spec_->generateUpdateBefore) appendRef(before_[0].first, 0, RowKind::UPDATE_BEFORE);
+      appendRef(after_[0].first, 0, RowKind::UPDATE_AFTER);
+    }
   } else {
     // Multiset difference: rows entering (+I) first, then rows leaving (-D).
     std::vector<bool> matched(before_.size(), false);

@@ -67,7 +67,8 @@ struct RankSpec {
   bool keepFirstArrival = false;
   /// Deduplication by a time attribute otherwise (Flink's Deduplicate; rankEnd is 1, no rank
   /// number, insert-only input): a row replacing its key's row is emitted as -U old / +U new
-  /// (also when both are equal), as Flink's deduplicate functions do. The new row replaces the
+  /// (on event time also when both are equal; on processing time an equal row emits nothing),
+  /// as Flink's deduplicate functions do. The new row replaces the
   /// held one when it sorts before it, and on equal times when keeping the last row (DESC);
   /// with `keepLastArrival` (keep-last on processing time) always.
   bool deduplicate = false;

@@ -118,13 +118,14 @@ TEST(StreamTableEnvironmentTest, UpsertChangelogOfAnAggregateHasNoUpdateBefore) 
 }
 
 // A deduplication keeping the last row per key sends a replacing row as -U old / +U new (Flink's
-// Deduplicate); toChangelogStream in upsert mode by that key gets the +U alone.
+// Deduplicate; on processing time a row equal to the held one sends nothing); toChangelogStream
+// in upsert mode by that key gets the +U alone.
 TEST(StreamTableEnvironmentTest, UpsertChangelogOfADeduplicationHasNoUpdateBefore) {
   for (bool upsert : {false, true}) {
     auto env = environment();
     auto tableEnv = StreamTableEnvironment::create(*env);
     DataStream<Row> rows = env->fromElements(Row::of("a", 1), Row::of("a", 2), Row::of("b", 3),
-                                             Row::of("a", 4));
+                                             Row::of("a", 4), Row::of("a", 4));
     tableEnv->createTemporaryView(
         "Rows", tableEnv->fromDataStream(rows, Schema::newBuilder()
                                                    .columnByExpression("pt", "PROCTIME()")
