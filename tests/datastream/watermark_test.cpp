@@ -58,6 +58,103 @@ TEST(WatermarkTest, BoundedSourceEndsWithTheEndOfTime) {
                                              "timer 5 at watermark " + endOfTime}));
 }
 
+/// One reader reading two splits side by side: per poll one record of split "fast" (times
+/// 1000, 1001, ...; released after 5 polls) and one of split "slow" (times 10, 11, ...; 20
+/// polls). With `useSplits` they go through split outputs, else through the main output.
+class TwoSplitSource final : public Source<int64_t> {
+ public:
+  explicit TwoSplitSource(bool useSplits) : useSplits_(useSplits) {}
+  Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
+  std::unique_ptr<SourceReader<int64_t>> createReader(int, int) const override {
+    return std::make_unique<Reader>(useSplits_);
+  }
+
+ private:
+  class Reader final : public SourceReader<int64_t> {
+   public:
+    explicit Reader(bool useSplits) : useSplits_(useSplits) {}
+    InputStatus pollNext(ReaderOutput<int64_t>& output) override {
+      if (poll_ < 5) emit(output, "fast", 1000 + poll_);
+      if (poll_ == 5 && useSplits_) output.releaseOutputForSplit("fast");
+      emit(output, "slow", 10 + poll_);
+      return ++poll_ < 20 ? InputStatus::MORE_AVAILABLE : InputStatus::END_OF_INPUT;
+    }
+
+   private:
+    void emit(ReaderOutput<int64_t>& output, const std::string& split, int64_t time) {
+      if (useSplits_) {
+        output.createOutputForSplit(split).collect(time, time);
+      } else {
+        output.collect(time, time);
+      }
+    }
+    bool useSplits_;
+    int64_t poll_ = 0;
+  };
+  bool useSplits_;
+};
+
+/// Emits "late <t>" for a record whose timestamp is not after the watermark it meets.
+class LatenessProbe : public KeyedProcessFunction<int, int64_t, std::string> {
+ public:
+  void processElement(const int64_t& value, Context& context, Collector<std::string>& out) override {
+    if (value <= context.timerService().currentWatermark()) {
+      out.collect("late " + std::to_string(value));
+    }
+  }
+};
+
+// Flink's per-split watermarks: a reader that reads splits side by side and emits each
+// through its own SourceOutput gets one watermark generator per split, and the source's
+// watermark is the lowest of the live splits'; a released split stops holding it back.
+TEST(WatermarkTest, SplitOutputsKeepALaggingSplitInTime) {
+  for (bool useSplits : {true, false}) {
+    auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+    env->setParallelism(1);
+    auto late = env->fromSource(std::make_shared<TwoSplitSource>(useSplits),
+                                WatermarkStrategy<int64_t>::forMonotonousTimestamps(),
+                                "two splits")
+                    .keyBy([](int64_t) { return 0; })
+                    .process(LatenessProbe())
+                    .executeAndCollect(100);
+    if (useSplits) {
+      EXPECT_EQ(late, std::vector<std::string>{}) << "split outputs";
+    } else {
+      // One generator for both: the fast split's times make every later slow record late.
+      ASSERT_EQ(late.size(), 19u) << "main output";
+      EXPECT_EQ(late.front(), "late 11");
+    }
+  }
+}
+
+/// The watermarks an operator emits.
+struct WatermarkRecorder final : runtime::Output {
+  void emitBatch(runtime::BatchPtr) override {}
+  void emitWatermark(runtime::Watermark watermark) override {
+    watermarks.push_back(watermark.timestamp);
+  }
+  void emitWatermarkStatus(runtime::WatermarkStatus) override {}
+  std::vector<int64_t> watermarks;
+};
+
+TEST(WatermarkTest, ReleasedSplitNoLongerHoldsTheWatermarkBack) {
+  auto strategy = WatermarkStrategy<int64_t>::forMonotonousTimestamps();
+  operators::WatermarkTracker<int64_t> tracker(strategy, false);
+  operators::BatchReaderOutput<int64_t> output;
+  output.createOutputForSplit("a").collect(int64_t{100}, 100);
+  output.createOutputForSplit("b").collect(int64_t{5}, 5);
+  std::vector<int32_t> splits;
+  auto batch = output.take(&splits);
+  EXPECT_EQ(splits, (std::vector<int32_t>{0, 1}));
+  tracker.onBatch(*batch, splits);
+  WatermarkRecorder recorder;
+  tracker.emitWatermarkIfAdvanced(recorder, &output);
+  output.releaseOutputForSplit("b");
+  tracker.emitWatermarkIfAdvanced(recorder, &output);
+  EXPECT_EQ(recorder.watermarks, (std::vector<int64_t>{4, 99}));
+  EXPECT_THROW(output.createOutputForSplit("b"), std::logic_error);
+}
+
 TEST(WatermarkTest, BoundedOutOfOrdernessTrailsTheLargestTimestamp) {
   auto generator = WatermarkStrategy<int64_t>::forBoundedOutOfOrderness(
                        std::chrono::milliseconds(10))

@@ -55,9 +55,17 @@ template <typename T>
 class BatchReaderOutput final : public ReaderOutput<T> {
  public:
   BatchReaderOutput() { renew(); }
-  std::unique_ptr<TypedBatch<T>> take() {
+  /// The batch; with `recordSplits`, also each record's split (see ReaderOutput::recordSplits;
+  /// swapped out, so the next batch starts empty).
+  std::unique_ptr<TypedBatch<T>> take(std::vector<int32_t>* recordSplits = nullptr) {
     auto batch = std::move(ownedBatch_);
     renew();
+    if (recordSplits) {
+      recordSplits->clear();
+      std::swap(*recordSplits, this->mutableRecordSplits());
+    } else {
+      this->mutableRecordSplits().clear();
+    }
     return batch;
   }
 
@@ -71,7 +79,10 @@ class BatchReaderOutput final : public ReaderOutput<T> {
 };
 
 /// Assigns timestamps and tracks watermarks for one subtask (used by sources and by
-/// assignTimestampsAndWatermarks). In BATCH mode no watermark progresses.
+/// assignTimestampsAndWatermarks). In BATCH mode no watermark progresses. A source whose
+/// reader emits through split outputs gets one generator per split; the watermark is the
+/// lowest of the live splits' (and of the main output's, once it emitted a record), and never
+/// goes back (Flink's WatermarkOutputMultiplexer).
 template <typename T>
 class WatermarkTracker {
  public:
@@ -80,23 +91,43 @@ class WatermarkTracker {
         generator_(strategy.createWatermarkGenerator()),
         emitWatermarks_(!batchMode && strategy.generatesWatermarks()) {}
 
-  /// Assigns timestamps to the batch's records and shows them to the generator.
-  void onBatch(TypedBatch<T>& batch) {
+  /// Assigns timestamps to the batch's records and shows them to the generator of their split
+  /// (`recordSplits`: per record, see ReaderOutput::recordSplits; empty: all the main output's).
+  void onBatch(TypedBatch<T>& batch, const std::vector<int32_t>& recordSplits = {}) {
     if (strategy_.hasTimestampAssigner()) {
       const auto& assigner = strategy_.timestampAssigner();
       for (size_t i = 0; i < batch.records.size(); ++i) {
         batch.timestamps[i] = assigner(batch.records[i], batch.timestamps[i]);
       }
     }
-    for (int64_t timestamp : batch.timestamps) {
-      if (timestamp != kNoTimestamp) generator_->onEvent(timestamp);
+    if (recordSplits.empty()) {
+      mainUsed_ = mainUsed_ || !batch.timestamps.empty();
+      for (int64_t timestamp : batch.timestamps) {
+        if (timestamp != kNoTimestamp) generator_->onEvent(timestamp);
+      }
+      return;
+    }
+    for (size_t i = 0; i < batch.timestamps.size(); ++i) {
+      WatermarkGenerator& generator = generatorOf(recordSplits[i]);
+      if (batch.timestamps[i] != kNoTimestamp) generator.onEvent(batch.timestamps[i]);
     }
   }
 
-  /// Emits the generator's watermark when it advanced.
-  void emitWatermarkIfAdvanced(runtime::Output& output) {
+  /// Emits the watermark when it advanced; `splits` (the reader's output, for which splits are
+  /// live) when the source has split outputs.
+  void emitWatermarkIfAdvanced(runtime::Output& output, const ReaderOutput<T>* splits = nullptr) {
     if (!emitWatermarks_) return;
     int64_t watermark = generator_->currentWatermark();
+    if (splits != nullptr && splits->splitCount() > 0) {
+      bool any = mainUsed_;
+      if (!mainUsed_) watermark = Watermark::kMax;
+      for (size_t i = 0; i < splits->splitCount(); ++i) {
+        if (!splits->splitLive(static_cast<int32_t>(i))) continue;
+        any = true;
+        watermark = std::min(watermark, generatorOf(static_cast<int32_t>(i)).currentWatermark());
+      }
+      if (!any) return;  // every split released and no main output: nothing to say yet
+    }
     if (watermark > lastEmitted_) {
       lastEmitted_ = watermark;
       output.emitWatermark(Watermark{watermark});
@@ -106,8 +137,21 @@ class WatermarkTracker {
   int64_t idleTimeoutMillis() const { return strategy_.idleTimeoutMillis(); }
 
  private:
+  WatermarkGenerator& generatorOf(int32_t split) {
+    if (split == ReaderOutput<T>::kMainOutput) {
+      mainUsed_ = true;
+      return *generator_;
+    }
+    while (splitGenerators_.size() <= static_cast<size_t>(split)) {
+      splitGenerators_.push_back(strategy_.createWatermarkGenerator());
+    }
+    return *splitGenerators_[static_cast<size_t>(split)];
+  }
+
   WatermarkStrategy<T> strategy_;
-  std::unique_ptr<WatermarkGenerator> generator_;
+  std::unique_ptr<WatermarkGenerator> generator_;  // the main output's
+  std::vector<std::unique_ptr<WatermarkGenerator>> splitGenerators_;
+  bool mainUsed_ = false;
   bool emitWatermarks_;
   int64_t lastEmitted_ = Watermark::kMin;
 };
@@ -128,21 +172,26 @@ class SourceReaderOperator final : public runtime::SourceOperator {
 
   runtime::SourceStatus emitNext() override {
     runtime::SourceStatus status = reader_->pollNext(readerOutput_);
-    auto batch = readerOutput_.take();
-    if (batch->size() > 0) {
+    auto batch = readerOutput_.take(&recordSplits_);
+    const bool emitted = batch->size() > 0;
+    if (emitted) {
       if (idle_) {
         idle_ = false;
         output().emitWatermarkStatus(WatermarkStatus{false});
       }
       lastRecordMillis_ = context().clock->currentTimeMillis();
       if (context().metrics) context().metrics->numRowsRead += batch->rowCount();
-      tracker_->onBatch(*batch);
+      tracker_->onBatch(*batch, recordSplits_);
       output().emitBatch(std::move(batch));
-      tracker_->emitWatermarkIfAdvanced(output());
-    } else if (status == runtime::SourceStatus::NOTHING_AVAILABLE && !idle_ &&
-               tracker_->idleTimeoutMillis() > 0 &&
-               context().clock->currentTimeMillis() - lastRecordMillis_ >=
-                   tracker_->idleTimeoutMillis()) {
+    }
+    // Also without records: a released split may no longer hold the watermark back.
+    if (emitted || readerOutput_.splitCount() > 0) {
+      tracker_->emitWatermarkIfAdvanced(output(), &readerOutput_);
+    }
+    if (!emitted && status == runtime::SourceStatus::NOTHING_AVAILABLE && !idle_ &&
+        tracker_->idleTimeoutMillis() > 0 &&
+        context().clock->currentTimeMillis() - lastRecordMillis_ >=
+            tracker_->idleTimeoutMillis()) {
       idle_ = true;
       output().emitWatermarkStatus(WatermarkStatus{true});
     }
@@ -160,6 +209,7 @@ class SourceReaderOperator final : public runtime::SourceOperator {
   WatermarkStrategy<T> strategy_;
   std::unique_ptr<SourceReader<T>> reader_;
   BatchReaderOutput<T> readerOutput_;
+  std::vector<int32_t> recordSplits_;  // the split of each record of the batch just taken
   std::optional<WatermarkTracker<T>> tracker_;
   int64_t lastRecordMillis_ = 0;
   bool idle_ = false;
