@@ -1187,6 +1187,15 @@ std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int colu
     case LogicalNodeKind::kFilter:
     case LogicalNodeKind::kWatermarkAssigner:
       return windowPropertyOf(*node.inputs[0], column);
+    case LogicalNodeKind::kRank: {
+      // A window Top-N emits each window's rows once, when the window closes, unchanged.
+      const auto& rank = static_cast<const LogicalRank&>(node);
+      if (windowRankEndColumn(*node.inputs[0], rank.partitionKeys) < 0 ||
+          column >= node.inputs[0]->rowType->getFieldCount()) {
+        return std::nullopt;
+      }
+      return windowPropertyOf(*node.inputs[0], column);
+    }
     case LogicalNodeKind::kJoin: {
       // A window join emits a window's rows before the watermark passes its end: the window
       // columns of a side that is never padded stay window columns (cascaded window joins).
