@@ -20,6 +20,7 @@
 #include <simdjson.h>
 
 #include "eddy/exceptions.h"
+#include "function/json_text.h"
 #include "function/scalar/cast.h"
 #include "function/scalar/scalar_function_builders.h"
 
@@ -610,31 +611,11 @@ std::optional<BoundScalarFunction> bindIsJson(const std::vector<LogicalTypePtr>&
 
 // One SQL value as JSON text.
 void appendJsonValue(const KernelVector& vector, int64_t row, std::string& out) {
-  const LogicalType& type = *vector.type();
-  if (isCharacterString(type)) {
-    appendQuoted(out, vector.stringAt(row));
+  if (isCharacterString(*vector.type())) {
+    appendQuoted(out, vector.stringAt(row));  // without making a Value
     return;
   }
-  Value value = vector.valueAt(row);
-  switch (value.kind()) {
-    case ValueKind::BOOLEAN:
-      out.append(value.get<bool>() ? "true" : "false");
-      return;
-    case ValueKind::DOUBLE:
-      out.append(javaDoubleToString(value.get<double>()));
-      return;
-    case ValueKind::FLOAT:
-      out.append(javaFloatToString(value.get<float>()));
-      return;
-    case ValueKind::DECIMAL: {
-      const Decimal& decimal = value.get<Decimal>();
-      out.append(decimal::toPlainString(decimal.unscaledValue(), decimal.scale()));
-      return;
-    }
-    default:
-      out.append(value.toString());
-      return;
-  }
+  appendJsonText(vector.valueAt(row), false, out);
 }
 
 bool isJsonScalarType(const LogicalType& type) {
@@ -759,6 +740,40 @@ void registerJsonFunctions(FunctionRegistry& registry) {
                                 [kind](const std::vector<LogicalTypePtr>& arguments) {
                                   return bindIsJson(arguments, kind);
                                 }));
+  }
+}
+
+void appendJsonString(std::string_view text, std::string& out) { appendQuoted(out, text); }
+
+void appendJsonText(const Value& value, bool raw, std::string& out) {
+  switch (value.kind()) {
+    case ValueKind::NULL_VALUE:
+      out.append("null");
+      return;
+    case ValueKind::STRING:
+      if (raw) {
+        out.append(value.get<std::string>());
+      } else {
+        appendQuoted(out, value.get<std::string>());
+      }
+      return;
+    case ValueKind::BOOLEAN:
+      out.append(value.get<bool>() ? "true" : "false");
+      return;
+    case ValueKind::DOUBLE:
+      out.append(javaDoubleToString(value.get<double>()));
+      return;
+    case ValueKind::FLOAT:
+      out.append(javaFloatToString(value.get<float>()));
+      return;
+    case ValueKind::DECIMAL: {
+      const Decimal& decimal = value.get<Decimal>();
+      out.append(decimal::toPlainString(decimal.unscaledValue(), decimal.scale()));
+      return;
+    }
+    default:
+      out.append(value.toString());
+      return;
   }
 }
 

@@ -89,6 +89,9 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& tim
       return argument->copy(true);
     case AggregateKind::COLLECT:  // Calcite's TO_MULTISET; an empty group collects {}
       return LogicalType::multiset(argument, false);
+    case AggregateKind::JSON_OBJECTAGG:  // '{}' / '[]' over no rows
+    case AggregateKind::JSON_ARRAYAGG:
+      return LogicalType::varchar(LogicalType::kMaxLength, false);
   }
   return argument;
 }
@@ -2699,7 +2702,17 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
     fail(call, "COUNT(DISTINCT *) is not allowed; name the columns");
   }
   LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
-  if (kind != AggregateKind::COUNT_STAR) {
+  if (kind == AggregateKind::JSON_OBJECTAGG || kind == AggregateKind::JSON_ARRAYAGG) {
+    argumentType = bindJsonAggregateArgument(call, kind, scope, aggregate);
+    aggregate.argumentColumn = projectOnce(
+        kind == AggregateKind::JSON_ARRAYAGG
+            ? bindExpression(*call.arguments[0], scope, nullptr)
+            : expression::call("ROW",
+                               {bindExpression(*call.arguments[0], scope, nullptr),
+                                bindExpression(*call.arguments[1], scope, nullptr)},
+                               context_),
+        projection, names);
+  } else if (kind != AggregateKind::COUNT_STAR) {
     size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : kind == AggregateKind::LAG ? 3 : 1;
     if (call.arguments.empty() || call.arguments.size() > maxArguments) {
       fail(call, "Invalid number of arguments to function '" + name + "'. Was expecting " +
@@ -2730,6 +2743,49 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
   }
   aggregate.resultType = aggregateResultType(kind, argumentType);
   return aggregate;
+}
+
+LogicalTypePtr Binder::bindJsonAggregateArgument(const FunctionCallExpression& call,
+                                                 AggregateKind kind, const Scope& scope,
+                                                 AggregateCall& aggregate) {
+  const std::string name = upper(call.name[0]);
+  if (call.over) fail(call, name + " is not supported in OVER windows");
+  if (call.distinct) fail(call, "DISTINCT is not allowed in " + name);
+  for (const auto& argument : call.arguments) {
+    bool nested = false;
+    forEachAggregate(*argument, [&](const FunctionCallExpression&) { nested = true; });
+    if (nested) fail(call, "Aggregate expressions cannot be nested");
+  }
+  const bool object = kind == AggregateKind::JSON_OBJECTAGG;
+  const std::string onNull =
+      call.json && !call.json->onNull.empty() ? call.json->onNull : (object ? "NULL" : "ABSENT");
+  aggregate.jsonAbsentOnNull = onNull == "ABSENT";
+  const Expression& valueNode = *call.arguments.back();
+  // A nested JSON_OBJECT/JSON_ARRAY is inserted as JSON, not as a string (as in JSON_OBJECT).
+  aggregate.jsonRawValues =
+      valueNode.is<FunctionCallExpression>() &&
+      valueNode.as<FunctionCallExpression>().syntax == FunctionSyntax::kJson &&
+      (upper(valueNode.as<FunctionCallExpression>().name.back()) == "JSON_OBJECT" ||
+       upper(valueNode.as<FunctionCallExpression>().name.back()) == "JSON_ARRAY");
+  BoundPtr value = bindExpression(valueNode, scope, nullptr);
+  const LogicalType& valueType = *value->type();
+  const bool valueFits = function::isCharacterString(valueType) || function::isNumeric(valueType) ||
+                         valueType.getTypeRoot() == LogicalTypeRoot::BOOLEAN ||
+                         valueType.getTypeRoot() == LogicalTypeRoot::NULL_TYPE;
+  std::string shown = "<" + function::typeNameInMessage(valueType) + ">";
+  bool keyFits = true;
+  if (object) {
+    BoundPtr key = bindExpression(*call.arguments[0], scope, nullptr);
+    keyFits = function::isCharacterString(*key->type());
+    shown = "<" + function::typeNameInMessage(*key->type()) + ">, " + shown;
+  }
+  if (!valueFits || !keyFits) {
+    fail(call, "Cannot apply '" + name + "' to arguments of type '" + name + "(" + shown +
+                   ")'. Supported form(s): " +
+                   (object ? "'JSON_OBJECTAGG(KEY <CHARACTER> VALUE <ANY>)'"
+                           : "'JSON_ARRAYAGG(<ANY>)'"));
+  }
+  return value->type();
 }
 
 void Binder::bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,

@@ -62,6 +62,13 @@ class Binder {
   /// reads, or one appended (hidden in the scope) when it is an expression.
   static int windowKeyColumn(Relation& input, const expression::ExpressionPtr& key);
   /// LAG's offset and default arguments (literals) into `aggregate`; LAG must have an OVER.
+  /// JSON_OBJECTAGG / JSON_ARRAYAGG: checks the key and value types (character key; a value
+  /// of a JSON scalar type), takes the ON NULL clause and whether the value is nested JSON text
+  /// into `aggregate`; returns the value's type.
+  LogicalTypePtr bindJsonAggregateArgument(const FunctionCallExpression& call,
+                                           runtime::operators::AggregateKind kind,
+                                           const Scope& scope,
+                                           runtime::operators::AggregateCall& aggregate);
   void bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
                         runtime::operators::AggregateCall& aggregate);
   /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a

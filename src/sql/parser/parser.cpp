@@ -873,7 +873,8 @@ class Parser {
       if (keyword == "TRIM") return parseTrim();
       if (keyword == "OVERLAY") return parseOverlay();
       if (keyword == "JSON_OBJECT" || keyword == "JSON_ARRAY" || keyword == "JSON_VALUE" ||
-          keyword == "JSON_QUERY" || keyword == "JSON_EXISTS") {
+          keyword == "JSON_QUERY" || keyword == "JSON_EXISTS" || keyword == "JSON_OBJECTAGG" ||
+          keyword == "JSON_ARRAYAGG") {
         return parseJsonCall(keyword);
       }
       if (keyword == "FLOOR" || keyword == "CEIL" || keyword == "CEILING") {
@@ -944,6 +945,11 @@ class Parser {
       }
       expectSymbol(")");
     }
+    parseCallSuffix(call);
+  }
+
+  // `FILTER (WHERE ..)` and `OVER ..` after a call's arguments.
+  void parseCallSuffix(FunctionCallExpression& call) {
     if (isKeyword("FILTER") && isSymbol("(", 1)) {
       position_ += 2;
       expectKeyword("WHERE");
@@ -1041,7 +1047,8 @@ class Parser {
   }
 
   // JSON_OBJECT([KEY] k VALUE v, .. [NULL|ABSENT ON NULL]), JSON_ARRAY(v, .. [NULL|ABSENT ON
-  // NULL]), JSON_VALUE(j, p [RETURNING type] [behaviour ON EMPTY] [behaviour ON ERROR]),
+  // NULL]), the aggregates JSON_OBJECTAGG([KEY] k VALUE v [..ON NULL]) and JSON_ARRAYAGG(v [..ON
+  // NULL]) (one pair or value; FILTER/OVER may follow), JSON_VALUE(j, p [RETURNING type] [behaviour ON EMPTY] [behaviour ON ERROR]),
   // JSON_QUERY(j, p [RETURNING type] [wrapper] [.. ON EMPTY] [.. ON ERROR]),
   // JSON_EXISTS(j, p [TRUE|FALSE|UNKNOWN|ERROR ON ERROR]).
   ExpressionPtr parseJsonCall(const std::string& name) {
@@ -1058,19 +1065,23 @@ class Parser {
       }
       return false;
     };
-    if (name == "JSON_OBJECT" || name == "JSON_ARRAY") {
-      if (!isSymbol(")") && !onNull()) {
+    const bool aggregate = name == "JSON_OBJECTAGG" || name == "JSON_ARRAYAGG";
+    if (name == "JSON_OBJECT" || name == "JSON_ARRAY" || aggregate) {
+      const bool object = name == "JSON_OBJECT" || name == "JSON_OBJECTAGG";
+      if (aggregate || (!isSymbol(")") && !onNull())) {
         do {
-          if (name == "JSON_OBJECT") {
+          if (object) {
             // KEY is a keyword unless it is itself the key (`KEY VALUE 1`, a column `key`).
             if (isKeyword("KEY") && !isKeyword("VALUE", 1) && !isSymbol(",", 1)) next();
             node->arguments.push_back(parseExpression());
             expectKeyword("VALUE");
           }
           node->arguments.push_back(parseExpression());
-        } while (!onNull() && acceptSymbol(","));
+        } while (!onNull() && !aggregate && acceptSymbol(","));
+        if (aggregate) onNull();
       }
       expectSymbol(")");
+      if (aggregate) parseCallSuffix(*node);
       return node;
     }
     node->arguments.push_back(parseExpression());

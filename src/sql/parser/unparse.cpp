@@ -502,7 +502,7 @@ class Printer {
       case FunctionSyntax::kJson: {
         const JsonClauses& clauses = *call.json;
         std::vector<std::string> parts;
-        if (name == "JSON_OBJECT") {
+        if (name == "JSON_OBJECT" || name == "JSON_OBJECTAGG") {
           for (size_t i = 0; i + 1 < arguments.size(); i += 2) {
             parts.push_back("KEY " + expression(*arguments[i]) + " VALUE " +
                             expression(*arguments[i + 1]));

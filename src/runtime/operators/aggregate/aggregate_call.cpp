@@ -7,6 +7,8 @@
 
 #include "common/check.h"
 #include "eddy/exceptions.h"
+#include "eddy/row.h"
+#include "function/json_text.h"
 #include "function/value_order.h"
 
 namespace eddy::runtime::operators {
@@ -98,6 +100,10 @@ std::string aggregateKindName(AggregateKind kind) {
       return "COLLECT";
     case AggregateKind::LAG:
       return "LAG";
+    case AggregateKind::JSON_OBJECTAGG:
+      return "JSON_OBJECTAGG";
+    case AggregateKind::JSON_ARRAYAGG:
+      return "JSON_ARRAYAGG";
   }
   return "?";
 }
@@ -108,7 +114,8 @@ constexpr AggregateKind kNamedAggregateKinds[] = {
     AggregateKind::MIN,         AggregateKind::MAX,         AggregateKind::FIRST_VALUE,
     AggregateKind::LAST_VALUE,  AggregateKind::LISTAGG,     AggregateKind::STDDEV_POP,
     AggregateKind::STDDEV_SAMP, AggregateKind::VAR_POP,     AggregateKind::VAR_SAMP,
-    AggregateKind::COLLECT,     AggregateKind::LAG};
+    AggregateKind::COLLECT,     AggregateKind::LAG,         AggregateKind::JSON_OBJECTAGG,
+    AggregateKind::JSON_ARRAYAGG};
 }  // namespace
 
 std::optional<AggregateKind> aggregateKindOfName(std::string_view upperCaseName) {
@@ -335,6 +342,9 @@ Accumulator createInnerAccumulator(const AggregateCall& call) {
       return {Value(int64_t{0}), Value(0.0), Value(0.0)};
     case AggregateKind::LAG:
       return {Value::ofArray({})};  // the last offset + 1 values, oldest first
+    case AggregateKind::JSON_OBJECTAGG:
+    case AggregateKind::JSON_ARRAYAGG:
+      return {Value::ofMap({})};
   }
   return {};
 }
@@ -390,6 +400,34 @@ void accumulateInner(const AggregateCall& call, Value* accumulator, const Value&
     case AggregateKind::VAR_SAMP:
       addToMoments(accumulator, doubleOf(input), retract);
       return;
+    case AggregateKind::JSON_ARRAYAGG:
+      if (input.isNull() && call.jsonAbsentOnNull) return;
+      addToRuns(accumulator[0].getMutable<ValueMap>(), input, retract);
+      return;
+    case AggregateKind::JSON_OBJECTAGG: {
+      const Row& pair = input.get<Row>();
+      const Value& key = pair.getField(0);
+      const Value& value = pair.getField(1);
+      if (key.isNull()) throw TableException("JSON_OBJECTAGG: a key is NULL");
+      ValueMap& entries = accumulator[0].getMutable<ValueMap>();
+      const std::string& name = key.get<std::string>();
+      auto position = std::lower_bound(entries.begin(), entries.end(), name,
+                                       [](const std::pair<Value, Value>& entry, const std::string& k) {
+                                         return entry.first.get<std::string>() < k;
+                                       });
+      const bool found = position != entries.end() && position->first == key;
+      if (retract) {  // Flink's JsonObjectAggFunction removes the key, whatever its value
+        if (found) entries.erase(position);
+        return;
+      }
+      if (value.isNull() && call.jsonAbsentOnNull) return;
+      if (found) {
+        position->second = value;
+      } else {
+        entries.emplace(position, key, value);
+      }
+      return;
+    }
     case AggregateKind::LAG: {
       // Rows enter in order and once each; a row leaving a sliding frame changes nothing.
       if (retract) return;
@@ -477,6 +515,30 @@ Value innerResult(const AggregateCall& call, const Value* accumulator) {
       double variance = m2 / static_cast<double>(denominator);
       bool root = call.kind == AggregateKind::STDDEV_POP || call.kind == AggregateKind::STDDEV_SAMP;
       return castDoubleTo(root ? std::pow(variance, 0.5) : variance, *call.resultType);
+    }
+    case AggregateKind::JSON_ARRAYAGG: {
+      std::string json = "[";
+      bool first = true;
+      for (const auto& [value, count] : accumulator[0].get<ValueMap>()) {
+        for (int64_t i = 0; i < count.get<int64_t>(); ++i) {
+          if (!first) json.push_back(',');
+          first = false;
+          function::appendJsonText(value, call.jsonRawValues, json);
+        }
+      }
+      return Value(json + "]");
+    }
+    case AggregateKind::JSON_OBJECTAGG: {
+      std::string json = "{";
+      bool first = true;
+      for (const auto& [key, value] : accumulator[0].get<ValueMap>()) {
+        if (!first) json.push_back(',');
+        first = false;
+        function::appendJsonString(key.get<std::string>(), json);
+        json.push_back(':');
+        function::appendJsonText(value, call.jsonRawValues, json);
+      }
+      return Value(json + "}");
     }
     case AggregateKind::LAG: {
       const ValueArray& last = accumulator[0].get<ValueArray>();
@@ -729,7 +791,8 @@ Accumulator createAccumulator(const AggregateCall& call) {
 bool accumulate(const AggregateCall& call, Value* accumulator, const Value& input,
                 bool retract) {
   if (call.kind != AggregateKind::COUNT_STAR && call.kind != AggregateKind::SINGLE_VALUE &&
-      call.kind != AggregateKind::LAG && input.isNull()) {
+      call.kind != AggregateKind::LAG && call.kind != AggregateKind::JSON_ARRAYAGG &&
+      input.isNull()) {
     return false;
   }
   if (!call.distinct) {

@@ -23,6 +23,13 @@
 //                        (square root for STDDEV), cast to the result type
 //   COLLECT(x)           [map value → multiplicity, sorted by value where values have an
 //                        order, else by arrival]: the MULTISET; its counts are INT, as Flink's
+//   JSON_ARRAYAGG(x)     [runs, as LISTAGG's]: a JSON array of the values in arrival order (a
+//                        retraction removes the earliest equal one), NULLs kept or not per
+//                        NULL/ABSENT ON NULL (default ABSENT), as Flink's JsonArrayAggFunction
+//   JSON_OBJECTAGG(k, v) [map key → value, sorted by key]: the argument is ROW(k, v); a row
+//                        sets its key's value, a retraction removes the key (Flink's
+//                        JsonObjectAggFunction); a JSON object in key order; NULL values kept
+//                        or not per NULL/ABSENT ON NULL (default NULL); a NULL key fails
 //   f(DISTINCT x)        [hash table value → multiplicity, occupied slots, f's
 //                        accumulator...]: a value reaches f when its multiplicity becomes 1
 //                        and leaves it when it drops to 0
@@ -58,7 +65,9 @@ enum class AggregateKind {
   COLLECT,
   /// LAG(x [, offset [, default]]) OVER (..): x of the row `offset` rows before the current one
   /// in its partition (OVER only; the frame does not matter).
-  LAG
+  LAG,
+  JSON_OBJECTAGG,
+  JSON_ARRAYAGG
 };
 
 /// The SQL name ("COUNT", "SUM", ...).
@@ -84,6 +93,10 @@ struct AggregateCall {
   /// LAG's offset (rows back, >= 0) and default (of resultType; NULL unless given).
   int64_t lagOffset = 1;
   Value lagDefault = Value();
+  /// JSON_OBJECTAGG / JSON_ARRAYAGG: ABSENT ON NULL (NULL values left out), and whether the
+  /// values are JSON text already (a nested JSON_OBJECT / JSON_ARRAY call).
+  bool jsonAbsentOnNull = false;
+  bool jsonRawValues = false;
   /// Whether rows may be retracted (accumulate with retract = true), as for a GroupAggregate
   /// over an updating input or a sliding OVER frame. Without, MIN and MAX keep just the current
   /// extreme (Flink's MinAggFunction instead of MinWithRetractAggFunction) and cost O(1) per
