@@ -152,7 +152,35 @@ TEST(WatermarkTest, ReleasedSplitNoLongerHoldsTheWatermarkBack) {
   output.releaseOutputForSplit("b");
   tracker.emitWatermarkIfAdvanced(recorder, &output);
   EXPECT_EQ(recorder.watermarks, (std::vector<int64_t>{4, 99}));
-  EXPECT_THROW(output.createOutputForSplit("b"), std::logic_error);
+  // Split "b" created again is a new split with a fresh generator: at MIN until it has a
+  // record, so the watermark stays; then it follows b's records (never going back).
+  output.createOutputForSplit("b").collect(int64_t{150}, 150);
+  batch = output.take(&splits);
+  EXPECT_EQ(splits, (std::vector<int32_t>{2}));
+  tracker.onBatch(*batch, splits);
+  tracker.emitWatermarkIfAdvanced(recorder, &output);
+  EXPECT_EQ(recorder.watermarks, (std::vector<int64_t>{4, 99}));  // a (99) is the lowest
+}
+
+TEST(WatermarkTest, IdleSplitNoLongerHoldsTheWatermarkBack) {
+  auto strategy = WatermarkStrategy<int64_t>::forMonotonousTimestamps().withIdleness(
+      std::chrono::milliseconds(10));
+  operators::WatermarkTracker<int64_t> tracker(strategy, false);
+  operators::BatchReaderOutput<int64_t> output;
+  WatermarkRecorder recorder;
+  std::vector<int32_t> splits;
+  output.createOutputForSplit("a").collect(int64_t{100}, 100);
+  output.createOutputForSplit("b").collect(int64_t{5}, 5);
+  auto batch = output.take(&splits);
+  tracker.onBatch(*batch, splits, 1000);
+  tracker.emitWatermarkIfAdvanced(recorder, &output, 1000);
+  // 8 ms later only "a" has records; at 1012 "b" has had none for 12 ms: idle, left out.
+  output.createOutputForSplit("a").collect(int64_t{200}, 200);
+  batch = output.take(&splits);
+  tracker.onBatch(*batch, splits, 1008);
+  tracker.emitWatermarkIfAdvanced(recorder, &output, 1009);
+  tracker.emitWatermarkIfAdvanced(recorder, &output, 1012);
+  EXPECT_EQ(recorder.watermarks, (std::vector<int64_t>{4, 199}));
 }
 
 TEST(WatermarkTest, BoundedOutOfOrdernessTrailsTheLargestTimestamp) {

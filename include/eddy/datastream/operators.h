@@ -92,8 +92,11 @@ class WatermarkTracker {
         emitWatermarks_(!batchMode && strategy.generatesWatermarks()) {}
 
   /// Assigns timestamps to the batch's records and shows them to the generator of their split
-  /// (`recordSplits`: per record, see ReaderOutput::recordSplits; empty: all the main output's).
-  void onBatch(TypedBatch<T>& batch, const std::vector<int32_t>& recordSplits = {}) {
+  /// (`recordSplits`: per record, see ReaderOutput::recordSplits; empty: all the main output's);
+  /// `nowMillis` (processing time) marks the splits that had records as active.
+  void onBatch(TypedBatch<T>& batch, const std::vector<int32_t>& recordSplits = {},
+               int64_t nowMillis = 0) {
+    lastNowMillis_ = nowMillis;
     if (strategy_.hasTimestampAssigner()) {
       const auto& assigner = strategy_.timestampAssigner();
       for (size_t i = 0; i < batch.records.size(); ++i) {
@@ -110,23 +113,32 @@ class WatermarkTracker {
     for (size_t i = 0; i < batch.timestamps.size(); ++i) {
       WatermarkGenerator& generator = generatorOf(recordSplits[i]);
       if (batch.timestamps[i] != kNoTimestamp) generator.onEvent(batch.timestamps[i]);
+      if (recordSplits[i] != ReaderOutput<T>::kMainOutput) {
+        splitActiveMillis_[static_cast<size_t>(recordSplits[i])] = nowMillis;
+      }
     }
   }
 
   /// Emits the watermark when it advanced; `splits` (the reader's output, for which splits are
-  /// live) when the source has split outputs.
-  void emitWatermarkIfAdvanced(runtime::Output& output, const ReaderOutput<T>* splits = nullptr) {
+  /// live) when the source has split outputs. A split without records for the strategy's
+  /// idleness timeout (processing time, `nowMillis`) does not hold the watermark back.
+  void emitWatermarkIfAdvanced(runtime::Output& output, const ReaderOutput<T>* splits = nullptr,
+                               int64_t nowMillis = 0) {
     if (!emitWatermarks_) return;
     int64_t watermark = generator_->currentWatermark();
     if (splits != nullptr && splits->splitCount() > 0) {
+      lastNowMillis_ = std::max(lastNowMillis_, nowMillis);
       bool any = mainUsed_;
       if (!mainUsed_) watermark = Watermark::kMax;
+      const int64_t idleTimeout = strategy_.idleTimeoutMillis();
       for (size_t i = 0; i < splits->splitCount(); ++i) {
         if (!splits->splitLive(static_cast<int32_t>(i))) continue;
+        WatermarkGenerator& generator = generatorOf(static_cast<int32_t>(i));
+        if (idleTimeout > 0 && nowMillis - splitActiveMillis_[i] >= idleTimeout) continue;
         any = true;
-        watermark = std::min(watermark, generatorOf(static_cast<int32_t>(i)).currentWatermark());
+        watermark = std::min(watermark, generator.currentWatermark());
       }
-      if (!any) return;  // every split released and no main output: nothing to say yet
+      if (!any) return;  // every split released or idle, no main output: nothing to say now
     }
     if (watermark > lastEmitted_) {
       lastEmitted_ = watermark;
@@ -144,6 +156,7 @@ class WatermarkTracker {
     }
     while (splitGenerators_.size() <= static_cast<size_t>(split)) {
       splitGenerators_.push_back(strategy_.createWatermarkGenerator());
+      splitActiveMillis_.push_back(lastNowMillis_);  // a split starts active
     }
     return *splitGenerators_[static_cast<size_t>(split)];
   }
@@ -151,6 +164,8 @@ class WatermarkTracker {
   WatermarkStrategy<T> strategy_;
   std::unique_ptr<WatermarkGenerator> generator_;  // the main output's
   std::vector<std::unique_ptr<WatermarkGenerator>> splitGenerators_;
+  std::vector<int64_t> splitActiveMillis_;  // per split: processing time of its last record
+  int64_t lastNowMillis_ = 0;
   bool mainUsed_ = false;
   bool emitWatermarks_;
   int64_t lastEmitted_ = Watermark::kMin;
@@ -181,12 +196,13 @@ class SourceReaderOperator final : public runtime::SourceOperator {
       }
       lastRecordMillis_ = context().clock->currentTimeMillis();
       if (context().metrics) context().metrics->numRowsRead += batch->rowCount();
-      tracker_->onBatch(*batch, recordSplits_);
+      tracker_->onBatch(*batch, recordSplits_, lastRecordMillis_);
       output().emitBatch(std::move(batch));
     }
-    // Also without records: a released split may no longer hold the watermark back.
+    // Also without records: a released or idle split may no longer hold the watermark back.
     if (emitted || readerOutput_.splitCount() > 0) {
-      tracker_->emitWatermarkIfAdvanced(output(), &readerOutput_);
+      tracker_->emitWatermarkIfAdvanced(output(), &readerOutput_,
+                                        context().clock->currentTimeMillis());
     }
     if (!emitted && status == runtime::SourceStatus::NOTHING_AVAILABLE && !idle_ &&
         tracker_->idleTimeoutMillis() > 0 &&

@@ -11,13 +11,13 @@
 // Flink's): the source's WatermarkStrategy then runs one watermark generator per split, and
 // the source's watermark is the lowest of the live splits' (Flink's per-split watermarks), so a
 // split that is behind does not see its records made late by one that is ahead. A released
-// split (releaseOutputForSplit, when it is finished) no longer holds the watermark back.
+// split (releaseOutputForSplit, when it is finished) no longer holds the watermark back, nor
+// does a split without records for the strategy's withIdleness timeout.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -61,15 +61,11 @@ class ReaderOutput {
   /// Records emitted since the last batch left.
   size_t pendingRecords() const { return batch_->size(); }
 
-  /// The output of split `splitId` (created on first use; the same one after). Throws when the
-  /// split was released.
+  /// The output of split `splitId` (created on first use; the same one after, until it is
+  /// released; created anew, with a fresh watermark generator, after that).
   SourceOutput<T>& createOutputForSplit(const std::string& splitId) {
     for (Split& split : splits_) {
-      if (split.id != splitId) continue;
-      if (!split.live) {
-        throw std::logic_error("The output of split '" + splitId + "' was released");
-      }
-      return *split.output;
+      if (split.live && split.id == splitId) return *split.output;
     }
     const auto index = static_cast<int32_t>(splits_.size());
     splits_.push_back(Split{splitId, true, std::unique_ptr<SourceOutput<T>>(

@@ -302,12 +302,13 @@ class Printer {
         if (unary.op == UnaryOperator::kNot) {
           return "NOT " + expression(*unary.operand, kNotLevel);
         }
-        // `- -x` would print `--`, a comment: a signed operand gets parentheses.
-        bool signedOperand = unary.operand->is<UnaryExpression>() &&
-                             unary.operand->as<UnaryExpression>().op != UnaryOperator::kNot;
+        // `- -x` printed as `--x` would be a comment: an operand that starts with a sign is
+        // separated by a space (not wrapped in parentheses, which would make a chain of 300
+        // signs twice as deep as the parser's nesting limit allows when read back).
         std::string operand = expression(*unary.operand, kUnaryLevel);
-        if (signedOperand) operand = "(" + operand + ")";
-        return (unary.op == UnaryOperator::kMinus ? "-" : "+") + operand;
+        const bool signedOperand = !operand.empty() && (operand[0] == '-' || operand[0] == '+');
+        return std::string(unary.op == UnaryOperator::kMinus ? "-" : "+") +
+               (signedOperand ? " " : "") + operand;
       }
       case ExpressionKind::kBinary: {
         const auto& binary = node.as<BinaryExpression>();

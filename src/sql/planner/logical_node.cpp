@@ -648,9 +648,17 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
     auto leftProperty = windowPropertyOf(left, leftKeys[i]);
     auto rightProperty = windowPropertyOf(right, rightKeys[i]);
     if (!leftProperty || !rightProperty || leftProperty->kind != rightProperty->kind ||
-        !eventTime(*leftProperty) || !eventTime(*rightProperty) ||
-        leftProperty->window.timeZone != rightProperty->window.timeZone) {
+        !eventTime(*leftProperty) || !eventTime(*rightProperty)) {
       continue;
+    }
+    if (leftProperty->window.timeZone.has_value() != rightProperty->window.timeZone.has_value()) {
+      auto typeOf = [](const WindowProperty& property) {
+        return std::string(property.window.timeZone ? "TIMESTAMP_LTZ(3)" : "TIMESTAMP(3)");
+      };
+      throw TableException(
+          "Currently, window join doesn't support different time attribute type of left and "
+          "right inputs.\nThe left time attribute type is " + typeOf(*leftProperty) +
+          ".\nThe right time attribute type is " + typeOf(*rightProperty) + ".");
     }
     if (leftProperty->kind == Kind::WINDOW_START) {
       starts = true;

@@ -420,12 +420,12 @@ void accumulateInner(const AggregateCall& call, Value* accumulator, const Value&
         if (found) entries.erase(position);
         return;
       }
-      if (value.isNull() && call.jsonAbsentOnNull) return;
-      if (found) {
-        position->second = value;
-      } else {
-        entries.emplace(position, key, value);
+      if (found) {  // Flink's assertKeyNotPresent
+        throw TableException("Key '" + name + "' is already present. Duplicate keys are not "
+                             "allowed in JSON_OBJECTAGG. Please ensure that keys are unique.");
       }
+      if (value.isNull() && call.jsonAbsentOnNull) return;
+      entries.emplace(position, key, value);
       return;
     }
     case AggregateKind::LAG: {

@@ -27,9 +27,10 @@
 //                        retraction removes the earliest equal one), NULLs kept or not per
 //                        NULL/ABSENT ON NULL (default ABSENT), as Flink's JsonArrayAggFunction
 //   JSON_OBJECTAGG(k, v) [map key → value, sorted by key]: the argument is ROW(k, v); a row
-//                        sets its key's value, a retraction removes the key (Flink's
-//                        JsonObjectAggFunction); a JSON object in key order; NULL values kept
-//                        or not per NULL/ABSENT ON NULL (default NULL); a NULL key fails
+//                        adds its key (a key already present fails, as Flink's
+//                        JsonObjectAggFunction), a retraction removes the key; a JSON object in
+//                        key order; NULL values kept or not per NULL/ABSENT ON NULL (default
+//                        NULL; an absent key is not present); a NULL key fails
 //   f(DISTINCT x)        [hash table value → multiplicity, occupied slots, f's
 //                        accumulator...]: a value reaches f when its multiplicity becomes 1
 //                        and leaves it when it drops to 0
