@@ -7,10 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include "eddy/types/logical_type.h"
 #include "eddy/types/value.h"
 
 namespace eddy::function {
 
+/// Whether values of `type` have a JSON form: character strings, numbers, booleans.
+bool isJsonScalarType(const LogicalType& type);
 /// `text` as a quoted, escaped JSON string.
 void appendJsonString(std::string_view text, std::string& out);
 /// `value` (NULL, a character string, a number or a boolean) as JSON; with `raw` a string value

@@ -618,10 +618,6 @@ void appendJsonValue(const KernelVector& vector, int64_t row, std::string& out) 
   appendJsonText(vector.valueAt(row), false, out);
 }
 
-bool isJsonScalarType(const LogicalType& type) {
-  return isCharacterString(type) || isNumeric(type) || isBoolean(type);
-}
-
 std::optional<BoundScalarFunction> bindJsonString(const std::vector<LogicalTypePtr>& arguments) {
   if (arguments.size() != 1) return std::nullopt;
   LogicalTypePtr type = arguments[0];
@@ -741,6 +737,10 @@ void registerJsonFunctions(FunctionRegistry& registry) {
                                   return bindIsJson(arguments, kind);
                                 }));
   }
+}
+
+bool isJsonScalarType(const LogicalType& type) {
+  return isCharacterString(type) || isNumeric(type) || isBoolean(type);
 }
 
 void appendJsonString(std::string_view text, std::string& out) { appendQuoted(out, text); }

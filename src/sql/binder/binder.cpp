@@ -9,6 +9,7 @@
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
+#include "function/json_text.h"
 #include "function/scalar/cast.h"
 #include "function/scalar/temporal.h"
 #include "function/type_rules.h"
@@ -94,6 +95,15 @@ LogicalTypePtr aggregateResultType(AggregateKind kind, const LogicalTypePtr& tim
       return LogicalType::varchar(LogicalType::kMaxLength, false);
   }
   return argument;
+}
+
+/// Whether `node` is a JSON_OBJECT or JSON_ARRAY call, whose value a JSON constructor or JSON
+/// aggregate around it inserts as JSON rather than as a string.
+bool isJsonConstructorCall(const Expression& node) {
+  if (!node.is<FunctionCallExpression>()) return false;
+  const auto& call = node.as<FunctionCallExpression>();
+  const std::string name = upper(call.name.back());
+  return call.syntax == FunctionSyntax::kJson && (name == "JSON_OBJECT" || name == "JSON_ARRAY");
 }
 
 /// The aggregate function `call` calls, with or without OVER (COUNT(*) and COUNT() are
@@ -214,6 +224,15 @@ void forEachAggregate(const Expression& expression,
     visit(call);
     return true;
   });
+}
+
+/// Whether an argument of `call` calls an aggregate function.
+bool hasNestedAggregate(const FunctionCallExpression& call) {
+  bool nested = false;
+  for (const auto& argument : call.arguments) {
+    forEachAggregate(*argument, [&](const FunctionCallExpression&) { nested = true; });
+  }
+  return nested;
 }
 
 /// Whether `query` is a SELECT that aggregates without GROUP BY or HAVING (so it has exactly one
@@ -1796,12 +1815,7 @@ BoundPtr Binder::bindJsonCall(const FunctionCallExpression& call, const Scope& s
       arguments.push_back(bind(*call.arguments[i]));
       if (object && i % 2 == 0) continue;
       // A nested JSON_OBJECT/JSON_ARRAY is inserted as JSON, not as a string.
-      const Expression& value = *call.arguments[i];
-      bool raw = value.is<FunctionCallExpression>() &&
-                 value.as<FunctionCallExpression>().syntax == FunctionSyntax::kJson &&
-                 (upper(value.as<FunctionCallExpression>().name.back()) == "JSON_OBJECT" ||
-                  upper(value.as<FunctionCallExpression>().name.back()) == "JSON_ARRAY");
-      arguments.push_back(expression::literal(Value(raw)));
+      arguments.push_back(expression::literal(Value(isJsonConstructorCall(*call.arguments[i]))));
     }
     return expression::call(name, std::move(arguments), context_);
   }
@@ -2703,15 +2717,8 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
   }
   LogicalTypePtr argumentType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
   if (kind == AggregateKind::JSON_OBJECTAGG || kind == AggregateKind::JSON_ARRAYAGG) {
-    argumentType = bindJsonAggregateArgument(call, kind, scope, aggregate);
-    aggregate.argumentColumn = projectOnce(
-        kind == AggregateKind::JSON_ARRAYAGG
-            ? bindExpression(*call.arguments[0], scope, nullptr)
-            : expression::call("ROW",
-                               {bindExpression(*call.arguments[0], scope, nullptr),
-                                bindExpression(*call.arguments[1], scope, nullptr)},
-                               context_),
-        projection, names);
+    BoundPtr argument = bindJsonAggregateArgument(call, kind, scope, aggregate, argumentType);
+    aggregate.argumentColumn = projectOnce(argument, projection, names);
   } else if (kind != AggregateKind::COUNT_STAR) {
     size_t maxArguments = kind == AggregateKind::LISTAGG ? 2 : kind == AggregateKind::LAG ? 3 : 1;
     if (call.arguments.empty() || call.arguments.size() > maxArguments) {
@@ -2719,11 +2726,7 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
                      (maxArguments == 1 ? std::string("1") : "1 to " + std::to_string(maxArguments)) +
                      " arguments");
     }
-    bool nested = false;
-    for (const auto& argumentExpression : call.arguments) {
-      forEachAggregate(*argumentExpression, [&](const FunctionCallExpression&) { nested = true; });
-    }
-    if (nested) fail(call, "Aggregate expressions cannot be nested");
+    if (hasNestedAggregate(call)) fail(call, "Aggregate expressions cannot be nested");
     BoundPtr argument = bindExpression(*call.arguments[0], scope, nullptr);
     argumentType = argument->type();
     if (kind == AggregateKind::LAG) bindLagArguments(call, argumentType, aggregate);
@@ -2745,47 +2748,34 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
   return aggregate;
 }
 
-LogicalTypePtr Binder::bindJsonAggregateArgument(const FunctionCallExpression& call,
-                                                 AggregateKind kind, const Scope& scope,
-                                                 AggregateCall& aggregate) {
+BoundPtr Binder::bindJsonAggregateArgument(const FunctionCallExpression& call,
+                                           AggregateKind kind, const Scope& scope,
+                                           AggregateCall& aggregate, LogicalTypePtr& valueType) {
   const std::string name = upper(call.name[0]);
   if (call.over) fail(call, name + " is not supported in OVER windows");
   if (call.distinct) fail(call, "DISTINCT is not allowed in " + name);
-  for (const auto& argument : call.arguments) {
-    bool nested = false;
-    forEachAggregate(*argument, [&](const FunctionCallExpression&) { nested = true; });
-    if (nested) fail(call, "Aggregate expressions cannot be nested");
-  }
+  if (hasNestedAggregate(call)) fail(call, "Aggregate expressions cannot be nested");
   const bool object = kind == AggregateKind::JSON_OBJECTAGG;
   const std::string onNull =
       call.json && !call.json->onNull.empty() ? call.json->onNull : (object ? "NULL" : "ABSENT");
   aggregate.jsonAbsentOnNull = onNull == "ABSENT";
-  const Expression& valueNode = *call.arguments.back();
   // A nested JSON_OBJECT/JSON_ARRAY is inserted as JSON, not as a string (as in JSON_OBJECT).
-  aggregate.jsonRawValues =
-      valueNode.is<FunctionCallExpression>() &&
-      valueNode.as<FunctionCallExpression>().syntax == FunctionSyntax::kJson &&
-      (upper(valueNode.as<FunctionCallExpression>().name.back()) == "JSON_OBJECT" ||
-       upper(valueNode.as<FunctionCallExpression>().name.back()) == "JSON_ARRAY");
-  BoundPtr value = bindExpression(valueNode, scope, nullptr);
-  const LogicalType& valueType = *value->type();
-  const bool valueFits = function::isCharacterString(valueType) || function::isNumeric(valueType) ||
-                         valueType.getTypeRoot() == LogicalTypeRoot::BOOLEAN ||
-                         valueType.getTypeRoot() == LogicalTypeRoot::NULL_TYPE;
-  std::string shown = "<" + function::typeNameInMessage(valueType) + ">";
-  bool keyFits = true;
-  if (object) {
-    BoundPtr key = bindExpression(*call.arguments[0], scope, nullptr);
-    keyFits = function::isCharacterString(*key->type());
-    shown = "<" + function::typeNameInMessage(*key->type()) + ">, " + shown;
-  }
-  if (!valueFits || !keyFits) {
+  aggregate.jsonRawValues = isJsonConstructorCall(*call.arguments.back());
+  BoundPtr value = bindExpression(*call.arguments.back(), scope, nullptr);
+  valueType = value->type();
+  const bool valueFits = function::isJsonScalarType(*valueType) ||
+                         valueType->getTypeRoot() == LogicalTypeRoot::NULL_TYPE;
+  std::string shown = "<" + function::typeNameInMessage(*valueType) + ">";
+  BoundPtr key = object ? bindExpression(*call.arguments[0], scope, nullptr) : nullptr;
+  if (key) shown = "<" + function::typeNameInMessage(*key->type()) + ">, " + shown;
+  if (!valueFits || (key && !function::isCharacterString(*key->type()))) {
     fail(call, "Cannot apply '" + name + "' to arguments of type '" + name + "(" + shown +
                    ")'. Supported form(s): " +
                    (object ? "'JSON_OBJECTAGG(KEY <CHARACTER> VALUE <ANY>)'"
                            : "'JSON_ARRAYAGG(<ANY>)'"));
   }
-  return value->type();
+  // JSON_OBJECTAGG's accumulator takes the pair as one ROW(k, v) value.
+  return key ? expression::call("ROW", {key, value}, context_) : value;
 }
 
 void Binder::bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,

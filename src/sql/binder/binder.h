@@ -64,11 +64,13 @@ class Binder {
   /// LAG's offset and default arguments (literals) into `aggregate`; LAG must have an OVER.
   /// JSON_OBJECTAGG / JSON_ARRAYAGG: checks the key and value types (character key; a value
   /// of a JSON scalar type), takes the ON NULL clause and whether the value is nested JSON text
-  /// into `aggregate`; returns the value's type.
-  LogicalTypePtr bindJsonAggregateArgument(const FunctionCallExpression& call,
-                                           runtime::operators::AggregateKind kind,
-                                           const Scope& scope,
-                                           runtime::operators::AggregateCall& aggregate);
+  /// into `aggregate`, sets `valueType`; returns the accumulator's argument (the value, or
+  /// ROW(key, value)).
+  expression::ExpressionPtr bindJsonAggregateArgument(const FunctionCallExpression& call,
+                                                      runtime::operators::AggregateKind kind,
+                                                      const Scope& scope,
+                                                      runtime::operators::AggregateCall& aggregate,
+                                                      LogicalTypePtr& valueType);
   void bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
                         runtime::operators::AggregateCall& aggregate);
   /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a

@@ -680,10 +680,9 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
   if (a.kind != b.kind || a.size != b.size || a.slide != b.slide || a.offset != b.offset) {
     auto summary = [](const runtime::operators::WindowSpec& window, const LogicalNode& input,
                       int start, int end) {
-      std::string text = describeWindow(window, "");
-      const std::string columns = "win_start=[" + input.rowType->getFields()[start].name +
-                                  "], win_end=[" + input.rowType->getFields()[end].name + "]";
-      return text.replace(text.find("time_col=[]"), std::string("time_col=[]").size(), columns);
+      return describeWindowWith(window, "win_start=[" + input.rowType->getFields()[start].name +
+                                            "], win_end=[" + input.rowType->getFields()[end].name +
+                                            "]");
     };
     throw TableException(
         "Currently, window join doesn't support different window table function of left and "
@@ -990,9 +989,13 @@ std::string formatDuration(int64_t millis) {
 
 std::string describeWindow(const runtime::operators::WindowSpec& window,
                            const std::string& timeColumn) {
+  return describeWindowWith(window, "time_col=[" + timeColumn + "]");
+}
+
+std::string describeWindowWith(const runtime::operators::WindowSpec& window,
+                               const std::string& columns) {
   using runtime::operators::WindowKind;
-  std::string text = runtime::operators::windowKindName(window.kind) + "(" +
-                     "time_col=[" + timeColumn + "]";
+  std::string text = runtime::operators::windowKindName(window.kind) + "(" + columns;
   switch (window.kind) {
     case WindowKind::TUMBLE:
       text += ", size=[" + formatDuration(window.size) + "]";

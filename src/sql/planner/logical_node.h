@@ -366,8 +366,12 @@ struct LogicalWindowTableFunction final : LogicalNode {
 /// *PROCTIME* for processing time).
 LogicalTypePtr windowStartType();
 LogicalTypePtr windowTimeType(const LogicalType& timeType);
-/// "TUMBLE(time_col=[ts], size=[10 min])", as Flink's EXPLAIN names a window.
+/// "TUMBLE(time_col=[ts], size=[10 min])", as Flink's EXPLAIN names a window; `columns`
+/// replaces `time_col=[ts]` where the window is known by other columns (Flink's
+/// "win_start=[..], win_end=[..]" of a window attached to window_start/window_end).
 std::string describeWindow(const runtime::operators::WindowSpec& window, const std::string& timeColumn);
+std::string describeWindowWith(const runtime::operators::WindowSpec& window,
+                               const std::string& columns);
 
 /// A window aggregation (Flink's WindowAggregate): GROUP BY window_start, window_end [, keys]
 /// over a window TVF, insert-only, each window's rows emitted once the watermark passes its

@@ -342,11 +342,12 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
   const int64_t keyRow = rows[count - 1].row;
   if (accumulators->back().get<int64_t>() > 0) {
     std::vector<Value>& results = results_;
-    bool changed = !existed;
     if (!existed) {
       resultsOf(*accumulators, results);
+      appendResult(keyChunk, keyRow, results, RowKind::INSERT);
     } else {
       // Only the calls whose accumulators took a row can have a new result.
+      bool changed = false;
       results.resize(spec_->calls.size());
       for (size_t i = 0; i < spec_->calls.size(); ++i) {
         if (touched_[i] == 0) {
@@ -354,16 +355,14 @@ void GroupAggregateOperator::updateGroup(const std::string& key, const RowRef* r
           continue;
         }
         assignAggregateResult(effectiveCalls_[i], accumulators->data() + offsets_[i], results[i]);
-        if (!changed && results[i] != previousResults[i]) changed = true;
+        changed = changed || results[i] != previousResults[i];
       }
-    }
-    if (!existed) {
-      appendResult(keyChunk, keyRow, results, RowKind::INSERT);
-    } else if (changed) {
-      if (spec_->generateUpdateBefore) {
-        appendResult(keyChunk, keyRow, previousResults, RowKind::UPDATE_BEFORE);
+      if (changed) {
+        if (spec_->generateUpdateBefore) {
+          appendResult(keyChunk, keyRow, previousResults, RowKind::UPDATE_BEFORE);
+        }
+        appendResult(keyChunk, keyRow, results, RowKind::UPDATE_AFTER);
       }
-      appendResult(keyChunk, keyRow, results, RowKind::UPDATE_AFTER);
     }
     if (copy) accumulatorState_->update(std::move(*copy));
   } else {
