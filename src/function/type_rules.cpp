@@ -242,6 +242,61 @@ bool areComparable(const LogicalType& left, const LogicalType& right) {
   return false;
 }
 
+bool supportsImplicitCast(const LogicalType& from, const LogicalType& to) {
+  if (isNullType(from)) return true;
+  const Root source = from.getTypeRoot();
+  const Root target = to.getTypeRoot();
+  if (isCharacterString(from) && isCharacterString(to)) return true;
+  if (isBinaryString(from) && isBinaryString(to)) return true;
+  if (isNumeric(from) && isNumeric(to)) {
+    // The numeric kinds from narrow to wide; DECIMAL takes every exact kind, FLOAT every kind
+    // but DOUBLE, DOUBLE every kind.
+    auto rank = [](Root root) {
+      switch (root) {
+        case Root::TINYINT: return 0;
+        case Root::SMALLINT: return 1;
+        case Root::INTEGER: return 2;
+        case Root::BIGINT: return 3;
+        case Root::DECIMAL: return 4;
+        case Root::FLOAT: return 5;
+        default: return 6;  // DOUBLE
+      }
+    };
+    return target == Root::DECIMAL ? true : rank(source) <= rank(target);
+  }
+  switch (target) {
+    case Root::DATE:
+      return source == Root::DATE || source == Root::TIMESTAMP_WITHOUT_TIME_ZONE;
+    case Root::TIME_WITHOUT_TIME_ZONE:
+      return source == Root::TIME_WITHOUT_TIME_ZONE || source == Root::TIMESTAMP_WITHOUT_TIME_ZONE;
+    case Root::TIMESTAMP_WITHOUT_TIME_ZONE:
+    case Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+      return source == Root::TIMESTAMP_WITHOUT_TIME_ZONE ||
+             source == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    case Root::ARRAY:
+    case Root::MULTISET:
+      return source == target &&
+             supportsImplicitCast(*from.getElementType(), *to.getElementType());
+    case Root::MAP:
+      return source == target && supportsImplicitCast(*from.getKeyType(), *to.getKeyType()) &&
+             supportsImplicitCast(*from.getValueType(), *to.getValueType());
+    case Root::ROW: {
+      if (source != target || from.getFields().size() != to.getFields().size()) return false;
+      for (size_t i = 0; i < from.getFields().size(); ++i) {
+        if (!supportsImplicitCast(*from.getFields()[i].type, *to.getFields()[i].type)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case Root::STRUCTURED_TYPE:
+    case Root::RAW:
+      return *from.copy(true) == *to.copy(true);
+    default:
+      return source == target;
+  }
+}
+
 std::string typeNameInMessage(const LogicalType& type) {
   if (type.getTypeRoot() == Root::VARCHAR && type.getLength() == LogicalType::kMaxLength) {
     return "VARCHAR(2147483647)";

@@ -70,6 +70,17 @@ LogicalTypePtr leastRestrictive(const std::vector<LogicalTypePtr>& types);
 /// (numeric with numeric, strings with strings, and so on).
 bool areComparable(const LogicalType& left, const LogicalType& right);
 
+/// Whether `from` casts implicitly to `to` (Flink's LogicalTypeCasts.supportsImplicitCast, the
+/// rule for writing a query's column into a sink column): a numeric to a numeric of the same or
+/// a wider kind (TINYINT < SMALLINT < INT < BIGINT < DECIMAL (any) < FLOAT < DOUBLE; DECIMAL to
+/// FLOAT and DOUBLE), a character string to a character string, a binary string to a binary
+/// string, TIMESTAMP to DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ and TIMESTAMP_LTZ to TIMESTAMP
+/// and TIMESTAMP_LTZ (any precision), a type to its own root, NULL to anything; ARRAY, MULTISET,
+/// MAP and ROW (of one arity) when their parts do. Nullability is not considered. eddy also
+/// lets a VARCHAR into a CHAR (Flink: CHAR from CHAR only; eddy types some string values
+/// VARCHAR(n) where Calcite has CHAR(n)).
+bool supportsImplicitCast(const LogicalType& from, const LogicalType& to);
+
 /// A type's name in Calcite-style messages: the summary string without nullability, STRING
 /// spelled VARCHAR(2147483647) and BYTES VARBINARY(2147483647), e.g. `DECIMAL(10, 2)`.
 std::string typeNameInMessage(const LogicalType& type);

@@ -18,6 +18,7 @@
 #include "expression/expression_evaluator.h"
 #include "formats/text_value_codec.h"
 #include "function/function_registry.h"
+#include "function/type_rules.h"
 #include "function/user_defined_function.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
@@ -243,6 +244,7 @@ TableResult describeTable(catalog::CatalogManager& catalogs,
     for (const auto& spec : table.schema.getWatermarkSpecs()) {
       if (spec.columnName == name) watermark = spec.expression;
     }
+    if (!watermark.empty()) type += " *ROWTIME*";  // the column is the rowtime attribute
     Row row(6);
     row.setField(0, name);
     row.setField(1, type);
@@ -278,6 +280,104 @@ void addColumn(Schema::Builder& builder, const sql::TableColumn& column) {
       break;
   }
   if (column.comment) builder.withComment(*column.comment);
+}
+
+/// The watermarks and the primary key of a CREATE TABLE.
+void addConstraints(Schema::Builder& builder, const sql::CreateTableStatement& create) {
+  for (const sql::WatermarkDefinition& watermark : create.watermarks) {
+    builder.watermark(watermark.column.back(), sql::unparse(*watermark.expression));
+  }
+  if (create.primaryKey) {
+    if (!create.primaryKey->notEnforced) {
+      throw ValidationException(
+          "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT "
+          "ENFORCED controls if the constraint checks are performed on the incoming/outgoing "
+          "data. Flink does not own the data therefore the only supported mode is the NOT "
+          "ENFORCED mode");
+    }
+    if (create.primaryKey->name) {
+      builder.primaryKeyNamed(*create.primaryKey->name, create.primaryKey->columns);
+    } else {
+      builder.primaryKey(create.primaryKey->columns);
+    }
+  }
+}
+
+/// CREATE TABLE .. AS SELECT (Flink's FLIP-463): the table's columns are the declared columns
+/// the query does not produce, first and in declaration order, then the query's columns in the
+/// query's order (time attributes as plain timestamps), a declared type replacing the query's
+/// (the query's value is implicitly cast to it); watermarks, the primary key and the partition
+/// keys refer to any of them. Returns the table and the query projected onto its physical
+/// columns (NULL for declared columns the query does not produce). Everything is checked here,
+/// before the table exists.
+std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
+    const sql::CreateTableStatement& create, const std::string& tableName,
+    const sql::LogicalNodePtr& query) {
+  const auto& queryFields = query->rowType->getFields();
+  auto declared = [&](const std::string& name) -> const sql::TableColumn* {
+    for (const sql::TableColumn& column : create.columns) {
+      if (column.name == name) return &column;
+    }
+    return nullptr;
+  };
+  Schema::Builder builder = Schema::newBuilder();
+  for (const sql::TableColumn& column : create.columns) {
+    if (query->rowType->getFieldIndex(column.name) < 0) addColumn(builder, column);
+  }
+  for (const RowField& field : queryFields) {
+    const sql::TableColumn* column = declared(field.name);
+    if (column == nullptr) {
+      const LogicalTypePtr& type = field.type;
+      const bool timeAttribute =
+          type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
+          type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+      builder.column(field.name, DataType(timeAttribute
+                                              ? type->copyWithTimestampKind(TimestampKind::REGULAR)
+                                              : type));
+      continue;
+    }
+    if (column->kind != sql::ColumnKind::kPhysical) {
+      throw ValidationException(fmt::format(
+          "SQL validation failed. From line {}, column {}: A column named '{}' already exists in "
+          "the source schema. Computed and metadata columns cannot overwrite regular columns.",
+          column->position.line, column->position.column, column->name));
+    }
+    addColumn(builder, *column);
+  }
+  addConstraints(builder, create);
+  catalog::CatalogBaseTable table;
+  table.schema = builder.build();
+  table.comment = create.comment;
+  table.partitionKeys = create.partitionKeys;
+  for (const sql::TableOption& option : create.options) table.options[option.key] = option.value;
+
+  // The query's columns by name onto the physical columns.
+  LogicalTypePtr sinkType = sql::physicalRowTypeOf(table, tableName);
+  std::vector<expression::ExpressionPtr> columns;
+  std::vector<std::string> names;
+  for (const RowField& field : sinkType->getFields()) {
+    const int source = query->rowType->getFieldIndex(field.name);
+    if (source < 0) {
+      if (!field.type->isNullable()) {
+        throw ValidationException("Column '" + field.name +
+                                  "' has no default value and does not allow NULLs");
+      }
+      columns.push_back(expression::literal(Value(), field.type));
+    } else {
+      const LogicalTypePtr& sourceType = queryFields[static_cast<size_t>(source)].type;
+      columns.push_back(expression::column(source, sourceType));
+      // The INSERT casts; checked here so that an impossible cast creates no table.
+      if (!function::supportsImplicitCast(*sourceType, *field.type)) {
+        throw ValidationException(fmt::format(
+            "Incompatible types for sink column '{}' at position {}. The source column has type "
+            "'{}', while the target column has type '{}'.",
+            field.name, source, sourceType->asSummaryString(), field.type->asSummaryString()));
+      }
+    }
+    names.push_back(field.name);
+  }
+  return {std::move(table),
+          std::make_shared<sql::LogicalProject>(query, std::move(columns), std::move(names))};
 }
 
 /// Adds `column` (of a built Schema) to `builder`, comment included.
@@ -780,6 +880,10 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     }
     auto column = expression::column(static_cast<int>(i), queryFields[i].type);
     try {
+      if (!function::supportsImplicitCast(*queryFields[i].type, *sinkFields[i].type)) {
+        throw ValidationException("Incompatible types for sink column '" + sinkFields[i].name +
+                                  "' at position " + std::to_string(i) + ".");
+      }
       casts.push_back(expression::castIfNeeded(
           column, sinkFields[i].type, function::BindingContext{translation.sessionTimeZone}));
     } catch (const ValidationException& error) {
@@ -1302,57 +1406,24 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         return TableResult::ok();
       }
       if (create.asQuery) {
-        // CREATE TABLE AS SELECT: a table of the query's columns (time attributes become plain
-        // timestamps), then the INSERT of the query into it as a job (not atomic: the table
-        // stays when the job fails, as in Flink).
-        if (!create.columns.empty() || !create.watermarks.empty() || create.primaryKey) {
-          throw TableException("CREATE TABLE AS SELECT with columns, a watermark or a primary "
-                               "key is not supported yet");
-        }
         sql::Binder binder(catalogs, bindingContextOf(configuration_));
-        sql::LogicalNodePtr plan = binder.bindQuery(*create.asQuery);
-        Schema::Builder builder = Schema::newBuilder();
-        for (const RowField& field : plan->rowType->getFields()) {
-          const LogicalTypePtr& type = field.type;
-          const bool timeAttribute = type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
-                                     type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-          builder.column(field.name, DataType(timeAttribute ? type->copyWithTimestampKind(TimestampKind::REGULAR)
-                                                            : type));
-        }
-        catalog::CatalogBaseTable table;
-        table.schema = builder.build();
-        table.comment = create.comment;
-        table.partitionKeys = create.partitionKeys;
-        for (const sql::TableOption& option : create.options) table.options[option.key] = option.value;
+        sql::LogicalNodePtr query = binder.bindQuery(*create.asQuery);
+        auto [table, plan] = createTableAsSelect(create, identifier.asSummaryString(), query);
         // The sink is checked before the table exists, so a bad option creates nothing.
         {
-          connectors::ConnectorContext context{identifier.asSummaryString(), plan->rowType,
-                                               table.options, isStreaming(), table.partitionKeys};
+          connectors::ConnectorContext context{
+              identifier.asSummaryString(),
+              sql::physicalRowTypeOf(table, identifier.asSummaryString()), table.options,
+              isStreaming(), table.partitionKeys};
           connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSink(context);
         }
         createTable(std::move(table));
-        return runInserts({InsertPlan{create.tableName, plan, false, {}}});
+        return runInserts({InsertPlan{create.tableName, std::move(plan), false, {}}});
       }
       catalog::CatalogBaseTable table;
       Schema::Builder builder = Schema::newBuilder();
       for (const sql::TableColumn& column : create.columns) addColumn(builder, column);
-      for (const sql::WatermarkDefinition& watermark : create.watermarks) {
-        builder.watermark(watermark.column.back(), sql::unparse(*watermark.expression));
-      }
-      if (create.primaryKey) {
-        if (!create.primaryKey->notEnforced) {
-          throw ValidationException(
-              "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT "
-              "ENFORCED controls if the constraint checks are performed on the incoming/outgoing "
-              "data. Flink does not own the data therefore the only supported mode is the NOT "
-              "ENFORCED mode");
-        }
-        if (create.primaryKey->name) {
-          builder.primaryKeyNamed(*create.primaryKey->name, create.primaryKey->columns);
-        } else {
-          builder.primaryKey(create.primaryKey->columns);
-        }
-      }
+      addConstraints(builder, create);
       table.schema = builder.build();
       table.comment = create.comment;
       table.partitionKeys = create.partitionKeys;

@@ -246,6 +246,17 @@ TEST(SqlConnectorTest, SelectFromDatagenAndSinkErrors) {
             "Column types of query result and sink for 'default_catalog.default_database.sink' do "
             "not match.\nCause: Different number of columns.\n\nQuery schema: [id: INT]\nSink "
             "schema:  [id: INT, name: STRING]");
+  // Only implicit casts (Flink's supportsImplicitCast): widening numbers, strings to strings.
+  EXPECT_EQ(errorOf(*env, "INSERT INTO sink SELECT CAST(id AS SMALLINT), CAST(id AS CHAR(3)) FROM seq"),
+            "no error");
+  EXPECT_EQ(errorOf(*env, "INSERT INTO sink SELECT name, id FROM (SELECT id, 'x' AS name FROM seq)"),
+            "Column types of query result and sink for 'default_catalog.default_database.sink' do "
+            "not match.\nCause: Incompatible types for sink column 'id' at position 0.\n\nQuery "
+            "schema: [name: CHAR(1) NOT NULL, id: INT]\nSink schema:  [id: INT, name: STRING]");
+  EXPECT_EQ(errorOf(*env, "INSERT INTO sink SELECT CAST(id AS BIGINT), 'x' FROM seq"),
+            "Column types of query result and sink for 'default_catalog.default_database.sink' do "
+            "not match.\nCause: Incompatible types for sink column 'id' at position 0.\n\nQuery "
+            "schema: [EXPR$0: BIGINT, EXPR$1: CHAR(1) NOT NULL]\nSink schema:  [id: INT, name: STRING]");
   env->executeSql("CREATE TABLE bad (id INT) WITH ('connector' = 'datagen', 'rows-per-secnd' = '5')");
   EXPECT_EQ(errorOf(*env, "SELECT * FROM bad").rfind("Unsupported options found for 'datagen'.", 0),
             0u);
