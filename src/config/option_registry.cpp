@@ -182,8 +182,10 @@ std::vector<ConfigOption> knownOptions() {
                              "What a sink does with NULL in a NOT NULL column: fail the job "
                              "(ERROR) or drop the row (DROP)."));
   options.push_back(makeEnum("table.exec.sink.type-length-enforcer", {"IGNORE", "TRIM_PAD"},
-                             "IGNORE", kPlannerIgnores,
-                             "Whether a sink trims or pads CHAR/VARCHAR/BINARY values."));
+                             "IGNORE", "",
+                             "Whether a sink trims string values to their column's length and "
+                             "pads CHAR/BINARY ones (TRIM_PAD) or writes them as they are "
+                             "(IGNORE)."));
   options.push_back(makeEnum("table.exec.sink.upsert-materialize", {"NONE", "AUTO", "FORCE"},
                              "AUTO", kPlannerIgnores,
                              "Materialize changes before an upsert sink."));

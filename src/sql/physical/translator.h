@@ -34,6 +34,10 @@ struct TranslationSettings {
   /// table.exec.sink.not-null-enforcer is DROP: a table sink drops rows with NULL in a NOT NULL
   /// column (else the job fails on the first).
   bool dropNotNullViolations = false;
+  /// table.exec.sink.type-length-enforcer is TRIM_PAD: a string written into a CHAR/VARCHAR
+  /// (BINARY/VARBINARY) sink column is trimmed to its length, a CHAR (BINARY) one padded; with
+  /// IGNORE (Flink's default) it is written as it is.
+  bool trimPadToSinkLength = false;
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled

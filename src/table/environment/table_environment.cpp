@@ -804,6 +804,8 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
   translation.dropNotNullViolations =
       view.getEnum("table.exec.sink.not-null-enforcer").value_or("ERROR") == "DROP";
+  translation.trimPadToSinkLength =
+      view.getEnum("table.exec.sink.type-length-enforcer").value_or("IGNORE") == "TRIM_PAD";
   if (translation.streaming && view.getBoolean("table.exec.mini-batch.enabled").value_or(false)) {
     // Flink's checks: a mini-batch needs both a latency and a size (BATCH ignores mini-batch).
     int64_t latency = view.getDuration("table.exec.mini-batch.allow-latency")
@@ -879,6 +881,18 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
       notNull->names.push_back(sinkFields[i].name);
     }
     auto column = expression::column(static_cast<int>(i), queryFields[i].type);
+    // A string into a string column: only trimmed or padded to the column's length with
+    // table.exec.sink.type-length-enforcer = TRIM_PAD (Flink's default IGNORE writes it as is).
+    const bool sameStringKind =
+        (function::isCharacterString(*queryFields[i].type) &&
+         function::isCharacterString(*sinkFields[i].type)) ||
+        (function::isBinaryString(*queryFields[i].type) &&
+         function::isBinaryString(*sinkFields[i].type));
+    if (sameStringKind && !translation.trimPadToSinkLength) {
+      casts.push_back(std::move(column));
+      names.push_back(sinkFields[i].name);
+      continue;
+    }
     try {
       if (!function::supportsImplicitCast(*queryFields[i].type, *sinkFields[i].type)) {
         throw ValidationException("Incompatible types for sink column '" + sinkFields[i].name +
