@@ -2179,6 +2179,19 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         // WHERE EXISTS (...) AND ...: a semi join; elsewhere the marker of a LEFT join.
         bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &node) !=
                         topLevelConjuncts_.end();
+        // With a correlation other than `inner = outer`: WHERE [NOT] EXISTS is a semi (anti)
+        // join; the conjunct is then TRUE (NOT FALSE) for the rows it leaves.
+        const bool negatedTopLevel =
+            std::any_of(topLevelConjuncts_.begin(), topLevelConjuncts_.end(),
+                        [&](const Expression* conjunct) {
+                          return conjunct->is<UnaryExpression>() &&
+                                 conjunct->as<UnaryExpression>().op == UnaryOperator::kNot &&
+                                 conjunct->as<UnaryExpression>().operand.get() == &node;
+                        });
+        if ((topLevel || negatedTopLevel) &&
+            semiJoinSubquery(query, scope, nullptr, negatedTopLevel)) {
+          return expression::literal(Value(!negatedTopLevel));
+        }
         return expression::call(
             "IS NOT NULL",
             {markSubquery(node, *node.as<ExistsExpression>().query, scope, nullptr, topLevel)});
@@ -2433,8 +2446,27 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
       }
       Scope combined = input.scope;
       combined.insert(combined.end(), correlation.outerScope->begin(), correlation.outerScope->end());
-      bindExpression(*conjunct, combined, nullptr);
-      notSupported(*conjunct, "A correlated subquery condition other than `inner = outer`");
+      BoundPtr residual = bindExpression(*conjunct, combined, nullptr);
+      if (!correlation.allowResiduals || correlation.outerAggregates) {
+        notSupported(*conjunct,
+                     "A correlated subquery condition other than `inner = outer` outside a WHERE "
+                     "conjunct `[NOT] EXISTS (..)` or `x IN (..)`");
+      }
+      if (residual->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+        fail(*conjunct, "WHERE clause must be a condition");
+      }
+      // Evaluated by the semi (anti) join: the subquery carries the inner columns it reads.
+      correlation.inputArity = static_cast<int>(input.scope.size());
+      std::vector<int> columns;
+      expression::collectColumns(residual, columns);
+      for (int column : columns) {
+        if (column < correlation.inputArity &&
+            std::find(correlation.carried.begin(), correlation.carried.end(), column) ==
+                correlation.carried.end()) {
+          correlation.carried.push_back(column);
+        }
+      }
+      correlation.residuals.push_back(std::move(residual));
     }
   }
   return filters.empty() ? nullptr : expression::conjunction(std::move(filters));
@@ -2450,10 +2482,11 @@ Binder::Relation Binder::bindCorrelated(const Query& query, const Scope& outer,
 }
 
 Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& outer,
-                                              bool needsValue) {
+                                              bool needsValue, bool allowResiduals) {
   Correlation correlation;
+  correlation.allowResiduals = allowResiduals;
   Relation relation = bindCorrelated(query, outer, correlation);
-  const size_t keyCount = correlation.innerKeys.size();
+  size_t keyCount = correlation.innerKeys.size();
   if (!correlation.emptyGroupValues.empty()) {
     notSupported(query, "A correlated IN or EXISTS subquery that aggregates without GROUP BY");
   }
@@ -2463,6 +2496,27 @@ Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& o
     rows.innerKeys.push_back(expression::column(static_cast<int>(i), relation.scope[i].type));
   }
   rows.outerKeys = std::move(correlation.outerKeys);
+  if (!correlation.residuals.empty()) {
+    // Over the subquery's output (keys, carried columns, items) followed by the outer scope.
+    const int nodeArity = static_cast<int>(relation.scope.size());
+    std::vector<BoundPtr> mapping(static_cast<size_t>(correlation.inputArity) + outer.size());
+    for (size_t i = 0; i < correlation.carried.size(); ++i) {
+      const int output = static_cast<int>(keyCount + i);
+      mapping[static_cast<size_t>(correlation.carried[i])] =
+          expression::column(output, relation.scope[static_cast<size_t>(output)].type);
+    }
+    for (size_t j = 0; j < outer.size(); ++j) {
+      mapping[static_cast<size_t>(correlation.inputArity) + j] =
+          expression::column(nodeArity + static_cast<int>(j), outer[j].type);
+    }
+    for (size_t c = 0; c < mapping.size(); ++c) {  // columns no condition reads
+      if (!mapping[c]) mapping[c] = expression::literal(Value(), LogicalType::simple(LogicalTypeRoot::BOOLEAN));
+    }
+    for (const BoundPtr& residual : correlation.residuals) {
+      rows.residuals.push_back(expression::inlineColumns(residual, mapping));
+    }
+    keyCount += correlation.carried.size();  // the value follows the carried columns
+  }
   if (needsValue) {
     if (relation.scope.size() != keyCount + 1) {
       fail(query, "The subquery of IN must return exactly one column; it returns " +
@@ -2558,6 +2612,41 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
   return expression::column(outerArity, LogicalType::simple(LogicalTypeRoot::BOOLEAN, semi ? false : true));
 }
 
+bool Binder::semiJoinSubquery(const Query& query, const Scope& scope,
+                              const Expression* inOperand, bool anti) {
+  if (!subqueryInput_) return false;
+  SubqueryRows rows = bindSubqueryRows(query, scope, inOperand != nullptr, /*allowResiduals=*/true);
+  if (rows.residuals.empty()) return false;
+  Relation& outer = *subqueryInput_;
+  // The condition over (outer columns, subquery columns): the IN value, the keys, the others.
+  const int outerArity = outer.node->rowType->getFieldCount();
+  const int rowsArity = rows.node->rowType->getFieldCount();
+  std::vector<BoundPtr> mapping;  // subquery column r -> outerArity + r, outer j -> j
+  for (const RowField& field : rows.node->rowType->getFields()) {
+    mapping.push_back(expression::column(outerArity + static_cast<int>(mapping.size()), field.type));
+  }
+  for (const ScopeColumn& column : scope) {
+    mapping.push_back(expression::column(static_cast<int>(mapping.size()) - rowsArity, column.type));
+  }
+  std::vector<BoundPtr> conditions;
+  if (rows.value) {
+    conditions.push_back(expression::call(
+        "=", {bindExpression(*inOperand, scope, subqueryAggregates_),
+              expression::inlineColumns(rows.value, mapping)}));
+  }
+  for (size_t i = 0; i < rows.outerKeys.size(); ++i) {
+    conditions.push_back(expression::call(
+        "=", {rows.outerKeys[i], expression::inlineColumns(rows.innerKeys[i], mapping)}));
+  }
+  for (const BoundPtr& residual : rows.residuals) {
+    conditions.push_back(expression::inlineColumns(residual, mapping));
+  }
+  outer.node = planJoin(outer.node, rows.node,
+                        anti ? runtime::operators::JoinType::ANTI : runtime::operators::JoinType::SEMI,
+                        expression::conjunction(conditions));
+  return true;
+}
+
 BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   if (aggregatesWithoutGroupBy(*in.subquery)) {
     // Its one row's value v: `x IN (v)` is `x = v` (NOT IN: NOT (x = v)), also for a correlated
@@ -2571,7 +2660,11 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &in) !=
                   topLevelConjuncts_.end();
   if (topLevel && !in.negated) {
-    // WHERE x IN (...) AND ...: a row without a match is filtered out, FALSE or UNKNOWN.
+    // WHERE x IN (...) AND ...: a row without a match is filtered out, FALSE or UNKNOWN. With
+    // a correlation other than `inner = outer`, a semi join.
+    if (semiJoinSubquery(*in.subquery, scope, in.operand.get(), false)) {
+      return expression::literal(Value(true));
+    }
     return expression::call("IS NOT NULL",
                             {markSubquery(in, *in.subquery, scope, in.operand.get(), true)});
   }
@@ -3151,10 +3244,20 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
   Scope outputScope;
   std::vector<BoundPtr> projections;
   std::vector<std::string> names;
+  if (correlation && !correlation->residuals.empty() && aggregating) {
+    notSupported(select, "A correlated subquery with a condition other than `inner = outer` "
+                         "that aggregates");
+  }
   if (!aggregating) {
     for (int k = 0; k < correlationKeys; ++k) {
       projections.push_back(correlation->innerKeys[static_cast<size_t>(k)]);
       names.push_back("$corr" + std::to_string(k));
+    }
+    if (correlation) {
+      for (int column : correlation->carried) {
+        projections.push_back(expression::column(column, input.scope[static_cast<size_t>(column)].type));
+        names.push_back("$carried" + std::to_string(projections.size() - 1));
+      }
     }
     SubqueryScope subqueries(*this, &input);
     for (const OutputItem& item : items) {
@@ -3380,9 +3483,11 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     result = std::make_shared<LogicalAggregate>(result, all, std::vector<AggregateCall>{},
                                                 std::vector<std::string>{});
   }
+  const int hiddenColumns =
+      correlationKeys + (correlation ? static_cast<int>(correlation->carried.size()) : 0);
   for (size_t i = 0; i < names.size(); ++i) {
     outputScope.push_back(
-        ScopeColumn{"", names[i], projections[i]->type(), static_cast<int>(i) < correlationKeys});
+        ScopeColumn{"", names[i], projections[i]->type(), static_cast<int>(i) < hiddenColumns});
   }
   return Relation{result, outputScope};
 }

@@ -96,6 +96,15 @@ class Binder {
     /// Set by bindSelect when it aggregates without GROUP BY (so one row per key): each select
     /// item's value over no rows (COUNT 0, other aggregates NULL), for the keys without rows.
     std::vector<expression::ExpressionPtr> emptyGroupValues;
+    /// Whether correlation conditions other than `inner = outer` are taken (the subquery of a
+    /// WHERE conjunct `[NOT] EXISTS` or `x IN`, planned as a semi or anti join).
+    bool allowResiduals = false;
+    /// Those conditions (e.g. `inner.y > outer.y`), over the subquery's input columns (the
+    /// first `inputArity`) followed by the outer scope's columns; `carried`: the input columns
+    /// they read, which bindSelect projects right after the inner keys.
+    std::vector<expression::ExpressionPtr> residuals;
+    std::vector<int> carried;
+    int inputArity = 0;
   };
   Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr);
   /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
@@ -161,8 +170,12 @@ class Binder {
     expression::ExpressionPtr value;
     std::vector<expression::ExpressionPtr> innerKeys;
     std::vector<expression::ExpressionPtr> outerKeys;
+    /// The other correlation conditions (see Correlation), over `node`'s columns followed by
+    /// the outer scope's; empty unless `allowResiduals`.
+    std::vector<expression::ExpressionPtr> residuals;
   };
-  SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue);
+  SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue,
+                                bool allowResiduals = false);
   /// The subquery of an expression over `outer` (the enclosing clause's scope), bound with
   /// `correlation` (its outer scope and aggregation set here) when it is a SELECT, uncorrelated
   /// otherwise.
@@ -174,6 +187,12 @@ class Binder {
   expression::ExpressionPtr markSubquery(const Expression& node, const Query& query,
                                          const Scope& scope, const Expression* inOperand,
                                          bool semi = false);
+  /// A WHERE conjunct `[NOT] EXISTS (..)` or `x IN (..)` whose subquery is correlated by
+  /// conditions other than `inner = outer`: `subqueryInput_` becomes its SEMI (ANTI when
+  /// `anti`) join with the subquery's rows, on the keys, the IN value and those conditions.
+  /// Returns false (binding nothing) when the subquery has no such condition.
+  bool semiJoinSubquery(const Query& query, const Scope& scope, const Expression* inOperand,
+                        bool anti);
   expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
   /// A scalar subquery (`query`, written at `subquery`): joins `subqueryInput_` with its value
   /// and returns the value's column.

@@ -813,7 +813,10 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
       std::string description = "Join(joinType=[" + runtime::operators::joinTypeName(join.joinType) + "]";
       if (expression::ExpressionPtr condition = join.fullCondition()) {
-        description += ", where=[" + condition->toString(join.rowType->getFieldNames()) + "]";
+        // The condition reads both sides, also where the output is the left side's (SEMI/ANTI).
+        std::vector<std::string> names = node.inputs[0]->rowType->getFieldNames();
+        for (const std::string& name : node.inputs[1]->rowType->getFieldNames()) names.push_back(name);
+        description += ", where=[" + condition->toString(uniquifyNames(names)) + "]";
       }
       description += ", select=[" + fieldList(join.rowType) + "])";
       return keyedTwoInput(join, left, right, "Join",

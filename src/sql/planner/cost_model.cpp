@@ -142,6 +142,9 @@ double estimatedRowCount(const LogicalNode& node) {
       const auto& join = static_cast<const LogicalJoin&>(node);
       const double left = inputRows(node, 0);
       const double right = inputRows(node, 1);
+      if (runtime::operators::outputsLeftOnly(join.joinType)) {  // some of the left rows
+        return left * selectivity(join.fullCondition());
+      }
       double rows = join.leftKeys.empty() ? left * right : std::max(left, right);
       rows *= selectivity(join.condition);
       if (join.joinType == JoinType::LEFT) rows = std::max(rows, left);

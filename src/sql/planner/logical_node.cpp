@@ -711,6 +711,7 @@ LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
   for (const RowField& field : left.rowType->getFields()) {
     fields.push_back(RowField{field.name, typeOf(field.type, keepLeftTimes, padLeft), std::nullopt});
   }
+  if (runtime::operators::outputsLeftOnly(joinType)) return rowTypeWithUniqueNames(std::move(fields));
   for (const RowField& field : right.rowType->getFields()) {
     fields.push_back(
         RowField{field.name, typeOf(field.type, keepRightTimes, padRight), std::nullopt});
@@ -723,7 +724,9 @@ ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
   // A temporal join emits each (insert-only) left row once, whatever the versioned side does;
   // an interval or window join emits each pair once and each unjoined outer row once, padded.
   if (temporal || timeBounded) return ChangelogMode::kInsertOnly;
-  bool insertOnly = joinType == runtime::operators::JoinType::INNER &&
+  // Flink: an inner or semi join forwards its inputs' kinds of change; the others may emit any.
+  bool insertOnly = (joinType == runtime::operators::JoinType::INNER ||
+                     joinType == runtime::operators::JoinType::SEMI) &&
                     left.changelogMode == ChangelogMode::kInsertOnly &&
                     right.changelogMode == ChangelogMode::kInsertOnly;
   return insertOnly ? ChangelogMode::kInsertOnly : ChangelogMode::kRetract;
@@ -761,9 +764,11 @@ std::string LogicalLookupJoin::describe() const {
 namespace {
 // An interval join's bounds, else a window join's.
 std::optional<IntervalJoinBounds> timeBoundsOf(const LogicalNode& left, const LogicalNode& right,
+                                               runtime::operators::JoinType joinType,
                                                const std::vector<int>& leftKeys,
                                                const std::vector<int>& rightKeys,
                                                const expression::ExpressionPtr& condition) {
+  if (runtime::operators::outputsLeftOnly(joinType)) return std::nullopt;  // regular joins only
   if (auto bounds = intervalJoinBoundsOf(left, right, condition)) return bounds;
   return windowJoinBoundsOf(left, right, leftKeys, rightKeys, condition);
 }
@@ -773,7 +778,7 @@ LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
                          runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
     : LogicalJoin(left, right, type, leftKeyColumns, rightKeyColumns, residual,
-                  timeBoundsOf(*left, *right, leftKeyColumns, rightKeyColumns, residual),
+                  timeBoundsOf(*left, *right, type, leftKeyColumns, rightKeyColumns, residual),
                   std::nullopt) {}
 
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
@@ -824,7 +829,7 @@ expression::ExpressionPtr LogicalJoin::fullCondition() const {
 }
 
 std::string LogicalJoin::describe() const {
-  static const char* kNames[] = {"inner", "left", "right", "full"};
+  static const char* kNames[] = {"inner", "left", "right", "full", "semi", "anti"};
   std::string text = "LogicalJoin(condition=[" + fullCondition()->toString() + "], joinType=[" +
                      kNames[static_cast<int>(joinType)] + "]";
   if (interval && interval->windowJoin) {

@@ -63,9 +63,15 @@ std::string joinTypeName(JoinType type) {
       return "RightOuterJoin";
     case JoinType::FULL:
       return "FullOuterJoin";
+    case JoinType::SEMI:
+      return "LeftSemiJoin";
+    case JoinType::ANTI:
+      return "LeftAntiJoin";
   }
   throw InternalError("unknown join type");
 }
+
+bool outputsLeftOnly(JoinType type) { return type == JoinType::SEMI || type == JoinType::ANTI; }
 
 void JoinOperator::JoinedRows::add(RowKind kind, RowRef left, RowRef right) {
   leftSegmentOf.push_back(left.segment);
@@ -88,6 +94,8 @@ bool isOuterSide(JoinType type, int side) {
     case JoinType::INNER:
       return false;
     case JoinType::LEFT:
+    case JoinType::SEMI:
+    case JoinType::ANTI:
       return side == 0;
     case JoinType::RIGHT:
       return side == 1;
@@ -126,7 +134,17 @@ JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec)
     EDDY_CHECK_EQ(leftKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? leftKey.getScale() : 0,
                   rightKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? rightKey.getScale() : 0);
   }
-  EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(), leftColumnCount_ + rightColumnCount_);
+  const bool leftOnly = outputsLeftOnly(spec_->joinType);
+  EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(),
+                leftOnly ? leftColumnCount_ : leftColumnCount_ + rightColumnCount_);
+  if (leftOnly) {
+    std::vector<RowField> fields = spec_->leftRowType->getFields();
+    for (const RowField& field : spec_->rightRowType->getFields()) fields.push_back(field);
+    for (size_t i = 0; i < fields.size(); ++i) fields[i].name = "f" + std::to_string(i);
+    joinedRowType_ = LogicalType::row(std::move(fields));
+  } else {
+    joinedRowType_ = spec_->outputRowType;
+  }
   conditionColumns_.assign(static_cast<size_t>(leftColumnCount_ + rightColumnCount_), false);
   for (int column = 0; column < leftColumnCount_; ++column) allColumns_[0].push_back(column);
   for (int column = 0; column < rightColumnCount_; ++column) allColumns_[1].push_back(column);
@@ -163,10 +181,14 @@ void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {
 }
 
 vector::Chunk JoinOperator::assemble(const JoinedRows& rows, bool onlyConditionColumns) const {
-  vector::Chunk chunk(spec_->outputRowType);
+  // Candidates for the condition have both sides' columns; SEMI/ANTI output the left ones.
+  const bool bothSides = onlyConditionColumns || !outputsLeftOnly(spec_->joinType);
+  vector::Chunk chunk(onlyConditionColumns ? joinedRowType_ : spec_->outputRowType);
   const std::vector<bool>* only = onlyConditionColumns ? &conditionColumns_ : nullptr;
   stores_[0].gather(rows.leftSegmentOf, rows.leftPositionOf, chunk, 0, only);
-  stores_[1].gather(rows.rightSegmentOf, rows.rightPositionOf, chunk, leftColumnCount_, only);
+  if (bothSides) {
+    stores_[1].gather(rows.rightSegmentOf, rows.rightPositionOf, chunk, leftColumnCount_, only);
+  }
   chunk.mutableRowKinds() = rows.kinds;
   return chunk;
 }
@@ -239,6 +261,8 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
   const bool inputIsOuter = isOuter(inputSide);
   const bool otherIsOuter = isOuter(otherSide);
   const bool mergeEqualRows = !spec_->insertOnlyInput[inputSide];
+  const bool leftOnly = outputsLeftOnly(spec_->joinType);
+  const bool anti = spec_->joinType == JoinType::ANTI;
   const std::vector<int>& keyColumns = inputIsLeft ? spec_->leftKeys : spec_->rightKeys;
   const int32_t slot = stores_[inputSide].add(std::move(chunk));
   const vector::Chunk& input = stores_[inputSide].chunk(slot);
@@ -322,8 +346,31 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
         }
       }
 
+      if (leftOnly) {
+        // SEMI/ANTI: a left row is emitted with its own kind when it has partners (SEMI) or
+        // none (ANTI); a right row changes the visibility of the left rows it matches.
+        if (inputIsLeft) {
+          if (matchedRows.empty() == anti) emit(kind, inputRow, RowRef{});
+        } else if (!matchedRows.empty()) {
+          const bool accumulate = isAccumulate(kind);
+          for (size_t j : matchedRows) {
+            StoredRow& other = key->rows[otherSide][j];
+            if (other.associations == (accumulate ? 0 : 1)) {
+              const RowKind visibility =
+                  accumulate != anti ? RowKind::INSERT : RowKind::DELETE;
+              for (int64_t copy = 0; copy < other.count; ++copy) {
+                emit(visibility, RowRef{}, other.row);
+              }
+            }
+            other.associations += accumulate ? 1 : -1;
+          }
+          key->lastWrite[otherSide] = now;
+        }
+      }
       if (isAccumulate(kind)) {
-        if (matchedRows.empty()) {
+        if (leftOnly) {
+          // emitted above
+        } else if (matchedRows.empty()) {
           if (inputIsOuter) emit(RowKind::INSERT, inputRow, RowRef{});
         } else {
           // Flink forwards +U only when neither side is outer.
@@ -364,7 +411,9 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
           }
           key->lastWrite[inputSide] = now;
         }
-        if (matchedRows.empty()) {
+        if (leftOnly) {
+          // emitted above
+        } else if (matchedRows.empty()) {
           if (inputIsOuter) emit(RowKind::DELETE, inputRow, RowRef{});
         } else {
           // Flink forwards -U only when the input side is not outer.
@@ -462,6 +511,16 @@ void JoinOperator::finishInBatchMode() {
       std::vector<uint8_t> matches = evaluateCondition(candidates);
       for (int64_t row = windowBegin; row < windowEnd; ++row) {
         const RowRef probeRow{slot, static_cast<int32_t>(row)};
+        if (outputsLeftOnly(spec_->joinType)) {  // SEMI: the row once if it matches; ANTI: if not
+          const int64_t first = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)];
+          const int64_t end = firstCandidateOfRow[static_cast<size_t>(row - windowBegin + 1)];
+          const bool matched = std::any_of(matches.begin() + first, matches.begin() + end,
+                                           [](uint8_t match) { return match != 0; });
+          if (matched != (spec_->joinType == JoinType::ANTI)) {
+            appendOutput(RowKind::INSERT, probeRow, RowRef{});
+          }
+          continue;
+        }
         bool matched = false;
         int64_t end = firstCandidateOfRow[static_cast<size_t>(row - windowBegin + 1)];
         for (int64_t c = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)]; c < end;

@@ -19,12 +19,16 @@
 // the input kind is forwarded only where Flink forwards it (the input side is not outer, and,
 // when accumulating, neither is the other side). The null-padded row of an outer row is
 // retracted (-D) when its first partner arrives and re-inserted (+I) when its last partner
-// leaves.
+// leaves. SEMI and ANTI joins (Flink's StreamingSemiAntiJoinOperator) emit left rows only: a
+// left row with its own kind when it has partners (SEMI) or none (ANTI); a right row that
+// gives a left row its first partner emits it +I (SEMI) or -D (ANTI), one that takes its last
+// partner away -D (SEMI) or +I (ANTI).
 //
 // BATCH: both inputs are insert-only and bounded. Chunks are buffered; at finish() a hash table
 // is built on the right input and probed with the left input in arrival order, each left row
 // emitting its matches in right-side arrival order (or, for LEFT/FULL, its null-padded row
-// right after, when it has none), followed, for RIGHT/FULL, by the unmatched right rows in
+// right after, when it has none; SEMI: the left row once if it has a match, ANTI: if it has
+// none), followed, for RIGHT/FULL, by the unmatched right rows in
 // arrival order. Output rows are +I, in chunks of at most kDefaultBatchSize rows.
 //
 // State (both modes): a RowStore per side holds the input chunks as they arrived, and a stored
@@ -52,13 +56,20 @@
 
 namespace eddy::runtime::operators {
 
-enum class JoinType { INNER, LEFT, RIGHT, FULL };
+/// SEMI and ANTI output the left rows only: a SEMI join each left row that has a partner, once
+/// (whatever the number of partners), an ANTI join each left row that has none.
+enum class JoinType { INNER, LEFT, RIGHT, FULL, SEMI, ANTI };
 
-/// Flink's EXPLAIN names: "InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin".
+/// Flink's EXPLAIN names: "InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin",
+/// "LeftSemiJoin", "LeftAntiJoin".
 std::string joinTypeName(JoinType type);
 
+/// Whether a `type` join outputs the left rows only (SEMI, ANTI).
+bool outputsLeftOnly(JoinType type);
+
 /// Whether input `side` (0 left, 1 right) of a `type` join is an outer side: its rows without
-/// a partner are emitted padded with NULLs.
+/// a partner are emitted padded with NULLs. The left side of SEMI and ANTI joins counts as
+/// outer too: its rows keep their number of partners.
 bool isOuterSide(JoinType type, int side);
 
 /// Sets `columns[i]` for every column `expression` reads (the residual condition's columns,
@@ -85,7 +96,7 @@ struct JoinSpec {
   /// NULL key never matches) AND the condition is TRUE.
   expression::ExpressionPtr condition;
   LogicalTypePtr outputRowType;  // left fields then right fields (the padded side's fields
-                                 // nullable for outer joins)
+                                 // nullable for outer joins); SEMI/ANTI: the left fields
   /// table.exec.state.ttl (ms; 0: never): a key's stored rows of one side expire when that
   /// side's rows of the key were not written (added, retracted or, for an outer side, their
   /// associations changed) for this long (processing time). Flink expires each row on its
@@ -175,6 +186,7 @@ class JoinOperator final : public StreamOperator {
   expression::ExpressionEvaluator evaluator_;
   int leftColumnCount_ = 0;
   int rightColumnCount_ = 0;
+  LogicalTypePtr joinedRowType_;        // left fields then right fields, for the condition
   std::vector<bool> conditionColumns_;  // joined columns the condition reads
   std::vector<int> allColumns_[2];      // 0..n-1 of each side, to encode a whole row
   bool batchMode_ = false;

@@ -38,7 +38,7 @@ std::shared_ptr<const JoinSpec> joinSpec(JoinType type,
     spec->rightKeys = {0};
   }
   spec->condition = std::move(condition);
-  spec->outputRowType = outputType();
+  spec->outputRowType = outputsLeftOnly(type) ? leftType() : outputType();
   return spec;
 }
 
@@ -77,6 +77,50 @@ TEST(JoinTest, TypeNamesAreFlinks) {
   EXPECT_EQ(joinTypeName(JoinType::LEFT), "LeftOuterJoin");
   EXPECT_EQ(joinTypeName(JoinType::RIGHT), "RightOuterJoin");
   EXPECT_EQ(joinTypeName(JoinType::FULL), "FullOuterJoin");
+  EXPECT_EQ(joinTypeName(JoinType::SEMI), "LeftSemiJoin");
+  EXPECT_EQ(joinTypeName(JoinType::ANTI), "LeftAntiJoin");
+}
+
+TEST(JoinTest, StreamingSemiJoinEmitsALeftRowOnceWhileItHasPartners) {
+  // lv < rv besides lk = rk: the partners of (a, 5) are the right rows of a above 5.
+  JoinHarness join(joinSpec(JoinType::SEMI, leftValueBelowRightValue()),
+                   RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("a", 5), Row::of("b", 1)}), Rows{});
+  EXPECT_EQ(join.right({Row::of("a", 3)}), Rows{});  // 5 < 3 does not hold
+  EXPECT_EQ(join.right({Row::of("a", 9), Row::of("a", 10)}), Rows{"+I[a, 5]"});  // once
+  EXPECT_EQ(join.left({Row::of("a", 7), Row::of("a", 5)}), (Rows{"+I[a, 7]", "+I[a, 5]"}));
+  EXPECT_EQ(join.right({deleted("a", 9)}), Rows{});  // 10 is still a partner
+  EXPECT_EQ(join.right({deleted("a", 10)}), (Rows{"-D[a, 5]", "-D[a, 5]", "-D[a, 7]"}));
+  EXPECT_EQ(join.right({Row::of("a", 6)}), (Rows{"+I[a, 5]", "+I[a, 5]"}));
+  // A left row keeps its kind: -U/+U of a matched row are forwarded, of an unmatched one not.
+  EXPECT_EQ(join.left({Row::ofKind(RowKind::UPDATE_BEFORE, "a", 5),
+                       Row::ofKind(RowKind::UPDATE_AFTER, "a", 8)}),
+            Rows{"-U[a, 5]"});
+}
+
+TEST(JoinTest, StreamingAntiJoinEmitsALeftRowWhileItHasNoPartner) {
+  JoinHarness join(joinSpec(JoinType::ANTI, leftValueBelowRightValue()),
+                   RuntimeExecutionMode::STREAMING);
+  EXPECT_EQ(join.left({Row::of("a", 5), Row::of("b", 1), Row::of(nullptr, 2)}),
+            (Rows{"+I[a, 5]", "+I[b, 1]", "+I[null, 2]"}));  // a NULL key has no partner
+  EXPECT_EQ(join.right({Row::of("a", 3)}), Rows{});
+  EXPECT_EQ(join.right({Row::of("a", 9), Row::of("a", 10)}), Rows{"-D[a, 5]"});
+  EXPECT_EQ(join.left({Row::of("a", 20)}), Rows{"+I[a, 20]"});
+  EXPECT_EQ(join.left({Row::of("a", 6)}), Rows{});
+  EXPECT_EQ(join.right({deleted("a", 9), deleted("a", 10)}), (Rows{"+I[a, 5]", "+I[a, 6]"}));
+  EXPECT_EQ(join.left({deleted("a", 20)}), Rows{"-D[a, 20]"});
+}
+
+TEST(JoinTest, BatchSemiAndAntiJoins) {
+  auto run = [](JoinType type) {
+    JoinHarness join(joinSpec(type, leftValueBelowRightValue()), RuntimeExecutionMode::BATCH);
+    join.left({Row::of("a", 5), Row::of("a", 5), Row::of("a", 50), Row::of("b", 1),
+               Row::of(nullptr, 2)});
+    join.right({Row::of("a", 3), Row::of("a", 9), Row::of("a", 9), Row::of(nullptr, 40)});
+    return join.finish();
+  };
+  EXPECT_EQ(run(JoinType::SEMI), (Rows{"+I[a, 5]", "+I[a, 5]"}));
+  EXPECT_EQ(run(JoinType::ANTI), (Rows{"+I[a, 50]", "+I[b, 1]", "+I[null, 2]"}));
 }
 
 TEST(JoinTest, StateTtlExpiresAKeysRowsOfOneSide) {
