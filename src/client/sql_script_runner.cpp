@@ -90,7 +90,10 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
         throw ValidationException(kOnlyTableauInScripts);
       }
       TableResult result = environment_.executeSql(statement->sourceText);
-      switch (statement->kind) {
+      // CREATE / REPLACE TABLE .. AS SELECT runs its INSERT as a job, reported as one.
+      const bool tableAsSelect = statement->kind == sql::StatementKind::kCreateTable &&
+                                 statement->as<sql::CreateTableStatement>().asQuery != nullptr;
+      switch (tableAsSelect ? sql::StatementKind::kInsert : statement->kind) {
         case sql::StatementKind::kExplain:
           // The plan as text, as Flink's SQL client prints it (not in a table).
           for (std::optional<Row> row = result.next(); row; row = result.next()) {

@@ -101,6 +101,24 @@ TEST(SqlScriptRunnerTest, WarnsAboutRowsTheNotNullEnforcerDropped) {
             "('table.exec.sink.not-null-enforcer'='DROP').\n");
 }
 
+// CREATE / REPLACE TABLE .. AS SELECT is reported as the INSERT job it runs.
+TEST(SqlScriptRunnerTest, TableAsSelectIsReportedAsAnUpdateStatement) {
+  ScriptRun run = runScript(
+      "CREATE TABLE copy WITH ('connector' = 'blackhole') AS SELECT 1 AS x;\n"
+      "CREATE OR REPLACE TABLE copy WITH ('connector' = 'blackhole') AS SELECT 'a' AS y;\n"
+      "DESCRIBE copy;\n");
+  EXPECT_TRUE(run.ok) << run.err;
+  EXPECT_EQ(run.out,
+            "[INFO] Complete execution of the SQL update statement.\n"
+            "[INFO] Complete execution of the SQL update statement.\n"
+            "+------+---------+-------+--------+--------+-----------+\n"
+            "| name |    type |  null |    key | extras | watermark |\n"
+            "+------+---------+-------+--------+--------+-----------+\n"
+            "|    y | CHAR(1) | false | (NULL) | (NULL) |    (NULL) |\n"
+            "+------+---------+-------+--------+--------+-----------+\n"
+            "1 row in set\n");
+}
+
 TEST(SqlScriptRunnerTest, ParseErrorsNameTheScriptLine) {
   ScriptRun run = runScript("SET 'a' = 'b';\nSELECT FROM x;\n");
   EXPECT_FALSE(run.ok);

@@ -179,6 +179,37 @@ struct ReplaceOperation {
   }
 };
 
+// TRANSLATE(expr, fromStr, toStr) (Flink 2.0): each character of expr that occurs in fromStr
+// becomes the character at the same position of toStr, or is removed where toStr is shorter; a
+// character repeated in fromStr maps by its first occurrence. Characters are code points.
+struct TranslateOperation {
+  std::string operator()(string_view text, string_view from, string_view to) const {
+    auto width = [](string_view s, size_t offset) {
+      return std::min(static_cast<size_t>(codePointWidth(static_cast<unsigned char>(s[offset]))),
+                      s.size() - offset);
+    };
+    std::string result;
+    result.reserve(text.size());
+    for (size_t offset = 0; offset < text.size();) {
+      const string_view character = text.substr(offset, width(text, offset));
+      offset += character.size();
+      int64_t index = 0;
+      size_t at = 0;
+      while (at < from.size() && from.substr(at, width(from, at)) != character) {
+        at += width(from, at);
+        ++index;
+      }
+      if (at >= from.size()) {
+        result.append(character);
+        continue;
+      }
+      const size_t replacement = byteOffsetOf(to, index);
+      if (replacement < to.size()) result.append(to.substr(replacement, width(to, replacement)));
+    }
+    return result;
+  }
+};
+
 // LPAD/RPAD, Flink's SqlFunctionUtils.lpad/rpad: NULL for a negative length or an empty pad.
 struct PadOperation {
   bool left;
@@ -555,6 +586,9 @@ void registerStringFunctions(FunctionRegistry& registry) {
   }
   addShaped(registry, "REPLACE", {"SSS"}, stringResult, [](size_t) {
     return ternaryKernel<string_view, string_view, string_view, string_view>(ReplaceOperation{});
+  });
+  addShaped(registry, "TRANSLATE", {"SSS"}, stringResult, [](size_t) {
+    return ternaryKernel<string_view, string_view, string_view, string_view>(TranslateOperation{});
   });
   for (bool left : {true, false}) {
     addShaped(registry, left ? "LPAD" : "RPAD", {"SIS"}, nullableStringResult,

@@ -650,7 +650,8 @@ enum class ColumnKind { kPhysical, kComputed, kMetadata };
 struct TableColumn {
   ColumnKind kind = ColumnKind::kPhysical;
   std::string name;
-  LogicalTypePtr type;                     // null for computed columns
+  LogicalTypePtr type;                     // null for computed columns and for a bare name
+                                           // (`CREATE TABLE t (c, b) AS SELECT ..`)
   ExpressionPtr expression;                // computed columns
   std::optional<std::string> metadataKey;  // METADATA FROM 'key'
   bool isVirtual = false;                  // METADATA .. VIRTUAL
@@ -719,6 +720,10 @@ struct CreateTableStatement : Statement {
   std::vector<TableOption> options;
   std::optional<LikeClause> like;
   QueryPtr asQuery;  // CREATE TABLE .. AS query
+  /// `REPLACE TABLE .. AS query` (the table must exist) and `CREATE OR REPLACE TABLE .. AS
+  /// query` (RTAS: the table is dropped if it exists, then created and filled).
+  enum class Replace { kNo, kReplace, kCreateOrReplace };
+  Replace replace = Replace::kNo;
 };
 
 /// `CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name [(columns)] [COMMENT ..] AS query`.

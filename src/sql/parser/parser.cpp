@@ -1801,6 +1801,11 @@ class Parser {
     }
     if (isKeyword("INSERT")) return parseInsert();
     if (isKeyword("CREATE")) return parseCreate();
+    if (isKeyword("REPLACE")) {
+      SourcePosition position = next().position;
+      expectKeyword("TABLE");
+      return parseCreateTable(position, false, CreateTableStatement::Replace::kReplace);
+    }
     if (isKeyword("DROP")) return parseDrop();
     if (isKeyword("ALTER")) return parseAlter();
     if (isKeyword("USE")) return parseUse();
@@ -1883,6 +1888,11 @@ class Parser {
 
   StatementPtr parseCreate() {
     SourcePosition position = next().position;
+    if (acceptKeyword("OR")) {
+      expectKeyword("REPLACE");
+      expectKeyword("TABLE");
+      return parseCreateTable(position, false, CreateTableStatement::Replace::kCreateOrReplace);
+    }
     bool temporary = acceptKeyword("TEMPORARY");
     if (acceptKeyword("TABLE")) return parseCreateTable(position, temporary);
     if (acceptKeyword("VIEW")) return parseCreateView(position, temporary);
@@ -1959,6 +1969,11 @@ class Parser {
     TableColumn column;
     column.position = peek().position;
     column.name = parseIdentifier();
+    if (isSymbol(",") || isSymbol(")")) {
+      // A bare name: a CTAS column list (parseCreateTable rejects it elsewhere).
+      columns.push_back(std::move(column));
+      return;
+    }
     if (acceptKeyword("AS")) {
       column.kind = ColumnKind::kComputed;
       column.expression = parseExpression();
@@ -1979,10 +1994,13 @@ class Parser {
     columns.push_back(std::move(column));
   }
 
-  StatementPtr parseCreateTable(SourcePosition position, bool temporary) {
+  StatementPtr parseCreateTable(
+      SourcePosition position, bool temporary,
+      CreateTableStatement::Replace replace = CreateTableStatement::Replace::kNo) {
     auto create = makeNode<CreateTableStatement>(position);
     create->temporary = temporary;
-    create->ifNotExists = parseIfNotExists();
+    create->replace = replace;
+    if (replace == CreateTableStatement::Replace::kNo) create->ifNotExists = parseIfNotExists();
     create->tableName = parseQualifiedName();
     if (acceptSymbol("(")) {
       do {
@@ -1996,7 +2014,7 @@ class Parser {
       create->partitionKeys = parseParenthesizedIdentifiers();
     }
     if (acceptKeyword("WITH")) create->options = parseOptions();
-    if (acceptKeyword("LIKE")) {
+    if (replace == CreateTableStatement::Replace::kNo && acceptKeyword("LIKE")) {
       LikeClause like;
       like.position = previous().position;
       like.sourceTable = parseQualifiedName();
@@ -2008,6 +2026,18 @@ class Parser {
     if (acceptKeyword("AS")) {
       if (!isQueryStart()) failExpected({"\"SELECT\"", "\"VALUES\"", "\"WITH\"", "\"(\""});
       create->asQuery = parseQuery();
+    } else if (replace != CreateTableStatement::Replace::kNo) {
+      failExpected({"\"AS\""});
+    }
+    if (!create->asQuery) {
+      for (const TableColumn& column : create->columns) {
+        if (column.kind == ColumnKind::kPhysical && !column.type) {
+          failAt(column.position,
+                 fmt::format("Column '{}' has no data type; a column list of bare names is "
+                             "only allowed in CREATE TABLE .. AS SELECT",
+                             column.name));
+        }
+      }
     }
     return create;
   }

@@ -720,6 +720,8 @@ class Printer {
       std::string text = escapeIdentifier(column.name);
       if (column.kind == ColumnKind::kComputed) {
         text += " AS " + expression(*column.expression);
+      } else if (!column.type) {
+        // a bare name of a CTAS column list
       } else {
         text += " " + column.type->asSerializableString();
         if (column.kind == ColumnKind::kMetadata) {
@@ -740,7 +742,11 @@ class Printer {
   }
 
   std::string createTable(const CreateTableStatement& create) {
-    std::string text = create.temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ";
+    std::string text = create.replace == CreateTableStatement::Replace::kReplace ? "REPLACE TABLE "
+                       : create.replace == CreateTableStatement::Replace::kCreateOrReplace
+                           ? "CREATE OR REPLACE TABLE "
+                       : create.temporary ? "CREATE TEMPORARY TABLE "
+                                          : "CREATE TABLE ";
     if (create.ifNotExists) text += "IF NOT EXISTS ";
     text += quoteName(create.tableName);
     if (!create.columns.empty() || !create.watermarks.empty() || create.primaryKey) {

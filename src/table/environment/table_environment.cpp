@@ -320,20 +320,56 @@ std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
     }
     return nullptr;
   };
+  auto queryColumn = [&](Schema::Builder& builder, const RowField& field) {
+    const LogicalTypePtr& type = field.type;
+    const bool timeAttribute = type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
+                               type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    builder.column(field.name, DataType(timeAttribute
+                                            ? type->copyWithTimestampKind(TimestampKind::REGULAR)
+                                            : type));
+  };
+  auto isBareName = [](const sql::TableColumn& column) {
+    return column.kind == sql::ColumnKind::kPhysical && !column.type;
+  };
   Schema::Builder builder = Schema::newBuilder();
+  if (std::any_of(create.columns.begin(), create.columns.end(), isBareName)) {
+    // `CREATE TABLE t (c, b, a) AS SELECT ..`: the query's columns in the listed order.
+    std::set<std::string> listed;
+    for (const sql::TableColumn& column : create.columns) {
+      auto failAt = [&](const std::string& message) {
+        throw ValidationException(fmt::format("SQL validation failed. From line {}, column {}: {}",
+                                              column.position.line, column.position.column,
+                                              message));
+      };
+      if (!isBareName(column)) {
+        failAt("A column list of names cannot define the column '" + column.name +
+               "'; either name the query's columns or define columns");
+      }
+      const int index = query->rowType->getFieldIndex(column.name);
+      if (index < 0) {
+        failAt(fmt::format("Column '{}' is not a column of the query; its columns are [{}]",
+                           column.name, fmt::join(query->rowType->getFieldNames(), ", ")));
+      }
+      if (!listed.insert(column.name).second) failAt("Column '" + column.name + "' is listed twice");
+      queryColumn(builder, queryFields[static_cast<size_t>(index)]);
+    }
+    if (listed.size() != queryFields.size()) {
+      const sql::TableColumn& first = create.columns.front();
+      throw ValidationException(fmt::format(
+          "SQL validation failed. From line {}, column {}: The column list names {} of the "
+          "query's {} columns; it must name each once",
+          first.position.line, first.position.column, listed.size(), queryFields.size()));
+    }
+  }
   for (const sql::TableColumn& column : create.columns) {
+    if (isBareName(column)) break;  // the list above
     if (query->rowType->getFieldIndex(column.name) < 0) addColumn(builder, column);
   }
   for (const RowField& field : queryFields) {
+    if (!create.columns.empty() && isBareName(create.columns.front())) break;
     const sql::TableColumn* column = declared(field.name);
     if (column == nullptr) {
-      const LogicalTypePtr& type = field.type;
-      const bool timeAttribute =
-          type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
-          type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-      builder.column(field.name, DataType(timeAttribute
-                                              ? type->copyWithTimestampKind(TimestampKind::REGULAR)
-                                              : type));
+      queryColumn(builder, field);
       continue;
     }
     if (column->kind != sql::ColumnKind::kPhysical) {
@@ -1430,6 +1466,26 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
               sql::physicalRowTypeOf(table, identifier.asSummaryString()), table.options,
               isStreaming(), table.partitionKeys};
           connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSink(context);
+        }
+        if (create.replace != sql::CreateTableStatement::Replace::kNo) {
+          // RTAS: the old table goes once the new one is known to be valid (not atomic: when
+          // the job fails, the new table stays, as in Flink without atomicity).
+          std::optional<catalog::CatalogManager::ResolvedTable> existing = catalogs.getTable(identifier);
+          if (existing && existing->isTemporary) {
+            throw ValidationException("Replacing the temporary table '" +
+                                      identifier.asSummaryString() + "' is not supported");
+          }
+          if (existing && existing->table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
+            throw ValidationException("REPLACE TABLE cannot replace the view '" +
+                                      identifier.asSummaryString() + "'");
+          }
+          if (!existing && create.replace == sql::CreateTableStatement::Replace::kReplace) {
+            throw TableException(fmt::format(
+                "The table `{}`.`{}`.`{}` to be replaced doesn't exist. You can try to use "
+                "CREATE TABLE AS statement or CREATE OR REPLACE TABLE AS statement.",
+                identifier.catalogName, identifier.databaseName, identifier.objectName));
+          }
+          if (existing) catalogs.dropTable(identifier, false, false);
         }
         createTable(std::move(table));
         return runInserts({InsertPlan{create.tableName, std::move(plan), false, {}}});

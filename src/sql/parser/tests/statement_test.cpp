@@ -57,6 +57,15 @@ INSTANTIATE_TEST_SUITE_P(
         StatementCase{"CREATE TABLE s WITH ('connector' = 'blackhole') AS SELECT a, b FROM t",
                       "CREATE TABLE `s` WITH ('connector' = 'blackhole') AS SELECT `a`, `b` "
                       "FROM `t`"},
+        StatementCase{"CREATE TABLE s (b, a) WITH ('connector' = 'blackhole') AS SELECT a, b FROM t",
+                      "CREATE TABLE `s` (`b`, `a`) WITH ('connector' = 'blackhole') AS SELECT "
+                      "`a`, `b` FROM `t`"},
+        StatementCase{"REPLACE TABLE s WITH ('connector' = 'blackhole') AS SELECT a FROM t",
+                      "REPLACE TABLE `s` WITH ('connector' = 'blackhole') AS SELECT `a` FROM `t`"},
+        StatementCase{"create or replace table s (x INT, PRIMARY KEY (a) NOT ENFORCED) WITH "
+                      "('connector' = 'blackhole') AS SELECT a FROM t",
+                      "CREATE OR REPLACE TABLE `s` (`x` INT, PRIMARY KEY (`a`) NOT ENFORCED) WITH "
+                      "('connector' = 'blackhole') AS SELECT `a` FROM `t`"},
         StatementCase{"CREATE TABLE t (a INT PRIMARY KEY)",
                       "CREATE TABLE `t` (`a` INT, PRIMARY KEY (`a`))"}));
 
