@@ -77,8 +77,8 @@ bool areComparable(const LogicalType& left, const LogicalType& right);
 /// string, TIMESTAMP to DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ and TIMESTAMP_LTZ to TIMESTAMP
 /// and TIMESTAMP_LTZ (any precision), a type to its own root, NULL to anything; ARRAY, MULTISET,
 /// MAP and ROW (of one arity) when their parts do. Nullability is not considered. eddy also
-/// lets a VARCHAR into a CHAR (Flink: CHAR from CHAR only; eddy types some string values
-/// VARCHAR(n) where Calcite has CHAR(n)).
+/// lets a VARCHAR into a CHAR and a VARBINARY into a BINARY (Flink: CHAR from CHAR, BINARY
+/// from BINARY only; eddy types some string values VARCHAR(n) where Calcite has CHAR(n)).
 bool supportsImplicitCast(const LogicalType& from, const LogicalType& to);
 
 /// A type's name in Calcite-style messages: the summary string without nullability, STRING

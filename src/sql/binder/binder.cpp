@@ -449,6 +449,12 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
   std::vector<BoundPtr> leftKeyExpressions, rightKeyExpressions, residual;
   if (condition) {
     for (const BoundPtr& conjunct : expression::conjunctsOf(condition)) {
+      if (conjunct->kind() == expression::ExpressionKind::kLiteral) {
+        const Value& value = static_cast<const expression::Literal&>(*conjunct).value();
+        if (!value.isNull() && value.kind() == ValueKind::BOOLEAN && value.get<bool>()) {
+          continue;  // TRUE (a cross join's condition, a decided subquery conjunct)
+        }
+      }
       if (expression::isCallTo(*conjunct, "=")) {
         BoundPtr a = conjunct->children()[0];
         BoundPtr b = conjunct->children()[1];
@@ -456,6 +462,16 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
         if (sideA == 1 && sideB == 0) {
           std::swap(a, b);
           std::swap(sideA, sideB);
+        }
+        // Strings of different lengths (VARCHAR(3) = STRING) compare as they are: both sides
+        // become keys of their common type.
+        if (sideA == 0 && sideB == 1 && !(*a->type()->copy(true) == *b->type()->copy(true)) &&
+            ((function::isCharacterString(*a->type()) && function::isCharacterString(*b->type())) ||
+             (function::isBinaryString(*a->type()) && function::isBinaryString(*b->type())))) {
+          if (LogicalTypePtr common = function::leastRestrictive({a->type(), b->type()})) {
+            a = expression::castIfNeeded(a, common);
+            b = expression::castIfNeeded(b, common);
+          }
         }
         if (sideA == 0 && sideB == 1 && *a->type()->copy(true) == *b->type()->copy(true)) {
           leftKeyExpressions.push_back(a);
@@ -506,12 +522,13 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
                                                std::move(rightKeys), residualCondition, *temporal)
                : std::make_shared<LogicalJoin>(left, right, joinType, std::move(leftKeys),
                                                std::move(rightKeys), residualCondition);
-  if (leftExtra == 0 && rightExtra == 0) return join;
-  // Drop the computed key columns again.
+  // Drop the computed key columns again (a SEMI/ANTI join outputs the left columns only).
+  const bool leftOnly = runtime::operators::outputsLeftOnly(joinType);
+  if (leftExtra == 0 && (rightExtra == 0 || leftOnly)) return join;
   std::vector<BoundPtr> projection;
   std::vector<std::string> names;
   const auto& fields = join->rowType->getFields();
-  for (int i = 0; i < leftArity + rightArity; ++i) {
+  for (int i = 0; i < leftArity + (leftOnly ? 0 : rightArity); ++i) {
     int column = i < leftArity ? i : i + leftExtra;
     projection.push_back(expression::column(column, fields[column].type));
     names.push_back(fields[column].name);
@@ -2173,6 +2190,8 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
           // An aggregation without GROUP BY has one row, whatever it aggregates: TRUE (once the
           // subquery is known to be valid).
           Correlation correlation;
+          correlation.allowResiduals = true;
+          correlation.validateOnly = true;
           bindCorrelated(query, scope, correlation);
           return expression::literal(Value(true));
         }
@@ -2188,13 +2207,17 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
                                  conjunct->as<UnaryExpression>().op == UnaryOperator::kNot &&
                                  conjunct->as<UnaryExpression>().operand.get() == &node;
                         });
-        if ((topLevel || negatedTopLevel) &&
-            semiJoinSubquery(query, scope, nullptr, negatedTopLevel)) {
-          return expression::literal(Value(!negatedTopLevel));
+        std::optional<SubqueryRows> rows;
+        if ((topLevel || negatedTopLevel) && subqueryInput_) {
+          rows = bindSubqueryRows(query, scope, false, /*allowResiduals=*/true);
+          if (!rows->residuals.empty()) {
+            semiJoinSubquery(std::move(*rows), scope, nullptr, negatedTopLevel);
+            return expression::literal(Value(!negatedTopLevel));
+          }
         }
         return expression::call(
-            "IS NOT NULL",
-            {markSubquery(node, *node.as<ExistsExpression>().query, scope, nullptr, topLevel)});
+            "IS NOT NULL", {markSubquery(node, query, scope, nullptr, topLevel,
+                                         rows ? &*rows : nullptr)});
       }
       default:
         notSupported(node, "The expression '" + unparse(node) + "'");
@@ -2444,8 +2467,15 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
             isSubquery(*conjunct->as<BinaryExpression>().right)))) {
         std::rethrow_exception(ownError);
       }
+      // An unqualified name is the subquery's column where it has one (the innermost scope
+      // first, as in Calcite): an outer column of the same name is reachable only qualified.
       Scope combined = input.scope;
-      combined.insert(combined.end(), correlation.outerScope->begin(), correlation.outerScope->end());
+      for (ScopeColumn column : *correlation.outerScope) {
+        column.hidden = column.hidden ||
+                        std::any_of(input.scope.begin(), input.scope.end(),
+                                    [&](const ScopeColumn& inner) { return inner.name == column.name; });
+        combined.push_back(std::move(column));
+      }
       BoundPtr residual = bindExpression(*conjunct, combined, nullptr);
       if (!correlation.allowResiduals || correlation.outerAggregates) {
         notSupported(*conjunct,
@@ -2570,11 +2600,12 @@ LogicalNodePtr subqueryAggregate(const LogicalNodePtr& input, std::vector<BoundP
 }  // namespace
 
 BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const Scope& scope,
-                              const Expression* inOperand, bool semi) {
+                              const Expression* inOperand, bool semi, SubqueryRows* bound) {
   if (!subqueryInput_) notSupported(node, "A subquery in this clause");
   Relation& outer = *subqueryInput_;
   BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, subqueryAggregates_) : nullptr;
-  SubqueryRows rows = bindSubqueryRows(query, scope, inOperand != nullptr);
+  SubqueryRows rows =
+      bound ? std::move(*bound) : bindSubqueryRows(query, scope, inOperand != nullptr);
   // The subquery's side: (TRUE, value?, inner keys...), distinct, so each outer row has at
   // most one partner.
   std::vector<BoundPtr> columns = {expression::literal(Value(true))};
@@ -2612,12 +2643,11 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
   return expression::column(outerArity, LogicalType::simple(LogicalTypeRoot::BOOLEAN, semi ? false : true));
 }
 
-bool Binder::semiJoinSubquery(const Query& query, const Scope& scope,
-                              const Expression* inOperand, bool anti) {
-  if (!subqueryInput_) return false;
-  SubqueryRows rows = bindSubqueryRows(query, scope, inOperand != nullptr, /*allowResiduals=*/true);
-  if (rows.residuals.empty()) return false;
+void Binder::semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expression* inOperand,
+                              bool anti) {
   Relation& outer = *subqueryInput_;
+  // The IN operand first: a subquery in it adds columns to the outer side.
+  BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, subqueryAggregates_) : nullptr;
   // The condition over (outer columns, subquery columns): the IN value, the keys, the others.
   const int outerArity = outer.node->rowType->getFieldCount();
   const int rowsArity = rows.node->rowType->getFieldCount();
@@ -2630,9 +2660,8 @@ bool Binder::semiJoinSubquery(const Query& query, const Scope& scope,
   }
   std::vector<BoundPtr> conditions;
   if (rows.value) {
-    conditions.push_back(expression::call(
-        "=", {bindExpression(*inOperand, scope, subqueryAggregates_),
-              expression::inlineColumns(rows.value, mapping)}));
+    conditions.push_back(
+        expression::call("=", {operand, expression::inlineColumns(rows.value, mapping)}));
   }
   for (size_t i = 0; i < rows.outerKeys.size(); ++i) {
     conditions.push_back(expression::call(
@@ -2644,7 +2673,6 @@ bool Binder::semiJoinSubquery(const Query& query, const Scope& scope,
   outer.node = planJoin(outer.node, rows.node,
                         anti ? runtime::operators::JoinType::ANTI : runtime::operators::JoinType::SEMI,
                         expression::conjunction(conditions));
-  return true;
 }
 
 BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
@@ -2662,11 +2690,16 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
   if (topLevel && !in.negated) {
     // WHERE x IN (...) AND ...: a row without a match is filtered out, FALSE or UNKNOWN. With
     // a correlation other than `inner = outer`, a semi join.
-    if (semiJoinSubquery(*in.subquery, scope, in.operand.get(), false)) {
-      return expression::literal(Value(true));
+    std::optional<SubqueryRows> rows;
+    if (subqueryInput_) {
+      rows = bindSubqueryRows(*in.subquery, scope, true, /*allowResiduals=*/true);
+      if (!rows->residuals.empty()) {
+        semiJoinSubquery(std::move(*rows), scope, in.operand.get(), false);
+        return expression::literal(Value(true));
+      }
     }
-    return expression::call("IS NOT NULL",
-                            {markSubquery(in, *in.subquery, scope, in.operand.get(), true)});
+    return expression::call("IS NOT NULL", {markSubquery(in, *in.subquery, scope, in.operand.get(),
+                                                         true, rows ? &*rows : nullptr)});
   }
   // SQL's three-valued IN: TRUE with a match; otherwise FALSE when the subquery is empty or
   // (x is not NULL and the subquery has no NULL), else UNKNOWN. The subquery's row count and
@@ -3124,6 +3157,9 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
   }
   bool aggregating = !select.groupBy.empty() || !aggregateCalls.empty() || select.having;
   const int correlationKeys = correlation ? static_cast<int>(correlation->innerKeys.size()) : 0;
+  // Correlated by keys or by other conditions: ranks and OVER aggregates would see rows of
+  // other outer rows.
+  const bool correlated = correlationKeys > 0 || (correlation && !correlation->residuals.empty());
   if (correlationKeys > 0 && aggregating && select.groupBy.empty() && select.having) {
     notSupported(*select.having, "HAVING without GROUP BY in a correlated subquery");
   }
@@ -3221,7 +3257,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
       sort.push_back(runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirst});
     }
     if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
-    if (correlationKeys > 0) notSupported(call, name + " in a correlated subquery");
+    if (correlated) notSupported(call, name + " in a correlated subquery");
     rankColumns_[&call] = input.node->rowType->getFieldCount();
     input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
                                                kind, 1, INT64_MAX, true, item.name);
@@ -3237,14 +3273,15 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
   }
   if (!overCalls.empty()) {
     if (aggregating) notSupported(*overCalls[0], "OVER aggregates together with GROUP BY");
-    if (correlationKeys > 0) notSupported(*overCalls[0], "OVER aggregates in a correlated subquery");
+    if (correlated) notSupported(*overCalls[0], "OVER aggregates in a correlated subquery");
     planOverAggregates(select, overCalls, input);
   }
 
   Scope outputScope;
   std::vector<BoundPtr> projections;
   std::vector<std::string> names;
-  if (correlation && !correlation->residuals.empty() && aggregating) {
+  if (correlation && !correlation->residuals.empty() && aggregating &&
+      !correlation->validateOnly) {
     notSupported(select, "A correlated subquery with a condition other than `inner = outer` "
                          "that aggregates");
   }

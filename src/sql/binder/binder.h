@@ -105,6 +105,9 @@ class Binder {
     std::vector<expression::ExpressionPtr> residuals;
     std::vector<int> carried;
     int inputArity = 0;
+    /// The subquery is bound only to be validated (EXISTS over an aggregation without GROUP
+    /// BY is TRUE): residuals are taken whatever it does.
+    bool validateOnly = false;
   };
   Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr);
   /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
@@ -184,14 +187,15 @@ class Binder {
   /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
   /// has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that keeps
   /// only the matched rows), so the marker is always TRUE.
+  /// `bound`: the subquery's rows when the caller bound them already (without residuals).
   expression::ExpressionPtr markSubquery(const Expression& node, const Query& query,
                                          const Scope& scope, const Expression* inOperand,
-                                         bool semi = false);
-  /// A WHERE conjunct `[NOT] EXISTS (..)` or `x IN (..)` whose subquery is correlated by
-  /// conditions other than `inner = outer`: `subqueryInput_` becomes its SEMI (ANTI when
-  /// `anti`) join with the subquery's rows, on the keys, the IN value and those conditions.
-  /// Returns false (binding nothing) when the subquery has no such condition.
-  bool semiJoinSubquery(const Query& query, const Scope& scope, const Expression* inOperand,
+                                         bool semi = false, SubqueryRows* bound = nullptr);
+  /// A WHERE conjunct `[NOT] EXISTS (..)` or `x IN (..)` whose subquery `rows` is correlated
+  /// by conditions other than `inner = outer` (`rows.residuals`): `subqueryInput_` becomes its
+  /// SEMI (ANTI when `anti`) join with the subquery's rows, on the keys, the IN value and
+  /// those conditions.
+  void semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expression* inOperand,
                         bool anti);
   expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
   /// A scalar subquery (`query`, written at `subquery`): joins `subqueryInput_` with its value

@@ -143,7 +143,8 @@ double estimatedRowCount(const LogicalNode& node) {
       const double left = inputRows(node, 0);
       const double right = inputRows(node, 1);
       if (runtime::operators::outputsLeftOnly(join.joinType)) {  // some of the left rows
-        return left * selectivity(join.fullCondition());
+        const double matched = selectivity(join.fullCondition());
+        return left * (join.joinType == JoinType::SEMI ? matched : 1.0 - matched);
       }
       double rows = join.leftKeys.empty() ? left * right : std::max(left, right);
       rows *= selectivity(join.condition);

@@ -402,12 +402,17 @@ std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
     } else {
       const LogicalTypePtr& sourceType = queryFields[static_cast<size_t>(source)].type;
       columns.push_back(expression::column(source, sourceType));
-      // The INSERT casts; checked here so that an impossible cast creates no table.
-      if (!function::supportsImplicitCast(*sourceType, *field.type)) {
+      // The INSERT casts; checked here so that an impossible cast creates no table. A declared
+      // column (Flink's MergeTableAsUtil) also keeps a nullable value out of a NOT NULL column.
+      if (const sql::TableColumn* column = declared(field.name);
+          column != nullptr && column->type &&
+          (!function::supportsImplicitCast(*sourceType, *field.type) ||
+           (sourceType->isNullable() && !field.type->isNullable()))) {
+        const auto position = static_cast<size_t>(column - create.columns.data());
         throw ValidationException(fmt::format(
             "Incompatible types for sink column '{}' at position {}. The source column has type "
             "'{}', while the target column has type '{}'.",
-            field.name, source, sourceType->asSummaryString(), field.type->asSummaryString()));
+            field.name, position, sourceType->asSummaryString(), field.type->asSummaryString()));
       }
     }
     names.push_back(field.name);

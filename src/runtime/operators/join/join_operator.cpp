@@ -356,8 +356,9 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
           for (size_t j : matchedRows) {
             StoredRow& other = key->rows[otherSide][j];
             if (other.associations == (accumulate ? 0 : 1)) {
+              // Flink: a semi join forwards the right row's kind, an anti join emits -D / +I.
               const RowKind visibility =
-                  accumulate != anti ? RowKind::INSERT : RowKind::DELETE;
+                  !anti ? kind : accumulate ? RowKind::DELETE : RowKind::INSERT;
               for (int64_t copy = 0; copy < other.count; ++copy) {
                 emit(visibility, RowRef{}, other.row);
               }

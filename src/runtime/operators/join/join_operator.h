@@ -21,8 +21,9 @@
 // retracted (-D) when its first partner arrives and re-inserted (+I) when its last partner
 // leaves. SEMI and ANTI joins (Flink's StreamingSemiAntiJoinOperator) emit left rows only: a
 // left row with its own kind when it has partners (SEMI) or none (ANTI); a right row that
-// gives a left row its first partner emits it +I (SEMI) or -D (ANTI), one that takes its last
-// partner away -D (SEMI) or +I (ANTI).
+// gives a left row its first partner emits it with the right row's kind (SEMI: +I or +U) or
+// -D (ANTI), one that takes its last partner away with the right row's kind (SEMI: -D or -U)
+// or +I (ANTI).
 //
 // BATCH: both inputs are insert-only and bounded. Chunks are buffered; at finish() a hash table
 // is built on the right input and probed with the left input in arrival order, each left row

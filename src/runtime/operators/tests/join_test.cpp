@@ -96,6 +96,10 @@ TEST(JoinTest, StreamingSemiJoinEmitsALeftRowOnceWhileItHasPartners) {
   EXPECT_EQ(join.left({Row::ofKind(RowKind::UPDATE_BEFORE, "a", 5),
                        Row::ofKind(RowKind::UPDATE_AFTER, "a", 8)}),
             Rows{"-U[a, 5]"});
+  // A right row that changes a left row's visibility lends it its kind (Flink's semi join).
+  EXPECT_EQ(join.right({Row::ofKind(RowKind::UPDATE_BEFORE, "a", 6),
+                        Row::ofKind(RowKind::UPDATE_AFTER, "a", 30)}),
+            (Rows{"-U[a, 5]", "+U[a, 5]", "+U[a, 7]", "+U[a, 8]"}));
 }
 
 TEST(JoinTest, StreamingAntiJoinEmitsALeftRowWhileItHasNoPartner) {
