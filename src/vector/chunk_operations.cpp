@@ -6,50 +6,18 @@ namespace eddy::vector {
 
 namespace {
 
-template <typename T>
-void gatherFixed(const Vector& input, Vector& output, const int32_t* rows, int64_t count) {
-  const T* data = input.data<T>();
-  for (int64_t i = 0; i < count; ++i) {
-    int32_t row = rows[i];
-    if (input.isNull(row)) {
-      output.appendNull();
-    } else {
-      output.append<T>(data[row]);
-    }
-  }
-}
-
 void gatherColumn(const Vector& input, Vector& output, const int32_t* rows, int64_t count) {
   switch (input.layout()) {
     case PhysicalLayout::kBoolean:
-      return gatherFixed<bool>(input, output, rows, count);
     case PhysicalLayout::kInt8:
-      return gatherFixed<int8_t>(input, output, rows, count);
     case PhysicalLayout::kInt16:
-      return gatherFixed<int16_t>(input, output, rows, count);
     case PhysicalLayout::kInt32:
-      return gatherFixed<int32_t>(input, output, rows, count);
     case PhysicalLayout::kInt64:
-      return gatherFixed<int64_t>(input, output, rows, count);
     case PhysicalLayout::kFloat:
-      return gatherFixed<float>(input, output, rows, count);
     case PhysicalLayout::kDouble:
-      return gatherFixed<double>(input, output, rows, count);
     case PhysicalLayout::kInt128:
-      return gatherFixed<__int128>(input, output, rows, count);
-    case PhysicalLayout::kTimestamp: {
-      const int64_t* millis = input.data<int64_t>();
-      const int32_t* nanos = input.nanosOfMillisecond();
-      for (int64_t i = 0; i < count; ++i) {
-        int32_t row = rows[i];
-        if (input.isNull(row)) {
-          output.appendNull();
-        } else {
-          output.appendTimestamp(millis[row], nanos[row]);
-        }
-      }
-      return;
-    }
+    case PhysicalLayout::kTimestamp:
+      return output.appendGathered(input, rows, count);
     case PhysicalLayout::kVariableWidth: {
       int64_t bytes = 0;
       for (int64_t i = 0; i < count; ++i) {

@@ -218,6 +218,49 @@ void Vector::appendRaw(const void* value, size_t width) {
   values_.insert(values_.end(), bytes, bytes + width);  // copied once, not zeroed first
 }
 
+namespace {
+template <typename T>
+void copyByIndex(const std::byte* from, std::byte* to, const int32_t* rows, int64_t count) {
+  const T* source = reinterpret_cast<const T*>(from);
+  T* target = reinterpret_cast<T*>(to);
+  for (int64_t i = 0; i < count; ++i) target[i] = source[rows[i]];
+}
+}  // namespace
+
+void Vector::appendGathered(const Vector& source, const int32_t* rows, int64_t count) {
+  EDDY_CHECK(source.layout_ == layout_ && source.valueWidth_ == valueWidth_);
+  EDDY_CHECK(layout_ != PhysicalLayout::kVariableWidth && layout_ != PhysicalLayout::kBoxed);
+  if (count <= 0) return;
+  const int64_t first = size_;
+  values_.resize(static_cast<size_t>((first + count) * valueWidth_));
+  std::byte* target = values_.data() + first * valueWidth_;
+  switch (valueWidth_) {
+    case 1: copyByIndex<uint8_t>(source.values_.data(), target, rows, count); break;
+    case 2: copyByIndex<uint16_t>(source.values_.data(), target, rows, count); break;
+    case 4: copyByIndex<uint32_t>(source.values_.data(), target, rows, count); break;
+    case 8: copyByIndex<uint64_t>(source.values_.data(), target, rows, count); break;
+    default:
+      for (int64_t i = 0; i < count; ++i) {
+        std::memcpy(target + i * valueWidth_, source.values_.data() + rows[i] * valueWidth_,
+                    static_cast<size_t>(valueWidth_));
+      }
+  }
+  if (layout_ == PhysicalLayout::kTimestamp) {
+    for (int64_t i = 0; i < count; ++i) nanos_.push_back(source.nanos_[static_cast<size_t>(rows[i])]);
+  }
+  validity_.resize(static_cast<size_t>((first + count + 63) / 64), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t row = rows[i];
+    const bool valid = (source.validity_[static_cast<size_t>(row >> 6)] >> (row & 63)) & 1;
+    const int64_t at = first + i;
+    validity_[static_cast<size_t>(at >> 6)] |= uint64_t{valid} << (at & 63);
+    nulls += !valid;
+  }
+  size_ = first + count;
+  nullCount_ += nulls;
+}
+
 void Vector::appendNull() {
   if (size_ % 64 == 0) validity_.push_back(0);
   ++size_;

@@ -154,6 +154,10 @@ class Vector {
   /// precision and scale; nested values are stored as they are. Throws ValidationException
   /// "expects INT NOT NULL but got ..." when the value does not fit (the vector is unchanged).
   void appendValue(const Value& value);
+  /// Appends values rows[0..count) of `source`, a vector of the same fixed-width (or
+  /// kTimestamp) layout: the values copied by index into one resize, the validity bits set a
+  /// word at a time (the filter and exchange gathers).
+  void appendGathered(const Vector& source, const int32_t* rows, int64_t count);
   /// Appends value `index` of `source`: copied as it is stored when both vectors store values
   /// of one type alike (no Value made), else converted as appendValue(source.valueAt(index)).
   void appendFrom(const Vector& source, int64_t index);

@@ -23,6 +23,13 @@ HashPartitionerFactory ChunkKeyPartitioner::factory(std::vector<int> keyColumns)
 }
 
 void ChunkKeyPartitioner::partition(BatchPtr batch, std::vector<BatchPtr>& pending) {
+  if (numberOfTargets_ == 1) {  // one receiver takes every row: no key to hash
+    auto& out = partitioning::pendingBatch<vector::Chunk>(pending, 0);
+    for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+      if (chunk.size() > 0) out.push(std::move(chunk), kNoTimestamp);
+    }
+    return;
+  }
   for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
     for (auto& rows : rowsOfTarget_) rows.clear();
     for (int64_t row = 0; row < chunk.size(); ++row) {

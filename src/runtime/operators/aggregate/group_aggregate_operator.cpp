@@ -89,6 +89,21 @@ GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggreg
       }
     }
   }
+  for (const AggregateCall& call : effectiveCalls_) {
+    FastPath path = FastPath::kGeneric;
+    if (!call.distinct && spec_->phase != AggregatePhase::kGlobal) {
+      if (call.kind == AggregateKind::COUNT_STAR) {
+        path = FastPath::kCountStar;
+      } else if (call.kind == AggregateKind::COUNT && call.argumentColumn >= 0) {
+        path = FastPath::kCount;
+      } else if ((call.kind == AggregateKind::SUM || call.kind == AggregateKind::AVG) &&
+                 call.argumentColumn >= 0 &&
+                 isIntegerType(*spec_->inputRowType->getFields()[call.argumentColumn].type)) {
+        path = FastPath::kIntegerSum;
+      }
+    }
+    fastPaths_.push_back(path);
+  }
   if (spec_->phase == AggregatePhase::kGlobal) {
     int column = static_cast<int>(spec_->groupingColumns.size());
     for (const AggregateCall& call : spec_->calls) {
@@ -161,16 +176,47 @@ void GroupAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t r
         chunk.column(partialColumns_.back()).data<int64_t>()[row];
     return;
   }
+  const int64_t step = retract ? -1 : 1;
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
     if (shared_[i] || !passesFilter(chunk, row, i)) continue;
     const AggregateCall& call = effectiveCalls_[i];
+    Value* accumulator = values + offsets_[i];
+    // The common calls change their counters in place, as accumulateInner would.
+    switch (fastPaths_[i]) {
+      case FastPath::kCountStar:
+        accumulator[0].getMutable<int64_t>() += step;
+        touched_[i] = 1;
+        continue;
+      case FastPath::kCount:
+        if (chunk.column(call.argumentColumn).isNull(row)) continue;  // COUNT skips NULL
+        accumulator[0].getMutable<int64_t>() += step;
+        touched_[i] = 1;
+        continue;
+      case FastPath::kIntegerSum: {
+        const vector::Vector& argument = chunk.column(call.argumentColumn);
+        if (argument.isNull(row)) continue;  // SUM/AVG skip NULL
+        // Wrapping two's-complement arithmetic, as addToSum.
+        const auto delta = static_cast<uint64_t>(integerAt(argument, row));
+        if (accumulator[0].isNull()) {
+          accumulator[0] = Value(static_cast<int64_t>(retract ? uint64_t{0} - delta : delta));
+        } else {
+          auto& sum = accumulator[0].getMutable<int64_t>();
+          sum = static_cast<int64_t>(retract ? static_cast<uint64_t>(sum) - delta
+                                             : static_cast<uint64_t>(sum) + delta);
+        }
+        accumulator[1].getMutable<int64_t>() += step;
+        touched_[i] = 1;
+        continue;
+      }
+      case FastPath::kGeneric:
+        break;
+    }
     Value input = call.argumentColumn >= 0 ? chunk.column(call.argumentColumn).valueAt(row)
                                            : Value(int64_t{1});
-    if (accumulate(call, values + offsets_[i], input, retract)) touched_[i] = 1;
+    if (accumulate(call, accumulator, input, retract)) touched_[i] = 1;
   }
   // Shared DISTINCT tables: one probe per argument; a call's inner accumulator sees a value
   // when its multiplicity for that call becomes 1, and loses it when it drops to 0.
-  const int64_t step = retract ? -1 : 1;
   for (size_t g = 0; g < sharedDistinct_.size(); ++g) {
     const SharedDistinct& group = sharedDistinct_[g];
     const vector::Vector& argument = chunk.column(group.argumentColumn);

@@ -154,6 +154,10 @@ class GroupAggregateOperator final : public StreamOperator {
   std::vector<SharedDistinct> sharedDistinct_;
   std::vector<AggregateCall> effectiveCalls_;  // spec_->calls, shared ones without `distinct`
   std::vector<bool> shared_;                   // per call: counted through a shared table
+  /// Per call: how accumulateRow folds a row without making a Value of it (COUNT(*), COUNT and
+  /// SUM/AVG of an integer column, none of them DISTINCT), or kGeneric.
+  enum class FastPath : uint8_t { kGeneric, kCountStar, kCount, kIntegerSum };
+  std::vector<FastPath> fastPaths_;
   std::vector<size_t> offsets_;  // see GroupAccumulators; the row count's last
   std::vector<uint8_t> touched_;  // per call: its accumulator took a row of this update
 };
