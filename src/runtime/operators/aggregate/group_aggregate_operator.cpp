@@ -104,6 +104,15 @@ GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggreg
     }
     fastPaths_.push_back(path);
   }
+  if (spec_->groupingColumns.size() == 1) {
+    const int column = spec_->groupingColumns[0];
+    const vector::PhysicalLayout layout =
+        vector::physicalLayoutOf(*spec_->inputRowType->getFields()[static_cast<size_t>(column)].type);
+    if (layout == vector::PhysicalLayout::kInt8 || layout == vector::PhysicalLayout::kInt16 ||
+        layout == vector::PhysicalLayout::kInt32 || layout == vector::PhysicalLayout::kInt64) {
+      integerKeyColumn_ = column;
+    }
+  }
   if (spec_->phase == AggregatePhase::kGlobal) {
     int column = static_cast<int>(spec_->groupingColumns.size());
     for (const AggregateCall& call : spec_->calls) {
@@ -328,8 +337,7 @@ void GroupAggregateOperator::flushPartials() {
     output_->mutableRowKinds().push_back(RowKind::INSERT);
     if (output_->size() >= static_cast<int64_t>(kDefaultBatchSize)) emitOutput();
   }
-  batchGroups_.clear();
-  batchGroupIndex_.clear();
+  clearBatchGroups();
   bundleRows_ = 0;
   emitOutput();
 }
@@ -447,19 +455,43 @@ void GroupAggregateOperator::processWatermark(Watermark watermark) {
 
 void GroupAggregateOperator::close() { closed_ = true; }
 
+int32_t GroupAggregateOperator::addBatchGroup(const vector::Chunk& chunk, int64_t row) {
+  BatchGroup group;
+  for (int column : spec_->groupingColumns) group.keyValues.push_back(chunk.column(column).valueAt(row));
+  group.accumulators = newAccumulators();
+  batchGroups_.emplace_back(keyBytes_, std::move(group));
+  return static_cast<int32_t>(batchGroups_.size() - 1);
+}
+
+void GroupAggregateOperator::clearBatchGroups() {
+  batchGroups_.clear();
+  batchGroupIndex_.clear();
+  integerGroupIndex_.clear();
+  nullKeyGroup_ = -1;
+}
+
 void GroupAggregateOperator::processChunkInBatchMode(const vector::Chunk& chunk) {
+  if (integerKeyColumn_ >= 0) {
+    // One integer key: looked up by value; the key bytes are made for a new group only.
+    const vector::Vector& key = chunk.column(integerKeyColumn_);
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      int32_t* group = &nullKeyGroup_;
+      if (!key.isNull(row)) group = &integerGroupIndex_.try_emplace(integerAt(key, row), -1).first->second;
+      if (*group < 0) {
+        keyBytes_.clear();
+        vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
+        *group = addBatchGroup(chunk, row);
+      }
+      accumulateRow(chunk, row, batchGroups_[static_cast<size_t>(*group)].second.accumulators,
+                    !isAccumulate(chunk.rowKind(row)));
+    }
+    return;
+  }
   for (int64_t row = 0; row < chunk.size(); ++row) {
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->groupingColumns, row, keyBytes_);
     auto [position, inserted] = batchGroupIndex_.try_emplace(keyBytes_, batchGroups_.size());
-    if (inserted) {
-      BatchGroup group;
-      for (int column : spec_->groupingColumns) {
-        group.keyValues.push_back(chunk.column(column).valueAt(row));
-      }
-      group.accumulators = newAccumulators();
-      batchGroups_.emplace_back(keyBytes_, std::move(group));
-    }
+    if (inserted) addBatchGroup(chunk, row);
     accumulateRow(chunk, row, batchGroups_[position->second].second.accumulators,
                   !isAccumulate(chunk.rowKind(row)));
   }
@@ -481,8 +513,7 @@ void GroupAggregateOperator::finish() {
   if (batchGroups_.empty() && spec_->groupingColumns.empty() && context().subtaskIndex == 0) {
     appendResultValues({}, resultsOf(newAccumulators()), RowKind::INSERT);
   }
-  batchGroups_.clear();
-  batchGroupIndex_.clear();
+  clearBatchGroups();
   emitOutput();
 }
 

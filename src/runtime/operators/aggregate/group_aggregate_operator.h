@@ -133,6 +133,14 @@ class GroupAggregateOperator final : public StreamOperator {
   };
   std::vector<std::pair<std::string, BatchGroup>> batchGroups_;  // in first-seen order
   absl::flat_hash_map<std::string, size_t> batchGroupIndex_;
+  // Grouped by one integer-layout column (TINYINT..BIGINT, DATE, TIME, small DECIMAL): the
+  // groups by value (no key bytes per row), the NULL key's group apart (-1: none yet).
+  int integerKeyColumn_ = -1;
+  absl::flat_hash_map<int64_t, int32_t> integerGroupIndex_;
+  int32_t nullKeyGroup_ = -1;
+  /// Appends a new batch group for row `row` (its key bytes in keyBytes_); returns its index.
+  int32_t addBatchGroup(const vector::Chunk& chunk, int64_t row);
+  void clearBatchGroups();
   // Mini-batch: the buffered chunks, their row count, and whether a flush timer is pending.
   std::vector<vector::Chunk> bundle_;
   int64_t bundleRows_ = 0;
