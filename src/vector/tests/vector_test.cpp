@@ -185,3 +185,55 @@ TEST(VectorTest, MismatchedValuesAreRejectedAndLeaveTheVectorUnchanged) {
 
 }  // namespace
 }  // namespace eddy::vector
+
+namespace eddy::vector {
+namespace {
+
+// appendGathered sets validity bits a word at a time: rows across word boundaries, appended to
+// a vector that already holds a partial word, keep their values and nulls.
+TEST(VectorTest, AppendGatheredKeepsValuesAndNullsAcrossWords) {
+  const LogicalTypePtr bigint = LogicalType::simple(LogicalTypeRoot::BIGINT);
+  Vector source(bigint);
+  for (int64_t i = 0; i < 200; ++i) {
+    if (i % 3 == 0) {
+      source.appendNull();
+    } else {
+      source.append<int64_t>(i * 10);
+    }
+  }
+  Vector target(bigint);
+  for (int64_t i = 0; i < 70; ++i) target.append<int64_t>(-i);
+  target.appendNull();
+  std::vector<int32_t> rows;
+  for (int32_t row = 199; row >= 0; row -= 2) rows.push_back(row);
+  target.appendGathered(source, rows.data(), static_cast<int64_t>(rows.size()));
+  ASSERT_EQ(target.size(), 71 + static_cast<int64_t>(rows.size()));
+  int64_t nulls = 1;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const int64_t at = 71 + static_cast<int64_t>(i);
+    EXPECT_EQ(target.isNull(at), rows[i] % 3 == 0) << at;
+    if (rows[i] % 3 == 0) {
+      ++nulls;
+    } else {
+      EXPECT_EQ(target.data<int64_t>()[at], rows[i] * 10) << at;
+    }
+  }
+  EXPECT_EQ(target.nullCount(), nulls);
+  EXPECT_TRUE(target.isNull(70));
+  EXPECT_EQ(target.data<int64_t>()[69], -69);
+  // Timestamps carry their nanos along.
+  Vector times(LogicalType::timestamp(9));
+  times.appendTimestamp(1000, 5);
+  times.appendNull();
+  times.appendTimestamp(2000, 7);
+  Vector gathered(LogicalType::timestamp(9));
+  std::vector<int32_t> order{2, 1, 0};
+  gathered.appendGathered(times, order.data(), 3);
+  EXPECT_EQ(gathered.data<int64_t>()[0], 2000);
+  EXPECT_EQ(gathered.nanosOfMillisecond()[0], 7);
+  EXPECT_TRUE(gathered.isNull(1));
+  EXPECT_EQ(gathered.nanosOfMillisecond()[2], 5);
+}
+
+}  // namespace
+}  // namespace eddy::vector
