@@ -2258,12 +2258,18 @@ class Parser {
       expectKeyword("BEGIN");
       explain->statement = parseStatementSetBody(position);
       explain->statement->sourceText = "";
-    } else if (isKeyword("INSERT")) {
+    } else if (isKeyword("INSERT") || isQueryStart() || isKeyword("REPLACE") ||
+               (isKeyword("CREATE") && (isKeyword("TABLE", 1) || isKeyword("OR", 1)))) {
       explain->statement = parseStatementWithText();
-    } else if (isQueryStart()) {
-      explain->statement = parseStatementWithText();
+      if (explain->statement->is<CreateTableStatement>() &&
+          !explain->statement->as<CreateTableStatement>().asQuery) {
+        failAt(explain->statement->position,
+               "EXPLAIN of CREATE TABLE needs AS SELECT (CREATE TABLE .. AS SELECT or REPLACE "
+               "TABLE .. AS SELECT)");
+      }
     } else {
-      failExpected({"\"SELECT\"", "\"INSERT\"", "\"STATEMENT\"", "\"VALUES\"", "\"WITH\""});
+      failExpected({"\"SELECT\"", "\"INSERT\"", "\"CREATE\"", "\"REPLACE\"", "\"STATEMENT\"",
+                    "\"VALUES\"", "\"WITH\""});
     }
     return explain;
   }

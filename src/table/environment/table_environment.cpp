@@ -1743,6 +1743,34 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         }
         return listing("result", {explainInserts(inserts, changelogMode, estimatedCost)});
       }
+      if (explained->is<sql::CreateTableStatement>()) {
+        // CTAS/RTAS: the INSERT into the table the statement would create, which exists for
+        // the explanation only (as a temporary table, so a permanent one is not touched).
+        const auto& create = explained->as<sql::CreateTableStatement>();
+        catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
+        sql::Binder binder(catalogs, bindingContextOf(configuration_));
+        sql::LogicalNodePtr query = binder.bindQuery(*create.asQuery);
+        auto [table, plan] = createTableAsSelect(create, identifier.asSummaryString(), query);
+        const bool shadowed = catalogs.getTable(identifier).has_value();
+        if (shadowed && create.replace == sql::CreateTableStatement::Replace::kNo &&
+            !create.ifNotExists) {
+          throw ValidationException("Could not execute CreateTable in path " +
+                                    identifier.asSerializableString() + ": Table (or view) " +
+                                    identifier.databaseName + "." + identifier.objectName +
+                                    " already exists in Catalog " + identifier.catalogName + ".");
+        }
+        catalogs.createTemporaryTable(std::move(table), identifier, false);
+        std::string text;
+        try {
+          text = explainInserts({InsertPlan{create.tableName, std::move(plan), false, {}}},
+                                changelogMode, estimatedCost);
+        } catch (...) {
+          catalogs.dropTemporaryTable(identifier, false, true);
+          throw;
+        }
+        catalogs.dropTemporaryTable(identifier, false, true);
+        return listing("result", {text});
+      }
       if (!explained->is<sql::QueryStatement>()) {
         throw TableException("EXPLAIN supports queries, INSERT statements and statement sets");
       }
