@@ -772,9 +772,20 @@ struct DropStatement : Statement {
   bool cascade = false;  // DROP DATABASE .. CASCADE (RESTRICT is the default)
 };
 
-enum class AlterTableAction { kRename, kSetOptions, kResetOptions, kAdd };
+enum class AlterTableAction {
+  kRename,
+  kSetOptions,
+  kResetOptions,
+  kAdd,
+  kDropColumns,     // DROP col | DROP (col, ..)
+  kDropPrimaryKey,  // DROP PRIMARY KEY | DROP CONSTRAINT name
+  kDropWatermark,   // DROP WATERMARK
+  kRenameColumn,    // RENAME col TO new
+};
 
-/// `ALTER TABLE [IF EXISTS] t RENAME TO n | SET (..) | RESET (..) | ADD (..) | ADD column`.
+/// `ALTER TABLE [IF EXISTS] t RENAME TO n | SET (..) | RESET (..) | ADD (..) | ADD element |
+/// DROP col | DROP (cols) | DROP PRIMARY KEY | DROP CONSTRAINT name | DROP WATERMARK |
+/// RENAME col TO new`.
 struct AlterTableStatement : Statement {
   static constexpr StatementKind kKind = StatementKind::kAlterTable;
   AlterTableStatement() : Statement(kKind) {}
@@ -787,6 +798,10 @@ struct AlterTableStatement : Statement {
   std::vector<TableColumn> columns;                // kAdd
   std::vector<WatermarkDefinition> watermarks;     // kAdd
   std::optional<PrimaryKeyConstraint> primaryKey;  // kAdd
+  std::vector<std::string> dropColumns;            // kDropColumns
+  std::optional<std::string> constraintName;       // kDropPrimaryKey: DROP CONSTRAINT name
+  std::string column;                              // kRenameColumn: the column ..
+  std::string newColumnName;                       // .. and its new name
 };
 
 /// `USE CATALOG c`.

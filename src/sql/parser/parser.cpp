@@ -2116,9 +2116,32 @@ class Parser {
     alter->ifExists = parseIfExists();
     alter->tableName = parseQualifiedName();
     if (acceptKeyword("RENAME")) {
-      expectKeyword("TO");
-      alter->action = AlterTableAction::kRename;
-      alter->newName = parseQualifiedName();
+      if (acceptKeyword("TO")) {
+        alter->action = AlterTableAction::kRename;
+        alter->newName = parseQualifiedName();
+      } else {
+        alter->action = AlterTableAction::kRenameColumn;
+        alter->column = parseIdentifier();
+        expectKeyword("TO");
+        alter->newColumnName = parseIdentifier();
+      }
+    } else if (acceptKeyword("DROP")) {
+      if (acceptKeyword("PRIMARY")) {
+        expectKeyword("KEY");
+        alter->action = AlterTableAction::kDropPrimaryKey;
+      } else if (acceptKeyword("CONSTRAINT")) {
+        alter->action = AlterTableAction::kDropPrimaryKey;
+        alter->constraintName = parseIdentifier();
+      } else if (acceptKeyword("WATERMARK")) {
+        alter->action = AlterTableAction::kDropWatermark;
+      } else {
+        alter->action = AlterTableAction::kDropColumns;
+        if (isSymbol("(")) {
+          alter->dropColumns = parseParenthesizedIdentifiers();
+        } else {
+          alter->dropColumns.push_back(parseIdentifier());
+        }
+      }
     } else if (acceptKeyword("SET")) {
       alter->action = AlterTableAction::kSetOptions;
       alter->options = parseOptions();

@@ -801,6 +801,16 @@ class Printer {
       }
       case AlterTableAction::kAdd:
         return text + " ADD " + schemaElements(alter.columns, alter.watermarks, alter.primaryKey);
+      case AlterTableAction::kDropColumns:
+        return text + " DROP (" + quoteNames(alter.dropColumns) + ")";
+      case AlterTableAction::kDropPrimaryKey:
+        return text + (alter.constraintName ? " DROP CONSTRAINT " + escapeIdentifier(*alter.constraintName)
+                                            : std::string(" DROP PRIMARY KEY"));
+      case AlterTableAction::kDropWatermark:
+        return text + " DROP WATERMARK";
+      case AlterTableAction::kRenameColumn:
+        return text + " RENAME " + escapeIdentifier(alter.column) + " TO " +
+               escapeIdentifier(alter.newColumnName);
     }
     return text;
   }

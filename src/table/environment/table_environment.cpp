@@ -282,25 +282,80 @@ void addColumn(Schema::Builder& builder, const sql::TableColumn& column) {
   if (column.comment) builder.withComment(*column.comment);
 }
 
-/// The watermarks and the primary key of a CREATE TABLE.
-void addConstraints(Schema::Builder& builder, const sql::CreateTableStatement& create) {
-  for (const sql::WatermarkDefinition& watermark : create.watermarks) {
+/// The watermarks and the primary key of a CREATE TABLE or ALTER TABLE ADD.
+void addConstraints(Schema::Builder& builder,
+                    const std::vector<sql::WatermarkDefinition>& watermarks,
+                    const std::optional<sql::PrimaryKeyConstraint>& primaryKey) {
+  for (const sql::WatermarkDefinition& watermark : watermarks) {
     builder.watermark(watermark.column.back(), sql::unparse(*watermark.expression));
   }
-  if (create.primaryKey) {
-    if (!create.primaryKey->notEnforced) {
+  if (primaryKey) {
+    if (!primaryKey->notEnforced) {
       throw ValidationException(
           "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT "
           "ENFORCED controls if the constraint checks are performed on the incoming/outgoing "
           "data. Flink does not own the data therefore the only supported mode is the NOT "
           "ENFORCED mode");
     }
-    if (create.primaryKey->name) {
-      builder.primaryKeyNamed(*create.primaryKey->name, create.primaryKey->columns);
+    if (primaryKey->name) {
+      builder.primaryKeyNamed(*primaryKey->name, primaryKey->columns);
     } else {
-      builder.primaryKey(create.primaryKey->columns);
+      builder.primaryKey(primaryKey->columns);
     }
   }
+}
+
+void addConstraints(Schema::Builder& builder, const sql::CreateTableStatement& create) {
+  addConstraints(builder, create.watermarks, create.primaryKey);
+}
+
+/// Whether SQL text `text` names `column` (as a plain or backquoted identifier).
+bool mentionsColumn(const std::string& text, const std::string& column) {
+  auto identifierCharacter = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+  };
+  for (size_t at = text.find(column); at != std::string::npos; at = text.find(column, at + 1)) {
+    const bool startsWord = at == 0 || !identifierCharacter(text[at - 1]);
+    const size_t end = at + column.size();
+    const bool endsWord = end == text.size() || !identifierCharacter(text[end]);
+    if (startsWord && endsWord) return true;
+  }
+  return false;
+}
+
+void addSchemaColumn(Schema::Builder& builder, const Schema::Column& column);
+
+/// `schema` rebuilt by `keep` (false drops a column), `rename` (a column's new name or the
+/// same), with its watermarks and primary key unless `dropWatermarks` / `dropPrimaryKey`.
+Schema rebuildSchema(const Schema& schema, const std::function<bool(const std::string&)>& keep,
+                     const std::function<std::string(const std::string&)>& rename,
+                     bool dropWatermarks, bool dropPrimaryKey) {
+  Schema::Builder builder = Schema::newBuilder();
+  for (const Schema::Column& column : schema.getColumns()) {
+    const std::string& name = Schema::columnName(column);
+    if (!keep(name)) continue;
+    Schema::Column renamed = column;
+    std::visit(
+        [&](auto& c) {
+          c.name = rename(name);
+          if constexpr (std::is_same_v<std::decay_t<decltype(c)>, Schema::MetadataColumn>) {
+            if (!c.metadataKey && c.name != name) c.metadataKey = name;  // the key stays
+          }
+        },
+        renamed);
+    addSchemaColumn(builder, renamed);
+  }
+  if (!dropWatermarks) {
+    for (const auto& watermark : schema.getWatermarkSpecs()) {
+      builder.watermark(rename(watermark.columnName), watermark.expression);
+    }
+  }
+  if (!dropPrimaryKey && schema.getPrimaryKey()) {
+    std::vector<std::string> columns;
+    for (const std::string& column : schema.getPrimaryKey()->columnNames) columns.push_back(rename(column));
+    builder.primaryKeyNamed(schema.getPrimaryKey()->constraintName, columns);
+  }
+  return builder.build();
 }
 
 /// CREATE TABLE .. AS SELECT (Flink's FLIP-463): the table's columns are the declared columns
@@ -1578,12 +1633,168 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           }
           break;
         case sql::AlterTableAction::kAdd: {
-          if (!alter.watermarks.empty() || alter.primaryKey) {
-            throw TableException("ALTER TABLE ADD of a watermark or primary key is not supported yet");
+          // Flink's AlterSchemaConverter: a table keeps one watermark and one primary key.
+          if (!alter.watermarks.empty() && !table.schema.getWatermarkSpecs().empty()) {
+            const auto& existing = table.schema.getWatermarkSpecs().front();
+            throw ValidationException("The base table has already defined the watermark strategy `" +
+                                      existing.columnName + "` AS " + existing.expression +
+                                      ". You might want to drop it before adding a new one.");
+          }
+          if (alter.primaryKey && table.schema.getPrimaryKey()) {
+            std::vector<std::string> quoted;
+            for (const std::string& column : table.schema.getPrimaryKey()->columnNames) {
+              quoted.push_back("`" + column + "`");
+            }
+            throw ValidationException(fmt::format(
+                "The base table has already defined the primary key constraint [{}]. You might "
+                "want to drop it before adding a new one.",
+                fmt::join(quoted, ", ")));
           }
           Schema::Builder builder = Schema::newBuilder();
           builder.fromSchema(table.schema);
           for (const sql::TableColumn& column : alter.columns) addColumn(builder, column);
+          addConstraints(builder, alter.watermarks, alter.primaryKey);
+          table.schema = builder.build();
+          break;
+        }
+        case sql::AlterTableAction::kDropColumns: {
+          const Schema& schema = table.schema;
+          std::set<std::string> names;
+          for (const Schema::Column& column : schema.getColumns()) names.insert(Schema::columnName(column));
+          std::set<std::string> dropped;
+          for (const std::string& column : alter.dropColumns) {
+            if (!names.count(column)) {
+              throw ValidationException("The column `" + column + "` does not exist in the base table.");
+            }
+            if (!dropped.insert(column).second) {
+              throw ValidationException("Duplicate column `" + column + "` in the DROP list.");
+            }
+            if (std::find(table.partitionKeys.begin(), table.partitionKeys.end(), column) !=
+                table.partitionKeys.end()) {
+              throw ValidationException("The column `" + column + "` is used as the partition keys.");
+            }
+            if (schema.getPrimaryKey()) {
+              const auto& key = schema.getPrimaryKey()->columnNames;
+              if (std::find(key.begin(), key.end(), column) != key.end()) {
+                throw ValidationException("The column `" + column +
+                                          "` is used as the primary key.");
+              }
+            }
+            for (const auto& watermark : schema.getWatermarkSpecs()) {
+              if (watermark.columnName == column || mentionsColumn(watermark.expression, column)) {
+                throw ValidationException("The column `" + column +
+                                          "` is referenced by the watermark expression `" +
+                                          watermark.columnName + "` AS " + watermark.expression + ".");
+              }
+            }
+            for (const Schema::Column& other : schema.getColumns()) {
+              const auto* computed = std::get_if<Schema::ComputedColumn>(&other);
+              if (computed && !dropped.count(computed->name) &&
+                  std::find(alter.dropColumns.begin(), alter.dropColumns.end(), computed->name) ==
+                      alter.dropColumns.end() &&
+                  mentionsColumn(computed->expression, column)) {
+                throw ValidationException("The column `" + column +
+                                          "` is referenced by the computed column `" +
+                                          computed->name + "` AS " + computed->expression + ".");
+              }
+            }
+          }
+          if (dropped.size() == names.size()) {
+            throw ValidationException("A table needs at least one column; ALTER TABLE DROP would "
+                                      "drop all of them.");
+          }
+          auto keep = [&](const std::string& name) { return !dropped.count(name); };
+          auto same = [](const std::string& name) { return name; };
+          table.schema = rebuildSchema(schema, keep, same, false, false);
+          break;
+        }
+        case sql::AlterTableAction::kDropPrimaryKey: {
+          const auto& key = table.schema.getPrimaryKey();
+          if (!key) throw ValidationException("The base table does not define any primary key.");
+          if (alter.constraintName && *alter.constraintName != key->constraintName) {
+            throw ValidationException("The base table does not define a primary key constraint named `" +
+                                      *alter.constraintName + "`. Available constraint name: [`" +
+                                      key->constraintName + "`].");
+          }
+          auto all = [](const std::string&) { return true; };
+          auto same = [](const std::string& name) { return name; };
+          table.schema = rebuildSchema(table.schema, all, same, false, true);
+          break;
+        }
+        case sql::AlterTableAction::kDropWatermark: {
+          if (table.schema.getWatermarkSpecs().empty()) {
+            throw ValidationException("The base table does not define any watermark strategy.");
+          }
+          auto all = [](const std::string&) { return true; };
+          auto same = [](const std::string& name) { return name; };
+          table.schema = rebuildSchema(table.schema, all, same, true, false);
+          break;
+        }
+        case sql::AlterTableAction::kRenameColumn: {
+          const Schema& schema = table.schema;
+          bool found = false;
+          for (const Schema::Column& column : schema.getColumns()) {
+            const std::string& name = Schema::columnName(column);
+            if (name == alter.newColumnName) {
+              throw ValidationException("The column `" + alter.newColumnName +
+                                        "` already existed in table schema.");
+            }
+            found = found || name == alter.column;
+          }
+          if (!found) {
+            throw ValidationException("The column `" + alter.column + "` does not exist in the base table.");
+          }
+          if (std::find(table.partitionKeys.begin(), table.partitionKeys.end(), alter.column) !=
+              table.partitionKeys.end()) {
+            throw ValidationException("The column `" + alter.column + "` is used as the partition keys.");
+          }
+          for (const Schema::Column& other : schema.getColumns()) {
+            const auto* computed = std::get_if<Schema::ComputedColumn>(&other);
+            if (computed && mentionsColumn(computed->expression, alter.column)) {
+              throw ValidationException("The column `" + alter.column +
+                                        "` is referenced by the computed column `" +
+                                        computed->name + "` AS " + computed->expression + ".");
+            }
+          }
+          for (const auto& watermark : schema.getWatermarkSpecs()) {
+            if (watermark.columnName != alter.column && mentionsColumn(watermark.expression, alter.column)) {
+              throw ValidationException("The column `" + alter.column +
+                                        "` is referenced by the watermark expression `" +
+                                        watermark.columnName + "` AS " + watermark.expression + ".");
+            }
+          }
+          auto all = [](const std::string&) { return true; };
+          auto rename = [&](const std::string& name) {
+            return name == alter.column ? alter.newColumnName : name;
+          };
+          // The watermark of the renamed rowtime column: its expression names the column too.
+          Schema renamed = rebuildSchema(schema, all, rename, true, false);
+          Schema::Builder builder = Schema::newBuilder();
+          builder.fromSchema(renamed);
+          for (const auto& watermark : schema.getWatermarkSpecs()) {
+            std::string expression = watermark.expression;
+            if (watermark.columnName == alter.column) {
+              // `ts` - INTERVAL ..: each mention of the old name becomes the new one.
+              std::string replaced;
+              const std::string quotedOld = "`" + alter.column + "`";
+              for (size_t at = 0;;) {
+                size_t next = expression.find(quotedOld, at);
+                if (next == std::string::npos) {
+                  replaced += expression.substr(at);
+                  break;
+                }
+                replaced += expression.substr(at, next - at) + "`" + alter.newColumnName + "`";
+                at = next + quotedOld.size();
+              }
+              if (mentionsColumn(replaced, alter.column)) {
+                throw ValidationException("The column `" + alter.column +
+                                          "` is the rowtime column of the watermark; rename it "
+                                          "after dropping the watermark");
+              }
+              expression = replaced;
+            }
+            builder.watermark(rename(watermark.columnName), expression);
+          }
           table.schema = builder.build();
           break;
         }
