@@ -451,6 +451,12 @@ bool isCallTo(const BoundExpression& expression, std::string_view name) {
          static_cast<const Call&>(expression).function().name() == name;
 }
 
+bool isLiteralTrue(const ExpressionPtr& expression) {
+  if (expression->kind() != ExpressionKind::kLiteral) return false;
+  const Value& value = static_cast<const Literal&>(*expression).value();
+  return !value.isNull() && value.kind() == ValueKind::BOOLEAN && value.get<bool>();
+}
+
 std::vector<ExpressionPtr> conjunctsOf(const ExpressionPtr& predicate) {
   if (!isCallTo(*predicate, "AND")) return {predicate};
   std::vector<ExpressionPtr> result;

@@ -264,6 +264,8 @@ ExpressionPtr withChildren(const ExpressionPtr& expression, std::vector<Expressi
 void collectColumns(const ExpressionPtr& expression, std::vector<int>& out);
 /// The operands of an AND chain (the expression itself when it is no AND).
 std::vector<ExpressionPtr> conjunctsOf(const ExpressionPtr& predicate);
+/// Whether `expression` is the literal TRUE.
+bool isLiteralTrue(const ExpressionPtr& expression);
 /// Whether `expression` is a call of the function `name` (upper case, e.g. "=", "AND").
 bool isCallTo(const BoundExpression& expression, std::string_view name);
 

@@ -246,7 +246,9 @@ void Vector::appendGathered(const Vector& source, const int32_t* rows, int64_t c
       }
   }
   if (layout_ == PhysicalLayout::kTimestamp) {
-    for (int64_t i = 0; i < count; ++i) nanos_.push_back(source.nanos_[static_cast<size_t>(rows[i])]);
+    nanos_.resize(static_cast<size_t>(first + count));
+    copyByIndex<int32_t>(reinterpret_cast<const std::byte*>(source.nanos_.data()),
+                         reinterpret_cast<std::byte*>(nanos_.data() + first), rows, count);
   }
   validity_.resize(static_cast<size_t>((first + count + 63) / 64), 0);
   int64_t nulls = 0;

@@ -449,12 +449,8 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
   std::vector<BoundPtr> leftKeyExpressions, rightKeyExpressions, residual;
   if (condition) {
     for (const BoundPtr& conjunct : expression::conjunctsOf(condition)) {
-      if (conjunct->kind() == expression::ExpressionKind::kLiteral) {
-        const Value& value = static_cast<const expression::Literal&>(*conjunct).value();
-        if (!value.isNull() && value.kind() == ValueKind::BOOLEAN && value.get<bool>()) {
-          continue;  // TRUE (a cross join's condition, a decided subquery conjunct)
-        }
-      }
+      // TRUE (a cross join's condition, a decided subquery conjunct) adds nothing.
+      if (expression::isLiteralTrue(conjunct)) continue;
       if (expression::isCallTo(*conjunct, "=")) {
         BoundPtr a = conjunct->children()[0];
         BoundPtr b = conjunct->children()[1];
@@ -2527,23 +2523,18 @@ Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& o
   }
   rows.outerKeys = std::move(correlation.outerKeys);
   if (!correlation.residuals.empty()) {
-    // Over the subquery's output (keys, carried columns, items) followed by the outer scope.
+    // Over the subquery's output (keys, carried columns, items) followed by the outer scope:
+    // an input column read is the carried column it became, outer column j follows the output.
+    const int inputArity = correlation.inputArity;
     const int nodeArity = static_cast<int>(relation.scope.size());
-    std::vector<BoundPtr> mapping(static_cast<size_t>(correlation.inputArity) + outer.size());
-    for (size_t i = 0; i < correlation.carried.size(); ++i) {
-      const int output = static_cast<int>(keyCount + i);
-      mapping[static_cast<size_t>(correlation.carried[i])] =
-          expression::column(output, relation.scope[static_cast<size_t>(output)].type);
-    }
-    for (size_t j = 0; j < outer.size(); ++j) {
-      mapping[static_cast<size_t>(correlation.inputArity) + j] =
-          expression::column(nodeArity + static_cast<int>(j), outer[j].type);
-    }
-    for (size_t c = 0; c < mapping.size(); ++c) {  // columns no condition reads
-      if (!mapping[c]) mapping[c] = expression::literal(Value(), LogicalType::simple(LogicalTypeRoot::BOOLEAN));
-    }
+    const std::vector<int>& carried = correlation.carried;
+    auto map = [&](int column) {
+      if (column >= inputArity) return nodeArity + column - inputArity;
+      const auto position = std::find(carried.begin(), carried.end(), column) - carried.begin();
+      return static_cast<int>(keyCount + static_cast<size_t>(position));
+    };
     for (const BoundPtr& residual : correlation.residuals) {
-      rows.residuals.push_back(expression::inlineColumns(residual, mapping));
+      rows.residuals.push_back(expression::remapColumns(residual, map));
     }
     keyCount += correlation.carried.size();  // the value follows the carried columns
   }
@@ -2651,24 +2642,21 @@ void Binder::semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expre
   // The condition over (outer columns, subquery columns): the IN value, the keys, the others.
   const int outerArity = outer.node->rowType->getFieldCount();
   const int rowsArity = rows.node->rowType->getFieldCount();
-  std::vector<BoundPtr> mapping;  // subquery column r -> outerArity + r, outer j -> j
-  for (const RowField& field : rows.node->rowType->getFields()) {
-    mapping.push_back(expression::column(outerArity + static_cast<int>(mapping.size()), field.type));
-  }
-  for (const ScopeColumn& column : scope) {
-    mapping.push_back(expression::column(static_cast<int>(mapping.size()) - rowsArity, column.type));
-  }
+  // Subquery column r -> outerArity + r; outer column j (after the subquery's) -> j.
+  auto map = [&](int column) {
+    return column < rowsArity ? outerArity + column : column - rowsArity;
+  };
   std::vector<BoundPtr> conditions;
   if (rows.value) {
     conditions.push_back(
-        expression::call("=", {operand, expression::inlineColumns(rows.value, mapping)}));
+        expression::call("=", {operand, expression::remapColumns(rows.value, map)}));
   }
   for (size_t i = 0; i < rows.outerKeys.size(); ++i) {
     conditions.push_back(expression::call(
-        "=", {rows.outerKeys[i], expression::inlineColumns(rows.innerKeys[i], mapping)}));
+        "=", {rows.outerKeys[i], expression::remapColumns(rows.innerKeys[i], map)}));
   }
   for (const BoundPtr& residual : rows.residuals) {
-    conditions.push_back(expression::inlineColumns(residual, mapping));
+    conditions.push_back(expression::remapColumns(residual, map));
   }
   outer.node = planJoin(outer.node, rows.node,
                         anti ? runtime::operators::JoinType::ANTI : runtime::operators::JoinType::SEMI,

@@ -122,11 +122,7 @@ std::vector<std::string> namesOf(const LogicalNode& node) {
   return names;
 }
 
-bool isLiteralTrue(const BoundPtr& e) {
-  if (e->kind() != expression::ExpressionKind::kLiteral) return false;
-  const Value& value = static_cast<const expression::Literal&>(*e).value();
-  return !value.isNull() && value.kind() == ValueKind::BOOLEAN && value.get<bool>();
-}
+using expression::isLiteralTrue;
 
 // ---- ConstantFolding ----------------------------------------------------------------------
 

@@ -325,19 +325,42 @@ bool mentionsColumn(const std::string& text, const std::string& column) {
 
 void addSchemaColumn(Schema::Builder& builder, const Schema::Column& column);
 
-/// `schema` rebuilt by `keep` (false drops a column), `rename` (a column's new name or the
-/// same), with its watermarks and primary key unless `dropWatermarks` / `dropPrimaryKey`.
-Schema rebuildSchema(const Schema& schema, const std::function<bool(const std::string&)>& keep,
-                     const std::function<std::string(const std::string&)>& rename,
-                     bool dropWatermarks, bool dropPrimaryKey) {
+/// An ALTER TABLE change of a schema's columns and constraints.
+struct SchemaChange {
+  std::set<std::string> dropped{};  // columns
+  std::string renamedFrom{};        // a column's old name (empty: none) ..
+  std::string renamedTo{};          // .. and its new one
+  bool dropWatermarks = false;
+  bool dropPrimaryKey = false;
+
+  std::string nameOf(const std::string& column) const {
+    return column == renamedFrom ? renamedTo : column;
+  }
+};
+
+/// `text` (SQL as the schema keeps it, identifiers backquoted) with `from` renamed to `to`.
+std::string renameInSql(const std::string& text, const std::string& from, const std::string& to) {
+  const std::string quoted = "`" + from + "`";
+  std::string result;
+  size_t at = 0;
+  for (size_t next; (next = text.find(quoted, at)) != std::string::npos; at = next + quoted.size()) {
+    result += text.substr(at, next - at) + "`" + to + "`";
+  }
+  return result + text.substr(at);
+}
+
+/// `schema` with `change` applied: dropped columns left out, the renamed column (and the
+/// watermark of a renamed rowtime column) under its new name; a renamed metadata column keeps
+/// its metadata key.
+Schema changedSchema(const Schema& schema, const SchemaChange& change) {
   Schema::Builder builder = Schema::newBuilder();
   for (const Schema::Column& column : schema.getColumns()) {
     const std::string& name = Schema::columnName(column);
-    if (!keep(name)) continue;
+    if (change.dropped.count(name)) continue;
     Schema::Column renamed = column;
     std::visit(
         [&](auto& c) {
-          c.name = rename(name);
+          c.name = change.nameOf(name);
           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, Schema::MetadataColumn>) {
             if (!c.metadataKey && c.name != name) c.metadataKey = name;  // the key stays
           }
@@ -345,17 +368,49 @@ Schema rebuildSchema(const Schema& schema, const std::function<bool(const std::s
         renamed);
     addSchemaColumn(builder, renamed);
   }
-  if (!dropWatermarks) {
+  if (!change.dropWatermarks) {
     for (const auto& watermark : schema.getWatermarkSpecs()) {
-      builder.watermark(rename(watermark.columnName), watermark.expression);
+      builder.watermark(change.nameOf(watermark.columnName),
+                        change.renamedFrom.empty()
+                            ? watermark.expression
+                            : renameInSql(watermark.expression, change.renamedFrom, change.renamedTo));
     }
   }
-  if (!dropPrimaryKey && schema.getPrimaryKey()) {
+  if (!change.dropPrimaryKey && schema.getPrimaryKey()) {
     std::vector<std::string> columns;
-    for (const std::string& column : schema.getPrimaryKey()->columnNames) columns.push_back(rename(column));
+    for (const std::string& column : schema.getPrimaryKey()->columnNames) {
+      columns.push_back(change.nameOf(column));
+    }
     builder.primaryKeyNamed(schema.getPrimaryKey()->constraintName, columns);
   }
   return builder.build();
+}
+
+/// Throws when `column` of `table` may not be dropped or renamed: a partition key, read by a
+/// computed column (other than those in `alsoDropped`) or by a watermark expression other than
+/// its own (`renaming`: the rowtime column's own watermark follows it; dropping: it is read).
+void checkColumnIsFree(const catalog::CatalogBaseTable& table, const std::string& column,
+                       const std::set<std::string>& alsoDropped, bool renaming) {
+  if (std::find(table.partitionKeys.begin(), table.partitionKeys.end(), column) !=
+      table.partitionKeys.end()) {
+    throw ValidationException("The column `" + column + "` is used as the partition keys.");
+  }
+  for (const Schema::Column& other : table.schema.getColumns()) {
+    const auto* computed = std::get_if<Schema::ComputedColumn>(&other);
+    if (computed && !alsoDropped.count(computed->name) &&
+        mentionsColumn(computed->expression, column)) {
+      throw ValidationException("The column `" + column + "` is referenced by the computed column `" +
+                                computed->name + "` AS " + computed->expression + ".");
+    }
+  }
+  for (const auto& watermark : table.schema.getWatermarkSpecs()) {
+    const bool own = watermark.columnName == column;
+    if ((own && !renaming) || (!own && mentionsColumn(watermark.expression, column))) {
+      throw ValidationException("The column `" + column +
+                                "` is referenced by the watermark expression `" +
+                                watermark.columnName + "` AS " + watermark.expression + ".");
+    }
+  }
 }
 
 /// CREATE TABLE .. AS SELECT (Flink's FLIP-463): the table's columns are the declared columns
@@ -1658,54 +1713,32 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           break;
         }
         case sql::AlterTableAction::kDropColumns: {
-          const Schema& schema = table.schema;
+          SchemaChange change;
           std::set<std::string> names;
-          for (const Schema::Column& column : schema.getColumns()) names.insert(Schema::columnName(column));
-          std::set<std::string> dropped;
+          for (const Schema::Column& column : table.schema.getColumns()) {
+            names.insert(Schema::columnName(column));
+          }
           for (const std::string& column : alter.dropColumns) {
             if (!names.count(column)) {
               throw ValidationException("The column `" + column + "` does not exist in the base table.");
             }
-            if (!dropped.insert(column).second) {
+            if (!change.dropped.insert(column).second) {
               throw ValidationException("Duplicate column `" + column + "` in the DROP list.");
             }
-            if (std::find(table.partitionKeys.begin(), table.partitionKeys.end(), column) !=
-                table.partitionKeys.end()) {
-              throw ValidationException("The column `" + column + "` is used as the partition keys.");
-            }
-            if (schema.getPrimaryKey()) {
-              const auto& key = schema.getPrimaryKey()->columnNames;
-              if (std::find(key.begin(), key.end(), column) != key.end()) {
-                throw ValidationException("The column `" + column +
-                                          "` is used as the primary key.");
-              }
-            }
-            for (const auto& watermark : schema.getWatermarkSpecs()) {
-              if (watermark.columnName == column || mentionsColumn(watermark.expression, column)) {
-                throw ValidationException("The column `" + column +
-                                          "` is referenced by the watermark expression `" +
-                                          watermark.columnName + "` AS " + watermark.expression + ".");
-              }
-            }
-            for (const Schema::Column& other : schema.getColumns()) {
-              const auto* computed = std::get_if<Schema::ComputedColumn>(&other);
-              if (computed && !dropped.count(computed->name) &&
-                  std::find(alter.dropColumns.begin(), alter.dropColumns.end(), computed->name) ==
-                      alter.dropColumns.end() &&
-                  mentionsColumn(computed->expression, column)) {
-                throw ValidationException("The column `" + column +
-                                          "` is referenced by the computed column `" +
-                                          computed->name + "` AS " + computed->expression + ".");
-              }
-            }
           }
-          if (dropped.size() == names.size()) {
+          for (const std::string& column : alter.dropColumns) {
+            if (const auto& key = table.schema.getPrimaryKey();
+                key && std::find(key->columnNames.begin(), key->columnNames.end(), column) !=
+                           key->columnNames.end()) {
+              throw ValidationException("The column `" + column + "` is used as the primary key.");
+            }
+            checkColumnIsFree(table, column, change.dropped, /*renaming=*/false);
+          }
+          if (change.dropped.size() == names.size()) {
             throw ValidationException("A table needs at least one column; ALTER TABLE DROP would "
                                       "drop all of them.");
           }
-          auto keep = [&](const std::string& name) { return !dropped.count(name); };
-          auto same = [](const std::string& name) { return name; };
-          table.schema = rebuildSchema(schema, keep, same, false, false);
+          table.schema = changedSchema(table.schema, change);
           break;
         }
         case sql::AlterTableAction::kDropPrimaryKey: {
@@ -1716,24 +1749,19 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
                                       *alter.constraintName + "`. Available constraint name: [`" +
                                       key->constraintName + "`].");
           }
-          auto all = [](const std::string&) { return true; };
-          auto same = [](const std::string& name) { return name; };
-          table.schema = rebuildSchema(table.schema, all, same, false, true);
+          table.schema = changedSchema(table.schema, SchemaChange{.dropPrimaryKey = true});
           break;
         }
         case sql::AlterTableAction::kDropWatermark: {
           if (table.schema.getWatermarkSpecs().empty()) {
             throw ValidationException("The base table does not define any watermark strategy.");
           }
-          auto all = [](const std::string&) { return true; };
-          auto same = [](const std::string& name) { return name; };
-          table.schema = rebuildSchema(table.schema, all, same, true, false);
+          table.schema = changedSchema(table.schema, SchemaChange{.dropWatermarks = true});
           break;
         }
         case sql::AlterTableAction::kRenameColumn: {
-          const Schema& schema = table.schema;
           bool found = false;
-          for (const Schema::Column& column : schema.getColumns()) {
+          for (const Schema::Column& column : table.schema.getColumns()) {
             const std::string& name = Schema::columnName(column);
             if (name == alter.newColumnName) {
               throw ValidationException("The column `" + alter.newColumnName +
@@ -1744,58 +1772,9 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
           if (!found) {
             throw ValidationException("The column `" + alter.column + "` does not exist in the base table.");
           }
-          if (std::find(table.partitionKeys.begin(), table.partitionKeys.end(), alter.column) !=
-              table.partitionKeys.end()) {
-            throw ValidationException("The column `" + alter.column + "` is used as the partition keys.");
-          }
-          for (const Schema::Column& other : schema.getColumns()) {
-            const auto* computed = std::get_if<Schema::ComputedColumn>(&other);
-            if (computed && mentionsColumn(computed->expression, alter.column)) {
-              throw ValidationException("The column `" + alter.column +
-                                        "` is referenced by the computed column `" +
-                                        computed->name + "` AS " + computed->expression + ".");
-            }
-          }
-          for (const auto& watermark : schema.getWatermarkSpecs()) {
-            if (watermark.columnName != alter.column && mentionsColumn(watermark.expression, alter.column)) {
-              throw ValidationException("The column `" + alter.column +
-                                        "` is referenced by the watermark expression `" +
-                                        watermark.columnName + "` AS " + watermark.expression + ".");
-            }
-          }
-          auto all = [](const std::string&) { return true; };
-          auto rename = [&](const std::string& name) {
-            return name == alter.column ? alter.newColumnName : name;
-          };
-          // The watermark of the renamed rowtime column: its expression names the column too.
-          Schema renamed = rebuildSchema(schema, all, rename, true, false);
-          Schema::Builder builder = Schema::newBuilder();
-          builder.fromSchema(renamed);
-          for (const auto& watermark : schema.getWatermarkSpecs()) {
-            std::string expression = watermark.expression;
-            if (watermark.columnName == alter.column) {
-              // `ts` - INTERVAL ..: each mention of the old name becomes the new one.
-              std::string replaced;
-              const std::string quotedOld = "`" + alter.column + "`";
-              for (size_t at = 0;;) {
-                size_t next = expression.find(quotedOld, at);
-                if (next == std::string::npos) {
-                  replaced += expression.substr(at);
-                  break;
-                }
-                replaced += expression.substr(at, next - at) + "`" + alter.newColumnName + "`";
-                at = next + quotedOld.size();
-              }
-              if (mentionsColumn(replaced, alter.column)) {
-                throw ValidationException("The column `" + alter.column +
-                                          "` is the rowtime column of the watermark; rename it "
-                                          "after dropping the watermark");
-              }
-              expression = replaced;
-            }
-            builder.watermark(rename(watermark.columnName), expression);
-          }
-          table.schema = builder.build();
+          checkColumnIsFree(table, alter.column, {}, /*renaming=*/true);
+          table.schema = changedSchema(
+              table.schema, SchemaChange{.renamedFrom = alter.column, .renamedTo = alter.newColumnName});
           break;
         }
       }
