@@ -589,7 +589,8 @@ void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* express
 }
 
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
-                             const catalog::CatalogBaseTable& table, const std::string& tableName) {
+                             const catalog::CatalogBaseTable& table, const std::string& tableName,
+                             MetadataKeys keyCheck) {
   LogicalTypePtr physical = physicalRowTypeOf(table, tableName);
   // METADATA columns: the keys the connector reads after the physical columns, each cast to
   // the declared type (which must be castable from the metadata's type).
@@ -600,6 +601,13 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     const auto* metadata = std::get_if<Schema::MetadataColumn>(&column);
     if (!metadata) continue;
     const std::string key = metadata->metadataKey.value_or(metadata->name);
+    if (keyCheck == MetadataKeys::kDeclared) {
+      LogicalTypePtr declared = logicalTypeOf(metadata->type);
+      metadataFields.push_back(RowField{metadata->name, declared, std::nullopt});
+      metadataKeys.push_back(key);
+      declaredMetadataTypes.push_back(declared);
+      continue;
+    }
     std::map<std::string, LogicalTypePtr> readable;
     std::string connector = "?";
     try {

@@ -262,10 +262,16 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
                                  bool intersect, bool all);
 
+/// How planTableScan types a METADATA column: by what the connector reads under its key (a
+/// key the connector does not offer fails), or by its declared type alone (CREATE/ALTER TABLE
+/// resolve a schema without asking the connector, as Flink does).
+enum class MetadataKeys { kCheck, kDeclared };
+
 /// The plan that reads a catalog table (not a view) through its connector: a scan of the
 /// physical columns, with a projection computing the computed columns when there are some.
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
-                             const catalog::CatalogBaseTable& table, const std::string& tableName);
+                             const catalog::CatalogBaseTable& table, const std::string& tableName,
+                             MetadataKeys keyCheck = MetadataKeys::kCheck);
 
 /// A filter bounding the rank column of a Top-N below `input` (rn <= N, rn < N, rn = N,
 /// rn BETWEEN a AND b, ...) pushed into the Rank; the other conjuncts stay as a filter.

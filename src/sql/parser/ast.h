@@ -657,6 +657,10 @@ struct TableColumn {
   bool isVirtual = false;                  // METADATA .. VIRTUAL
   std::optional<std::string> comment;
   SourcePosition position;
+  /// ALTER TABLE ADD/MODIFY: `FIRST` or `AFTER column` (kDefault: ADD appends, MODIFY keeps
+  /// the column's place).
+  enum class Placement { kDefault, kFirst, kAfter } placement = Placement::kDefault;
+  std::string afterColumn;  // kAfter
 };
 
 /// `WATERMARK FOR column AS expression`.
@@ -777,6 +781,7 @@ enum class AlterTableAction {
   kSetOptions,
   kResetOptions,
   kAdd,
+  kModify,          // MODIFY element | MODIFY (elements)
   kDropColumns,     // DROP col | DROP (col, ..)
   kDropPrimaryKey,  // DROP PRIMARY KEY | DROP CONSTRAINT name
   kDropWatermark,   // DROP WATERMARK
@@ -784,7 +789,7 @@ enum class AlterTableAction {
 };
 
 /// `ALTER TABLE [IF EXISTS] t RENAME TO n | SET (..) | RESET (..) | ADD (..) | ADD element |
-/// DROP col | DROP (cols) | DROP PRIMARY KEY | DROP CONSTRAINT name | DROP WATERMARK |
+/// MODIFY (..) | MODIFY element | DROP col | DROP (cols) | DROP PRIMARY KEY | DROP CONSTRAINT name | DROP WATERMARK |
 /// RENAME col TO new`.
 struct AlterTableStatement : Statement {
   static constexpr StatementKind kKind = StatementKind::kAlterTable;
@@ -795,9 +800,9 @@ struct AlterTableStatement : Statement {
   QualifiedName newName;                           // kRename
   std::vector<TableOption> options;                // kSetOptions
   std::vector<std::string> resetKeys;              // kResetOptions
-  std::vector<TableColumn> columns;                // kAdd
-  std::vector<WatermarkDefinition> watermarks;     // kAdd
-  std::optional<PrimaryKeyConstraint> primaryKey;  // kAdd
+  std::vector<TableColumn> columns;                // kAdd, kModify
+  std::vector<WatermarkDefinition> watermarks;     // kAdd, kModify
+  std::optional<PrimaryKeyConstraint> primaryKey;  // kAdd, kModify
   std::vector<std::string> dropColumns;            // kDropColumns
   std::optional<std::string> constraintName;       // kDropPrimaryKey: DROP CONSTRAINT name
   std::string column;                              // kRenameColumn: the column ..

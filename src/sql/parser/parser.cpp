@@ -1946,9 +1946,11 @@ class Parser {
   }
 
   // One element of a table schema: a column, a WATERMARK or a PRIMARY KEY.
+  /// One element of a CREATE TABLE schema or an ALTER TABLE ADD/MODIFY list; `placed`: a
+  /// column may end with `FIRST` or `AFTER column` (ALTER TABLE).
   void parseSchemaElement(std::vector<TableColumn>& columns,
                           std::vector<WatermarkDefinition>& watermarks,
-                          std::optional<PrimaryKeyConstraint>& primaryKey) {
+                          std::optional<PrimaryKeyConstraint>& primaryKey, bool placed = false) {
     if (isKeyword("WATERMARK") && isKeyword("FOR", 1)) {
       WatermarkDefinition watermark;
       watermark.position = next().position;
@@ -1991,6 +1993,12 @@ class Parser {
       }
     }
     column.comment = parseOptionalComment();
+    if (placed && acceptKeyword("FIRST")) {
+      column.placement = TableColumn::Placement::kFirst;
+    } else if (placed && acceptKeyword("AFTER")) {
+      column.placement = TableColumn::Placement::kAfter;
+      column.afterColumn = parseIdentifier();
+    }
     columns.push_back(std::move(column));
   }
 
@@ -2152,15 +2160,15 @@ class Parser {
         alter->resetKeys.push_back(parseStringLiteral());
       } while (acceptSymbol(","));
       expectSymbol(")");
-    } else if (acceptKeyword("ADD")) {
-      alter->action = AlterTableAction::kAdd;
+    } else if (isKeyword("ADD") || isKeyword("MODIFY")) {
+      alter->action = next().keyword == "ADD" ? AlterTableAction::kAdd : AlterTableAction::kModify;
       if (acceptSymbol("(")) {
         do {
-          parseSchemaElement(alter->columns, alter->watermarks, alter->primaryKey);
+          parseSchemaElement(alter->columns, alter->watermarks, alter->primaryKey, /*placed=*/true);
         } while (acceptSymbol(","));
         expectSymbol(")");
       } else {
-        parseSchemaElement(alter->columns, alter->watermarks, alter->primaryKey);
+        parseSchemaElement(alter->columns, alter->watermarks, alter->primaryKey, /*placed=*/true);
       }
     } else {
       failExpected();

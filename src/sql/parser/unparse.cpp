@@ -731,6 +731,10 @@ class Printer {
         }
       }
       if (column.comment) text += " COMMENT " + quoteString(*column.comment);
+      if (column.placement == TableColumn::Placement::kFirst) text += " FIRST";
+      if (column.placement == TableColumn::Placement::kAfter) {
+        text += " AFTER " + escapeIdentifier(column.afterColumn);
+      }
       parts.push_back(std::move(text));
     }
     for (const WatermarkDefinition& watermark : watermarks) {
@@ -801,6 +805,8 @@ class Printer {
       }
       case AlterTableAction::kAdd:
         return text + " ADD " + schemaElements(alter.columns, alter.watermarks, alter.primaryKey);
+      case AlterTableAction::kModify:
+        return text + " MODIFY " + schemaElements(alter.columns, alter.watermarks, alter.primaryKey);
       case AlterTableAction::kDropColumns:
         return text + " DROP (" + quoteNames(alter.dropColumns) + ")";
       case AlterTableAction::kDropPrimaryKey:

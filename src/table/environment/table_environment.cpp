@@ -386,6 +386,88 @@ Schema changedSchema(const Schema& schema, const SchemaChange& change) {
   return builder.build();
 }
 
+/// ALTER TABLE ADD or MODIFY (Flink's AlterSchemaConverter): an added column goes to the end,
+/// a modified one keeps its place, unless `FIRST` or `AFTER column` says otherwise; a watermark
+/// or a primary key is added where the table has none and modified where it has one.
+Schema alteredSchema(const Schema& schema, const sql::AlterTableStatement& alter) {
+  const bool modify = alter.action == sql::AlterTableAction::kModify;
+  std::vector<Schema::Column> columns = schema.getColumns();
+  auto find = [&](const std::string& name) {
+    return std::find_if(columns.begin(), columns.end(), [&](const Schema::Column& column) {
+      return Schema::columnName(column) == name;
+    });
+  };
+  std::set<std::string> listed;
+  for (const sql::TableColumn& column : alter.columns) {
+    if (!listed.insert(column.name).second) {
+      throw ValidationException("Encounter duplicate column `" + column.name + "`.");
+    }
+  }
+  for (const sql::TableColumn& column : alter.columns) {
+    Schema::Builder single = Schema::newBuilder();
+    addColumn(single, column);
+    Schema::Column altered = single.build().getColumns().front();
+    auto existing = find(column.name);
+    size_t at = columns.size();
+    if (modify) {
+      if (existing == columns.end()) {
+        throw ValidationException("Try to modify a column `" + column.name +
+                                  "` which does not exist in the table.");
+      }
+      at = existing - columns.begin();
+      columns.erase(existing);
+    } else if (existing != columns.end()) {
+      throw ValidationException("Try to add a column `" + column.name +
+                                "` which already exists in the table.");
+    }
+    if (column.placement == sql::TableColumn::Placement::kFirst) {
+      at = 0;
+    } else if (column.placement == sql::TableColumn::Placement::kAfter) {
+      auto after = find(column.afterColumn);
+      if (after == columns.end()) {
+        throw ValidationException("Referenced column `" + column.afterColumn +
+                                  "` by 'AFTER' does not exist in the table.");
+      }
+      at = after - columns.begin() + 1;
+    }
+    columns.insert(columns.begin() + static_cast<long>(at), std::move(altered));
+  }
+  const auto& watermarks = schema.getWatermarkSpecs();
+  if (!alter.watermarks.empty() && !modify && !watermarks.empty()) {
+    throw ValidationException("The base table has already defined the watermark strategy `" +
+                              watermarks.front().columnName + "` AS " +
+                              watermarks.front().expression +
+                              ". You might want to drop it before adding a new one.");
+  }
+  if (!alter.watermarks.empty() && modify && watermarks.empty()) {
+    throw ValidationException("The base table does not define any watermark strategy. You might "
+                              "want to add a new one.");
+  }
+  const auto& primaryKey = schema.getPrimaryKey();
+  if (alter.primaryKey && !modify && primaryKey) {
+    std::vector<std::string> quoted;
+    for (const std::string& column : primaryKey->columnNames) quoted.push_back("`" + column + "`");
+    throw ValidationException(fmt::format(
+        "The base table has already defined the primary key constraint [{}]. You might want to "
+        "drop it before adding a new one.",
+        fmt::join(quoted, ", ")));
+  }
+  if (alter.primaryKey && modify && !primaryKey) {
+    throw ValidationException("The base table does not define any primary key constraint. You "
+                              "might want to add a new one.");
+  }
+  Schema::Builder builder = Schema::newBuilder();
+  for (const Schema::Column& column : columns) addSchemaColumn(builder, column);
+  if (alter.watermarks.empty()) {
+    for (const auto& watermark : watermarks) builder.watermark(watermark.columnName, watermark.expression);
+  }
+  if (!alter.primaryKey && primaryKey) {
+    builder.primaryKeyNamed(primaryKey->constraintName, primaryKey->columnNames);
+  }
+  addConstraints(builder, alter.watermarks, alter.primaryKey);
+  return builder.build();
+}
+
 /// Throws when `column` of `table` may not be dropped or renamed: a partition key, read by a
 /// computed column (other than those in `alsoDropped`) or by a watermark expression other than
 /// its own (`renaming`: the rowtime column's own watermark follows it; dropping: it is read).
@@ -1555,6 +1637,10 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       const auto& create = statement->as<sql::CreateTableStatement>();
       catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
       auto createTable = [&](catalog::CatalogBaseTable table) {
+        // The schema resolves as a read of the table would (Flink resolves computed columns
+        // and the watermark when a table is created; metadata keys when it is read).
+        sql::planTableScan(catalogs, table, identifier.asSummaryString(),
+                           sql::MetadataKeys::kDeclared);
         if (create.temporary) {
           catalogs.createTemporaryTable(std::move(table), identifier, create.ifNotExists);
         } else {
@@ -1687,31 +1773,10 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
             table.options.erase(key);
           }
           break;
-        case sql::AlterTableAction::kAdd: {
-          // Flink's AlterSchemaConverter: a table keeps one watermark and one primary key.
-          if (!alter.watermarks.empty() && !table.schema.getWatermarkSpecs().empty()) {
-            const auto& existing = table.schema.getWatermarkSpecs().front();
-            throw ValidationException("The base table has already defined the watermark strategy `" +
-                                      existing.columnName + "` AS " + existing.expression +
-                                      ". You might want to drop it before adding a new one.");
-          }
-          if (alter.primaryKey && table.schema.getPrimaryKey()) {
-            std::vector<std::string> quoted;
-            for (const std::string& column : table.schema.getPrimaryKey()->columnNames) {
-              quoted.push_back("`" + column + "`");
-            }
-            throw ValidationException(fmt::format(
-                "The base table has already defined the primary key constraint [{}]. You might "
-                "want to drop it before adding a new one.",
-                fmt::join(quoted, ", ")));
-          }
-          Schema::Builder builder = Schema::newBuilder();
-          builder.fromSchema(table.schema);
-          for (const sql::TableColumn& column : alter.columns) addColumn(builder, column);
-          addConstraints(builder, alter.watermarks, alter.primaryKey);
-          table.schema = builder.build();
+        case sql::AlterTableAction::kAdd:
+        case sql::AlterTableAction::kModify:
+          table.schema = alteredSchema(table.schema, alter);
           break;
-        }
         case sql::AlterTableAction::kDropColumns: {
           SchemaChange change;
           std::set<std::string> names;
@@ -1777,6 +1842,13 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
               table.schema, SchemaChange{.renamedFrom = alter.column, .renamedTo = alter.newColumnName});
           break;
         }
+      }
+      if (alter.action != sql::AlterTableAction::kSetOptions &&
+          alter.action != sql::AlterTableAction::kResetOptions) {
+        // The new schema resolves as a read of the table would (Flink resolves it here too):
+        // computed columns and the watermark over the columns they read, metadata keys, types.
+        sql::planTableScan(catalogs, table, identifier.asSummaryString(),
+                           sql::MetadataKeys::kDeclared);
       }
       catalogs.alterTable(std::move(table), identifier, false);
       return TableResult::ok();

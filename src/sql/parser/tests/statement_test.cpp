@@ -98,6 +98,12 @@ INSTANTIATE_TEST_SUITE_P(
         StatementCase{"ALTER TABLE t RESET ('k', 'k2')", "ALTER TABLE `t` RESET ('k', 'k2')"},
         StatementCase{"ALTER TABLE t ADD c INT COMMENT 'new'",
                       "ALTER TABLE `t` ADD (`c` INT COMMENT 'new')"},
+        StatementCase{"ALTER TABLE t ADD (c INT FIRST, d AS c + 1 AFTER c)",
+                      "ALTER TABLE `t` ADD (`c` INT FIRST, `d` AS `c` + 1 AFTER `c`)"},
+        StatementCase{"ALTER TABLE t MODIFY c BIGINT COMMENT 'wider' AFTER a",
+                      "ALTER TABLE `t` MODIFY (`c` BIGINT COMMENT 'wider' AFTER `a`)"},
+        StatementCase{"ALTER TABLE t MODIFY (WATERMARK FOR ts AS ts, PRIMARY KEY (a) NOT ENFORCED)",
+                      "ALTER TABLE `t` MODIFY (WATERMARK FOR `ts` AS `ts`, PRIMARY KEY (`a`) NOT ENFORCED)"},
         StatementCase{"ALTER TABLE t ADD (c AS a + 1, WATERMARK FOR ts AS ts, PRIMARY KEY (a) "
                       "NOT ENFORCED)",
                       "ALTER TABLE `t` ADD (`c` AS `a` + 1, WATERMARK FOR `ts` AS `ts`, PRIMARY "
