@@ -1,5 +1,10 @@
 #include "vector/chunk_operations.h"
 
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "eddy/exceptions.h"
 #include "eddy/types/type_serializer.h"
 
 namespace eddy::vector {
@@ -112,6 +117,103 @@ void appendKeyBytes(const Chunk& chunk, const std::vector<int>& keyColumns, int6
       case PhysicalLayout::kBoxed:
         TypeSerializer<Value>::serialize(column.boxedAt(row), out);
         break;
+    }
+  }
+}
+
+namespace {
+
+/// Appends `value` big-endian (unsigned: byte order is value order).
+template <typename Unsigned>
+void appendBigEndian(Unsigned value, std::string& out) {
+  for (int shift = static_cast<int>(sizeof(Unsigned)) * 8 - 8; shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>(static_cast<uint8_t>(value >> shift)));
+  }
+}
+
+/// A signed integer as the unsigned value of the same order (sign bit flipped).
+template <typename Signed>
+auto orderedBits(Signed value) {
+  using Unsigned = std::make_unsigned_t<Signed>;
+  return static_cast<Unsigned>(static_cast<Unsigned>(value) ^
+                               (Unsigned{1} << (sizeof(Signed) * 8 - 1)));
+}
+unsigned __int128 orderedBits(__int128 value) {
+  return static_cast<unsigned __int128>(value) ^ (static_cast<unsigned __int128>(1) << 127);
+}
+
+/// A float or double as the unsigned value of Java's Double.compare order: NaN (any) after
+/// +Infinity, -0.0 before 0.0.
+template <typename Floating, typename Unsigned>
+Unsigned orderedFloatBits(Floating value) {
+  if (value != value) value = std::numeric_limits<Floating>::quiet_NaN();
+  Unsigned bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  constexpr Unsigned kSign = Unsigned{1} << (sizeof(Unsigned) * 8 - 1);
+  return (bits & kSign) != 0 ? ~bits : bits | kSign;
+}
+
+void appendOrderedValue(const Vector& column, int64_t row, std::string& out) {
+  switch (column.layout()) {
+    case PhysicalLayout::kBoolean:
+      out.push_back(column.data<bool>()[row] ? 1 : 0);
+      return;
+    case PhysicalLayout::kInt8:
+      appendBigEndian(orderedBits(column.data<int8_t>()[row]), out);
+      return;
+    case PhysicalLayout::kInt16:
+      appendBigEndian(orderedBits(column.data<int16_t>()[row]), out);
+      return;
+    case PhysicalLayout::kInt32:
+      appendBigEndian(orderedBits(column.data<int32_t>()[row]), out);
+      return;
+    case PhysicalLayout::kInt64:
+      appendBigEndian(orderedBits(column.data<int64_t>()[row]), out);
+      return;
+    case PhysicalLayout::kFloat:
+      appendBigEndian(orderedFloatBits<float, uint32_t>(column.data<float>()[row]), out);
+      return;
+    case PhysicalLayout::kDouble:
+      appendBigEndian(orderedFloatBits<double, uint64_t>(column.data<double>()[row]), out);
+      return;
+    case PhysicalLayout::kInt128:
+      appendBigEndian(orderedBits(column.data<__int128>()[row]), out);
+      return;
+    case PhysicalLayout::kTimestamp:
+      appendBigEndian(orderedBits(column.data<int64_t>()[row]), out);
+      appendBigEndian(orderedBits(column.nanosOfMillisecond()[row]), out);
+      return;
+    case PhysicalLayout::kVariableWidth:
+      for (char c : column.stringAt(row)) {
+        out.push_back(c);
+        if (c == 0) out.push_back(static_cast<char>(0xFF));
+      }
+      out.push_back(0);
+      out.push_back(0);
+      return;
+    case PhysicalLayout::kBoxed: {
+      const Value& value = column.boxedAt(row);
+      throw ValidationException(std::string("Values of kind ") +
+                                std::string(valueKindName(value.kind())) + " are not comparable");
+    }
+  }
+}
+
+}  // namespace
+
+void appendSortKeyBytes(const Chunk& chunk, const std::vector<SortColumn>& columns, int64_t row,
+                        std::string& out) {
+  for (const SortColumn& sortColumn : columns) {
+    const Vector& column = chunk.column(sortColumn.column);
+    if (column.isNull(row)) {
+      out.push_back(sortColumn.nullsFirst ? 0 : 2);
+      continue;
+    }
+    out.push_back(1);
+    const size_t begin = out.size();
+    appendOrderedValue(column, row, out);
+    if (!sortColumn.ascending) {
+      for (size_t i = begin; i < out.size(); ++i) out[i] = static_cast<char>(~out[i]);
     }
   }
 }

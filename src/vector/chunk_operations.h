@@ -29,4 +29,24 @@ Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count,
 void appendKeyBytes(const Chunk& chunk, const std::vector<int>& keyColumns, int64_t row,
                     std::string& out);
 
+/// One column of a sort order: ascending or descending, NULLs first or last.
+struct SortColumn {
+  int column = 0;
+  bool ascending = true;
+  bool nullsFirst = true;
+};
+
+/// Appends the sort key bytes of row `row` over `columns` to `out`: bytes whose memcmp order
+/// is the rows' order by those columns (Flink's normalized keys, made exact), so sorting and
+/// merging compare bytes only. Per column: a marker byte (NULL: 0 when NULLs come first, 2
+/// when last; a value: 1), then for a value its order-preserving encoding, every byte
+/// inverted when descending — integers, dates and times big-endian with the sign bit
+/// flipped; FLOAT/DOUBLE as Java's Double.compare orders them (-0.0 before 0.0, NaN after
+/// everything); DECIMAL as its unscaled 128-bit value (one scale per column); timestamps as
+/// milliseconds then nanoseconds; strings and binaries by their bytes, 0x00 escaped as 0x00
+/// 0xFF and ended by 0x00 0x00 (so no encoding is a prefix of another). A nested value (the
+/// boxed layout) has no order: ValidationException "Values of kind .. are not comparable".
+void appendSortKeyBytes(const Chunk& chunk, const std::vector<SortColumn>& columns, int64_t row,
+                        std::string& out);
+
 }  // namespace eddy::vector

@@ -4,6 +4,7 @@
 
 #include "eddy/exceptions.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
+#include "runtime/operators/sort/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -11,13 +12,14 @@ namespace eddy::runtime::operators {
 void SortOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  chunks_ = RowStore(spec_->rowType);
 }
 
 void SortOperator::processBatch(int, BatchPtr batch) {
   auto& chunks = typedBatch<vector::Chunk>(*batch).records;
   if (batchMode_) {
-    for (const vector::Chunk& chunk : chunks) {
-      for (int64_t i = 0; i < chunk.size(); ++i) rows_.push_back(chunk.rowAt(i));
+    for (vector::Chunk& chunk : chunks) {
+      if (chunk.size() > 0) chunkSlots_.push_back(chunks_.add(std::move(chunk)));
     }
     return;
   }
@@ -120,12 +122,26 @@ void SortOperator::finish() {
     return;
   }
   if (!batchMode_) return;
-  sortRows(rows_);
-  int64_t begin = std::min<int64_t>(spec_->offset, static_cast<int64_t>(rows_.size()));
-  int64_t end = spec_->fetch < 0 ? static_cast<int64_t>(rows_.size())
-                                 : std::min<int64_t>(begin + spec_->fetch, rows_.size());
-  emitRows(rows_, begin, end);
-  rows_.clear();
+  std::vector<vector::SortColumn> columns;
+  for (const SortKey& key : spec_->keys) {
+    columns.push_back(vector::SortColumn{key.column, key.ascending, key.nullsFirst});
+  }
+  RowSorter sorter(std::move(columns));
+  for (int32_t slot : chunkSlots_) sorter.addAll(chunks_.chunk(slot), slot);
+  const int64_t total = sorter.size();
+  const int64_t begin = std::min(spec_->offset, total);
+  const int64_t end = spec_->fetch < 0 ? total : std::min(begin + spec_->fetch, total);
+  sorter.sort(spec_->fetch < 0 ? -1 : end);
+  for (int64_t from = begin; from < end; from += static_cast<int64_t>(kDefaultBatchSize)) {
+    vector::Chunk chunk(spec_->rowType);
+    RowSorter::gather(chunks_, sorter.rows(), from,
+                      std::min(end, from + static_cast<int64_t>(kDefaultBatchSize)), chunk);
+    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+    batch->push(std::move(chunk), kNoTimestamp);
+    output().emitBatch(std::move(batch));
+  }
+  chunks_.clear();
+  chunkSlots_.clear();
 }
 
 }  // namespace eddy::runtime::operators

@@ -1,9 +1,12 @@
 // SortOperator: ORDER BY with LIMIT/OFFSET over chunks, as Flink's BatchExecSort and
 // BatchExecSortLimit (BATCH), and the streaming LIMIT without ORDER BY (StreamExecLimit).
 //
-// BATCH: every row is buffered; at the end of input the rows are sorted by the keys (stable:
-// equal keys keep their arrival order; NULLs first in ascending order, last in descending,
-// as Flink's default), `offset` rows are skipped and at most `fetch` emitted, as +I.
+// BATCH: the input chunks are buffered as they are; at the end of input the rows are sorted by
+// the keys (a RowSorter over order-preserving key bytes; stable: equal keys keep their arrival
+// order; NULLs first in ascending order, last in descending, as Flink's default; FLOAT/DOUBLE
+// as Java's Double.compare), `offset` rows are skipped and at most `fetch` emitted, as +I,
+// gathered from the buffered chunks a column at a time (with a fetch only the rows up to
+// offset + fetch are put in order).
 // STREAMING (no keys, insert-only input): rows pass through until `offset + fetch` have been
 // seen; later rows are dropped. Runs at parallelism 1 (a global order).
 #pragma once
@@ -15,6 +18,7 @@
 
 #include "eddy/row.h"
 #include "eddy/runtime/stream_operator.h"
+#include "runtime/operators/join/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -54,7 +58,8 @@ class SortOperator final : public StreamOperator {
 
   std::shared_ptr<const SortSpec> spec_;
   bool batchMode_ = true;
-  std::vector<Row> rows_;  // BATCH: everything, to be sorted at the end
+  RowStore chunks_;                   // BATCH: every input chunk, sorted at the end ..
+  std::vector<int32_t> chunkSlots_;   // .. in arrival order
   int64_t seen_ = 0;       // STREAMING: rows passed so far
   // Temporal sort: the rows waiting for the watermark, by their time.
   std::map<int64_t, std::vector<Row>> pending_;
