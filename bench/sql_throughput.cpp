@@ -54,40 +54,16 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 namespace {
 
 constexpr int64_t kKeys = 1000;
 constexpr int64_t kDefaultRows = 10'000'000;
 
-double cpuSeconds() {
-  timespec time;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time);
-  return static_cast<double>(time.tv_sec) + time.tv_nsec / 1e9;
-}
-
-struct Measurement {
-  double seconds;
-  double cpuSeconds;
-};
-
-Measurement measure(const std::function<void()>& work) {
-  double cpuStart = cpuSeconds();
-  auto start = std::chrono::steady_clock::now();
-  work();
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return Measurement{seconds, cpuSeconds() - cpuStart};
-}
-
-// The fastest (by wall-clock time) of `repeat` runs: other work on a shared machine only ever
-// slows a run down.
-Measurement fastestOf(int repeat, const std::function<Measurement()>& run) {
-  Measurement best = run();
-  for (int i = 1; i < repeat; ++i) {
-    Measurement m = run();
-    if (m.seconds < best.seconds) best = m;
-  }
-  return best;
-}
+using eddy::bench::fastestOf;
+using eddy::bench::measure;
+using eddy::bench::Measurement;
 
 // What the query computes, folded over all groups: the checks compare these, and the loops
 // return them so that the compiler cannot drop their work.

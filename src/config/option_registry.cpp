@@ -197,8 +197,9 @@ std::vector<ConfigOption> knownOptions() {
                                kPlannerIgnores, "Timeout of an async lookup."));
   options.push_back(makeInteger("table.exec.window-agg.buffer-size-limit", 1, "100000",
                                 kPlannerIgnores, "Rows a window aggregate buffers."));
-  options.push_back(makeOption("table.exec.disabled-operators", T::kString, "", kPlannerIgnores,
-                               "Operators the batch planner must not use."));
+  options.push_back(makeOption("table.exec.disabled-operators", T::kString, "", "",
+                               "Operators the batch planner must not use (HashJoin or "
+                               "ShuffleHashJoin: joins sort and merge)."));
   options.push_back(makeEnum("table.exec.legacy-cast-behaviour", {"ENABLED", "DISABLED"},
                              "DISABLED", kPlannerIgnores, "Flink's pre-1.15 CAST behaviour."));
   options.push_back(makeOption("table.exec.simplify-operator-name-enabled", T::kBoolean, "true",

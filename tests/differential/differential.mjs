@@ -19,6 +19,8 @@
 //    'filesystem', 'format' = 'csv', ...) AS <query>` per query (each under a random
 //    parallelism.default of 1..4), so the process starts once. The client stops at the first
 //    failing statement; that query is reported and the script is run again from the next query.
+//    Odd-numbered queries run with 'table.exec.disabled-operators' = 'HashJoin', so their joins
+//    sort and merge; the even ones hash.
 // 4. DuckDB: an in-memory instance, tables loaded from the same CSV files, each query read back
 //    as JS values.
 // 5. Comparison: each result as a multiset of rows, values normalized by the column type the
@@ -1356,6 +1358,9 @@ function eddyScript(queries, dataDir, outDir) {
   const lineOf = new Map(); // 1-based line → query
   for (const q of queries) {
     lines.push(`SET 'parallelism.default' = '${q.parallelism}';`);
+    // Every other query joins by sorting and merging (BATCH's other join algorithm).
+    lines.push(q.index % 2 === 1 ? "SET 'table.exec.disabled-operators' = 'HashJoin';"
+      : "RESET 'table.exec.disabled-operators';");
     const options = `'connector' = 'filesystem', 'path' = ${sqlString(path.join(outDir, q.name))}, 'format' = 'csv'`;
     lines.push(`CREATE TABLE ${q.name} WITH (${options}) AS ${q.flink};`);
     lineOf.set(lines.length, q);

@@ -809,9 +809,26 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       for (int side = 0; side < 2; ++side) {
         spec->insertOnlyInput[side] = node.inputs[side]->changelogMode == ChangelogMode::kInsertOnly;
       }
+      // A BATCH sort-merge join is named as in Flink's plans; the hash join (and a join
+      // without equi keys: one bucket of candidates) keeps the streaming join's name.
+      if (!settings.streaming && !join.leftKeys.empty() && !settings.batchJoinAlgorithm) {
+        throw TableException(
+            "Cannot plan the join " + runtime::operators::joinTypeName(join.joinType) +
+            " in BATCH mode: 'table.exec.disabled-operators' disables both HashJoin (or "
+            "ShuffleHashJoin) and SortMergeJoin, and eddy has no other join for equi keys");
+      }
+      const bool sortMerge = !settings.streaming &&
+                             settings.batchJoinAlgorithm ==
+                                 runtime::operators::BatchJoinAlgorithm::SORT_MERGE &&
+                             !join.leftKeys.empty();
+      spec->batchAlgorithm = sortMerge ? runtime::operators::BatchJoinAlgorithm::SORT_MERGE
+                                       : runtime::operators::BatchJoinAlgorithm::HASH;
+      const std::string operatorName =
+          sortMerge ? runtime::operators::batchJoinAlgorithmName(spec->batchAlgorithm) : "Join";
       DataStream<vector::Chunk> left = translate(*node.inputs[0], env, settings);  // left first
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
-      std::string description = "Join(joinType=[" + runtime::operators::joinTypeName(join.joinType) + "]";
+      std::string description =
+          operatorName + "(joinType=[" + runtime::operators::joinTypeName(join.joinType) + "]";
       if (expression::ExpressionPtr condition = join.fullCondition()) {
         // The condition reads both sides, also where the output is the left side's (SEMI/ANTI).
         std::vector<std::string> names = node.inputs[0]->rowType->getFieldNames();
@@ -819,7 +836,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
         description += ", where=[" + condition->toString(uniquifyNames(names)) + "]";
       }
       description += ", select=[" + fieldList(join.rowType) + "])";
-      return keyedTwoInput(join, left, right, "Join",
+      return keyedTwoInput(join, left, right, operatorName,
                            factoryOf<runtime::operators::JoinOperator>(std::move(spec)), settings)
           .setDescription(std::move(description));
     }

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/session_time_zone.h"
@@ -40,6 +41,11 @@ struct TranslationSettings {
   bool trimPadToSinkLength = false;
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
+  /// BATCH: how regular joins with equi keys meet their rows: HASH (Flink's HashJoin), or
+  /// SORT_MERGE where table.exec.disabled-operators disables the hash join; nullopt where it
+  /// disables both (such a join then fails to plan, naming the option).
+  std::optional<runtime::operators::BatchJoinAlgorithm> batchJoinAlgorithm =
+      runtime::operators::BatchJoinAlgorithm::HASH;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
   /// (both > 0); 0 when mini-batch is off.
   int64_t miniBatchLatency = 0;

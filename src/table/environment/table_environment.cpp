@@ -6,6 +6,7 @@
 #include <iostream>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "catalog/catalog_manager.h"
 #include "catalog/generic_in_memory_catalog.h"
@@ -982,6 +983,40 @@ int parallelismOption(const std::map<std::string, std::string>& configuration,
   return value && *value > 0 ? static_cast<int>(*value) : -1;
 }
 
+/// The BATCH join algorithm under table.exec.disabled-operators (Flink's operator names,
+/// comma-separated; `HashJoin` stands for ShuffleHashJoin and BroadcastHashJoin): the hash
+/// join unless it is disabled, then the sort-merge join; nullopt when both are disabled.
+/// HashAgg, SortAgg, BroadcastHashJoin and NestedLoopJoin are accepted and change nothing
+/// (eddy aggregates by hash, has no broadcast join, and runs a join without equi keys as
+/// the nested loop it is).
+std::optional<runtime::operators::BatchJoinAlgorithm> batchJoinAlgorithmOf(
+    const std::map<std::string, std::string>& configuration) {
+  static const std::vector<std::string> kOperators{"NestedLoopJoin", "ShuffleHashJoin",
+                                                   "BroadcastHashJoin", "SortMergeJoin",
+                                                   "HashAgg", "SortAgg", "HashJoin"};
+  auto value = configuration.find("table.exec.disabled-operators");
+  bool hashDisabled = false;
+  bool sortMergeDisabled = false;
+  if (value != configuration.end()) {
+    std::stringstream names(value->second);
+    for (std::string name; std::getline(names, name, ',');) {
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
+      if (name.empty()) continue;
+      if (std::find(kOperators.begin(), kOperators.end(), name) == kOperators.end()) {
+        throw ValidationException(fmt::format(
+            "Unknown operator '{}' in 'table.exec.disabled-operators' = '{}'. The operators are: {}",
+            name, value->second, fmt::join(kOperators, ", ")));
+      }
+      hashDisabled = hashDisabled || name == "HashJoin" || name == "ShuffleHashJoin";
+      sortMergeDisabled = sortMergeDisabled || name == "SortMergeJoin";
+    }
+  }
+  if (!hashDisabled) return runtime::operators::BatchJoinAlgorithm::HASH;
+  if (!sortMergeDisabled) return runtime::operators::BatchJoinAlgorithm::SORT_MERGE;
+  return std::nullopt;
+}
+
 }  // namespace
 
 function::BindingContext TableEnvironment::bindingContext() const {
@@ -1035,6 +1070,7 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
       view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
   translation.stateTtl =
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
+  translation.batchJoinAlgorithm = batchJoinAlgorithmOf(configuration_);
   translation.dropNotNullViolations =
       view.getEnum("table.exec.sink.not-null-enforcer").value_or("ERROR") == "DROP";
   translation.trimPadToSinkLength =

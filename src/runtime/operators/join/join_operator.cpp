@@ -22,6 +22,7 @@
 #include "common/check.h"
 #include "eddy/exceptions.h"
 #include "eddy/state/key_group_range.h"
+#include "runtime/operators/sort/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -69,6 +70,10 @@ std::string joinTypeName(JoinType type) {
       return "LeftAntiJoin";
   }
   throw InternalError("unknown join type");
+}
+
+std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm) {
+  return algorithm == BatchJoinAlgorithm::SORT_MERGE ? "SortMergeJoin" : "HashJoin";
 }
 
 bool outputsLeftOnly(JoinType type) { return type == JoinType::SEMI || type == JoinType::ANTI; }
@@ -452,15 +457,72 @@ void JoinOperator::finish() {
 }
 
 void JoinOperator::finishInBatchMode() {
-  const std::vector<int32_t>& probeSlots = batchSlots_[0];
-  const std::vector<int32_t>& buildSlots = batchSlots_[1];
+  if (spec_->batchAlgorithm == BatchJoinAlgorithm::SORT_MERGE) {
+    sortMergeJoinInBatchMode();
+  } else {
+    hashJoinInBatchMode();
+  }
+  flushOutput();
+  for (int side = 0; side < 2; ++side) {
+    stores_[side].clear();
+    batchSlots_[side].clear();
+  }
+}
 
+void JoinOperator::emitUnmatchedInBatchMode(int side, RowRef row) {
+  if (side == 0) {
+    // LEFT/FULL: null-padded; ANTI: the row itself; INNER/RIGHT/SEMI: nothing.
+    if (spec_->joinType == JoinType::ANTI || (isOuter(0) && !outputsLeftOnly(spec_->joinType))) {
+      appendOutput(RowKind::INSERT, row, RowRef{});
+    }
+  } else if (isOuter(1)) {
+    appendOutput(RowKind::INSERT, RowRef{}, row);
+  }
+}
+
+void JoinOperator::emitProbedRowsInBatchMode(const ProbeWindow& window,
+                                             std::vector<uint8_t>& rightMatched) {
+  std::vector<uint8_t> matches = evaluateCondition(window.candidates);
+  for (size_t i = 0; i < window.probeRows.size(); ++i) {
+    const RowRef probeRow = window.probeRows[i];
+    const int64_t first = window.firstCandidateOfRow[i];
+    const int64_t end = window.firstCandidateOfRow[i + 1];
+    if (outputsLeftOnly(spec_->joinType)) {  // SEMI: the row once if it matches; ANTI: if not
+      const bool matched = std::any_of(matches.begin() + first, matches.begin() + end,
+                                       [](uint8_t match) { return match != 0; });
+      if (matched != (spec_->joinType == JoinType::ANTI)) {
+        appendOutput(RowKind::INSERT, probeRow, RowRef{});
+      }
+      continue;
+    }
+    bool matched = false;
+    for (int64_t c = first; c < end; ++c) {
+      if (matches[static_cast<size_t>(c)] == 0) continue;
+      const auto candidate = static_cast<size_t>(c);
+      appendOutput(RowKind::INSERT, probeRow,
+                   RowRef{window.candidates.rightSegmentOf[candidate],
+                          window.candidates.rightPositionOf[candidate]});
+      rightMatched[static_cast<size_t>(window.rightOfCandidate[candidate])] = 1;
+      matched = true;
+    }
+    if (!matched) emitUnmatchedInBatchMode(0, probeRow);
+  }
+}
+
+void JoinOperator::ProbeWindow::clear() {
+  probeRows.clear();
+  candidates.clear();
+  firstCandidateOfRow.clear();
+  rightOfCandidate.clear();
+}
+
+void JoinOperator::hashJoinInBatchMode() {
   // Build: the right rows of each key, chained in arrival order. Rows with a NULL key are
   // numbered (for RIGHT/FULL) but in no chain.
   std::vector<RowRef> buildRows;
   std::vector<int32_t> nextBuildRowOfKey;
   absl::flat_hash_map<std::string, std::pair<int32_t, int32_t>> firstAndLastBuildRowOfKey;
-  for (int32_t slot : buildSlots) {
+  for (int32_t slot : batchSlots_[1]) {
     const vector::Chunk& chunk = stores_[1].chunk(slot);
     for (int64_t row = 0; row < chunk.size(); ++row) {
       auto buildRow = static_cast<int32_t>(buildRows.size());
@@ -478,77 +540,120 @@ void JoinOperator::finishInBatchMode() {
   }
   std::vector<uint8_t> buildRowMatched(buildRows.size(), 0);
 
-  // Probe with the left rows in arrival order.
-  JoinedRows candidates;
-  std::vector<int32_t> buildRowOfCandidate;
-  std::vector<int64_t> firstCandidateOfRow;
-  for (int32_t slot : probeSlots) {
+  // Probe with the left rows in arrival order, in windows of at most
+  // kMaxCandidatesPerEvaluation candidate pairs.
+  ProbeWindow window;
+  for (int32_t slot : batchSlots_[0]) {
     const vector::Chunk& chunk = stores_[0].chunk(slot);
-    int64_t windowBegin = 0;
-    while (windowBegin < chunk.size()) {
-      candidates.clear();
-      buildRowOfCandidate.clear();
-      firstCandidateOfRow.clear();
-      int64_t windowEnd = windowBegin;
-      while (windowEnd < chunk.size() &&
-             (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
-        firstCandidateOfRow.push_back(candidates.size());
-        if (!keyHasNull(chunk, spec_->leftKeys, windowEnd)) {
+    int64_t row = 0;
+    while (row < chunk.size()) {
+      window.clear();
+      while (row < chunk.size() &&
+             (window.probeRows.empty() || window.candidates.size() < kMaxCandidatesPerEvaluation)) {
+        const RowRef probeRow{slot, static_cast<int32_t>(row)};
+        window.probeRows.push_back(probeRow);
+        window.firstCandidateOfRow.push_back(window.candidates.size());
+        if (!keyHasNull(chunk, spec_->leftKeys, row)) {
           keyBytes_.clear();
-          vector::appendKeyBytes(chunk, spec_->leftKeys, windowEnd, keyBytes_);
+          vector::appendKeyBytes(chunk, spec_->leftKeys, row, keyBytes_);
           auto chain = firstAndLastBuildRowOfKey.find(keyBytes_);
           if (chain != firstAndLastBuildRowOfKey.end()) {
             for (int32_t buildRow = chain->second.first; buildRow >= 0;
                  buildRow = nextBuildRowOfKey[static_cast<size_t>(buildRow)]) {
-              candidates.add(RowKind::INSERT, RowRef{slot, static_cast<int32_t>(windowEnd)},
-                             buildRows[static_cast<size_t>(buildRow)]);
-              buildRowOfCandidate.push_back(buildRow);
+              window.candidates.add(RowKind::INSERT, probeRow,
+                                    buildRows[static_cast<size_t>(buildRow)]);
+              window.rightOfCandidate.push_back(buildRow);
             }
           }
         }
-        ++windowEnd;
+        ++row;
       }
-      firstCandidateOfRow.push_back(candidates.size());
-      std::vector<uint8_t> matches = evaluateCondition(candidates);
-      for (int64_t row = windowBegin; row < windowEnd; ++row) {
-        const RowRef probeRow{slot, static_cast<int32_t>(row)};
-        if (outputsLeftOnly(spec_->joinType)) {  // SEMI: the row once if it matches; ANTI: if not
-          const int64_t first = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)];
-          const int64_t end = firstCandidateOfRow[static_cast<size_t>(row - windowBegin + 1)];
-          const bool matched = std::any_of(matches.begin() + first, matches.begin() + end,
-                                           [](uint8_t match) { return match != 0; });
-          if (matched != (spec_->joinType == JoinType::ANTI)) {
-            appendOutput(RowKind::INSERT, probeRow, RowRef{});
-          }
-          continue;
-        }
-        bool matched = false;
-        int64_t end = firstCandidateOfRow[static_cast<size_t>(row - windowBegin + 1)];
-        for (int64_t c = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)]; c < end;
-             ++c) {
-          if (matches[static_cast<size_t>(c)] == 0) continue;
-          const int32_t buildRow = buildRowOfCandidate[static_cast<size_t>(c)];
-          appendOutput(RowKind::INSERT, probeRow, buildRows[static_cast<size_t>(buildRow)]);
-          buildRowMatched[static_cast<size_t>(buildRow)] = 1;
-          matched = true;
-        }
-        if (!matched && isOuter(0)) appendOutput(RowKind::INSERT, probeRow, RowRef{});
-      }
-      windowBegin = windowEnd;
+      window.firstCandidateOfRow.push_back(window.candidates.size());
+      emitProbedRowsInBatchMode(window, buildRowMatched);
     }
   }
 
   // The right rows nobody matched, in arrival order.
-  if (isOuter(1)) {
-    for (size_t buildRow = 0; buildRow < buildRows.size(); ++buildRow) {
-      if (buildRowMatched[buildRow] != 0) continue;
-      appendOutput(RowKind::INSERT, RowRef{}, buildRows[buildRow]);
-    }
+  for (size_t buildRow = 0; buildRow < buildRows.size(); ++buildRow) {
+    if (buildRowMatched[buildRow] == 0) emitUnmatchedInBatchMode(1, buildRows[buildRow]);
   }
-  flushOutput();
+}
+
+void JoinOperator::sortMergeJoinInBatchMode() {
+  // Each side's rows sorted by their key bytes (rows with a NULL key join nothing); equal
+  // keys are then adjacent on both sides and met in one pass.
+  auto ascending = [](const std::vector<int>& keys) {
+    std::vector<vector::SortColumn> columns;
+    for (int key : keys) columns.push_back(vector::SortColumn{key, true, true});
+    return columns;
+  };
+  RowSorter sorted[2] = {RowSorter(ascending(spec_->leftKeys)),
+                         RowSorter(ascending(spec_->rightKeys))};
+  std::vector<RowRef> nullKeyRows[2];
   for (int side = 0; side < 2; ++side) {
-    stores_[side].clear();
-    batchSlots_[side].clear();
+    const std::vector<int>& keys = side == 0 ? spec_->leftKeys : spec_->rightKeys;
+    for (int32_t slot : batchSlots_[side]) {
+      const vector::Chunk& chunk = stores_[side].chunk(slot);
+      for (int64_t row = 0; row < chunk.size(); ++row) {
+        const auto position = static_cast<int32_t>(row);
+        if (keyHasNull(chunk, keys, row)) {
+          nullKeyRows[side].push_back(RowRef{slot, position});
+        } else {
+          sorted[side].add(chunk, slot, position);
+        }
+      }
+    }
+    sorted[side].sort();
+  }
+  for (int side = 0; side < 2; ++side) {
+    for (RowRef row : nullKeyRows[side]) emitUnmatchedInBatchMode(side, row);
+  }
+  const std::vector<SortedRow>& left = sorted[0].rows();
+  const std::vector<SortedRow>& right = sorted[1].rows();
+  std::vector<uint8_t> rightMatched(right.size(), 0);
+  ProbeWindow window;
+  size_t l = 0;
+  size_t r = 0;
+  while (l < left.size() || r < right.size()) {
+    const int order = l == left.size()    ? 1
+                      : r == right.size() ? -1
+                                          : sorted[0].compareKeys(left[l], sorted[1], right[r]);
+    if (order < 0) {
+      emitUnmatchedInBatchMode(0, left[l++].row);
+      continue;
+    }
+    if (order > 0) {
+      emitUnmatchedInBatchMode(1, right[r++].row);
+      continue;
+    }
+    // The runs of the key on both sides: every left row of it meets every right row of it.
+    size_t leftEnd = l + 1;
+    while (leftEnd < left.size() && sorted[0].compareKeys(left[leftEnd], sorted[0], left[l]) == 0) {
+      ++leftEnd;
+    }
+    size_t rightEnd = r + 1;
+    while (rightEnd < right.size() &&
+           sorted[1].compareKeys(right[rightEnd], sorted[1], right[r]) == 0) {
+      ++rightEnd;
+    }
+    while (l < leftEnd) {
+      window.clear();
+      while (l < leftEnd &&
+             (window.probeRows.empty() || window.candidates.size() < kMaxCandidatesPerEvaluation)) {
+        window.probeRows.push_back(left[l].row);
+        window.firstCandidateOfRow.push_back(window.candidates.size());
+        for (size_t k = r; k < rightEnd; ++k) {
+          window.candidates.add(RowKind::INSERT, left[l].row, right[k].row);
+          window.rightOfCandidate.push_back(static_cast<int32_t>(k));
+        }
+        ++l;
+      }
+      window.firstCandidateOfRow.push_back(window.candidates.size());
+      emitProbedRowsInBatchMode(window, rightMatched);
+    }
+    for (; r < rightEnd; ++r) {
+      if (rightMatched[r] == 0) emitUnmatchedInBatchMode(1, right[r].row);
+    }
   }
 }
 

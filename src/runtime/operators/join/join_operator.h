@@ -25,12 +25,16 @@
 // -D (ANTI), one that takes its last partner away with the right row's kind (SEMI: -D or -U)
 // or +I (ANTI).
 //
-// BATCH: both inputs are insert-only and bounded. Chunks are buffered; at finish() a hash table
-// is built on the right input and probed with the left input in arrival order, each left row
-// emitting its matches in right-side arrival order (or, for LEFT/FULL, its null-padded row
-// right after, when it has none; SEMI: the left row once if it has a match, ANTI: if it has
-// none), followed, for RIGHT/FULL, by the unmatched right rows in
-// arrival order. Output rows are +I, in chunks of at most kDefaultBatchSize rows.
+// BATCH: both inputs are insert-only and bounded. Chunks are buffered; at finish() the rows of
+// equal keys meet in one of two ways (JoinSpec::batchAlgorithm). HASH: a hash table is built
+// on the right input and probed with the left input in arrival order, each left row emitting
+// its matches in right-side arrival order (or, for LEFT/FULL, its null-padded row right
+// after, when it has none; SEMI: the left row once if it has a match, ANTI: if it has none),
+// followed, for RIGHT/FULL, by the unmatched right rows in arrival order. SORT_MERGE: both
+// sides are sorted by their key bytes (RowSorter) and merged: the rows with a NULL key first
+// (they join nothing), then the keys in byte order, each left row of a key with the right rows
+// of that key in arrival order, a right row that joined nothing after its key's left rows.
+// Output rows are +I, in chunks of at most kDefaultBatchSize rows.
 //
 // State (both modes): a RowStore per side holds the input chunks as they arrived, and a stored
 // row is a RowRef into them (row_store.h): storing a row copies nothing and no row becomes a
@@ -80,6 +84,14 @@ void markReadColumns(const expression::BoundExpression& expression, std::vector<
 /// Whether row `row` of `chunk` has a NULL in one of `keyColumns` (such a key matches nothing).
 bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row);
 
+/// How a BATCH join meets the rows of equal keys: a hash table built on the right input and
+/// probed with the left input (Flink's HashJoin), or both inputs sorted by their keys and
+/// merged (Flink's SortMergeJoin).
+enum class BatchJoinAlgorithm { HASH, SORT_MERGE };
+
+/// Flink's EXPLAIN names: "HashJoin", "SortMergeJoin".
+std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm);
+
 /// Checks (EDDY_CHECK) that `column` of `rowType` is a time the joins read as epoch
 /// milliseconds: a TIMESTAMP / TIMESTAMP_LTZ or a BIGINT.
 void checkTimeColumn(const LogicalTypePtr& rowType, int column);
@@ -107,6 +119,8 @@ struct JoinSpec {
   /// stored as a record of its own without looking for an equal one (which made a key with n
   /// rows cost O(n²)); equal rows simply stay separate records of count 1.
   bool insertOnlyInput[2] = {false, false};
+  /// BATCH: how rows of equal keys meet (see BatchJoinAlgorithm). Ignored in STREAMING.
+  BatchJoinAlgorithm batchAlgorithm = BatchJoinAlgorithm::HASH;
 };
 
 /// The regular join of input 0 (left) and input 1 (right); see the file comment.
@@ -158,9 +172,28 @@ class JoinOperator final : public StreamOperator {
     void clear();
   };
 
+  /// BATCH: left rows (in order) to probe, probe row i's candidate pairs being candidates
+  /// [firstCandidateOfRow[i], firstCandidateOfRow[i + 1]), candidate c pairing it with the
+  /// right row numbered rightOfCandidate[c] (in the algorithm's numbering of right rows).
+  struct ProbeWindow {
+    std::vector<RowRef> probeRows;
+    JoinedRows candidates;
+    std::vector<int64_t> firstCandidateOfRow;
+    std::vector<int32_t> rightOfCandidate;
+    void clear();
+  };
+
   bool isOuter(int side) const;
   void processChunkInStreamingMode(int inputSide, vector::Chunk chunk);
   void finishInBatchMode();
+  void hashJoinInBatchMode();
+  void sortMergeJoinInBatchMode();
+  /// BATCH: evaluates the condition over the window's candidates and emits each probe row's
+  /// result as the join type says; sets rightMatched[n] for the right rows n that joined.
+  void emitProbedRowsInBatchMode(const ProbeWindow& window, std::vector<uint8_t>& rightMatched);
+  /// BATCH: emits row `row` of `side` (0 left, 1 right) that joined nothing, as the join type
+  /// says (null-padded for an outer side, itself for ANTI's left side, else nothing).
+  void emitUnmatchedInBatchMode(int side, RowRef row);
   /// Releases the rows of `side` of `key` when the state TTL has passed since they were written.
   void expireIfIdle(KeyState& key, int side, int64_t now);
   /// The hash of all fields of row `row` of `chunk` (of `side`'s row type); leaves the row's
