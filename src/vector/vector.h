@@ -62,6 +62,13 @@ PhysicalLayout physicalLayoutOf(const LogicalType& type);
 /// Bytes per value of a fixed-width layout (0 for variable-width and boxed layouts).
 int physicalWidthOf(PhysicalLayout layout);
 
+/// Whether values of `layout` are integers (kInt8..kInt64: the integer types, DATE, TIME,
+/// INTERVAL YEAR TO MONTH), which integerAt reads.
+inline bool isIntegerLayout(PhysicalLayout layout) {
+  return layout == PhysicalLayout::kInt8 || layout == PhysicalLayout::kInt16 ||
+         layout == PhysicalLayout::kInt32 || layout == PhysicalLayout::kInt64;
+}
+
 /// The Value in one slot of a non-boxed layout (shared by Vector and the function module's
 /// KernelVector): `slot` points at a fixed-width value, `nanoOfMillisecond` completes a
 /// timestamp or day-time interval, `bytes` holds a string or binary value. nullopt for the
@@ -211,5 +218,19 @@ class Vector {
   std::string bytes_;                // kVariableWidth
   std::vector<Value> boxed_;         // kBoxed
 };
+
+/// Value `row` of a vector of an integer layout (isIntegerLayout), widened to int64_t.
+inline int64_t integerAt(const Vector& column, int64_t row) {
+  switch (column.layout()) {
+    case PhysicalLayout::kInt8:
+      return column.data<int8_t>()[row];
+    case PhysicalLayout::kInt16:
+      return column.data<int16_t>()[row];
+    case PhysicalLayout::kInt32:
+      return column.data<int32_t>()[row];
+    default:
+      return column.data<int64_t>()[row];
+  }
+}
 
 }  // namespace eddy::vector

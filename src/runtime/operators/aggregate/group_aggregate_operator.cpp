@@ -45,18 +45,7 @@ bool isIntegerType(const LogicalType& type) {
   }
 }
 
-int64_t integerAt(const vector::Vector& column, int64_t row) {
-  switch (column.layout()) {
-    case vector::PhysicalLayout::kInt8:
-      return column.data<int8_t>()[row];
-    case vector::PhysicalLayout::kInt16:
-      return column.data<int16_t>()[row];
-    case vector::PhysicalLayout::kInt32:
-      return column.data<int32_t>()[row];
-    default:
-      return column.data<int64_t>()[row];
-  }
-}
+using vector::integerAt;
 }  // namespace
 
 GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggregateSpec> spec)
@@ -108,8 +97,7 @@ GroupAggregateOperator::GroupAggregateOperator(std::shared_ptr<const GroupAggreg
     const int column = spec_->groupingColumns[0];
     const vector::PhysicalLayout layout =
         vector::physicalLayoutOf(*spec_->inputRowType->getFields()[static_cast<size_t>(column)].type);
-    if (layout == vector::PhysicalLayout::kInt8 || layout == vector::PhysicalLayout::kInt16 ||
-        layout == vector::PhysicalLayout::kInt32 || layout == vector::PhysicalLayout::kInt64) {
+    if (vector::isIntegerLayout(layout)) {
       integerKeyColumn_ = column;
     }
   }

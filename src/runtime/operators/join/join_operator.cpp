@@ -517,11 +517,37 @@ void JoinOperator::ProbeWindow::clear() {
 }
 
 void JoinOperator::hashJoinInBatchMode() {
-  // Build: the right rows of each key, chained in arrival order. Rows with a NULL key are
-  // numbered (for RIGHT/FULL) but in no chain.
+  // Build: the right rows of each key, chained in arrival order (first and last row of the
+  // chain per key). Rows with a NULL key are numbered (for RIGHT/FULL) but in no chain. One
+  // integer key (the integer types, DATE, TIME) is looked up by value, other keys by bytes.
+  auto integerLayout = [](const LogicalTypePtr& rowType, int column) {
+    return vector::isIntegerLayout(
+        vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type));
+  };
+  const bool integerKey = spec_->leftKeys.size() == 1 &&
+                          integerLayout(spec_->leftRowType, spec_->leftKeys[0]) &&
+                          integerLayout(spec_->rightRowType, spec_->rightKeys[0]);
+  using Chain = std::pair<int32_t, int32_t>;
+  absl::flat_hash_map<int64_t, Chain> chainOfInteger;
+  absl::flat_hash_map<std::string, Chain> chainOfBytes;
+  // The chain of row `row`'s key (whose key is not NULL): added (as (-1, -1)) when `add`, else
+  // nullptr when the key has none.
+  auto chainOf = [&](const vector::Chunk& chunk, const std::vector<int>& keys, int64_t row,
+                     bool add) -> Chain* {
+    if (integerKey) {
+      const int64_t key = vector::integerAt(chunk.column(keys[0]), row);
+      if (add) return &chainOfInteger.try_emplace(key, -1, -1).first->second;
+      auto found = chainOfInteger.find(key);
+      return found == chainOfInteger.end() ? nullptr : &found->second;
+    }
+    keyBytes_.clear();
+    vector::appendKeyBytes(chunk, keys, row, keyBytes_);
+    if (add) return &chainOfBytes.try_emplace(keyBytes_, -1, -1).first->second;
+    auto found = chainOfBytes.find(keyBytes_);
+    return found == chainOfBytes.end() ? nullptr : &found->second;
+  };
   std::vector<RowRef> buildRows;
   std::vector<int32_t> nextBuildRowOfKey;
-  absl::flat_hash_map<std::string, std::pair<int32_t, int32_t>> firstAndLastBuildRowOfKey;
   for (int32_t slot : batchSlots_[1]) {
     const vector::Chunk& chunk = stores_[1].chunk(slot);
     for (int64_t row = 0; row < chunk.size(); ++row) {
@@ -529,13 +555,13 @@ void JoinOperator::hashJoinInBatchMode() {
       buildRows.push_back(RowRef{slot, static_cast<int32_t>(row)});
       nextBuildRowOfKey.push_back(-1);
       if (keyHasNull(chunk, spec_->rightKeys, row)) continue;
-      keyBytes_.clear();
-      vector::appendKeyBytes(chunk, spec_->rightKeys, row, keyBytes_);
-      auto [chain, inserted] = firstAndLastBuildRowOfKey.try_emplace(keyBytes_, buildRow, buildRow);
-      if (!inserted) {
-        nextBuildRowOfKey[static_cast<size_t>(chain->second.second)] = buildRow;
-        chain->second.second = buildRow;
+      Chain& chain = *chainOf(chunk, spec_->rightKeys, row, /*add=*/true);
+      if (chain.first < 0) {
+        chain.first = buildRow;
+      } else {
+        nextBuildRowOfKey[static_cast<size_t>(chain.second)] = buildRow;
       }
+      chain.second = buildRow;
     }
   }
   std::vector<uint8_t> buildRowMatched(buildRows.size(), 0);
@@ -554,11 +580,8 @@ void JoinOperator::hashJoinInBatchMode() {
         window.probeRows.push_back(probeRow);
         window.firstCandidateOfRow.push_back(window.candidates.size());
         if (!keyHasNull(chunk, spec_->leftKeys, row)) {
-          keyBytes_.clear();
-          vector::appendKeyBytes(chunk, spec_->leftKeys, row, keyBytes_);
-          auto chain = firstAndLastBuildRowOfKey.find(keyBytes_);
-          if (chain != firstAndLastBuildRowOfKey.end()) {
-            for (int32_t buildRow = chain->second.first; buildRow >= 0;
+          if (const Chain* chain = chainOf(chunk, spec_->leftKeys, row, /*add=*/false)) {
+            for (int32_t buildRow = chain->first; buildRow >= 0;
                  buildRow = nextBuildRowOfKey[static_cast<size_t>(buildRow)]) {
               window.candidates.add(RowKind::INSERT, probeRow,
                                     buildRows[static_cast<size_t>(buildRow)]);
