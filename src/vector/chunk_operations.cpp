@@ -4,6 +4,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/check.h"
 #include "eddy/exceptions.h"
 #include "eddy/types/type_serializer.h"
 
@@ -205,11 +206,14 @@ void appendSortKeyBytes(const Chunk& chunk, const std::vector<SortColumn>& colum
                         std::string& out) {
   for (const SortColumn& sortColumn : columns) {
     const Vector& column = chunk.column(sortColumn.column);
-    if (column.isNull(row)) {
+    if (sortColumn.withoutNulls) {
+      EDDY_CHECK(!column.isNull(row));
+    } else if (column.isNull(row)) {
       out.push_back(sortColumn.nullsFirst ? 0 : 2);
       continue;
+    } else {
+      out.push_back(1);
     }
-    out.push_back(1);
     const size_t begin = out.size();
     appendOrderedValue(column, row, out);
     if (!sortColumn.ascending) {

@@ -29,17 +29,21 @@ Chunk gather(const Chunk& chunk, const int32_t* rows, int64_t count,
 void appendKeyBytes(const Chunk& chunk, const std::vector<int>& keyColumns, int64_t row,
                     std::string& out);
 
-/// One column of a sort order: ascending or descending, NULLs first or last.
+/// One column of a sort order: ascending or descending, NULLs first or last. `withoutNulls`:
+/// the caller knows the column holds no NULL in the rows encoded (the sort-merge join sets
+/// rows with a NULL key aside), so no marker byte is written and a one-column BIGINT key fits
+/// the sorter's eight-byte prefix; encoding a NULL then is an internal error.
 struct SortColumn {
   int column = 0;
   bool ascending = true;
   bool nullsFirst = true;
+  bool withoutNulls = false;
 };
 
 /// Appends the sort key bytes of row `row` over `columns` to `out`: bytes whose memcmp order
 /// is the rows' order by those columns (Flink's normalized keys, made exact), so sorting and
 /// merging compare bytes only. Per column: a marker byte (NULL: 0 when NULLs come first, 2
-/// when last; a value: 1), then for a value its order-preserving encoding, every byte
+/// when last; a value: 1; none when `withoutNulls`), then for a value its order-preserving encoding, every byte
 /// inverted when descending — integers, dates and times big-endian with the sign bit
 /// flipped; FLOAT/DOUBLE as Java's Double.compare orders them (-0.0 before 0.0, NaN after
 /// everything); DECIMAL as its unscaled 128-bit value (one scale per column); timestamps as

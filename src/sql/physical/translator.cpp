@@ -809,22 +809,22 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       for (int side = 0; side < 2; ++side) {
         spec->insertOnlyInput[side] = node.inputs[side]->changelogMode == ChangelogMode::kInsertOnly;
       }
-      // A BATCH sort-merge join is named as in Flink's plans; the hash join (and a join
-      // without equi keys: one bucket of candidates) keeps the streaming join's name.
-      if (!settings.streaming && !join.leftKeys.empty() && !settings.batchJoinAlgorithm) {
+      // BATCH: the join algorithm the options leave (a join without equi keys always hashes:
+      // every pair is a candidate); named as in Flink's plans where it is fixed, `Join` where
+      // it is chosen at run time (as the STREAMING join).
+      const bool keyed = !join.leftKeys.empty();
+      if (!settings.streaming && keyed && !settings.batchJoinAlgorithm) {
         throw TableException(
             "Cannot plan the join " + runtime::operators::joinTypeName(join.joinType) +
             " in BATCH mode: 'table.exec.disabled-operators' disables both HashJoin (or "
             "ShuffleHashJoin) and SortMergeJoin, and eddy has no other join for equi keys");
       }
-      const bool sortMerge = !settings.streaming &&
-                             settings.batchJoinAlgorithm ==
-                                 runtime::operators::BatchJoinAlgorithm::SORT_MERGE &&
-                             !join.leftKeys.empty();
-      spec->batchAlgorithm = sortMerge ? runtime::operators::BatchJoinAlgorithm::SORT_MERGE
-                                       : runtime::operators::BatchJoinAlgorithm::HASH;
+      spec->batchAlgorithm = keyed && settings.batchJoinAlgorithm
+                                 ? *settings.batchJoinAlgorithm
+                                 : runtime::operators::BatchJoinAlgorithm::HASH;
       const std::string operatorName =
-          sortMerge ? runtime::operators::batchJoinAlgorithmName(spec->batchAlgorithm) : "Join";
+          settings.streaming || !keyed ? "Join"
+                                       : runtime::operators::batchJoinAlgorithmName(spec->batchAlgorithm);
       DataStream<vector::Chunk> left = translate(*node.inputs[0], env, settings);  // left first
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
       std::string description =

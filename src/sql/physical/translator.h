@@ -41,11 +41,12 @@ struct TranslationSettings {
   bool trimPadToSinkLength = false;
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
-  /// BATCH: how regular joins with equi keys meet their rows: HASH (Flink's HashJoin), or
-  /// SORT_MERGE where table.exec.disabled-operators disables the hash join; nullopt where it
-  /// disables both (such a join then fails to plan, naming the option).
+  /// BATCH: how regular joins with equi keys meet their rows: AUTO (hash or sort-merge by the
+  /// inputs' sizes), SORT_MERGE where table.exec.disabled-operators disables the hash join,
+  /// HASH where it disables the sort-merge join; nullopt where it disables both (such a join
+  /// then fails to plan, naming the option).
   std::optional<runtime::operators::BatchJoinAlgorithm> batchJoinAlgorithm =
-      runtime::operators::BatchJoinAlgorithm::HASH;
+      runtime::operators::BatchJoinAlgorithm::AUTO;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
   /// (both > 0); 0 when mini-batch is off.
   int64_t miniBatchLatency = 0;

@@ -984,8 +984,9 @@ int parallelismOption(const std::map<std::string, std::string>& configuration,
 }
 
 /// The BATCH join algorithm under table.exec.disabled-operators (Flink's operator names,
-/// comma-separated; `HashJoin` stands for ShuffleHashJoin and BroadcastHashJoin): the hash
-/// join unless it is disabled, then the sort-merge join; nullopt when both are disabled.
+/// comma-separated; `HashJoin` stands for ShuffleHashJoin and BroadcastHashJoin): AUTO (by
+/// the inputs' sizes) when neither the hash nor the sort-merge join is disabled, the other one
+/// when one is, nullopt when both are.
 /// HashAgg, SortAgg, BroadcastHashJoin and NestedLoopJoin are accepted and change nothing
 /// (eddy aggregates by hash, has no broadcast join, and runs a join without equi keys as
 /// the nested loop it is).
@@ -1012,9 +1013,10 @@ std::optional<runtime::operators::BatchJoinAlgorithm> batchJoinAlgorithmOf(
       sortMergeDisabled = sortMergeDisabled || name == "SortMergeJoin";
     }
   }
-  if (!hashDisabled) return runtime::operators::BatchJoinAlgorithm::HASH;
-  if (!sortMergeDisabled) return runtime::operators::BatchJoinAlgorithm::SORT_MERGE;
-  return std::nullopt;
+  if (hashDisabled && sortMergeDisabled) return std::nullopt;
+  if (hashDisabled) return runtime::operators::BatchJoinAlgorithm::SORT_MERGE;
+  if (sortMergeDisabled) return runtime::operators::BatchJoinAlgorithm::HASH;
+  return runtime::operators::BatchJoinAlgorithm::AUTO;
 }
 
 }  // namespace

@@ -108,6 +108,21 @@ TEST(ChunkOperationsTest, SortKeyBytesOrderNumbersStringsAndNullsAsOrderBy) {
                                       "+I[-7, -0.0, a]", "+I[-9223372036854775808, -Infinity, ]"}));
 }
 
+TEST(ChunkOperationsTest, SortKeyBytesWithoutNullsHaveNoMarker) {
+  LogicalTypePtr type = LogicalType::row(
+      {RowField{"n", LogicalType::simple(LogicalTypeRoot::BIGINT), std::nullopt}});
+  Chunk chunk = rowsToChunk({Row::of(int64_t{300}), Row::of(int64_t{-1}), Row::of(int64_t{2})}, type);
+  std::vector<std::string> keys;
+  for (int64_t row = 0; row < 3; ++row) {
+    std::string bytes;
+    appendSortKeyBytes(chunk, {SortColumn{0, true, true, /*withoutNulls=*/true}}, row, bytes);
+    EXPECT_EQ(bytes.size(), 8u);  // the value alone: one 8-byte prefix holds the whole key
+    keys.push_back(bytes);
+  }
+  EXPECT_LT(keys[1], keys[2]);
+  EXPECT_LT(keys[2], keys[0]);
+}
+
 TEST(ChunkOperationsTest, SortKeyBytesOfSeveralColumnsCompareColumnByColumn) {
   Chunk chunk = rowsToChunk({Row::of("a", 2, LocalDateTime::of(2021, 8, 21, 13, 0, 0, 1), nullptr),
                              Row::of("a", 2, LocalDateTime::of(2021, 8, 21, 13, 0), Decimal::fromString("-1.50")),

@@ -73,7 +73,15 @@ std::string joinTypeName(JoinType type) {
 }
 
 std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm) {
-  return algorithm == BatchJoinAlgorithm::SORT_MERGE ? "SortMergeJoin" : "HashJoin";
+  switch (algorithm) {
+    case BatchJoinAlgorithm::AUTO:
+      return "Join";
+    case BatchJoinAlgorithm::HASH:
+      return "HashJoin";
+    case BatchJoinAlgorithm::SORT_MERGE:
+      return "SortMergeJoin";
+  }
+  throw InternalError("unknown join algorithm");
 }
 
 bool outputsLeftOnly(JoinType type) { return type == JoinType::SEMI || type == JoinType::ANTI; }
@@ -457,7 +465,14 @@ void JoinOperator::finish() {
 }
 
 void JoinOperator::finishInBatchMode() {
-  if (spec_->batchAlgorithm == BatchJoinAlgorithm::SORT_MERGE) {
+  const int64_t probeRows = stores_[0].heldRows();
+  const int64_t buildRows = stores_[1].heldRows();
+  const bool sortMerge =
+      !spec_->leftKeys.empty() &&
+      (spec_->batchAlgorithm == BatchJoinAlgorithm::SORT_MERGE ||
+       (spec_->batchAlgorithm == BatchJoinAlgorithm::AUTO &&
+        buildRows >= kSortMergeMinimumBuildRows && buildRows * 4 >= probeRows));
+  if (sortMerge) {
     sortMergeJoinInBatchMode();
   } else {
     hashJoinInBatchMode();
@@ -603,11 +618,14 @@ void JoinOperator::hashJoinInBatchMode() {
 }
 
 void JoinOperator::sortMergeJoinInBatchMode() {
-  // Each side's rows sorted by their key bytes (rows with a NULL key join nothing); equal
-  // keys are then adjacent on both sides and met in one pass.
+  // Each side's rows sorted by their key bytes (rows with a NULL key join nothing and are
+  // set aside, so the keys need no NULL markers); equal keys are then adjacent on both sides
+  // and met in one pass.
   auto ascending = [](const std::vector<int>& keys) {
     std::vector<vector::SortColumn> columns;
-    for (int key : keys) columns.push_back(vector::SortColumn{key, true, true});
+    for (int key : keys) {
+      columns.push_back(vector::SortColumn{key, true, true, /*withoutNulls=*/true});
+    }
     return columns;
   };
   RowSorter sorted[2] = {RowSorter(ascending(spec_->leftKeys)),

@@ -26,7 +26,8 @@
 // or +I (ANTI).
 //
 // BATCH: both inputs are insert-only and bounded. Chunks are buffered; at finish() the rows of
-// equal keys meet in one of two ways (JoinSpec::batchAlgorithm). HASH: a hash table is built
+// equal keys meet in one of two ways (JoinSpec::batchAlgorithm; AUTO picks by the inputs'
+// sizes). HASH: a hash table is built
 // on the right input and probed with the left input in arrival order, each left row emitting
 // its matches in right-side arrival order (or, for LEFT/FULL, its null-padded row right
 // after, when it has none; SEMI: the left row once if it has a match, ANTI: if it has none),
@@ -85,11 +86,18 @@ void markReadColumns(const expression::BoundExpression& expression, std::vector<
 bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row);
 
 /// How a BATCH join meets the rows of equal keys: a hash table built on the right input and
-/// probed with the left input (Flink's HashJoin), or both inputs sorted by their keys and
-/// merged (Flink's SortMergeJoin).
-enum class BatchJoinAlgorithm { HASH, SORT_MERGE };
+/// probed with the left input (Flink's HashJoin), both inputs sorted by their keys and merged
+/// (Flink's SortMergeJoin), or (AUTO) whichever of the two suits the inputs' sizes, decided
+/// per subtask once both inputs are complete: sort-merge when the right input has at least
+/// kSortMergeMinimumBuildRows rows and at least a quarter as many as the left one (a hash
+/// table that large misses the caches on most probes; bench/batch_sort_join), else hash.
+enum class BatchJoinAlgorithm { AUTO, HASH, SORT_MERGE };
 
-/// Flink's EXPLAIN names: "HashJoin", "SortMergeJoin".
+/// AUTO's smallest right input for the sort-merge join.
+inline constexpr int64_t kSortMergeMinimumBuildRows = 256 * 1024;
+
+/// The operator's name in EXPLAIN: Flink's "HashJoin" and "SortMergeJoin"; AUTO, decided at
+/// run time, "Join" (as the STREAMING join).
 std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm);
 
 /// Checks (EDDY_CHECK) that `column` of `rowType` is a time the joins read as epoch
@@ -119,8 +127,9 @@ struct JoinSpec {
   /// stored as a record of its own without looking for an equal one (which made a key with n
   /// rows cost O(n²)); equal rows simply stay separate records of count 1.
   bool insertOnlyInput[2] = {false, false};
-  /// BATCH: how rows of equal keys meet (see BatchJoinAlgorithm). Ignored in STREAMING.
-  BatchJoinAlgorithm batchAlgorithm = BatchJoinAlgorithm::HASH;
+  /// BATCH: how rows of equal keys meet (see BatchJoinAlgorithm; a join without equi keys
+  /// always hashes: every pair is a candidate). Ignored in STREAMING.
+  BatchJoinAlgorithm batchAlgorithm = BatchJoinAlgorithm::AUTO;
 };
 
 /// The regular join of input 0 (left) and input 1 (right); see the file comment.

@@ -441,6 +441,24 @@ TEST(JoinTest, BatchSortMergeJoinTakesALongRunOfOneKeyInWindows) {
   EXPECT_EQ(output[29999], "+I[k, 1499, k, -19]");
 }
 
+TEST(JoinTest, BatchAutoSortsAndMergesOnlyWhenTheRightInputIsBig) {
+  // Hash output follows the left rows' arrival order; sort-merge output the keys' order.
+  auto firstKeys = [](int64_t rightRows) {
+    auto spec = std::make_shared<JoinSpec>(*joinSpec(JoinType::INNER));
+    EXPECT_EQ(spec->batchAlgorithm, BatchJoinAlgorithm::AUTO);
+    JoinHarness join(spec, RuntimeExecutionMode::BATCH);
+    join.left({Row::of("k2", 1), Row::of("k1", 2), Row::of("k0", 3)});
+    std::vector<Row> rights;
+    for (int64_t i = 0; i < rightRows; ++i) rights.push_back(Row::of("k" + std::to_string(i), 0));
+    join.right(rights);
+    Rows output = join.finish();
+    return Rows(output.begin(), output.begin() + 3);
+  };
+  EXPECT_EQ(firstKeys(1000), (Rows{"+I[k2, 1, k2, 0]", "+I[k1, 2, k1, 0]", "+I[k0, 3, k0, 0]"}));
+  EXPECT_EQ(firstKeys(kSortMergeMinimumBuildRows),
+            (Rows{"+I[k0, 3, k0, 0]", "+I[k1, 2, k1, 0]", "+I[k2, 1, k2, 0]"}));
+}
+
 TEST(JoinTest, BatchSortMergeAndHashJoinAgreeOnEveryJoinType) {
   std::mt19937 random(7);
   std::vector<Row> lefts;
