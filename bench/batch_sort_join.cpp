@@ -12,12 +12,16 @@
 //
 //   sort:         INSERT INTO sink2 SELECT k, v FROM t ORDER BY k
 //   top 100:      INSERT INTO sink2 SELECT k, v FROM t ORDER BY k DESC LIMIT 100
+//   top 3 per k:  INSERT INTO sink2 SELECT k, v FROM (SELECT k, v, ROW_NUMBER() OVER
+//                   (PARTITION BY k ORDER BY v DESC) AS rn FROM t) WHERE rn <= 3
+//                 (k drawn from [0, rows / 20): about 20 rows per key)
 //   join big:     INSERT INTO sink3 SELECT t.k, v, w FROM t JOIN r ON t.k = r.k
 //   join small:   the same with the 1000-row r
 //
 // (eddy picks sort-merge for the big join, hash for the small one: JoinSpec's AUTO.)
 //
-// Loops: std::sort / std::partial_sort of (k, v) pairs; a hash join through an
+// Loops: std::sort / std::partial_sort of (k, v) pairs (by k, v DESC for the top 3, then a
+// walk keeping each key's first three); a hash join through an
 // absl::flat_hash_map from r's keys to w. They draw k with std::mt19937_64, as datagen does.
 //
 // Usage: batch_sort_join [--rows N] [--parallelism P] [--repeat R]
@@ -71,6 +75,19 @@ void sortLoop(int64_t rows, int64_t limit) {
   gChecksum += generated.front().first;
 }
 
+void topPerKeyLoop(int64_t rows) {
+  auto generated = generatedRows(rows, rows / 20);
+  std::sort(generated.begin(), generated.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  });
+  int64_t kept = 0;
+  for (size_t i = 0, run = 0; i < generated.size(); ++i) {
+    run = i > 0 && generated[i].first == generated[i - 1].first ? run + 1 : 0;
+    if (run < 3) kept += generated[i].second;
+  }
+  gChecksum += kept;
+}
+
 void joinLoop(int64_t rows, int64_t rightRows) {
   std::mt19937_64 random{std::random_device{}()};
   absl::flat_hash_map<int64_t, int64_t> build;
@@ -93,7 +110,9 @@ std::unique_ptr<eddy::TableEnvironment> createEnvironment(int64_t rows, int64_t 
     tableEnv->executeSql("SET 'table.exec.disabled-operators' = '" + disabled + "'");
   }
   const std::string count = std::to_string(rows);
-  const std::string keyMax = std::to_string((rightRows > 0 ? rightRows : rows) - 1);
+  // t's keys: r's keys for a join, rows / 20 of them for the top 3 (rightRows -1), else rows.
+  const int64_t keys = rightRows > 0 ? rightRows : (rightRows < 0 ? rows / 20 : rows);
+  const std::string keyMax = std::to_string(keys - 1);
   tableEnv->executeSql(
       "CREATE TABLE t (k BIGINT, v BIGINT) WITH ('connector' = 'datagen', "
       "'rows-per-second' = '1000000000000', 'number-of-rows' = '" + count + "', "
@@ -171,6 +190,16 @@ int main(int argc, char** argv) {
                             "INSERT INTO sink2 SELECT k, v FROM t ORDER BY k DESC LIMIT 100");
          }),
          topBase);
+
+  Measurement topBase3 = fastestOf(repeat, [&] { return measure([&] { topPerKeyLoop(rows); }); });
+  report("loop: top 3 per key (baseline)", rows, topBase3, topBase3);
+  report("ROW_NUMBER .. rn <= 3 per key", rows,
+         fastestOf(repeat, [&] {
+           return runInsert(rows, -1, parallelism, "",
+                            "INSERT INTO sink2 SELECT k, v FROM (SELECT k, v, ROW_NUMBER() OVER "
+                            "(PARTITION BY k ORDER BY v DESC) AS rn FROM t) WHERE rn <= 3");
+         }),
+         topBase3);
 
   const std::string join = "INSERT INTO sink3 SELECT t.k, v, w FROM t JOIN r ON t.k = r.k";
   for (int64_t rightRows : {rows / 2, int64_t{1000}}) {

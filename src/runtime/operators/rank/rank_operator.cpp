@@ -5,6 +5,7 @@
 #include "eddy/exceptions.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/sort/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -94,6 +95,13 @@ void RankOperator::processBatch(int, BatchPtr batch) {
   // STREAMING Top-N keeps its rows in the RowStore (see the header).
   const bool streamingTopN = !batchMode_ && spec_->windowEndColumn < 0 && !spec_->keepFirstArrival;
   for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    if (batchMode_) {  // ranked at the end (finishInBatchMode)
+      for (RowKind kind : chunk.rowKinds()) {
+        if (!isAccumulate(kind)) throw InternalError("BATCH Rank received an update or delete row");
+      }
+      if (chunk.size() > 0) batchSegments_.push_back(store_.add(std::move(chunk)));
+      continue;
+    }
     if (streamingTopN) {
       const int64_t rows = chunk.size();
       if (rows == 0) continue;
@@ -109,10 +117,9 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       std::vector<Value> row;
       row.reserve(arity);
       for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(r));
-      if (batchMode_ || spec_->windowEndColumn >= 0) {
-        if (!accumulate)
-          throw InternalError("BATCH or window Rank received an update or delete row");
-        if (!batchMode_) {
+      if (spec_->windowEndColumn >= 0) {
+        if (!accumulate) throw InternalError("window Rank received an update or delete row");
+        {
           const Value& end = row[spec_->windowEndColumn];
           int64_t endMillis = end.get<LocalDateTime>().getMillisecond();
           int64_t fireTime =
@@ -128,8 +135,6 @@ void RankOperator::processBatch(int, BatchPtr batch) {
           position->second.push_back(std::move(row));
           continue;
         }
-        partitions_[keyBytes_].push_back(std::move(row));
-        continue;
       }
       // Deduplicate keeping the first row.
       stateBackend_->setCurrentKey(keyBytes_,
@@ -476,21 +481,72 @@ void RankOperator::processWatermark(Watermark watermark) {
   output().emitWatermark(watermark);
 }
 
+void RankOperator::finishInBatchMode() {
+  // Every row sorted by partition keys, then sort keys (RowSorter: equal rows in arrival order,
+  // or, for a deduplication keeping the last row, latest first: the rows are added backwards);
+  // each partition is then a run of the order, ranked as it is walked.
+  std::vector<vector::SortColumn> partitionColumns;
+  for (int column : spec_->partitionKeys) partitionColumns.push_back(vector::SortColumn{column});
+  std::vector<vector::SortColumn> columns = partitionColumns;
+  for (const SortKey& key : spec_->sortKeys) {
+    columns.push_back(vector::SortColumn{key.column, key.ascending, key.nullsFirst});
+  }
+  RowSorter sorter(std::move(columns));
+  if (spec_->deduplicate && !spec_->sortKeys[0].ascending) {
+    for (auto slot = batchSegments_.rbegin(); slot != batchSegments_.rend(); ++slot) {
+      const vector::Chunk& chunk = store_.chunk(*slot);
+      for (int64_t row = chunk.size() - 1; row >= 0; --row) {
+        sorter.add(chunk, *slot, static_cast<int32_t>(row));
+      }
+    }
+  } else {
+    for (int32_t slot : batchSegments_) sorter.addAll(store_.chunk(slot), slot);
+  }
+  sorter.sort();
+  const std::vector<SortedRow>& rows = sorter.rows();
+  std::string partition;
+  std::string nextPartition;
+  auto partitionOf = [&](const SortedRow& row, std::string& out) {
+    out.clear();
+    vector::appendSortKeyBytes(store_.chunk(row.row.segment), partitionColumns, row.row.position,
+                               out);
+  };
+  size_t begin = 0;
+  while (begin < rows.size()) {
+    partitionOf(rows[begin], partition);
+    size_t end = begin + 1;
+    while (end < rows.size()) {
+      partitionOf(rows[end], nextPartition);
+      if (nextPartition != partition) break;
+      ++end;
+    }
+    // Within a partition, equal sort keys are equal whole keys.
+    forEachVisible(
+        end - begin, 0,
+        [&](size_t i) { return sorter.compareKeys(rows[begin + i - 1], sorter, rows[begin + i]) == 0; },
+        [&](size_t i, int64_t rank) { appendRef(rows[begin + i].row, rank, RowKind::INSERT); });
+    if (pendingKinds_.size() >= static_cast<size_t>(kDefaultBatchSize)) flushPending();
+    begin = end;
+  }
+  flushPending();
+  store_.clear();
+  batchSegments_.clear();
+}
+
 void RankOperator::finish() {
-  if (!batchMode_ && spec_->windowEndColumn < 0) return;
-  // BATCH: every partition; window Top-N: the windows still open (nothing accepted is lost).
+  if (batchMode_) {
+    finishInBatchMode();
+    return;
+  }
+  if (spec_->windowEndColumn < 0) return;
+  // Window Top-N: the windows still open (nothing accepted is lost).
   std::vector<std::string> keys;
   keys.reserve(partitions_.size());
-  if (batchMode_) {
-    for (const auto& entry : partitions_) keys.push_back(entry.first);
-    std::sort(keys.begin(), keys.end());
-  } else {
-    for (auto& [time, windowKeys] : windowPartitions_) {
-      std::sort(windowKeys.begin(), windowKeys.end());
-      keys.insert(keys.end(), windowKeys.begin(), windowKeys.end());
-    }
-    windowPartitions_.clear();
+  for (auto& [time, windowKeys] : windowPartitions_) {
+    std::sort(windowKeys.begin(), windowKeys.end());
+    keys.insert(keys.end(), windowKeys.begin(), windowKeys.end());
   }
+  windowPartitions_.clear();
   for (const std::string& key : keys) emitPartition(key);
   partitions_.clear();
   emitOutput();

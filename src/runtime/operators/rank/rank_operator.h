@@ -15,8 +15,10 @@
 //   without the rank number: a row entering the top N is +I, a row leaving it -D (+I first);
 //   with the rank number: for every rank whose row changed, -U old / +U new (+I or -D where a
 //   rank gained or lost its row).
-// BATCH: rows are buffered per partition; at the end each partition is sorted and its visible
-// rows emitted as +I (partitions in key-byte order).
+// BATCH: the input chunks are buffered as they came (the RowStore); at the end all rows are
+// sorted by partition keys then sort keys (a RowSorter over order-preserving key bytes) and
+// each partition's visible rows are emitted as +I, gathered a column at a time (partitions in
+// the order of their keys, NULL first).
 //
 // One operator per subtask, called from its task thread; input partitioned by the partition
 // keys (none: parallelism 1).
@@ -126,8 +128,11 @@ class RankOperator final : public StreamOperator {
   /// which half or more is kept stays as it is.
   void relocateKeptRows(int32_t segment);
   void compactIfSparse();
-  /// Sorts the buffered partition `key` and emits its visible rows as +I; forgets it.
+  /// Window Top-N: sorts the buffered partition `key` and emits its visible rows as +I;
+  /// forgets it.
   void emitPartition(const std::string& key);
+  /// BATCH: ranks every buffered row and emits the visible ones.
+  void finishInBatchMode();
   void emitOutput();
 
   std::shared_ptr<const RankSpec> spec_;
@@ -136,19 +141,21 @@ class RankOperator final : public StreamOperator {
   ValueState<Rows>* rowsState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;
-  // BATCH and window Top-N: the rows of each partition in arrival order.
+  // Window Top-N: the rows of each partition in arrival order.
   absl::flat_hash_map<std::string, Rows> partitions_;
   // Window Top-N: the partitions of each window, by the window's time.
   std::map<int64_t, std::vector<std::string>> windowPartitions_;
   int64_t currentWatermark_ = Watermark::kMin;
-  // STREAMING Top-N: the rows, the partitions, the queued output and scratch lists.
+  // STREAMING Top-N: the rows, the partitions, the queued output and scratch lists (BATCH:
+  // the rows and the queued output).
   RowStore store_;
   KeyTable<Partition> topN_;
   std::vector<int32_t> pendingSegments_, pendingPositions_;
   std::vector<int64_t> pendingRanks_;
   std::vector<RowKind> pendingKinds_;
   std::vector<std::pair<RowRef, int64_t>> before_, after_;
-  // The input chunks of the current batch, and the partitions a row was added to.
+  // The input chunks of the current batch (BATCH: of the whole input), and the partitions a
+  // row was added to.
   std::vector<int32_t> batchSegments_;
   std::vector<int32_t> touched_;
 };
