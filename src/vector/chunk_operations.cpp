@@ -127,9 +127,11 @@ namespace {
 /// Appends `value` big-endian (unsigned: byte order is value order).
 template <typename Unsigned>
 void appendBigEndian(Unsigned value, std::string& out) {
-  for (int shift = static_cast<int>(sizeof(Unsigned)) * 8 - 8; shift >= 0; shift -= 8) {
-    out.push_back(static_cast<char>(static_cast<uint8_t>(value >> shift)));
+  char bytes[sizeof(Unsigned)];
+  for (size_t i = 0; i < sizeof(Unsigned); ++i) {
+    bytes[i] = static_cast<char>(static_cast<uint8_t>(value >> (8 * (sizeof(Unsigned) - 1 - i))));
   }
+  out.append(bytes, sizeof(Unsigned));
 }
 
 /// A signed integer as the unsigned value of the same order (sign bit flipped).
@@ -184,14 +186,22 @@ void appendOrderedValue(const Vector& column, int64_t row, std::string& out) {
       appendBigEndian(orderedBits(column.data<int64_t>()[row]), out);
       appendBigEndian(orderedBits(column.nanosOfMillisecond()[row]), out);
       return;
-    case PhysicalLayout::kVariableWidth:
-      for (char c : column.stringAt(row)) {
-        out.push_back(c);
-        if (c == 0) out.push_back(static_cast<char>(0xFF));
+    case PhysicalLayout::kVariableWidth: {
+      // Runs without a 0 byte are copied whole; each 0 byte is followed by 0xFF.
+      const std::string_view text = column.stringAt(row);
+      for (size_t at = 0;;) {
+        const size_t zero = text.find('\0', at);
+        if (zero == std::string_view::npos) {
+          out.append(text.data() + at, text.size() - at);
+          break;
+        }
+        out.append(text.data() + at, zero + 1 - at);
+        out.push_back(static_cast<char>(0xFF));
+        at = zero + 1;
       }
-      out.push_back(0);
-      out.push_back(0);
+      out.append(2, '\0');
       return;
+    }
     case PhysicalLayout::kBoxed: {
       const Value& value = column.boxedAt(row);
       throw ValidationException(std::string("Values of kind ") +
