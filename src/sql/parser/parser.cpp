@@ -1971,8 +1971,9 @@ class Parser {
     TableColumn column;
     column.position = peek().position;
     column.name = parseIdentifier();
-    if (isSymbol(",") || isSymbol(")")) {
-      // A bare name: a CTAS column list (parseCreateTable rejects it elsewhere).
+    if (!placed && (isSymbol(",") || isSymbol(")"))) {
+      // A bare name: a CTAS column list (parseCreateTable rejects it elsewhere; ALTER TABLE
+      // expects a type here).
       columns.push_back(std::move(column));
       return;
     }

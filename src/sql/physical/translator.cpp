@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
+#include <utility>
 
 #include "sql/optimizer/optimizer.h"
 
@@ -304,6 +306,59 @@ DataStream<vector::Chunk> dataStreamScan(const LogicalDataStreamScan& scan,
         settings);
   }
   return chunks;
+}
+
+/// The BATCH algorithm of a regular join under table.exec.disabled-operators (`disabled`:
+/// Flink's operator names, comma-separated, trimmed as Java's trim(); `HashJoin` stands for
+/// ShuffleHashJoin and BroadcastHashJoin) and its name in EXPLAIN: by default AUTO (`Join`:
+/// hash or sort-merge by the inputs' sizes); with the hash join disabled sort-merge
+/// (`SortMergeJoin`), with the sort-merge join disabled hash (`HashJoin`); with both disabled
+/// Flink falls back to a nested loop, for which eddy runs its hash join (the same rows) unless
+/// NestedLoopJoin is disabled too. Keys of a nested type cannot sort (hash then). A join without
+/// equi keys is a nested loop (every pair a candidate; `Join`). HashAgg, SortAgg and
+/// BroadcastHashJoin are accepted and change nothing (eddy aggregates by hash and has no
+/// broadcast join).
+std::pair<runtime::operators::BatchJoinAlgorithm, std::string> batchJoinChoice(
+    const std::string& disabled, const runtime::operators::JoinSpec& spec,
+    runtime::operators::JoinType joinType) {
+  using runtime::operators::BatchJoinAlgorithm;
+  static const std::vector<std::string> kOperators{"NestedLoopJoin", "ShuffleHashJoin",
+                                                   "BroadcastHashJoin", "SortMergeJoin",
+                                                   "HashAgg", "SortAgg", "HashJoin"};
+  bool hashDisabled = false;
+  bool sortMergeDisabled = false;
+  bool nestedLoopDisabled = false;
+  std::stringstream names(disabled);
+  for (std::string name; std::getline(names, name, ',');) {
+    auto blank = [](char c) { return static_cast<unsigned char>(c) <= ' '; };
+    name.erase(name.begin(), std::find_if_not(name.begin(), name.end(), blank));
+    name.erase(std::find_if_not(name.rbegin(), name.rend(), blank).base(), name.end());
+    if (name.empty()) continue;
+    if (std::find(kOperators.begin(), kOperators.end(), name) == kOperators.end()) {
+      throw ValidationException(fmt::format(
+          "Unknown operator '{}' in 'table.exec.disabled-operators' = '{}'. The operators are: {}",
+          name, disabled, fmt::join(kOperators, ", ")));
+    }
+    hashDisabled = hashDisabled || name == "HashJoin" || name == "ShuffleHashJoin";
+    sortMergeDisabled = sortMergeDisabled || name == "SortMergeJoin";
+    nestedLoopDisabled = nestedLoopDisabled || name == "NestedLoopJoin";
+  }
+  const bool keyed = !spec.leftKeys.empty();
+  if ((!keyed || (hashDisabled && sortMergeDisabled)) && nestedLoopDisabled) {
+    throw TableException(
+        "Cannot plan the join " + runtime::operators::joinTypeName(joinType) +
+        " in BATCH mode: 'table.exec.disabled-operators' = '" + disabled + "' disables " +
+        (keyed ? "HashJoin (or ShuffleHashJoin), SortMergeJoin and NestedLoopJoin"
+               : "NestedLoopJoin, the only join without equi keys"));
+  }
+  if (!keyed) return {BatchJoinAlgorithm::HASH, "Join"};
+  if (hashDisabled && !sortMergeDisabled && runtime::operators::keysSortable(spec)) {
+    return {BatchJoinAlgorithm::SORT_MERGE, "SortMergeJoin"};
+  }
+  if (hashDisabled || sortMergeDisabled || !runtime::operators::keysSortable(spec)) {
+    return {BatchJoinAlgorithm::HASH, "HashJoin"};
+  }
+  return {BatchJoinAlgorithm::AUTO, "Join"};
 }
 
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
@@ -809,22 +864,10 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       for (int side = 0; side < 2; ++side) {
         spec->insertOnlyInput[side] = node.inputs[side]->changelogMode == ChangelogMode::kInsertOnly;
       }
-      // BATCH: the join algorithm the options leave (a join without equi keys always hashes:
-      // every pair is a candidate); named as in Flink's plans where it is fixed, `Join` where
-      // it is chosen at run time (as the STREAMING join).
-      const bool keyed = !join.leftKeys.empty();
-      if (!settings.streaming && keyed && !settings.batchJoinAlgorithm) {
-        throw TableException(
-            "Cannot plan the join " + runtime::operators::joinTypeName(join.joinType) +
-            " in BATCH mode: 'table.exec.disabled-operators' disables both HashJoin (or "
-            "ShuffleHashJoin) and SortMergeJoin, and eddy has no other join for equi keys");
-      }
-      spec->batchAlgorithm = keyed && settings.batchJoinAlgorithm
-                                 ? *settings.batchJoinAlgorithm
-                                 : runtime::operators::BatchJoinAlgorithm::HASH;
-      const std::string operatorName =
-          settings.streaming || !keyed ? "Join"
-                                       : runtime::operators::batchJoinAlgorithmName(spec->batchAlgorithm);
+      auto [algorithm, operatorName] =
+          settings.streaming ? std::pair{runtime::operators::BatchJoinAlgorithm::AUTO, std::string("Join")}
+                             : batchJoinChoice(settings.disabledOperators, *spec, join.joinType);
+      spec->batchAlgorithm = algorithm;
       DataStream<vector::Chunk> left = translate(*node.inputs[0], env, settings);  // left first
       DataStream<vector::Chunk> right = translate(*node.inputs[1], env, settings);
       std::string description =

@@ -9,7 +9,6 @@
 
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "common/session_time_zone.h"
@@ -41,12 +40,9 @@ struct TranslationSettings {
   bool trimPadToSinkLength = false;
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
-  /// BATCH: how regular joins with equi keys meet their rows: AUTO (hash or sort-merge by the
-  /// inputs' sizes), SORT_MERGE where table.exec.disabled-operators disables the hash join,
-  /// HASH where it disables the sort-merge join; nullopt where it disables both (such a join
-  /// then fails to plan, naming the option).
-  std::optional<runtime::operators::BatchJoinAlgorithm> batchJoinAlgorithm =
-      runtime::operators::BatchJoinAlgorithm::AUTO;
+  /// table.exec.disabled-operators as set (Flink's operator names, comma-separated): read when
+  /// a BATCH join is planned (translator.cpp, batchJoinChoice), as Flink reads it.
+  std::string disabledOperators;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
   /// (both > 0); 0 when mini-batch is off.
   int64_t miniBatchLatency = 0;

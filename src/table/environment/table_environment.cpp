@@ -469,6 +469,35 @@ Schema alteredSchema(const Schema& schema, const sql::AlterTableStatement& alter
   return builder.build();
 }
 
+/// Throws unless the primary key's and the partition keys' columns of `table` are physical
+/// columns (Flink's schema resolution and SqlCreateTableConverter checks and messages).
+void checkKeysArePhysical(const catalog::CatalogBaseTable& table) {
+  std::vector<std::string> physical;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    if (std::holds_alternative<Schema::PhysicalColumn>(column)) {
+      physical.push_back(Schema::columnName(column));
+    }
+  }
+  auto isPhysical = [&](const std::string& name) {
+    return std::find(physical.begin(), physical.end(), name) != physical.end();
+  };
+  if (const auto& key = table.schema.getPrimaryKey()) {
+    for (const std::string& column : key->columnNames) {
+      if (!isPhysical(column)) {
+        throw ValidationException("Could not create a PRIMARY KEY '" + key->constraintName +
+                                  "'. Column '" + column + "' is not a physical column.");
+      }
+    }
+  }
+  for (const std::string& key : table.partitionKeys) {
+    if (!isPhysical(key)) {
+      throw ValidationException(fmt::format(
+          "Partition column '{}' not defined in the table schema. Available columns: ['{}']", key,
+          fmt::join(physical, "', '")));
+    }
+  }
+}
+
 /// Throws when `column` of `table` may not be dropped or renamed: a partition key, read by a
 /// computed column (other than those in `alsoDropped`) or by a watermark expression other than
 /// its own (`renaming`: the rowtime column's own watermark follows it; dropping: it is read).
@@ -983,41 +1012,6 @@ int parallelismOption(const std::map<std::string, std::string>& configuration,
   return value && *value > 0 ? static_cast<int>(*value) : -1;
 }
 
-/// The BATCH join algorithm under table.exec.disabled-operators (Flink's operator names,
-/// comma-separated; `HashJoin` stands for ShuffleHashJoin and BroadcastHashJoin): AUTO (by
-/// the inputs' sizes) when neither the hash nor the sort-merge join is disabled, the other one
-/// when one is, nullopt when both are.
-/// HashAgg, SortAgg, BroadcastHashJoin and NestedLoopJoin are accepted and change nothing
-/// (eddy aggregates by hash, has no broadcast join, and runs a join without equi keys as
-/// the nested loop it is).
-std::optional<runtime::operators::BatchJoinAlgorithm> batchJoinAlgorithmOf(
-    const std::map<std::string, std::string>& configuration) {
-  static const std::vector<std::string> kOperators{"NestedLoopJoin", "ShuffleHashJoin",
-                                                   "BroadcastHashJoin", "SortMergeJoin",
-                                                   "HashAgg", "SortAgg", "HashJoin"};
-  auto value = configuration.find("table.exec.disabled-operators");
-  bool hashDisabled = false;
-  bool sortMergeDisabled = false;
-  if (value != configuration.end()) {
-    std::stringstream names(value->second);
-    for (std::string name; std::getline(names, name, ',');) {
-      name.erase(0, name.find_first_not_of(" \t"));
-      name.erase(name.find_last_not_of(" \t") + 1);
-      if (name.empty()) continue;
-      if (std::find(kOperators.begin(), kOperators.end(), name) == kOperators.end()) {
-        throw ValidationException(fmt::format(
-            "Unknown operator '{}' in 'table.exec.disabled-operators' = '{}'. The operators are: {}",
-            name, value->second, fmt::join(kOperators, ", ")));
-      }
-      hashDisabled = hashDisabled || name == "HashJoin" || name == "ShuffleHashJoin";
-      sortMergeDisabled = sortMergeDisabled || name == "SortMergeJoin";
-    }
-  }
-  if (hashDisabled && sortMergeDisabled) return std::nullopt;
-  if (hashDisabled) return runtime::operators::BatchJoinAlgorithm::SORT_MERGE;
-  if (sortMergeDisabled) return runtime::operators::BatchJoinAlgorithm::HASH;
-  return runtime::operators::BatchJoinAlgorithm::AUTO;
-}
 
 }  // namespace
 
@@ -1072,7 +1066,10 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
       view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
   translation.stateTtl =
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
-  translation.batchJoinAlgorithm = batchJoinAlgorithmOf(configuration_);
+  if (auto disabled = configuration_.find("table.exec.disabled-operators");
+      disabled != configuration_.end()) {
+    translation.disabledOperators = disabled->second;
+  }
   translation.dropNotNullViolations =
       view.getEnum("table.exec.sink.not-null-enforcer").value_or("ERROR") == "DROP";
   translation.trimPadToSinkLength =
@@ -1679,6 +1676,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         // and the watermark when a table is created; metadata keys when it is read).
         sql::planTableScan(catalogs, table, identifier.asSummaryString(),
                            sql::MetadataKeys::kDeclared);
+        checkKeysArePhysical(table);
         if (create.temporary) {
           catalogs.createTemporaryTable(std::move(table), identifier, create.ifNotExists);
         } else {
@@ -1887,6 +1885,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         // computed columns and the watermark over the columns they read, metadata keys, types.
         sql::planTableScan(catalogs, table, identifier.asSummaryString(),
                            sql::MetadataKeys::kDeclared);
+        checkKeysArePhysical(table);
       }
       catalogs.alterTable(std::move(table), identifier, false);
       return TableResult::ok();

@@ -84,6 +84,14 @@ std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm) {
   throw InternalError("unknown join algorithm");
 }
 
+bool keysSortable(const JoinSpec& spec) {
+  if (spec.leftKeys.empty()) return false;
+  return std::none_of(spec.leftKeys.begin(), spec.leftKeys.end(), [&](int key) {
+    return vector::physicalLayoutOf(*spec.leftRowType->getFields()[static_cast<size_t>(key)].type) ==
+           vector::PhysicalLayout::kBoxed;
+  });
+}
+
 bool outputsLeftOnly(JoinType type) { return type == JoinType::SEMI || type == JoinType::ANTI; }
 
 void JoinOperator::JoinedRows::add(RowKind kind, RowRef left, RowRef right) {
@@ -468,7 +476,7 @@ void JoinOperator::finishInBatchMode() {
   const int64_t probeRows = stores_[0].heldRows();
   const int64_t buildRows = stores_[1].heldRows();
   const bool sortMerge =
-      !spec_->leftKeys.empty() &&
+      keysSortable(*spec_) &&
       (spec_->batchAlgorithm == BatchJoinAlgorithm::SORT_MERGE ||
        (spec_->batchAlgorithm == BatchJoinAlgorithm::AUTO &&
         buildRows >= kSortMergeMinimumBuildRows && buildRows * 4 >= probeRows));

@@ -96,6 +96,12 @@ enum class BatchJoinAlgorithm { AUTO, HASH, SORT_MERGE };
 /// AUTO's smallest right input for the sort-merge join.
 inline constexpr int64_t kSortMergeMinimumBuildRows = 256 * 1024;
 
+struct JoinSpec;
+/// Whether a join of `spec` can sort and merge: it has equi keys and none is of a nested type
+/// (ARRAY, MAP, ROW, MULTISET, RAW: equal or not, but without an order); else it hashes,
+/// whatever its batchAlgorithm says.
+bool keysSortable(const JoinSpec& spec);
+
 /// The operator's name in EXPLAIN: Flink's "HashJoin" and "SortMergeJoin"; AUTO, decided at
 /// run time, "Join" (as the STREAMING join).
 std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm);

@@ -482,16 +482,15 @@ void RankOperator::processWatermark(Watermark watermark) {
 }
 
 void RankOperator::finishInBatchMode() {
-  // Every row sorted by partition keys, then sort keys (RowSorter: equal rows in arrival order,
+  // Every row grouped by partition keys (in key-byte order), then sorted by the sort keys
+  // (RowSorter: equal rows in arrival order,
   // or, for a deduplication keeping the last row, latest first: the rows are added backwards);
   // each partition is then a run of the order, ranked as it is walked.
-  std::vector<vector::SortColumn> partitionColumns;
-  for (int column : spec_->partitionKeys) partitionColumns.push_back(vector::SortColumn{column});
-  std::vector<vector::SortColumn> columns = partitionColumns;
+  std::vector<vector::SortColumn> columns;
   for (const SortKey& key : spec_->sortKeys) {
     columns.push_back(vector::SortColumn{key.column, key.ascending, key.nullsFirst});
   }
-  RowSorter sorter(std::move(columns));
+  RowSorter sorter(std::move(columns), spec_->partitionKeys);
   if (spec_->deduplicate && !spec_->sortKeys[0].ascending) {
     for (auto slot = batchSegments_.rbegin(); slot != batchSegments_.rend(); ++slot) {
       const vector::Chunk& chunk = store_.chunk(*slot);
@@ -508,8 +507,8 @@ void RankOperator::finishInBatchMode() {
   std::string nextPartition;
   auto partitionOf = [&](const SortedRow& row, std::string& out) {
     out.clear();
-    vector::appendSortKeyBytes(store_.chunk(row.row.segment), partitionColumns, row.row.position,
-                               out);
+    vector::appendKeyBytes(store_.chunk(row.row.segment), spec_->partitionKeys, row.row.position,
+                           out);
   };
   size_t begin = 0;
   while (begin < rows.size()) {

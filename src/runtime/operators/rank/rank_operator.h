@@ -16,9 +16,8 @@
 //   with the rank number: for every rank whose row changed, -U old / +U new (+I or -D where a
 //   rank gained or lost its row).
 // BATCH: the input chunks are buffered as they came (the RowStore); at the end all rows are
-// sorted by partition keys then sort keys (a RowSorter over order-preserving key bytes) and
-// each partition's visible rows are emitted as +I, gathered a column at a time (partitions in
-// the order of their keys, NULL first).
+// grouped by partition keys and sorted by sort keys (a RowSorter) and each partition's visible
+// rows are emitted as +I, gathered a column at a time (partitions in key-byte order).
 //
 // One operator per subtask, called from its task thread; input partitioned by the partition
 // keys (none: parallelism 1).

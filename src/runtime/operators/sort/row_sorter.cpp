@@ -26,6 +26,8 @@ int compareBytes(std::string_view a, std::string_view b) {
 
 void RowSorter::add(const vector::Chunk& chunk, int32_t segment, int32_t position) {
   const size_t begin = keys_.size();
+  // Key bytes are self-delimiting, so the group part never makes one key a prefix of another.
+  if (!groupColumns_.empty()) vector::appendKeyBytes(chunk, groupColumns_, position, keys_);
   vector::appendSortKeyBytes(chunk, columns_, position, keys_);
   const std::string_view key = std::string_view(keys_).substr(begin);
   rows_.push_back(SortedRow{prefixOf(key), begin, static_cast<uint32_t>(key.size()),

@@ -34,7 +34,12 @@ struct SortedRow {
 
 class RowSorter {
  public:
-  explicit RowSorter(std::vector<vector::SortColumn> columns) : columns_(std::move(columns)) {}
+  /// Orders rows by `columns`. With `groupColumns`, rows are first grouped by those columns
+  /// (encoded as key bytes, vector::appendKeyBytes: equal values adjacent, the groups in
+  /// key-byte order, any type — also the nested ones, which have no order) and ordered by
+  /// `columns` within a group.
+  explicit RowSorter(std::vector<vector::SortColumn> columns, std::vector<int> groupColumns = {})
+      : columns_(std::move(columns)), groupColumns_(std::move(groupColumns)) {}
 
   /// Adds row `position` of `chunk`, stored as segment `segment` of a RowStore.
   void add(const vector::Chunk& chunk, int32_t segment, int32_t position);
@@ -60,6 +65,7 @@ class RowSorter {
 
  private:
   std::vector<vector::SortColumn> columns_;
+  std::vector<int> groupColumns_;
   std::string keys_;
   std::vector<SortedRow> rows_;
 };
