@@ -352,12 +352,11 @@ std::pair<runtime::operators::BatchJoinAlgorithm, std::string> batchJoinChoice(
                : "NestedLoopJoin, the only join without equi keys"));
   }
   if (!keyed) return {BatchJoinAlgorithm::HASH, "Join"};
-  if (hashDisabled && !sortMergeDisabled && runtime::operators::keysSortable(spec)) {
+  const bool sortable = runtime::operators::keysSortable(spec);
+  if (hashDisabled && !sortMergeDisabled && sortable) {
     return {BatchJoinAlgorithm::SORT_MERGE, "SortMergeJoin"};
   }
-  if (hashDisabled || sortMergeDisabled || !runtime::operators::keysSortable(spec)) {
-    return {BatchJoinAlgorithm::HASH, "HashJoin"};
-  }
+  if (hashDisabled || sortMergeDisabled || !sortable) return {BatchJoinAlgorithm::HASH, "HashJoin"};
   return {BatchJoinAlgorithm::AUTO, "Join"};
 }
 

@@ -509,7 +509,8 @@ void JoinOperator::emitProbedRowsInBatchMode(const ProbeWindow& window,
   for (size_t i = 0; i < window.probeRows.size(); ++i) {
     const RowRef probeRow = window.probeRows[i];
     const int64_t first = window.firstCandidateOfRow[i];
-    const int64_t end = window.firstCandidateOfRow[i + 1];
+    const int64_t end = i + 1 < window.probeRows.size() ? window.firstCandidateOfRow[i + 1]
+                                                         : window.candidates.size();
     if (outputsLeftOnly(spec_->joinType)) {  // SEMI: the row once if it matches; ANTI: if not
       const bool matched = std::any_of(matches.begin() + first, matches.begin() + end,
                                        [](uint8_t match) { return match != 0; });
@@ -537,6 +538,20 @@ void JoinOperator::ProbeWindow::clear() {
   candidates.clear();
   firstCandidateOfRow.clear();
   rightOfCandidate.clear();
+}
+
+bool JoinOperator::ProbeWindow::hasRoom() const {
+  return probeRows.empty() || candidates.size() < kMaxCandidatesPerEvaluation;
+}
+
+void JoinOperator::ProbeWindow::addProbeRow(RowRef row) {
+  probeRows.push_back(row);
+  firstCandidateOfRow.push_back(candidates.size());
+}
+
+void JoinOperator::ProbeWindow::addCandidate(RowRef right, int32_t rightNumber) {
+  candidates.add(RowKind::INSERT, probeRows.back(), right);
+  rightOfCandidate.push_back(rightNumber);
 }
 
 void JoinOperator::hashJoinInBatchMode() {
@@ -597,24 +612,16 @@ void JoinOperator::hashJoinInBatchMode() {
     int64_t row = 0;
     while (row < chunk.size()) {
       window.clear();
-      while (row < chunk.size() &&
-             (window.probeRows.empty() || window.candidates.size() < kMaxCandidatesPerEvaluation)) {
-        const RowRef probeRow{slot, static_cast<int32_t>(row)};
-        window.probeRows.push_back(probeRow);
-        window.firstCandidateOfRow.push_back(window.candidates.size());
-        if (!keyHasNull(chunk, spec_->leftKeys, row)) {
-          if (const Chain* chain = chainOf(chunk, spec_->leftKeys, row, /*add=*/false)) {
-            for (int32_t buildRow = chain->first; buildRow >= 0;
-                 buildRow = nextBuildRowOfKey[static_cast<size_t>(buildRow)]) {
-              window.candidates.add(RowKind::INSERT, probeRow,
-                                    buildRows[static_cast<size_t>(buildRow)]);
-              window.rightOfCandidate.push_back(buildRow);
-            }
+      for (; row < chunk.size() && window.hasRoom(); ++row) {
+        window.addProbeRow(RowRef{slot, static_cast<int32_t>(row)});
+        if (keyHasNull(chunk, spec_->leftKeys, row)) continue;
+        if (const Chain* chain = chainOf(chunk, spec_->leftKeys, row, /*add=*/false)) {
+          for (int32_t buildRow = chain->first; buildRow >= 0;
+               buildRow = nextBuildRowOfKey[static_cast<size_t>(buildRow)]) {
+            window.addCandidate(buildRows[static_cast<size_t>(buildRow)], buildRow);
           }
         }
-        ++row;
       }
-      window.firstCandidateOfRow.push_back(window.candidates.size());
       emitProbedRowsInBatchMode(window, buildRowMatched);
     }
   }
@@ -687,17 +694,12 @@ void JoinOperator::sortMergeJoinInBatchMode() {
     }
     while (l < leftEnd) {
       window.clear();
-      while (l < leftEnd &&
-             (window.probeRows.empty() || window.candidates.size() < kMaxCandidatesPerEvaluation)) {
-        window.probeRows.push_back(left[l].row);
-        window.firstCandidateOfRow.push_back(window.candidates.size());
+      for (; l < leftEnd && window.hasRoom(); ++l) {
+        window.addProbeRow(left[l].row);
         for (size_t k = r; k < rightEnd; ++k) {
-          window.candidates.add(RowKind::INSERT, left[l].row, right[k].row);
-          window.rightOfCandidate.push_back(static_cast<int32_t>(k));
+          window.addCandidate(right[k].row, static_cast<int32_t>(k));
         }
-        ++l;
       }
-      window.firstCandidateOfRow.push_back(window.candidates.size());
       emitProbedRowsInBatchMode(window, rightMatched);
     }
     for (; r < rightEnd; ++r) {

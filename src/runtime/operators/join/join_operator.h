@@ -188,14 +188,21 @@ class JoinOperator final : public StreamOperator {
   };
 
   /// BATCH: left rows (in order) to probe, probe row i's candidate pairs being candidates
-  /// [firstCandidateOfRow[i], firstCandidateOfRow[i + 1]), candidate c pairing it with the
-  /// right row numbered rightOfCandidate[c] (in the algorithm's numbering of right rows).
+  /// [firstCandidateOfRow[i], firstCandidateOfRow[i + 1] or the end), candidate c pairing it
+  /// with the right row numbered rightOfCandidate[c] (in the algorithm's numbering of right
+  /// rows). Filled a probe row at a time while it has room (under
+  /// kMaxCandidatesPerEvaluation candidates; a single row's candidates are never split).
   struct ProbeWindow {
     std::vector<RowRef> probeRows;
     JoinedRows candidates;
     std::vector<int64_t> firstCandidateOfRow;
     std::vector<int32_t> rightOfCandidate;
     void clear();
+    bool hasRoom() const;
+    void addProbeRow(RowRef row);
+    /// A candidate pair of the last probe row added and right row `right` (numbered
+    /// `rightNumber`).
+    void addCandidate(RowRef right, int32_t rightNumber);
   };
 
   bool isOuter(int side) const;

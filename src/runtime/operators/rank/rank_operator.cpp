@@ -510,15 +510,18 @@ void RankOperator::finishInBatchMode() {
     vector::appendKeyBytes(store_.chunk(row.row.segment), spec_->partitionKeys, row.row.position,
                            out);
   };
+  // Each row's partition bytes are made once: the first row of the next partition's are
+  // kept (swapped) for it.
+  if (!rows.empty()) partitionOf(rows[0], partition);
   size_t begin = 0;
   while (begin < rows.size()) {
-    partitionOf(rows[begin], partition);
     size_t end = begin + 1;
     while (end < rows.size()) {
       partitionOf(rows[end], nextPartition);
       if (nextPartition != partition) break;
       ++end;
     }
+    partition.swap(nextPartition);
     // Within a partition, equal sort keys are equal whole keys.
     forEachVisible(
         end - begin, 0,
