@@ -547,11 +547,19 @@ std::string withoutSqlPosition(const std::string& message) {
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName) {
   (void)tableName;
+  // Flink's schema resolution makes the primary key's columns NOT NULL, whatever they declare.
+  const auto& primaryKey = table.schema.getPrimaryKey();
+  auto inPrimaryKey = [&primaryKey](const std::string& name) {
+    return primaryKey && std::find(primaryKey->columnNames.begin(), primaryKey->columnNames.end(),
+                                   name) != primaryKey->columnNames.end();
+  };
   std::vector<RowField> fields;
   for (const Schema::Column& column : table.schema.getColumns()) {
     const auto* physical = std::get_if<Schema::PhysicalColumn>(&column);
     if (!physical) continue;
-    fields.push_back(RowField{physical->name, logicalTypeOf(physical->type), std::nullopt});
+    LogicalTypePtr type = logicalTypeOf(physical->type);
+    if (inPrimaryKey(physical->name)) type = type->copy(false);
+    fields.push_back(RowField{physical->name, std::move(type), std::nullopt});
   }
   return LogicalType::row(std::move(fields), false);
 }

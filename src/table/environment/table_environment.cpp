@@ -873,7 +873,14 @@ std::string showCreate(const catalog::ObjectIdentifier& identifier,
           if constexpr (std::is_same_v<C, Schema::ComputedColumn>) {
             line += "AS " + c.expression;
           } else {
-            line += sql::logicalTypeOf(c.type)->asSerializableString();
+            LogicalTypePtr type = sql::logicalTypeOf(c.type);
+            // The primary key's columns are NOT NULL (Flink's resolved schema).
+            const auto& key = table.schema.getPrimaryKey();
+            if (key && std::find(key->columnNames.begin(), key->columnNames.end(), c.name) !=
+                           key->columnNames.end()) {
+              type = type->copy(false);
+            }
+            line += type->asSerializableString();
             if constexpr (std::is_same_v<C, Schema::MetadataColumn>) {
               line += " METADATA";
               if (c.metadataKey) line += " FROM " + quoteLiteral(*c.metadataKey);
