@@ -648,8 +648,17 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     metadataKeys.push_back(key);
     declaredMetadataTypes.push_back(declared);
   }
-  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(
-      tableName, physical, table.options, table.partitionKeys, metadataFields, metadataKeys);
+  std::vector<int> primaryKey;
+  if (const auto& key = table.schema.getPrimaryKey()) {
+    for (const std::string& column : key->columnNames) {
+      const int index = physical->getFieldIndex(column);
+      if (index >= 0) primaryKey.push_back(index);
+    }
+    if (primaryKey.size() != key->columnNames.size()) primaryKey.clear();
+  }
+  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(tableName, physical, table.options,
+                                                           table.partitionKeys, metadataFields,
+                                                           metadataKeys, std::move(primaryKey));
   bool computed = std::any_of(table.schema.getColumns().begin(), table.schema.getColumns().end(),
                               [](const Schema::Column& column) {
                                 return std::holds_alternative<Schema::ComputedColumn>(column);

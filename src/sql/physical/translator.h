@@ -38,6 +38,9 @@ struct TranslationSettings {
   /// (BINARY/VARBINARY) sink column is trimmed to its length, a CHAR (BINARY) one padded; with
   /// IGNORE (Flink's default) it is written as it is.
   bool trimPadToSinkLength = false;
+  /// table.exec.sink.upsert-materialize: NONE, AUTO (Flink's default) or FORCE; read when a
+  /// table sink with a primary key is added (table_environment.cpp, addInsertSink).
+  std::string upsertMaterialize = "AUTO";
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
   /// table.exec.disabled-operators as set (Flink's operator names, comma-separated): read when

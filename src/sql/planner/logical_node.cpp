@@ -145,7 +145,7 @@ std::string changelogKindsOf(const LogicalNode& node) {
                         rank.outputRankNumber, rank.sortKeys)) {
         return rank.generateUpdateBefore ? "[I,UB,UA]" : "[I,UA]";
       }
-      return "[I,UB,UA,D]";
+      return rank.generateUpdateBefore ? "[I,UB,UA,D]" : "[I,UA,D]";
     }
     case LogicalNodeKind::kProject:
     case LogicalNodeKind::kFilter:
@@ -207,6 +207,144 @@ int keyColumnOf(const expression::ExpressionPtr& e) {
 
 }  // namespace
 
+namespace {
+
+using Keys = std::vector<std::vector<int>>;
+
+/// Adds `key` (sorted, deduplicated) to `keys` unless present.
+void addKey(Keys& keys, std::vector<int> key) {
+  std::sort(key.begin(), key.end());
+  key.erase(std::unique(key.begin(), key.end()), key.end());
+  if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+}
+
+/// Whether every column of `inner` is in `outer` (both sorted or not).
+bool containsAll(const std::vector<int>& outer, const std::vector<int>& inner) {
+  return std::all_of(inner.begin(), inner.end(), [&outer](int column) {
+    return std::find(outer.begin(), outer.end(), column) != outer.end();
+  });
+}
+
+/// The keys of `keys` that hold all of `columns` (Flink keeps the upsert keys that contain the
+/// distribution key of a keyed operator: changes of one key then meet in one subtask).
+Keys keysHolding(const Keys& keys, const std::vector<int>& columns) {
+  Keys held;
+  for (const auto& key : keys) {
+    if (containsAll(key, columns)) held.push_back(key);
+  }
+  return held;
+}
+
+/// Whether `columns` hold one of `keys` (then at most one row has each of their values).
+bool holdsAKey(const Keys& keys, const std::vector<int>& columns) {
+  return std::any_of(keys.begin(), keys.end(),
+                     [&columns](const auto& key) { return containsAll(columns, key); });
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> upsertKeysOf(const LogicalNode& node) {
+  Keys keys;
+  switch (node.kind) {
+    case LogicalNodeKind::kTableScan: {
+      const auto& scan = static_cast<const LogicalTableScan&>(node);
+      if (scan.primaryKey.empty()) break;
+      std::vector<int> key;
+      for (int column : scan.primaryKey) {
+        int position = column;
+        if (scan.projection) {
+          const auto& paths = *scan.projection;
+          auto found = std::find(paths.begin(), paths.end(), std::vector<int>{column});
+          if (found == paths.end()) return {};
+          position = static_cast<int>(found - paths.begin());
+        }
+        key.push_back(position);
+      }
+      addKey(keys, std::move(key));
+      break;
+    }
+    case LogicalNodeKind::kDataStreamScan: {
+      const auto& scan = static_cast<const LogicalDataStreamScan&>(node);
+      if (scan.source->kinds == DataStreamSource::Kinds::kUpsert) addKey(keys, scan.source->upsertKey);
+      break;
+    }
+    case LogicalNodeKind::kFilter:
+    case LogicalNodeKind::kWatermarkAssigner:
+    case LogicalNodeKind::kSort:
+    case LogicalNodeKind::kOverAggregate:
+      return upsertKeysOf(*node.inputs[0]);
+    case LogicalNodeKind::kProject: {
+      const auto& expressions = static_cast<const LogicalProject&>(node).expressions;
+      for (const auto& inputKey : upsertKeysOf(*node.inputs[0])) {
+        std::vector<int> key;
+        for (int column : inputKey) {
+          auto found = std::find_if(expressions.begin(), expressions.end(),
+                                    [column](const auto& e) { return keyColumnOf(e) == column; });
+          if (found == expressions.end()) break;
+          key.push_back(static_cast<int>(found - expressions.begin()));
+        }
+        if (key.size() == inputKey.size()) addKey(keys, std::move(key));
+      }
+      break;
+    }
+    case LogicalNodeKind::kAggregate: {
+      std::vector<int> key(static_cast<const LogicalAggregate&>(node).groupingColumns.size());
+      std::iota(key.begin(), key.end(), 0);
+      addKey(keys, std::move(key));
+      break;
+    }
+    case LogicalNodeKind::kRank: {
+      const auto& rank = static_cast<const LogicalRank&>(node);
+      if (rank.rankKind == runtime::operators::RankKind::ROW_NUMBER && rank.rankStart == 1 &&
+          rank.rankEnd == 1) {
+        addKey(keys, rank.partitionKeys);
+        break;
+      }
+      if (rank.outputRankNumber && rank.rankKind == runtime::operators::RankKind::ROW_NUMBER) {
+        std::vector<int> key = rank.partitionKeys;
+        key.push_back(node.rowType->getFieldCount() - 1);
+        addKey(keys, std::move(key));
+      }
+      for (auto& key : keysHolding(upsertKeysOf(*node.inputs[0]), rank.partitionKeys)) {
+        addKey(keys, std::move(key));
+      }
+      break;
+    }
+    case LogicalNodeKind::kJoin: {
+      const auto& join = static_cast<const LogicalJoin&>(node);
+      using runtime::operators::JoinType;
+      const Keys left = keysHolding(upsertKeysOf(*node.inputs[0]), join.leftKeys);
+      if (outputsLeftOnly(join.joinType)) return left;
+      if (join.interval || join.temporal) break;
+      const Keys right = keysHolding(upsertKeysOf(*node.inputs[1]), join.rightKeys);
+      const int leftWidth = node.inputs[0]->rowType->getFieldCount();
+      auto shifted = [leftWidth](std::vector<int> key) {
+        for (int& column : key) column += leftWidth;
+        return key;
+      };
+      for (const auto& l : left) {
+        for (const auto& r : right) {
+          std::vector<int> key = l;
+          for (int column : shifted(r)) key.push_back(column);
+          addKey(keys, std::move(key));
+        }
+      }
+      const bool nullsOnLeft = join.joinType == JoinType::RIGHT || join.joinType == JoinType::FULL;
+      const bool nullsOnRight = join.joinType == JoinType::LEFT || join.joinType == JoinType::FULL;
+      if (!nullsOnLeft && holdsAKey(upsertKeysOf(*node.inputs[1]), join.rightKeys)) {
+        for (const auto& key : left) addKey(keys, key);
+      }
+      if (!nullsOnRight && holdsAKey(upsertKeysOf(*node.inputs[0]), join.leftKeys)) {
+        for (const auto& key : right) addKey(keys, shifted(key));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return keys;
+}
+
 LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
                                    const std::optional<std::vector<int>>& key) {
   if (plan->changelogMode == ChangelogMode::kInsertOnly || (key && key->empty())) return nullptr;
@@ -243,17 +381,21 @@ LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
                                                 aggregate.calls, std::move(names), false);
     }
     case LogicalNodeKind::kRank: {
-      // A deduplication, whose upsert key is its partition key (a key must be exactly that).
+      // A deduplication, upserting by its partition keys, or a ROW_NUMBER Top-N with the
+      // number selected, upserting by the partition keys and the number (its changes are per
+      // rank: a row that drops out is not deleted by its own key); a key must be exactly that.
       const auto& rank = static_cast<const LogicalRank&>(*plan);
-      if (!isDeduplicate(*plan->inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
-                         rank.outputRankNumber, rank.sortKeys)) {
-        return nullptr;
-      }
+      const bool deduplicate = isDeduplicate(*plan->inputs[0], rank.rankKind, rank.rankStart,
+                                             rank.rankEnd, rank.outputRankNumber, rank.sortKeys);
+      const bool numbered =
+          rank.outputRankNumber && rank.rankKind == runtime::operators::RankKind::ROW_NUMBER;
+      if (!deduplicate && !numbered) return nullptr;
       if (key) {
-        std::vector<int> sorted = *key, partition = rank.partitionKeys;
+        std::vector<int> sorted = *key, upsertKey = rank.partitionKeys;
+        if (numbered) upsertKey.push_back(plan->rowType->getFieldCount() - 1);
         std::sort(sorted.begin(), sorted.end());
-        std::sort(partition.begin(), partition.end());
-        if (sorted != partition) return nullptr;
+        std::sort(upsertKey.begin(), upsertKey.end());
+        if (sorted != upsertKey) return nullptr;
       }
       return std::make_shared<LogicalRank>(plan->inputs[0], rank.partitionKeys, rank.sortKeys,
                                            rank.rankKind, rank.rankStart, rank.rankEnd,
@@ -306,13 +448,14 @@ LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physical,
                                    std::map<std::string, std::string> tableOptions,
                                    std::vector<std::string> partitions,
                                    std::vector<RowField> metadata,
-                                   std::vector<std::string> keys)
+                                   std::vector<std::string> keys, std::vector<int> primary)
     : LogicalNode(LogicalNodeKind::kTableScan, withMetadataFields(physical, std::move(metadata)),
                   {}, ChangelogMode::kInsertOnly),
       tableName(std::move(name)),
       physicalRowType(std::move(physical)),
       options(std::move(tableOptions)),
       partitionKeys(std::move(partitions)),
+      primaryKey(std::move(primary)),
       metadataKeys(std::move(keys)) {}
 
 LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
@@ -324,6 +467,7 @@ LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
       physicalRowType(table.physicalRowType),
       options(table.options),
       partitionKeys(table.partitionKeys),
+      primaryKey(table.primaryKey),
       projection(std::move(paths)),
       partitions(table.partitions) {}
 
@@ -334,6 +478,7 @@ LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
       physicalRowType(table.physicalRowType),
       options(table.options),
       partitionKeys(table.partitionKeys),
+      primaryKey(table.primaryKey),
       projection(table.projection),
       metadataKeys(table.metadataKeys),
       partitions(std::move(read)) {}

@@ -96,7 +96,8 @@ struct LogicalTableScan final : LogicalNode {
   LogicalTableScan(std::string tableName, LogicalTypePtr physicalRowType,
                    std::map<std::string, std::string> options,
                    std::vector<std::string> partitionKeys = {},
-                   std::vector<RowField> metadata = {}, std::vector<std::string> metadataKeys = {});
+                   std::vector<RowField> metadata = {}, std::vector<std::string> metadataKeys = {},
+                   std::vector<int> primaryKey = {});
   /// The same table producing `projection` (paths of field indices into the physical row
   /// type, see DynamicTableSource::applyProjection) as `producedRowType`.
   LogicalTableScan(const LogicalTableScan& table, std::vector<std::vector<int>> projection,
@@ -111,6 +112,8 @@ struct LogicalTableScan final : LogicalNode {
   const LogicalTypePtr physicalRowType;
   const std::map<std::string, std::string> options;
   const std::vector<std::string> partitionKeys;
+  /// The table's PRIMARY KEY columns (indices into physicalRowType); empty without one.
+  const std::vector<int> primaryKey;
   const std::optional<std::vector<std::vector<int>>> projection;
   /// Metadata keys read after the physical columns (Flink's SupportsReadingMetadata); a scan
   /// with metadata is not projected.
@@ -452,6 +455,20 @@ std::string explainPlan(const LogicalNode& root, bool withChangelogMode = false,
 /// columns of an aggregation, an upsert stream's key, followed through projections and filters.
 /// Flink derives the primary key of a versioned view this way. nullopt when none is known.
 std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node);
+
+/// Flink's upsert keys (FlinkRelMdUpsertKeys): the sets of `node`'s output columns (each
+/// sorted) by which its changes are upserts — no two rows it currently holds share the values
+/// of one, and every change of a row keeps them, so a consumer may apply +U/-D by them. An
+/// insert-only scan's primary key; an aggregation's grouping columns (the empty set without
+/// GROUP BY: one row); a Rank's partition keys (a deduplication), or the partition keys and
+/// the rank number (ROW_NUMBER with the number selected), besides its input's keys that hold
+/// the partition keys; an upsert stream's key; followed through projections (plain column
+/// references and casts that keep values apart), filters, watermark assigners, sorts and OVER
+/// aggregations; for a join, a key of each side that holds the side's join keys, combined, or
+/// one side's key alone where the other side's join keys hold one of its keys and the join
+/// pads no NULLs on the first side (a SEMI or ANTI join: the left side's). Empty when none is
+/// known (VALUES, UNION ALL, ...).
+std::vector<std::vector<int>> upsertKeysOf(const LogicalNode& node);
 
 /// The row kinds `node` emits, as Flink's EXPLAIN CHANGELOG_MODE prints them: `[I]` for an
 /// insert-only node; a GroupAggregate `[I,UB,UA]`, without UB when it does not generate -U

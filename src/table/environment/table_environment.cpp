@@ -24,6 +24,7 @@
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/sink/not_null_enforcer_operator.h"
+#include "runtime/operators/sink/sink_upsert_materializer_operator.h"
 #include "sql/binder/binder.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
@@ -1079,6 +1080,8 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
   }
   translation.dropNotNullViolations =
       view.getEnum("table.exec.sink.not-null-enforcer").value_or("ERROR") == "DROP";
+  translation.upsertMaterialize =
+      view.getEnum("table.exec.sink.upsert-materialize").value_or("AUTO");
   translation.trimPadToSinkLength =
       view.getEnum("table.exec.sink.type-length-enforcer").value_or("IGNORE") == "TRIM_PAD";
   if (translation.streaming && view.getBoolean("table.exec.mini-batch.enabled").value_or(false)) {
@@ -1213,22 +1216,48 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
                          "' doesn't support consuming update changes which is produced by node " +
                          sql::updateProducer(*plan).describe());
   }
-  // A sink that does not consume -U rows (Flink: its changelog mode has no UPDATE_BEFORE) gets
-  // the updates without them where the query allows (an aggregate, through projections); with
-  // a primary key only when the updates are upserts by exactly that key (else it gets -U and
-  // +U, where Flink would add a SinkUpsertMaterializer).
-  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
-      !sink->consumesUpdateBefore()) {
-    std::optional<std::vector<int>> key;
-    if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
-      key.emplace();
-      for (const std::string& name : primaryKey->columnNames) {
-        key->push_back(sinkType->getFieldIndex(name));
-      }
+  // The sink's primary key (columns of the rows written; the key's columns are physical).
+  std::optional<std::vector<int>> sinkKey;
+  if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
+    sinkKey.emplace();
+    for (const std::string& name : primaryKey->columnNames) {
+      sinkKey->push_back(sinkType->getFieldIndex(name));
     }
-    // A key on a column that is not physical (-1) is no upsert key of the rows written.
-    if (!key || std::find(key->begin(), key->end(), -1) == key->end()) {
-      if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, key)) plan = upserts;
+    if (std::find(sinkKey->begin(), sinkKey->end(), -1) != sinkKey->end()) sinkKey.reset();
+  }
+  // A sink that does not consume -U rows (Flink: its changelog mode has no UPDATE_BEFORE) gets
+  // the updates without them where the query allows (sql::withoutUpdateBefore); with a primary
+  // key only when the updates are upserts by exactly that key.
+  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
+      !sink->consumesUpdateBefore() && (sinkKey || !target.table->schema.getPrimaryKey())) {
+    if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, sinkKey)) plan = upserts;
+  }
+  // Flink's SinkUpsertMaterializer (table.exec.sink.upsert-materialize): before a sink with a
+  // primary key that takes updates, where the query's changes are not upserts by (a subset of)
+  // that key (AUTO: no upsert key of the query lies within it; FORCE: always).
+  std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> materializer;
+  if (translation.streaming && sinkKey && sink->acceptsUpdates() &&
+      translation.upsertMaterialize != "NONE") {
+    const std::vector<std::vector<int>> upsertKeys = sql::upsertKeysOf(*plan);
+    bool needed = translation.upsertMaterialize == "FORCE";
+    if (!needed && plan->changelogMode != sql::ChangelogMode::kInsertOnly) {
+      needed = std::none_of(upsertKeys.begin(), upsertKeys.end(), [&](const auto& key) {
+        return std::all_of(key.begin(), key.end(), [&](int column) {
+          return std::find(sinkKey->begin(), sinkKey->end(), column) != sinkKey->end();
+        });
+      });
+    }
+    if (needed) {
+      materializer = std::make_shared<runtime::operators::SinkUpsertMaterializerSpec>();
+      materializer->rowType = plan->rowType;
+      materializer->primaryKey = *sinkKey;
+      // Flink matches rows by the input's smallest upsert key (UpsertKeyUtil.getSmallestKey).
+      for (const auto& key : upsertKeys) {
+        if (materializer->upsertKey.empty() || key.size() < materializer->upsertKey.size() ||
+            (key.size() == materializer->upsertKey.size() && key < materializer->upsertKey)) {
+          materializer->upsertKey = key;
+        }
+      }
     }
   }
   auto rows = sql::translateToDataStream(plan, environment, translation);
@@ -1243,11 +1272,30 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     enforced.setParallelism(rows.getParallelism());
     rows = std::move(enforced);
   }
+  if (materializer) {
+    std::vector<std::string> keyNames;
+    for (int column : materializer->primaryKey) {
+      keyNames.push_back(sinkType->getFields()[static_cast<size_t>(column)].name);
+    }
+    DataStream<vector::Chunk> byKey = rows.partitionCustom(
+        runtime::operators::ChunkKeyPartitioner::factory(materializer->primaryKey));
+    byKey.setDescription(fmt::format("Exchange(distribution=[hash[{}]])", fmt::join(keyNames, ", ")));
+    DataStream<vector::Chunk> materialized = byKey.transform<vector::Chunk>(
+        fmt::format("SinkMaterializer(pk=[{}])", fmt::join(keyNames, ", ")),
+        std::make_shared<runtime::LambdaOperatorFactory>([materializer] {
+          return std::make_unique<runtime::operators::SinkUpsertMaterializerOperator>(materializer);
+        }),
+        true);
+    materialized.setParallelism(rows.getParallelism());
+    rows = std::move(materialized);
+  }
   if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
-  sinkStream.setDescription(fmt::format("Sink(table=[{}], fields=[{}])", identifier.asSummaryString(),
-                                        fmt::join(plan->rowType->getFieldNames(), ", ")));
+  sinkStream.setDescription(fmt::format("Sink(table=[{}], fields=[{}]{})",
+                                        identifier.asSummaryString(),
+                                        fmt::join(plan->rowType->getFieldNames(), ", "),
+                                        materializer ? ", upsertMaterialize=[true]" : ""));
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
   // its order), unless the table sets 'sink.parallelism'.
   sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));

@@ -344,7 +344,9 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
       const bool newHere = hasNew && after_[j].second == rank;
       if (oldHere && newHere) {
         if (!rowsEqual(before_[i].first, after_[j].first)) {
-          appendRef(before_[i].first, rank, RowKind::UPDATE_BEFORE);
+          if (spec_->generateUpdateBefore) {
+            appendRef(before_[i].first, rank, RowKind::UPDATE_BEFORE);
+          }
           appendRef(after_[j].first, rank, RowKind::UPDATE_AFTER);
         }
         ++i;

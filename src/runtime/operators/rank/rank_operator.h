@@ -74,7 +74,9 @@ struct RankSpec {
   /// with `keepLastArrival` (keep-last on processing time) always.
   bool deduplicate = false;
   bool keepLastArrival = false;
-  /// Deduplication: whether a replaced row is retracted with -U before its successor's +U.
+  /// Deduplication, and Top-N with the rank number: whether a replaced row is retracted with
+  /// -U before its successor's +U (false: the consumer takes upserts by the partition keys and
+  /// the rank number, or by the deduplication's key).
   bool generateUpdateBefore = true;
   std::optional<common::SessionTimeZone> windowTimeZone;
 };

@@ -151,6 +151,42 @@ TEST(StreamTableEnvironmentTest, UpsertChangelogOfADeduplicationHasNoUpdateBefor
   }
 }
 
+// A Top-N selecting ROW_NUMBER changes rank by rank: -U old / +U new per rank whose row
+// changed. In upsert mode keyed by the partition keys and the number (Flink's upsert key of
+// the Rank) the -U rows are not generated at all.
+TEST(StreamTableEnvironmentTest, UpsertChangelogOfATopNByRankHasNoUpdateBefore) {
+  for (bool upsert : {false, true}) {
+    auto env = environment();
+    auto tableEnv = StreamTableEnvironment::create(*env);
+    DataStream<Row> rows = env->fromElements(Row::of("a", 1), Row::of("a", 5), Row::of("a", 3),
+                                             Row::of("b", 2), Row::of("a", 9));
+    tableEnv->createTemporaryView("Rows", tableEnv->fromDataStream(rows).as("name", "v"));
+    Table result = tableEnv->sqlQuery(
+        "SELECT name, v, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY name ORDER BY v DESC) "
+        "AS rn FROM Rows) WHERE rn <= 2");
+    std::vector<std::string> changes =
+        upsert ? collect(tableEnv->toChangelogStream(
+                     result,
+                     Schema::newBuilder()
+                         .column("name", DataTypes::STRING().notNull())
+                         .column("v", DataTypes::INT().notNull())
+                         .column("rn", DataTypes::BIGINT().notNull())
+                         .primaryKey({"name", "rn"})
+                         .build(),
+                     ChangelogMode::upsert()))
+               : collect(tableEnv->toChangelogStream(result));
+    const std::vector<std::string> expected =
+        upsert ? std::vector<std::string>{"+I[a, 1, 1]", "+U[a, 5, 1]", "+I[a, 1, 2]",
+                                          "+U[a, 3, 2]", "+I[b, 2, 1]", "+U[a, 9, 1]",
+                                          "+U[a, 5, 2]"}
+               : std::vector<std::string>{"+I[a, 1, 1]", "-U[a, 1, 1]", "+U[a, 5, 1]",
+                                          "+I[a, 1, 2]", "-U[a, 1, 2]", "+U[a, 3, 2]",
+                                          "+I[b, 2, 1]", "-U[a, 5, 1]", "+U[a, 9, 1]",
+                                          "-U[a, 3, 2]", "+U[a, 5, 2]"};
+    EXPECT_EQ(changes, expected) << (upsert ? "upsert" : "retract");
+  }
+}
+
 TEST(StreamTableEnvironmentTest, BatchModeFromTheEnvironmentOrTheSettingsIsInsertOnly) {
   for (bool viaSettings : {false, true}) {
     auto env = environment();

@@ -1,0 +1,127 @@
+// SinkUpsertMaterializerOperator: one list of rows per sink key (see the header).
+#include "runtime/operators/sink/sink_upsert_materializer_operator.h"
+
+#include <absl/hash/hash.h>
+
+#include <numeric>
+#include <string_view>
+#include <utility>
+
+#include "eddy/runtime/record_batch.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+SinkUpsertMaterializerOperator::SinkUpsertMaterializerOperator(
+    std::shared_ptr<const SinkUpsertMaterializerSpec> spec)
+    : spec_(std::move(spec)), store_(spec_->rowType) {
+  matchColumns_ = spec_->upsertKey;
+  if (matchColumns_.empty()) {
+    matchColumns_.resize(static_cast<size_t>(spec_->rowType->getFieldCount()));
+    std::iota(matchColumns_.begin(), matchColumns_.end(), 0);
+  }
+}
+
+void SinkUpsertMaterializerOperator::processBatch(int, BatchPtr batch) {
+  for (vector::Chunk& chunk : typedBatch<vector::Chunk>(*batch).records) {
+    const int64_t rows = chunk.size();
+    if (rows == 0) continue;
+    const int32_t segment = store_.add(std::move(chunk));
+    for (int64_t row = 0; row < rows; ++row) processRow(segment, row);
+  }
+  flush();
+  store_.freeEmpty();
+  compactIfSparse();
+}
+
+int64_t SinkUpsertMaterializerOperator::findFirst(const std::vector<Listed>& rows, uint64_t hash) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].hash != hash) continue;
+    listedBytes_.clear();
+    vector::appendKeyBytes(store_.chunk(rows[i].row.segment), matchColumns_,
+                           rows[i].row.position, listedBytes_);
+    if (listedBytes_ == matchBytes_) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+void SinkUpsertMaterializerOperator::processRow(int32_t segment, int64_t position) {
+  const vector::Chunk& chunk = store_.chunk(segment);
+  const RowRef row{segment, static_cast<int32_t>(position)};
+  keyBytes_.clear();
+  vector::appendKeyBytes(chunk, spec_->primaryKey, position, keyBytes_);
+  matchBytes_.clear();
+  vector::appendKeyBytes(chunk, matchColumns_, position, matchBytes_);
+  const uint64_t hash = absl::Hash<std::string_view>{}(matchBytes_);
+  const RowKind kind = chunk.rowKind(position);
+  if (kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER) {
+    const int32_t slot = keys_.findOrAdd(keyBytes_);
+    std::vector<Listed>& rows = keys_[slot].rows;
+    const RowKind out = rows.empty() ? RowKind::INSERT : RowKind::UPDATE_AFTER;
+    const int64_t same = spec_->upsertKey.empty() ? -1 : findFirst(rows, hash);
+    store_.retain(row);
+    if (same < 0) {
+      rows.push_back(Listed{row, hash});
+    } else {
+      store_.release(rows[static_cast<size_t>(same)].row);
+      rows[static_cast<size_t>(same)] = Listed{row, hash};
+    }
+    emit(row, out);
+    return;
+  }
+  const int32_t slot = keys_.find(keyBytes_);
+  if (slot < 0) return;  // a retraction of a row never listed
+  std::vector<Listed>& rows = keys_[slot].rows;
+  const int64_t found = findFirst(rows, hash);
+  if (found < 0) return;
+  const bool wasLast = found + 1 == static_cast<int64_t>(rows.size());
+  store_.release(rows[static_cast<size_t>(found)].row);
+  rows.erase(rows.begin() + found);
+  if (rows.empty()) {
+    emit(row, RowKind::DELETE);
+    keys_.remove(slot);
+  } else if (wasLast) {
+    emit(rows.back().row, RowKind::UPDATE_AFTER);
+  }
+}
+
+void SinkUpsertMaterializerOperator::emit(RowRef row, RowKind kind) {
+  pendingSegments_.push_back(row.segment);
+  pendingPositions_.push_back(row.position);
+  pendingKinds_.push_back(kind);
+}
+
+void SinkUpsertMaterializerOperator::flush() {
+  const size_t total = pendingKinds_.size();
+  const auto batchSize = static_cast<size_t>(kDefaultBatchSize);
+  std::vector<int32_t> segments, positions;
+  for (size_t begin = 0; begin < total; begin += batchSize) {
+    const size_t end = std::min(total, begin + batchSize);
+    segments.assign(pendingSegments_.begin() + static_cast<std::ptrdiff_t>(begin),
+                    pendingSegments_.begin() + static_cast<std::ptrdiff_t>(end));
+    positions.assign(pendingPositions_.begin() + static_cast<std::ptrdiff_t>(begin),
+                     pendingPositions_.begin() + static_cast<std::ptrdiff_t>(end));
+    vector::Chunk out(spec_->rowType);
+    store_.gather(segments, positions, out, 0);
+    out.mutableRowKinds().assign(pendingKinds_.begin() + static_cast<std::ptrdiff_t>(begin),
+                                 pendingKinds_.begin() + static_cast<std::ptrdiff_t>(end));
+    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
+    batch->push(std::move(out), kNoTimestamp);
+    output().emitBatch(std::move(batch));
+  }
+  pendingSegments_.clear();
+  pendingPositions_.clear();
+  pendingKinds_.clear();
+}
+
+void SinkUpsertMaterializerOperator::compactIfSparse() {
+  if (!store_.sparse()) return;
+  std::vector<RowRef*> references;
+  references.reserve(static_cast<size_t>(store_.keptRows()));
+  keys_.forEach([&references](int32_t, KeyState& key) {
+    for (Listed& listed : key.rows) references.push_back(&listed.row);
+  });
+  store_.compact(references);
+}
+
+}  // namespace eddy::runtime::operators

@@ -1,0 +1,78 @@
+// SinkUpsertMaterializerOperator: Flink's SinkUpsertMaterializer, placed before a sink with a
+// PRIMARY KEY that receives an updating changelog whose upsert key is not the sink's key
+// (`table.exec.sink.upsert-materialize`, AUTO by default; see docs/features.md). The changes
+// of one primary key may then come from several rows of the query (a join producing two rows
+// of one key, or an update moving a row from one key to another), so the sink cannot apply
+// them one by one; the materializer keeps, per primary key, the list of the query's rows that
+// currently hold that key, in arrival order, and tells the sink which one holds it:
+//   +I / +U row: the row is added to its key's list (with an input upsert key, it replaces the
+//     listed row of the same upsert key in its place) and emitted as +I when the list was
+//     empty, else +U.
+//   -U / -D row: the first listed row equal to it (by the input upsert key, else by every
+//     column) is removed; if the list is now empty the key is deleted (-D, the retracted row);
+//     if the removed row was the last one listed, the row now last is emitted as +U; otherwise
+//     the sink's row does not change and nothing is emitted. A retraction of a row not listed
+//     is ignored (Flink logs it; the state was cleared).
+// The output therefore holds +I, +U and -D, never -U.
+//
+// Rows stay in the input chunks that brought them (a RowStore); per key a list of RowRefs.
+// One operator per subtask, input partitioned by the primary key; called only by its task
+// thread. Not yet part of a checkpoint.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eddy/runtime/stream_operator.h"
+#include "runtime/operators/join/row_store.h"
+#include "vector/chunk.h"
+
+namespace eddy::runtime::operators {
+
+struct SinkUpsertMaterializerSpec {
+  LogicalTypePtr rowType;
+  /// The sink's primary key columns: the rows of one key are materialized together.
+  std::vector<int> primaryKey;
+  /// The input's upsert key (the smallest one), by which a row replaces or retracts a listed
+  /// row; empty: rows are matched by all their columns.
+  std::vector<int> upsertKey;
+};
+
+class SinkUpsertMaterializerOperator final : public StreamOperator {
+ public:
+  explicit SinkUpsertMaterializerOperator(std::shared_ptr<const SinkUpsertMaterializerSpec> spec);
+  void processBatch(int inputIndex, BatchPtr batch) override;
+
+  /// The rows listed over all keys; for tests.
+  int64_t storedRows() const { return store_.keptRows(); }
+
+ private:
+  struct Listed {
+    RowRef row;
+    uint64_t hash = 0;  // of the matched columns
+  };
+  struct KeyState {
+    std::string bytes;
+    std::vector<Listed> rows;  // in arrival order
+  };
+
+  void processRow(int32_t segment, int64_t row);
+  /// The position in `rows` of the first row whose matched columns encode as matchBytes_ did
+  /// (hash `hash`), or -1.
+  int64_t findFirst(const std::vector<Listed>& rows, uint64_t hash);
+  void emit(RowRef row, RowKind kind);
+  void flush();
+  void compactIfSparse();
+
+  std::shared_ptr<const SinkUpsertMaterializerSpec> spec_;
+  std::vector<int> matchColumns_;
+  RowStore store_;
+  KeyTable<KeyState> keys_;
+  std::string keyBytes_, matchBytes_, listedBytes_;
+  std::vector<int32_t> pendingSegments_, pendingPositions_;
+  std::vector<RowKind> pendingKinds_;
+};
+
+}  // namespace eddy::runtime::operators
