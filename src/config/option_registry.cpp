@@ -187,8 +187,7 @@ std::vector<ConfigOption> knownOptions() {
                              "pads CHAR/BINARY ones (TRIM_PAD) or writes them as they are "
                              "(IGNORE)."));
   options.push_back(makeEnum("table.exec.sink.upsert-materialize", {"NONE", "AUTO", "FORCE"},
-                             "AUTO", kPlannerIgnores,
-                             "Materialize changes before an upsert sink."));
+                             "AUTO", "", "Materialize changes before an upsert sink."));
   options.push_back(makeEnum("table.exec.sink.keyed-shuffle", {"NONE", "AUTO", "FORCE"}, "AUTO",
                              kPlannerIgnores, "Shuffle by the sink's primary key."));
   options.push_back(makeInteger("table.exec.async-lookup.buffer-capacity", 1, "100",

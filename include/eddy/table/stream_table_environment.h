@@ -216,8 +216,11 @@ class StreamTableEnvironment : public TableEnvironment {
   /// names: that the table has one column).
   void checkTargetColumns(const Table& table, const std::vector<std::string>& fieldNames,
                           const std::string& typeName) const;
-  /// The table's rows (with their kinds) in the environment; `upsert` drops -U rows.
-  DataStream<Row> toRows(const Table& table, bool upsert);
+  /// The table's rows (with their kinds) in the environment; `upsert` drops -U rows. With
+  /// `primaryKey` (the target schema's, columns of the table) the changes go through Flink's
+  /// SinkUpsertMaterializer where table.exec.sink.upsert-materialize asks for it.
+  DataStream<Row> toRows(const Table& table, bool upsert,
+                         const std::vector<int>* primaryKey = nullptr);
 
   StreamExecutionEnvironment& environment_;
   int anonymousStreams_ = 0;

@@ -13,6 +13,7 @@
 
 #include "common/session_time_zone.h"
 #include "eddy/datastream/data_stream.h"
+#include "runtime/operators/sink/sink_upsert_materializer_operator.h"
 #include "sql/planner/logical_node.h"
 #include "vector/chunk.h"
 
@@ -76,6 +77,20 @@ struct TranslationSettings {
 /// rows are redistributed by key (the HASH edge before keyed operators and joins; a keyed
 /// operator without keys gets every row in one subtask).
 std::string explainPhysicalPlan(const DataStream<vector::Chunk>& stream);
+
+/// Flink's SinkUpsertMaterializer for a consumer with primary key `primaryKey` (columns of
+/// `plan`'s output) that takes updates, under table.exec.sink.upsert-materialize `mode`: AUTO
+/// where `plan` updates and none of its upsert keys (upsertKeysOf) lies within the key, FORCE
+/// always, NONE never. The spec matches rows by the plan's smallest upsert key (Flink's
+/// UpsertKeyUtil.getSmallestKey), by all columns without one; null when not needed.
+std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> upsertMaterializerFor(
+    const LogicalNode& plan, const std::vector<int>& primaryKey, const std::string& mode);
+
+/// `rows` through the materializer of `spec` (after an exchange by its primary key; named as
+/// Flink names it: `SinkMaterializer(pk=[..])`), at the rows' parallelism.
+DataStream<vector::Chunk> materializeUpserts(
+    const DataStream<vector::Chunk>& rows,
+    std::shared_ptr<const runtime::operators::SinkUpsertMaterializerSpec> spec);
 
 /// Optimizes the plan (sql/optimizer) and translates it.
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,

@@ -395,7 +395,8 @@ Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream,
   return fromRows(stream, stream.getType(), &schema, mode, "");
 }
 
-DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert) {
+DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
+                                               const std::vector<int>* primaryKey) {
   if (table.environment() != this) {
     throw ValidationException("Only tables that belong to this StreamTableEnvironment can be "
                               "converted into a DataStream.");
@@ -404,6 +405,12 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert) 
   configureTranslation(translation);
   DataStream<vector::Chunk> chunks =
       sql::translateToDataStream(table.plan(), environment_, translation);
+  if (primaryKey != nullptr && isStreaming()) {
+    if (auto materializer = sql::upsertMaterializerFor(*table.plan(), *primaryKey,
+                                                       translation.upsertMaterialize)) {
+      chunks = sql::materializeUpserts(chunks, materializer);
+    }
+  }
   // A single rowtime attribute becomes the records' timestamp.
   int rowtime = -1;
   const auto& fields = table.plan()->rowType->getFields();
@@ -512,20 +519,24 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
                               "primary key in the schema: declare one with "
                               "Schema.newBuilder().primaryKey(...)");
   }
-  if (mode.isUpsert() && updating) {
-    // Upserts by the primary key (Flink's ONLY_UPDATE_AFTER): where the updates are upserts by
-    // exactly that key the plan emits no -U at all; otherwise toRows drops them.
-    std::vector<int> key;
-    for (const std::string& name : targetSchema.getPrimaryKey()->columnNames) {
-      key.push_back(table.plan()->rowType->getFieldIndex(name));
+  // The schema's primary key (columns of the table).
+  std::optional<std::vector<int>> key;
+  if (const auto& primaryKey = targetSchema.getPrimaryKey()) {
+    key.emplace();
+    for (const std::string& name : primaryKey->columnNames) {
+      key->push_back(table.plan()->rowType->getFieldIndex(name));
     }
-    if (std::find(key.begin(), key.end(), -1) == key.end()) {
-      if (auto upserts = sql::withoutUpdateBefore(table.plan(), key)) {
-        return toRows(Table(this, upserts, table.getResolvedSchema()), true);
-      }
+    if (std::find(key->begin(), key->end(), -1) != key->end()) key.reset();
+  }
+  if (mode.isUpsert() && updating && key) {
+    // Upserts by the primary key (Flink's ONLY_UPDATE_AFTER): where the updates are upserts by
+    // exactly that key the plan emits no -U at all; otherwise toRows drops them (after the
+    // materializer, where one is needed).
+    if (auto upserts = sql::withoutUpdateBefore(table.plan(), key)) {
+      return toRows(Table(this, upserts, table.getResolvedSchema()), true);
     }
   }
-  return toRows(table, mode.isUpsert());
+  return toRows(table, mode.isUpsert(), key ? &*key : nullptr);
 }
 
 DataStream<std::tuple<bool, Row>> StreamTableEnvironment::toRetractStream(const Table& table) {

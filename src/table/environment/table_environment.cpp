@@ -24,7 +24,6 @@
 #include "runtime/operators/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/sink/not_null_enforcer_operator.h"
-#include "runtime/operators/sink/sink_upsert_materializer_operator.h"
 #include "sql/binder/binder.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
@@ -1232,33 +1231,10 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
       !sink->consumesUpdateBefore() && (sinkKey || !target.table->schema.getPrimaryKey())) {
     if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, sinkKey)) plan = upserts;
   }
-  // Flink's SinkUpsertMaterializer (table.exec.sink.upsert-materialize): before a sink with a
-  // primary key that takes updates, where the query's changes are not upserts by (a subset of)
-  // that key (AUTO: no upsert key of the query lies within it; FORCE: always).
+  // Flink's SinkUpsertMaterializer before a sink with a primary key that takes updates.
   std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> materializer;
-  if (translation.streaming && sinkKey && sink->acceptsUpdates() &&
-      translation.upsertMaterialize != "NONE") {
-    const std::vector<std::vector<int>> upsertKeys = sql::upsertKeysOf(*plan);
-    bool needed = translation.upsertMaterialize == "FORCE";
-    if (!needed && plan->changelogMode != sql::ChangelogMode::kInsertOnly) {
-      needed = std::none_of(upsertKeys.begin(), upsertKeys.end(), [&](const auto& key) {
-        return std::all_of(key.begin(), key.end(), [&](int column) {
-          return std::find(sinkKey->begin(), sinkKey->end(), column) != sinkKey->end();
-        });
-      });
-    }
-    if (needed) {
-      materializer = std::make_shared<runtime::operators::SinkUpsertMaterializerSpec>();
-      materializer->rowType = plan->rowType;
-      materializer->primaryKey = *sinkKey;
-      // Flink matches rows by the input's smallest upsert key (UpsertKeyUtil.getSmallestKey).
-      for (const auto& key : upsertKeys) {
-        if (materializer->upsertKey.empty() || key.size() < materializer->upsertKey.size() ||
-            (key.size() == materializer->upsertKey.size() && key < materializer->upsertKey)) {
-          materializer->upsertKey = key;
-        }
-      }
-    }
+  if (translation.streaming && sinkKey && sink->acceptsUpdates()) {
+    materializer = sql::upsertMaterializerFor(*plan, *sinkKey, translation.upsertMaterialize);
   }
   auto rows = sql::translateToDataStream(plan, environment, translation);
   if (!notNull->columns.empty()) {
@@ -1272,23 +1248,7 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     enforced.setParallelism(rows.getParallelism());
     rows = std::move(enforced);
   }
-  if (materializer) {
-    std::vector<std::string> keyNames;
-    for (int column : materializer->primaryKey) {
-      keyNames.push_back(sinkType->getFields()[static_cast<size_t>(column)].name);
-    }
-    DataStream<vector::Chunk> byKey = rows.partitionCustom(
-        runtime::operators::ChunkKeyPartitioner::factory(materializer->primaryKey));
-    byKey.setDescription(fmt::format("Exchange(distribution=[hash[{}]])", fmt::join(keyNames, ", ")));
-    DataStream<vector::Chunk> materialized = byKey.transform<vector::Chunk>(
-        fmt::format("SinkMaterializer(pk=[{}])", fmt::join(keyNames, ", ")),
-        std::make_shared<runtime::LambdaOperatorFactory>([materializer] {
-          return std::make_unique<runtime::operators::SinkUpsertMaterializerOperator>(materializer);
-        }),
-        true);
-    materialized.setParallelism(rows.getParallelism());
-    rows = std::move(materialized);
-  }
+  if (materializer) rows = sql::materializeUpserts(rows, materializer);
   if (countRows) rows = withSinkInputMetrics(std::move(rows));
   auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
                                                   sink->createSinkOperator());
