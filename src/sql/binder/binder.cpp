@@ -2498,10 +2498,13 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
         combined.push_back(std::move(column));
       }
       BoundPtr residual = bindExpression(*conjunct, combined, nullptr);
-      if (!correlation.allowResiduals || correlation.outerAggregates) {
+      if (correlation.outerAggregates) {
         notSupported(*conjunct,
-                     "A correlated subquery condition other than `inner = outer` outside a WHERE "
-                     "conjunct `[NOT] EXISTS (..)` or `x IN (..)`");
+                     "A correlated subquery condition other than `inner = outer` in HAVING");
+      }
+      if (!correlation.outerInput) {
+        notSupported(*conjunct,
+                     "A correlated subquery condition other than `inner = outer` in this clause");
       }
       if (residual->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
         fail(*conjunct, "WHERE clause must be a condition");
@@ -2523,10 +2526,87 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
   return filters.empty() ? nullptr : expression::conjunction(std::move(filters));
 }
 
+void Binder::decorrelateResiduals(const Node& at, Relation& input, Correlation& correlation) {
+  const int inputArity = correlation.inputArity;
+  if (input.node->rowType->getFieldCount() != inputArity ||
+      static_cast<int>(input.scope.size()) != inputArity) {
+    notSupported(at, "A correlated subquery condition other than `inner = outer` beside a "
+                     "subquery in the same WHERE");
+  }
+  // The outer columns read, in order: by the conditions (after the input's columns) and by
+  // the keys (over the outer scope).
+  std::vector<int> outerColumns;
+  auto addOuter = [&outerColumns](int column) {
+    if (std::find(outerColumns.begin(), outerColumns.end(), column) == outerColumns.end()) {
+      outerColumns.push_back(column);
+    }
+  };
+  for (const BoundPtr& residual : correlation.residuals) {
+    std::vector<int> columns;
+    expression::collectColumns(residual, columns);
+    for (int column : columns) {
+      if (column >= inputArity) addOuter(column - inputArity);
+    }
+  }
+  for (const BoundPtr& key : correlation.outerKeys) {
+    std::vector<int> columns;
+    expression::collectColumns(key, columns);
+    for (int column : columns) addOuter(column);
+  }
+  std::sort(outerColumns.begin(), outerColumns.end());
+  // The value generator: the distinct values of those outer columns.
+  const auto& outerFields = correlation.outerInput->rowType->getFields();
+  std::vector<BoundPtr> projected;
+  std::vector<std::string> names;
+  for (size_t k = 0; k < outerColumns.size(); ++k) {
+    const int column = outerColumns[k];
+    projected.push_back(
+        expression::column(column, outerFields[static_cast<size_t>(column)].type));
+    names.push_back("$outer" + std::to_string(k));
+  }
+  std::vector<int> grouping(outerColumns.size());
+  std::iota(grouping.begin(), grouping.end(), 0);
+  LogicalNodePtr values = std::make_shared<LogicalAggregate>(
+      std::make_shared<LogicalProject>(correlation.outerInput, projected, names), grouping,
+      std::vector<AggregateCall>{}, std::vector<std::string>{});
+  // The input joined with them on the conditions and the keys: over (input, values), outer
+  // column j is values' column of j.
+  auto valueColumn = [&](int outerColumn) {
+    const auto position = std::find(outerColumns.begin(), outerColumns.end(), outerColumn) -
+                          outerColumns.begin();
+    return inputArity + static_cast<int>(position);
+  };
+  std::vector<BoundPtr> conditions;
+  for (const BoundPtr& residual : correlation.residuals) {
+    conditions.push_back(expression::remapColumns(residual, [&](int column) {
+      return column < inputArity ? column : valueColumn(column - inputArity);
+    }));
+  }
+  for (size_t k = 0; k < correlation.innerKeys.size(); ++k) {
+    conditions.push_back(expression::call(
+        "=", {correlation.innerKeys[k],
+              expression::remapColumns(correlation.outerKeys[k], valueColumn)}));
+  }
+  input.node = planJoin(input.node, values, runtime::operators::JoinType::INNER,
+                        expression::conjunction(conditions));
+  // The subquery is now correlated by those values alone.
+  correlation.innerKeys.clear();
+  correlation.outerKeys.clear();
+  for (size_t k = 0; k < outerColumns.size(); ++k) {
+    const LogicalTypePtr& type = outerFields[static_cast<size_t>(outerColumns[k])].type;
+    input.scope.push_back(ScopeColumn{"", names[k], type, /*hidden=*/true});
+    correlation.innerKeys.push_back(expression::column(inputArity + static_cast<int>(k), type));
+    correlation.outerKeys.push_back(expression::column(outerColumns[k], type));
+  }
+  correlation.residuals.clear();
+  correlation.carried.clear();
+}
+
 Binder::Relation Binder::bindCorrelated(const Query& query, const Scope& outer,
                                         Correlation& correlation) {
   correlation.outerScope = &outer;
   correlation.outerAggregates = subqueryAggregates_;  // before the scope below clears it
+  if (subqueryInput_) correlation.outerInput = subqueryInput_->node;
   SubqueryScope none(*this, nullptr);
   if (query.is<SelectQuery>()) return bindSelect(query.as<SelectQuery>(), &correlation);
   return bindRelation(query);
@@ -3169,6 +3249,10 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     });
   }
   bool aggregating = !select.groupBy.empty() || !aggregateCalls.empty() || select.having;
+  if (correlation && !correlation->residuals.empty() && !correlation->validateOnly &&
+      (aggregating || !correlation->allowResiduals)) {
+    decorrelateResiduals(select, input, *correlation);
+  }
   const int correlationKeys = correlation ? static_cast<int>(correlation->innerKeys.size()) : 0;
   // Correlated by keys or by other conditions: ranks and OVER aggregates would see rows of
   // other outer rows.
@@ -3296,7 +3380,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
   if (correlation && !correlation->residuals.empty() && aggregating &&
       !correlation->validateOnly) {
     notSupported(select, "A correlated subquery with a condition other than `inner = outer` "
-                         "that aggregates");
+                         "that aggregates");  // decorrelateResiduals took them (see below)
   }
   if (!aggregating) {
     for (int k = 0; k < correlationKeys; ++k) {

@@ -108,7 +108,17 @@ class Binder {
     /// The subquery is bound only to be validated (EXISTS over an aggregation without GROUP
     /// BY is TRUE): residuals are taken whatever it does.
     bool validateOnly = false;
+    /// The outer query's rows (the enclosing clause's input, whose columns the outer scope
+    /// names), for decorrelateResiduals; null where the clause takes no subquery.
+    LogicalNodePtr outerInput;
   };
+  /// A correlated subquery's conditions other than `inner = outer` where no semi or anti join
+  /// can take them (the subquery aggregates, or its value is needed: a scalar subquery, IN or
+  /// EXISTS outside a WHERE conjunct, NOT IN), as Calcite's decorrelator plans them with a
+  /// value generator: the distinct values of the outer columns those conditions and the keys
+  /// read are joined with the subquery's input on them, and become the correlation keys
+  /// (`input` gains them as hidden columns; the residuals are gone).
+  void decorrelateResiduals(const Node& at, Relation& input, Correlation& correlation);
   Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr);
   /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
   /// condition, null when none) and the `inner = outer` keys (added to `correlation`).
