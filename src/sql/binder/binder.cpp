@@ -2497,7 +2497,21 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
                                     [&](const ScopeColumn& inner) { return inner.name == column.name; });
         combined.push_back(std::move(column));
       }
-      BoundPtr residual = bindExpression(*conjunct, combined, nullptr);
+      BoundPtr residual;
+      try {
+        residual = bindExpression(*conjunct, combined, nullptr);
+      } catch (const ValidationException&) {
+        // A name of a query further out: a correlation two levels out.
+        Scope everything = combined;
+        for (size_t i = 0; i + 1 < enclosingScopes_.size(); ++i) {
+          everything.insert(everything.end(), enclosingScopes_[i]->begin(),
+                            enclosingScopes_[i]->end());
+        }
+        if (everything.size() > combined.size() && binds(*conjunct, everything, nullptr)) {
+          notSupported(*conjunct, "A subquery correlated to a query two levels out");
+        }
+        throw;
+      }
       if (correlation.outerAggregates) {
         notSupported(*conjunct,
                      "A correlated subquery condition other than `inner = outer` in HAVING");
@@ -2608,6 +2622,13 @@ Binder::Relation Binder::bindCorrelated(const Query& query, const Scope& outer,
   correlation.outerAggregates = subqueryAggregates_;  // before the scope below clears it
   if (subqueryInput_) correlation.outerInput = subqueryInput_->node;
   SubqueryScope none(*this, nullptr);
+  struct Enclosing {
+    Enclosing(std::vector<const Scope*>& scopes, const Scope* scope) : scopes_(scopes) {
+      scopes_.push_back(scope);
+    }
+    ~Enclosing() { scopes_.pop_back(); }
+    std::vector<const Scope*>& scopes_;
+  } enclosing(enclosingScopes_, &outer);
   if (query.is<SelectQuery>()) return bindSelect(query.as<SelectQuery>(), &correlation);
   return bindRelation(query);
 }

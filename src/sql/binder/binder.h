@@ -225,6 +225,10 @@ class Binder {
   // How expressions over `subqueryInput_` refer to an aggregation's output (HAVING and a select
   // list above GROUP BY); null elsewhere.
   const AggregateBinding* subqueryAggregates_ = nullptr;
+  /// The outer scopes of the correlated subqueries being bound, outermost first (the last is
+  /// the innermost subquery's outer scope): a name that resolves only further out is a
+  /// correlation two levels out, reported as such.
+  std::vector<const Scope*> enclosingScopes_;
   // IN predicates that are top-level conjuncts of the WHERE (or HAVING) being bound: for them
   // FALSE and UNKNOWN mean the same, so they need no NULL bookkeeping.
   std::vector<const Expression*> topLevelConjuncts_;
