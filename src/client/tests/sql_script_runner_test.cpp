@@ -111,11 +111,11 @@ TEST(SqlScriptRunnerTest, TableAsSelectIsReportedAsAnUpdateStatement) {
   EXPECT_EQ(run.out,
             "[INFO] Complete execution of the SQL update statement.\n"
             "[INFO] Complete execution of the SQL update statement.\n"
-            "+------+---------+-------+--------+--------+-----------+\n"
-            "| name |    type |  null |    key | extras | watermark |\n"
-            "+------+---------+-------+--------+--------+-----------+\n"
-            "|    y | CHAR(1) | false | (NULL) | (NULL) |    (NULL) |\n"
-            "+------+---------+-------+--------+--------+-----------+\n"
+            "+------+---------+-------+--------+--------+-----------+---------+\n"
+            "| name |    type |  null |    key | extras | watermark | comment |\n"
+            "+------+---------+-------+--------+--------+-----------+---------+\n"
+            "|    y | CHAR(1) | false | (NULL) | (NULL) |    (NULL) |  (NULL) |\n"
+            "+------+---------+-------+--------+--------+-----------+---------+\n"
             "1 row in set\n");
 }
 

@@ -552,9 +552,9 @@ TEST(FileSystemTest, CreateTableAsSelectCreatesTheTableAndRunsTheInsert) {
   EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM copy"), true),
             (std::vector<std::string>{"+I[1, A, 2021-08-21T13:00]", "+I[2, B, 2021-08-21T13:00:01]"}));
   EXPECT_EQ(rowsOfResult(env->executeSql("DESCRIBE copy"), false),
-            (std::vector<std::string>{"+I[id, INT, false, null, null, null]",
-                                      "+I[name, VARCHAR(1), false, null, null, null]",
-                                      "+I[ts, TIMESTAMP(3), false, null, null, null]"}));
+            (std::vector<std::string>{"+I[id, INT, false, null, null, null, null]",
+                                      "+I[name, VARCHAR(1), false, null, null, null, null]",
+                                      "+I[ts, TIMESTAMP(3), false, null, null, null, null]"}));
   // A bad option fails before the table is created.
   EXPECT_EQ(errorOf([&] {
               env->executeSql("CREATE TABLE bad WITH ('connector' = 'filesystem', 'format' = "

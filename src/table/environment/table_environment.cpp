@@ -246,13 +246,17 @@ TableResult describeTable(catalog::CatalogManager& catalogs,
       if (spec.columnName == name) watermark = spec.expression;
     }
     if (!watermark.empty()) type += " *ROWTIME*";  // the column is the rowtime attribute
-    Row row(6);
+    Row row(7);
     row.setField(0, name);
     row.setField(1, type);
     row.setField(2, nullable);
     row.setField(3, key.empty() ? Value() : Value(key));
     row.setField(4, extras.empty() ? Value() : Value(extras));
     row.setField(5, watermark.empty() ? Value() : Value(watermark));
+    // Flink 1.17+ (FLINK-29679): the column's comment.
+    std::optional<std::string> comment;
+    std::visit([&comment](const auto& c) { comment = c.comment; }, column);
+    row.setField(6, comment ? Value(*comment) : Value());
     rows.push_back(std::move(row));
   }
   auto text = [](const char* name, bool nullable) {
@@ -262,7 +266,8 @@ TableResult describeTable(catalog::CatalogManager& catalogs,
   return TableResult::ofRows(
       ResolvedSchema({text("name", false), text("type", false),
                       ResolvedSchema::Column{"null", DataTypes::BOOLEAN().notNull(), std::nullopt},
-                      text("key", true), text("extras", true), text("watermark", true)}),
+                      text("key", true), text("extras", true), text("watermark", true),
+                      text("comment", true)}),
       std::move(rows));
 }
 
