@@ -726,7 +726,10 @@ class QueryGenerator {
     const innerWhere = () => (r.chance(0.5) ? this.genPred(inner, 1, po) : null);
     const corr = () => {
       const outer = r.pick(outerInts.filter((c) => c.key).length > 0 && r.chance(0.8) ? outerInts.filter((c) => c.key) : outerInts);
-      return mk('BOOLEAN', `${alias}.k = ${outer.f}`, `${alias}.k = ${outer.d}`);
+      const equality = mk('BOOLEAN', `${alias}.k = ${outer.f}`, `${alias}.k = ${outer.d}`);
+      // Sometimes also (or only) a correlation other than `inner = outer` (a semi/anti join in
+      // a WHERE conjunct, else decorrelated with the outer values it reads).
+      return r.chance(0.3) ? this.residualCorrelation(inner, outerInts, r.chance(0.3) ? null : equality) : equality;
     };
     const where = (conds) => {
       const list = conds.filter(Boolean);
@@ -787,6 +790,18 @@ class QueryGenerator {
       }
       default: throw new Error(kind);
     }
+  }
+
+  // `inner.x <op> outer.y` over integer columns, joined to `also` (a condition) when given.
+  residualCorrelation(inner, outerInts, also) {
+    const r = this.rng;
+    const innerInts = this.intCols(inner);
+    if (innerInts.length === 0 || outerInts.length === 0) return also;
+    const a = r.pick(innerInts);
+    const b = r.pick(outerInts);
+    const cmp = r.pick(['<', '<=', '>', '>=', '<>']);
+    const residual = mk('BOOLEAN', `${a.f} ${cmp} ${b.f}`, `${a.d} ${cmp} ${b.d}`);
+    return also ? mk('BOOLEAN', `${also.f} AND ${residual.f}`, `${also.d} AND ${residual.d}`) : residual;
   }
 
   genValue(sc, kind, depth, o) {
@@ -1107,7 +1122,8 @@ class QueryGenerator {
       const outerInts = this.intCols(sc);
       if (outerInts.length > 0 && r.chance(0.5)) {
         const outer = r.pick(outerInts);
-        conds.push(mk('BOOLEAN', `${alias}.k = ${outer.f}`, `${alias}.k = ${outer.d}`));
+        const equality = mk('BOOLEAN', `${alias}.k = ${outer.f}`, `${alias}.k = ${outer.d}`);
+        conds.push(r.chance(0.3) ? this.residualCorrelation(inner, outerInts, r.chance(0.3) ? null : equality) : equality);
       }
       if (r.chance(0.5)) conds.push(this.genPred(inner, 1, { exact: true, plain: true }));
       const wf = conds.length > 0 ? ` WHERE ${conds.map((c) => c.f).join(' AND ')}` : '';
