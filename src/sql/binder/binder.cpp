@@ -2078,8 +2078,19 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         switch (unary.op) {
           case UnaryOperator::kNot:
             return expression::call("NOT", {operand});
-          case UnaryOperator::kMinus:
-            return expression::call("-", {operand});
+          case UnaryOperator::kMinus: {
+            BoundPtr negated = expression::call("-", {operand});
+            // A negative number is a literal (as Calcite's parser makes `-2`), so that functions
+            // that need literal arguments (ROUND(x, -2)) take it.
+            if (operand->kind() == expression::ExpressionKind::kLiteral &&
+                function::isNumeric(*operand->type())) {
+              if (std::optional<Value> value =
+                      expression::ExpressionEvaluator::evaluateConstant(negated)) {
+                return expression::literal(std::move(*value), negated->type());
+              }
+            }
+            return negated;
+          }
           case UnaryOperator::kPlus:
             return operand;
         }
