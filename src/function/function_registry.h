@@ -87,6 +87,9 @@ int64_t& currentEvaluationRowCount();
 struct BindingContext {
   /// `table.local-time-zone` (UTC unless set).
   common::SessionTimeZone sessionTimeZone;
+  /// The statement is planned for BATCH, which allows what STREAMING cannot run (an OVER window
+  /// ordered by columns that are not a time attribute).
+  bool batchMode = false;
 };
 /// A binder that also sees the binding context.
 using ScalarFunctionContextBinder = std::function<std::optional<BoundScalarFunction>(

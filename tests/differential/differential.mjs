@@ -800,7 +800,10 @@ class QueryGenerator {
     const a = r.pick(innerInts);
     const b = r.pick(outerInts);
     const cmp = r.pick(['<', '<=', '>', '>=', '<>']);
-    const residual = mk('BOOLEAN', `${a.f} ${cmp} ${b.f}`, `${a.d} ${cmp} ${b.d}`);
+    // Sometimes TRUE for a NULL outer value too (the outer values compare NULL-safely).
+    const residual = r.chance(0.25)
+      ? mk('BOOLEAN', `(${a.f} ${cmp} ${b.f} OR ${b.f} IS NULL)`, `(${a.d} ${cmp} ${b.d} OR ${b.d} IS NULL)`)
+      : mk('BOOLEAN', `${a.f} ${cmp} ${b.f}`, `${a.d} ${cmp} ${b.d}`);
     return also ? mk('BOOLEAN', `${also.f} AND ${residual.f}`, `${also.d} AND ${residual.d}`) : residual;
   }
 

@@ -167,11 +167,11 @@ TEST(PrintTest, PrintGetsUpdateBeforeWhereBlackholeDoesNot) {
   // The key through an injective cast (the query's name is a CHAR(1)).
   EXPECT_EQ(run(", PRIMARY KEY (name) NOT ENFORCED) WITH ('connector' = 'blackhole')"),
             "4 rows\n");
-  // A key that is not the grouping key: Flink's SinkUpsertMaterializer keeps the rows of each
-  // count and tells the sink which one holds it (+I, +U, -D; no -U).
-  const std::string materialized =
-      "5 rows\n+I[a, 1]\n+U[b, 1]\n+I[a, 2]\n-D[a, 2]\n+I[a, 3]\n";
-  EXPECT_EQ(run(", PRIMARY KEY (c) NOT ENFORCED) WITH ('connector' = 'print')"), materialized);
+  // A key that is not the grouping key: the blackhole, an upsert sink, gets the changes through
+  // Flink's SinkUpsertMaterializer, which keeps the rows of each count and tells the sink which
+  // one holds it (+I[a, 1], +U[b, 1], +I[a, 2], -D[a, 2], +I[a, 3]: 5 rows, no -U); print, a
+  // retract sink, gets the changelog as it is (as Flink adds no materializer there).
+  EXPECT_EQ(run(", PRIMARY KEY (c) NOT ENFORCED) WITH ('connector' = 'print')"), retracting);
   EXPECT_EQ(run(", PRIMARY KEY (c) NOT ENFORCED) WITH ('connector' = 'blackhole')"), "5 rows\n");
 }
 

@@ -545,7 +545,7 @@ std::string withoutSqlPosition(const std::string& message) {
 }
 
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
-                                 const std::string& tableName) {
+                                 const std::string& tableName, bool primaryKeyNotNull) {
   (void)tableName;
   // Flink's schema resolution makes the primary key's columns NOT NULL, whatever they declare.
   const auto& primaryKey = table.schema.getPrimaryKey();
@@ -558,7 +558,7 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
     const auto* physical = std::get_if<Schema::PhysicalColumn>(&column);
     if (!physical) continue;
     LogicalTypePtr type = logicalTypeOf(physical->type);
-    if (inPrimaryKey(physical->name)) type = type->copy(false);
+    if (primaryKeyNotNull && inPrimaryKey(physical->name)) type = type->copy(false);
     fields.push_back(RowField{physical->name, std::move(type), std::nullopt});
   }
   return LogicalType::row(std::move(fields), false);
@@ -599,7 +599,7 @@ void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* express
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName,
                              MetadataKeys keyCheck) {
-  LogicalTypePtr physical = physicalRowTypeOf(table, tableName);
+  LogicalTypePtr physical = physicalRowTypeOf(table, tableName, /*primaryKeyNotNull=*/false);
   // METADATA columns: the keys the connector reads after the physical columns, each cast to
   // the declared type (which must be castable from the metadata's type).
   std::vector<RowField> metadataFields;
@@ -1023,7 +1023,11 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
                                               ? catalogTable.originalQuery
                                               : catalogTable.expandedQuery);
   if (!statement->is<QueryStatement>()) fail(table, "View '" + identifier.asSummaryString() + "' does not hold a query");
-  Binder viewBinder(catalogManager_);
+  // (The view's query is bound in UTC, as the computed columns of the tables it reads are;
+  // only the runtime mode carries over.)
+  function::BindingContext viewContext;
+  viewContext.batchMode = context_.batchMode;
+  Binder viewBinder(catalogManager_, viewContext);
   Relation relation = viewBinder.bindRelation(*statement->as<QueryStatement>().query);
   // A view declared with a column list names its columns itself.
   const auto& columns = catalogTable.schema.getColumns();
@@ -2551,6 +2555,50 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
   return filters.empty() ? nullptr : expression::conjunction(std::move(filters));
 }
 
+namespace {
+
+/// A constant of `type` (NOT NULL) that stands for NULL in a NULL-safe key (paired with an IS
+/// NULL flag, so any value does): 0, '', FALSE, the epoch; null for other types.
+BoundPtr nullReplacementOf(const LogicalTypePtr& type) {
+  const LogicalTypePtr notNull = type->copy(false);
+  BoundPtr constant;
+  switch (type->getTypeRoot()) {
+    case LogicalTypeRoot::TINYINT:
+    case LogicalTypeRoot::SMALLINT:
+    case LogicalTypeRoot::INTEGER:
+    case LogicalTypeRoot::BIGINT:
+    case LogicalTypeRoot::DECIMAL:
+    case LogicalTypeRoot::FLOAT:
+    case LogicalTypeRoot::DOUBLE:
+      constant = expression::literal(Value(int32_t{0}));
+      break;
+    case LogicalTypeRoot::CHAR:
+    case LogicalTypeRoot::VARCHAR:
+      constant = expression::literal(Value(std::string("")));
+      break;
+    case LogicalTypeRoot::BOOLEAN:
+      return expression::literal(Value(false));
+    case LogicalTypeRoot::DATE:
+      constant = expression::literal(Value(std::string("1970-01-01")));
+      break;
+    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
+      constant = expression::literal(Value(std::string("1970-01-01 00:00:00")));
+      break;
+    default:
+      return nullptr;
+  }
+  try {
+    std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(
+        expression::castIfNeeded(constant, notNull, function::BindingContext{}));
+    if (!value || value->isNull()) return nullptr;
+    return expression::literal(std::move(*value), notNull);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
 void Binder::decorrelateResiduals(const Node& at, Relation& input, Correlation& correlation) {
   const int inputArity = correlation.inputArity;
   if (input.node->rowType->getFieldCount() != inputArity ||
@@ -2614,14 +2662,27 @@ void Binder::decorrelateResiduals(const Node& at, Relation& input, Correlation& 
   }
   input.node = planJoin(input.node, values, runtime::operators::JoinType::INNER,
                         expression::conjunction(conditions));
-  // The subquery is now correlated by those values alone.
+  // The subquery is now correlated by those values alone, compared NULL-safely (Calcite's IS
+  // NOT DISTINCT FROM: an outer row whose value is NULL finds the rows the conditions gave its
+  // NULL): a nullable value is two keys, whether it is NULL and the value with NULL replaced.
   correlation.innerKeys.clear();
   correlation.outerKeys.clear();
   for (size_t k = 0; k < outerColumns.size(); ++k) {
     const LogicalTypePtr& type = outerFields[static_cast<size_t>(outerColumns[k])].type;
     input.scope.push_back(ScopeColumn{"", names[k], type, /*hidden=*/true});
-    correlation.innerKeys.push_back(expression::column(inputArity + static_cast<int>(k), type));
-    correlation.outerKeys.push_back(expression::column(outerColumns[k], type));
+    BoundPtr inner = expression::column(inputArity + static_cast<int>(k), type);
+    BoundPtr outerValue = expression::column(outerColumns[k], type);
+    BoundPtr replacement = type->isNullable() ? nullReplacementOf(type) : nullptr;
+    if (!replacement) {
+      // NOT NULL, or a type without a replacement value (a NULL of it matches nothing).
+      correlation.innerKeys.push_back(std::move(inner));
+      correlation.outerKeys.push_back(std::move(outerValue));
+      continue;
+    }
+    correlation.innerKeys.push_back(expression::call("IS NULL", {inner}));
+    correlation.outerKeys.push_back(expression::call("IS NULL", {outerValue}));
+    correlation.innerKeys.push_back(expression::coalesce({inner, replacement}));
+    correlation.outerKeys.push_back(expression::coalesce({outerValue, replacement}));
   }
   correlation.residuals.clear();
   correlation.carried.clear();
@@ -3118,13 +3179,28 @@ void Binder::planOverAggregates(const SelectQuery& select,
   };
   std::vector<int> partition;
   for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
-  if (window.orderBy.size() != 1 || window.orderBy[0].descending) {
-    fail(window, "OVER windows' ordering in stream mode must be defined on a time attribute.");
+  // STREAMING orders by one time attribute, ascending; BATCH by any keys, or not at all.
+  const char* const streamOrderMessage =
+      "OVER windows' ordering in stream mode must be defined on a time attribute.";
+  int order = -1;
+  std::vector<runtime::operators::SortKey> orderKeys;
+  if (!context_.batchMode && (window.orderBy.size() != 1 || window.orderBy[0].descending)) {
+    fail(window, streamOrderMessage);
   }
-  const int order = columnOf(*window.orderBy[0].expression);
-  if (input.scope[order].type->getTimestampKind() == TimestampKind::REGULAR) {
-    fail(*window.orderBy[0].expression,
-         "OVER windows' ordering in stream mode must be defined on a time attribute.");
+  for (const auto& key : window.orderBy) {
+    const int column = columnOf(*key.expression);
+    // Flink's default: NULLs first in ascending order, last in descending order.
+    const bool nullsFirst = key.nullOrdering == NullOrdering::kDefault
+                                ? !key.descending
+                                : key.nullOrdering == NullOrdering::kNullsFirst;
+    orderKeys.push_back(runtime::operators::SortKey{column, !key.descending, nullsFirst});
+  }
+  if (orderKeys.size() == 1 && orderKeys[0].ascending &&
+      input.scope[orderKeys[0].column].type->getTimestampKind() != TimestampKind::REGULAR) {
+    order = orderKeys[0].column;
+    orderKeys.clear();
+  } else if (!context_.batchMode) {
+    fail(*window.orderBy[0].expression, streamOrderMessage);
   }
   // The frame: SQL's default with ORDER BY is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
   runtime::operators::OverFrameUnit unit = runtime::operators::OverFrameUnit::RANGE;
@@ -3149,6 +3225,11 @@ void Binder::planOverAggregates(const SelectQuery& select,
         }
         preceding = *rows;
       } else {
+        if (order < 0) {
+          notSupported(*frame.start.offset,
+                       "RANGE PRECEDING with an offset over an ORDER BY that is not a time "
+                       "attribute");
+        }
         if (!value || value->isNull() || value->kind() != ValueKind::DURATION) {
           fail(*frame.start.offset,
                "RANGE PRECEDING over a time attribute needs a day-time interval literal such "
@@ -3185,7 +3266,8 @@ void Binder::planOverAggregates(const SelectQuery& select,
   }
   input.node = std::make_shared<LogicalOverAggregate>(pre, std::move(partition), order, unit,
                                                       preceding, std::move(aggregateCalls),
-                                                      uniquifyNames(callNames));
+                                                      uniquifyNames(callNames),
+                                                      std::move(orderKeys));
   // The arguments and results are reachable only through the calls.
   const auto& fields = input.node->rowType->getFields();
   for (size_t c = input.scope.size(); c < fields.size(); ++c) {
@@ -3390,6 +3472,10 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     rankColumns_[&call] = input.node->rowType->getFieldCount();
     input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
                                                kind, 1, INT64_MAX, true, item.name);
+    // The rank column is reachable only through the call (but counts among the input's
+    // columns, which an OVER aggregation planned next keeps).
+    const RowField& rankField = input.node->rowType->getFields().back();
+    input.scope.push_back(ScopeColumn{"", rankField.name, rankField.type, /*hidden=*/true});
   }
 
   // OVER aggregates: `agg(x) OVER (PARTITION BY .. ORDER BY time ROWS|RANGE .. PRECEDING)`.

@@ -256,9 +256,13 @@ LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 std::string withoutSqlPosition(const std::string& message);
 
 /// ROW<...> of a catalog table's physical columns (the row its connector reads or writes;
-/// computed and metadata columns are left out).
+/// computed and metadata columns are left out). With `primaryKeyNotNull` the primary key's
+/// columns are NOT NULL whatever they declare (Flink's resolved schema: what a sink enforces);
+/// a scan reads the declared types (a format may find no value for a key column, and Flink's
+/// formats do not check it either).
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
-                                 const std::string& tableName);
+                                 const std::string& tableName,
+                                 bool primaryKeyNotNull = true);
 /// An INSERT into `table`: throws ValidationException naming a persisted (not VIRTUAL)
 /// METADATA column, as no connector writes metadata yet.
 void checkNoWritableMetadata(const catalog::CatalogBaseTable& table, const std::string& tableName);

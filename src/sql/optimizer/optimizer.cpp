@@ -77,7 +77,7 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
       }
       return std::make_shared<LogicalOverAggregate>(inputs[0], over.partitionKeys,
                                                     over.orderColumn, over.unit, over.preceding,
-                                                    over.calls, std::move(names));
+                                                    over.calls, std::move(names), over.orderKeys);
     }
     case LogicalNodeKind::kLookupJoin: {
       const auto& lookup = static_cast<const LogicalLookupJoin&>(node);

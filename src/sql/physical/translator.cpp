@@ -823,6 +823,7 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
       spec->inputRowType = node.inputs[0]->rowType;
       spec->partitionKeys = over.partitionKeys;
       spec->orderColumn = over.orderColumn;
+      spec->orderKeys = over.orderKeys;
       spec->processingTime = over.processingTime;
       spec->unit = over.unit;
       spec->preceding = over.preceding;

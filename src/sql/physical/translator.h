@@ -79,9 +79,10 @@ struct TranslationSettings {
 std::string explainPhysicalPlan(const DataStream<vector::Chunk>& stream);
 
 /// Flink's SinkUpsertMaterializer for a consumer with primary key `primaryKey` (columns of
-/// `plan`'s output) that takes updates, under table.exec.sink.upsert-materialize `mode`: AUTO
-/// where `plan` updates and none of its upsert keys (upsertKeysOf) lies within the key, FORCE
-/// always, NONE never. The spec matches rows by the plan's smallest upsert key (Flink's
+/// `plan`'s output) that takes upserts (updates without -U rows; a consumer that takes -U and
+/// +U, a retract sink, gets none, as in Flink), under table.exec.sink.upsert-materialize
+/// `mode`: AUTO where `plan` updates and none of its upsert keys (upsertKeysOf) lies within the
+/// key, FORCE always, NONE never. The spec matches rows by the plan's smallest upsert key (Flink's
 /// UpsertKeyUtil.getSmallestKey), by all columns without one; null when not needed.
 std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> upsertMaterializerFor(
     const LogicalNode& plan, const std::vector<int>& primaryKey, const std::string& mode);

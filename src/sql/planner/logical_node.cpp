@@ -294,19 +294,26 @@ std::vector<std::vector<int>> upsertKeysOf(const LogicalNode& node) {
       break;
     }
     case LogicalNodeKind::kRank: {
+      // Narrower than Flink's rules, to what RankOperator's changes are upserts by: a
+      // deduplication replaces its key's row (-U/+U); a numbered Top-N changes rank by rank
+      // (a row moving up gets its +U at the new rank before its -U at the old one, so its own
+      // key is none); an unnumbered one inserts a row entering the top N before it deletes the
+      // one leaving it (so the partition keys are none even for a Top-1), but each row's
+      // own changes come in order.
       const auto& rank = static_cast<const LogicalRank&>(node);
-      if (rank.rankKind == runtime::operators::RankKind::ROW_NUMBER && rank.rankStart == 1 &&
-          rank.rankEnd == 1) {
+      if (isDeduplicate(*node.inputs[0], rank.rankKind, rank.rankStart, rank.rankEnd,
+                        rank.outputRankNumber, rank.sortKeys)) {
         addKey(keys, rank.partitionKeys);
-        break;
-      }
-      if (rank.outputRankNumber && rank.rankKind == runtime::operators::RankKind::ROW_NUMBER) {
-        std::vector<int> key = rank.partitionKeys;
-        key.push_back(node.rowType->getFieldCount() - 1);
-        addKey(keys, std::move(key));
-      }
-      for (auto& key : keysHolding(upsertKeysOf(*node.inputs[0]), rank.partitionKeys)) {
-        addKey(keys, std::move(key));
+      } else if (rank.outputRankNumber) {
+        if (rank.rankKind == runtime::operators::RankKind::ROW_NUMBER) {
+          std::vector<int> key = rank.partitionKeys;
+          key.push_back(node.rowType->getFieldCount() - 1);
+          addKey(keys, std::move(key));
+        }
+      } else {
+        for (auto& key : keysHolding(upsertKeysOf(*node.inputs[0]), rank.partitionKeys)) {
+          addKey(keys, std::move(key));
+        }
       }
       break;
     }
@@ -1291,13 +1298,16 @@ LogicalOverAggregate::LogicalOverAggregate(LogicalNodePtr input, std::vector<int
                                            int order, runtime::operators::OverFrameUnit frameUnit,
                                            std::optional<int64_t> framePreceding,
                                            std::vector<runtime::operators::AggregateCall> overCalls,
-                                           std::vector<std::string> names)
+                                           std::vector<std::string> names,
+                                           std::vector<runtime::operators::SortKey> keys)
     : LogicalNode(LogicalNodeKind::kOverAggregate, overRowType(*input, overCalls, names), {input},
                   ChangelogMode::kInsertOnly),
       partitionKeys(std::move(partition)),
       orderColumn(order),
-      processingTime(inputs[0]->rowType->getFields().at(order).type->getTimestampKind() ==
-                     TimestampKind::PROCTIME),
+      orderKeys(std::move(keys)),
+      processingTime(order >= 0 &&
+                     inputs[0]->rowType->getFields().at(order).type->getTimestampKind() ==
+                         TimestampKind::PROCTIME),
       unit(frameUnit),
       preceding(framePreceding),
       calls(std::move(overCalls)) {}
@@ -1308,7 +1318,18 @@ std::string LogicalOverAggregate::describe() const {
   for (size_t i = 0; i < partitionKeys.size(); ++i) {
     text += (i ? ", " : "") + inputFields[partitionKeys[i]].name;
   }
-  text += "], orderBy=[" + inputFields[orderColumn].name + " ASC], window=[" +
+  std::string orderBy;
+  if (orderColumn >= 0) {
+    orderBy = inputFields[orderColumn].name + " ASC";
+  } else {
+    for (const auto& key : orderKeys) {
+      orderBy += (orderBy.empty() ? "" : ", ") + inputFields[key.column].name +
+                 (key.ascending ? " ASC" : " DESC") +
+                 (key.nullsFirst == key.ascending ? "" : key.nullsFirst ? " NULLS FIRST"
+                                                                       : " NULLS LAST");
+    }
+  }
+  text += "], orderBy=[" + orderBy + "], window=[" +
           (unit == runtime::operators::OverFrameUnit::ROWS ? "ROWS" : "RANGE") + " BETWEEN " +
           (preceding ? std::to_string(*preceding) : std::string("UNBOUNDED")) +
           " PRECEDING AND CURRENT ROW], select=[";

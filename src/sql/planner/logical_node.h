@@ -395,14 +395,19 @@ struct LogicalWindowAggregate final : LogicalNode {
 /// OVER aggregation (Flink's OverAggregate): every input row, followed by aggregates over its
 /// frame — the rows of its partition ordered by a time attribute, from `preceding` rows (ROWS)
 /// or milliseconds (RANGE) before it (UNBOUNDED without) to the current row. Insert-only.
+/// BATCH only: ordered by any columns instead (`orderKeys`, orderColumn -1; RANGE frames then
+/// UNBOUNDED or CURRENT ROW), or not ordered at all (every row of a partition a peer).
 struct LogicalOverAggregate final : LogicalNode {
   LogicalOverAggregate(LogicalNodePtr input, std::vector<int> partitionKeys, int orderColumn,
                        runtime::operators::OverFrameUnit unit, std::optional<int64_t> preceding,
                        std::vector<runtime::operators::AggregateCall> calls,
-                       std::vector<std::string> names);
+                       std::vector<std::string> names,
+                       std::vector<runtime::operators::SortKey> orderKeys = {});
   std::string describe() const override;
   const std::vector<int> partitionKeys;
   const int orderColumn;
+  /// With orderColumn -1: the ORDER BY keys (empty: no ORDER BY).
+  const std::vector<runtime::operators::SortKey> orderKeys;
   const bool processingTime;
   const runtime::operators::OverFrameUnit unit;
   const std::optional<int64_t> preceding;
@@ -460,9 +465,9 @@ std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node);
 /// sorted) by which its changes are upserts — no two rows it currently holds share the values
 /// of one, and every change of a row keeps them, so a consumer may apply +U/-D by them. An
 /// insert-only scan's primary key; an aggregation's grouping columns (the empty set without
-/// GROUP BY: one row); a Rank's partition keys (a deduplication), or the partition keys and
-/// the rank number (ROW_NUMBER with the number selected), besides its input's keys that hold
-/// the partition keys; an upsert stream's key; followed through projections (plain column
+/// GROUP BY: one row); a Rank's partition keys (a deduplication), the partition keys and the
+/// rank number (ROW_NUMBER with the number selected), or, without the number, its input's keys
+/// that hold the partition keys; an upsert stream's key; followed through projections (plain column
 /// references and casts that keep values apart), filters, watermark assigners, sorts and OVER
 /// aggregations; for a join, a key of each side that holds the side's join keys, combined, or
 /// one side's key alone where the other side's join keys hold one of its keys and the join

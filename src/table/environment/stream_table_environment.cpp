@@ -536,7 +536,8 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
       return toRows(Table(this, upserts, table.getResolvedSchema()), true);
     }
   }
-  return toRows(table, mode.isUpsert(), key ? &*key : nullptr);
+  // In upsert mode through Flink's SinkUpsertMaterializer where needed (retract mode: none).
+  return toRows(table, mode.isUpsert(), key && mode.isUpsert() ? &*key : nullptr);
 }
 
 DataStream<std::tuple<bool, Row>> StreamTableEnvironment::toRetractStream(const Table& table) {

@@ -981,7 +981,7 @@ Table TableEnvironment::sqlQuery(const std::string& query) {
     throw ValidationException(
         "Unsupported SQL query! sqlQuery() only accepts a single SQL query.");
   }
-  sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
+  sql::Binder binder(*catalogManager_, bindingContext());
   return Table(this, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
 }
 
@@ -1028,7 +1028,9 @@ int parallelismOption(const std::map<std::string, std::string>& configuration,
 }  // namespace
 
 function::BindingContext TableEnvironment::bindingContext() const {
-  return bindingContextOf(configuration_);
+  function::BindingContext context = bindingContextOf(configuration_);
+  context.batchMode = !isStreaming();
+  return context;
 }
 
 bool TableEnvironment::isStreaming() const {
@@ -1236,9 +1238,11 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
       !sink->consumesUpdateBefore() && (sinkKey || !target.table->schema.getPrimaryKey())) {
     if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, sinkKey)) plan = upserts;
   }
-  // Flink's SinkUpsertMaterializer before a sink with a primary key that takes updates.
+  // Flink's SinkUpsertMaterializer before an upsert sink (one with a primary key that takes
+  // updates without -U; a retract sink, which takes -U and +U, gets none, as in Flink).
   std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> materializer;
-  if (translation.streaming && sinkKey && sink->acceptsUpdates()) {
+  if (translation.streaming && sinkKey && sink->acceptsUpdates() &&
+      !sink->consumesUpdateBefore()) {
     materializer = sql::upsertMaterializerFor(*plan, *sinkKey, translation.upsertMaterialize);
   }
   auto rows = sql::translateToDataStream(plan, environment, translation);
@@ -1356,7 +1360,7 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
 InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
   catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert.tableName);
   catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
-  sql::Binder binder(*catalogManager_, bindingContextOf(configuration_));
+  sql::Binder binder(*catalogManager_, bindingContext());
   sql::LogicalNodePtr plan = binder.bindQuery(*insert.query);
   const bool isTable = target.table->kind == catalog::CatalogBaseTable::Kind::TABLE;
   std::map<std::string, std::string> staticPartition;
@@ -1633,7 +1637,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
   catalog::CatalogManager& catalogs = *catalogManager_;
   switch (statement->kind) {
     case sql::StatementKind::kQuery: {
-      sql::Binder binder(catalogs, bindingContextOf(configuration_));
+      sql::Binder binder(catalogs, bindingContext());
       return executePlan(binder.bindQuery(*statement->as<sql::QueryStatement>().query));
     }
     case sql::StatementKind::kInsert:
@@ -1652,7 +1656,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       const sql::Statement& inner = *statement->as<sql::ExecuteStatement>().statement;
       if (inner.is<sql::InsertStatement>()) return executeInserts({&inner.as<sql::InsertStatement>()});
       if (inner.is<sql::QueryStatement>()) {
-        sql::Binder binder(catalogs, bindingContextOf(configuration_));
+        sql::Binder binder(catalogs, bindingContext());
         return executePlan(binder.bindQuery(*inner.as<sql::QueryStatement>().query));
       }
       throw ValidationException("EXECUTE accepts a query or an INSERT statement");
@@ -1713,7 +1717,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         return TableResult::ok();
       }
       if (create.asQuery) {
-        sql::Binder binder(catalogs, bindingContextOf(configuration_));
+        sql::Binder binder(catalogs, bindingContext());
         sql::LogicalNodePtr query = binder.bindQuery(*create.asQuery);
         auto [table, plan] = createTableAsSelect(create, identifier.asSummaryString(), query);
         // The sink is checked before the table exists, so a bad option creates nothing.
@@ -2067,7 +2071,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         // the explanation only (as a temporary table, so a permanent one is not touched).
         const auto& create = explained->as<sql::CreateTableStatement>();
         catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
-        sql::Binder binder(catalogs, bindingContextOf(configuration_));
+        sql::Binder binder(catalogs, bindingContext());
         sql::LogicalNodePtr query = binder.bindQuery(*create.asQuery);
         auto [table, plan] = createTableAsSelect(create, identifier.asSummaryString(), query);
         const bool shadowed = catalogs.getTable(identifier).has_value();
@@ -2093,7 +2097,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       if (!explained->is<sql::QueryStatement>()) {
         throw TableException("EXPLAIN supports queries, INSERT statements and statement sets");
       }
-      sql::Binder binder(catalogs, bindingContextOf(configuration_));
+      sql::Binder binder(catalogs, bindingContext());
       sql::LogicalNodePtr plan = binder.bindQuery(*explained->as<sql::QueryStatement>().query);
       return listing("result", {explainQueryPlan(plan, changelogMode, estimatedCost)});
     }

@@ -98,7 +98,18 @@ OverAggregateOperator::OverAggregateOperator(std::shared_ptr<const OverAggregate
   for (int key : spec_->partitionKeys) {
     if (!isInputColumn(key)) invalid(fmt::format("partition key column {} is out of range", key));
   }
-  if (!spec_->processingTime) {
+  generalOrder_ = !spec_->processingTime && spec_->orderColumn < 0;
+  if (generalOrder_) {
+    for (const SortKey& key : spec_->orderKeys) {
+      if (!isInputColumn(key.column)) {
+        invalid(fmt::format("order key column {} is out of range", key.column));
+      }
+      orderColumns_.push_back(vector::SortColumn{key.column, key.ascending, key.nullsFirst});
+    }
+    if (spec_->unit == OverFrameUnit::RANGE && spec_->preceding && *spec_->preceding != 0) {
+      invalid("a RANGE frame of an offset over order keys that are not a time attribute");
+    }
+  } else if (!spec_->processingTime) {
     if (!isInputColumn(spec_->orderColumn)) {
       invalid(fmt::format("order column {} is out of range", spec_->orderColumn));
     }
@@ -151,6 +162,10 @@ void OverAggregateOperator::open(OperatorContext& context) {
   if (spec_->processingTime && context.processingTimeService == nullptr) {
     throw InternalError("A processing-time over aggregate needs a ProcessingTimeService.");
   }
+  if (generalOrder_ && !batchMode_) {
+    throw InternalError("An over aggregate not ordered by a time attribute runs in BATCH only.");
+  }
+  eventTime_ = eventTime_ && !generalOrder_;
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
 }
 
@@ -169,11 +184,20 @@ void OverAggregateOperator::processChunk(const vector::Chunk& chunk) {
         std::max(lastArrivalTime_, context().processingTimeService->currentProcessingTime());
     arrivalTime = lastArrivalTime_;
   }
-  const vector::Vector* timeColumn =
-      spec_->processingTime ? nullptr : &chunk.column(spec_->orderColumn);
+  const vector::Vector* timeColumn = spec_->processingTime || generalOrder_
+                                         ? nullptr
+                                         : &chunk.column(spec_->orderColumn);
   const bool rangeBounded = bounded_ && spec_->unit == OverFrameUnit::RANGE;
   for (int64_t row = 0; row < chunk.size(); ++row) {
-    const int64_t time = timeColumn ? WindowAssigner::rowTime(*timeColumn, row) : arrivalTime;
+    int64_t time = arrivalTime;
+    if (generalOrder_) {
+      // The row's order key bytes, numbered; finish() replaces the numbers by ranks.
+      time = static_cast<int64_t>(orderBytes_.size());
+      orderBytes_.emplace_back();
+      vector::appendSortKeyBytes(chunk, orderColumns_, row, orderBytes_.back());
+    } else if (timeColumn) {
+      time = WindowAssigner::rowTime(*timeColumn, row);
+    }
     if (eventTime_ && time <= currentWatermark_) {
       countLateRow();
       continue;
@@ -398,6 +422,30 @@ void OverAggregateOperator::processWatermark(Watermark watermark) {
 }
 
 void OverAggregateOperator::finish() {
+  if (generalOrder_) {
+    // Each row's time becomes the rank of its order key bytes among all rows' (peers share
+    // it), so the rows are processed in key order, peers in arrival order.
+    std::vector<int64_t> byKey(orderBytes_.size());
+    std::iota(byKey.begin(), byKey.end(), int64_t{0});
+    std::sort(byKey.begin(), byKey.end(), [this](int64_t a, int64_t b) {
+      return orderBytes_[static_cast<size_t>(a)] < orderBytes_[static_cast<size_t>(b)];
+    });
+    std::vector<int64_t> rank(orderBytes_.size());
+    int64_t current = -1;
+    for (size_t i = 0; i < byKey.size(); ++i) {
+      if (i == 0 || orderBytes_[static_cast<size_t>(byKey[i])] !=
+                        orderBytes_[static_cast<size_t>(byKey[i - 1])]) {
+        ++current;
+      }
+      rank[static_cast<size_t>(byKey[i])] = current;
+    }
+    for (Partition& partition : partitions_) {
+      if (!partition.inUse) continue;
+      for (int64_t& time : partition.waitingTimes) time = rank[static_cast<size_t>(time)];
+    }
+    orderBytes_.clear();
+    orderBytes_.shrink_to_fit();
+  }
   // Bounded input ended: every accepted row reaches the output, whatever the clocks say.
   releaseUntil(Watermark::kMax);
   emitOutput();

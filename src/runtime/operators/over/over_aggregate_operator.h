@@ -76,7 +76,9 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "runtime/operators/aggregate/aggregate_call.h"
+#include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
+#include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
 
@@ -94,6 +96,11 @@ struct OverAggregateSpec {
   int orderColumn = -1;
   /// ORDER BY a proctime: rows are processed in arrival order at the clock's time.
   bool processingTime = false;
+  /// BATCH only, with orderColumn -1 and not processingTime: the rows are ordered by these
+  /// columns (none: every row of a partition is a peer of the others); rows of equal keys
+  /// are peers, in arrival order. RANGE frames are then UNBOUNDED (`preceding` unset) or
+  /// CURRENT ROW (0: the row's peers).
+  std::vector<SortKey> orderKeys;
   OverFrameUnit unit = OverFrameUnit::ROWS;
   /// ROWS: how many rows before the current one; RANGE: how many milliseconds before (a row at
   /// t sees rows with time in [t - preceding, t]); >= 0. nullopt: UNBOUNDED PRECEDING. The
@@ -198,6 +205,11 @@ class OverAggregateOperator final : public StreamOperator {
   bool bounded_ = false;   // preceding is set: frames keep their rows
   int64_t preceding_ = 0;  // when bounded_
   bool batchMode_ = false;
+  // BATCH ordered by spec_->orderKeys (or not ordered): each waiting row's time is the number
+  // of its order key bytes in orderBytes_ until finish() ranks them.
+  bool generalOrder_ = false;
+  std::vector<vector::SortColumn> orderColumns_;
+  std::vector<std::string> orderBytes_;
   bool eventTime_ = false;   // STREAMING ordered by a rowtime: watermarks release rows
   bool bufferRows_ = false;  // event time or BATCH: rows wait in their partition
   int64_t currentWatermark_ = Watermark::kMin;
