@@ -792,6 +792,37 @@ class QueryGenerator {
     }
   }
 
+  // An aggregate OVER (PARTITION BY .. ORDER BY ..) over the select's rows (BATCH orders by any
+  // columns): the default frame (RANGE .. CURRENT ROW: peers included, so ties do not make the
+  // result depend on the order rows arrive in) or no ORDER BY (the whole partition); NULL
+  // ordering spelled out (Flink puts NULLs first in ascending order, DuckDB last).
+  genOverItem(sc) {
+    const r = this.rng;
+    let agg = this.genAgg(sc, 'num', { exact: true });
+    if (/DISTINCT|FILTER/.test(agg.f) || !/^(count|sum|min|max)\(/.test(agg.d)) {
+      agg = mk('BIGINT', 'COUNT(*)', 'count(*)', { mag: Math.max(sc.rows, 1) });
+    }
+    const orderable = [...this.intCols(sc), ...this.strCols(sc, { plain: true })];
+    const parts = [];
+    if (orderable.length > 0 && r.chance(0.6)) parts.push(`PARTITION BY ${r.pick(orderable).f}`);
+    const partsD = parts.map((p) => p);
+    if (orderable.length > 0 && r.chance(0.75)) {
+      const keys = [];
+      const keysD = [];
+      for (let n = r.int(1, 2); n > 0; n--) {
+        const c = r.pick(orderable);
+        const dir = r.pick(['ASC', 'DESC']);
+        const nulls = r.pick(['NULLS FIRST', 'NULLS LAST']);
+        keys.push(`${c.f} ${dir} ${nulls}`);
+        keysD.push(`${c.d} ${dir} ${nulls}`);
+      }
+      parts.push(`ORDER BY ${keys.join(', ')}`);
+      partsD.push(`ORDER BY ${keysD.join(', ')}`);
+    }
+    return mk(agg.type, `${agg.f} OVER (${parts.join(' ')})`, `${agg.d} OVER (${partsD.join(' ')})`,
+      { mag: agg.mag, inexact: agg.inexact });
+  }
+
   // `inner.x <op> outer.y` over integer columns, joined to `also` (a condition) when given.
   residualCorrelation(inner, outerInts, also) {
     const r = this.rng;
@@ -1133,6 +1164,9 @@ class QueryGenerator {
       const wd = conds.length > 0 ? ` WHERE ${conds.map((c) => c.d).join(' AND ')}` : '';
       items.push(mk(agg.type, `(SELECT ${agg.f} FROM ${t.name} AS ${alias}${wf})`,
         `(SELECT ${agg.d} FROM ${t.name} AS ${alias}${wd})`, { mag: agg.mag }));
+    }
+    if (!spec.kinds && !spec.keyFirst && !spec.twin && this.inSubquery === 0 && r.chance(0.08)) {
+      items.push(this.genOverItem(sc));
     }
     const pred = r.chance(0.65) ? this.genPred(sc, r.int(1, 2), { sub: depth > 0, queryDepth: depth, conjunct: true }) : null;
     const where = this.whereClause(from, pred);

@@ -2529,7 +2529,8 @@ BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
       }
       if (correlation.outerAggregates) {
         notSupported(*conjunct,
-                     "A correlated subquery condition other than `inner = outer` in HAVING");
+                     "A correlated subquery condition other than `inner = outer` above GROUP BY "
+                     "(in the select list or HAVING of an aggregating query)");
       }
       if (!correlation.outerInput) {
         notSupported(*conjunct,
@@ -3256,7 +3257,10 @@ void Binder::planOverAggregates(const SelectQuery& select,
   }
   const int width = static_cast<int>(projection.size());
   LogicalNodePtr pre = input.node;
-  if (width > static_cast<int>(input.scope.size())) {
+  // Projected also where the input has columns its scope does not name (the markers of a
+  // WHERE subquery), so that the calls' columns follow the scope's.
+  if (width > static_cast<int>(input.scope.size()) ||
+      input.node->rowType->getFieldCount() != static_cast<int>(input.scope.size())) {
     pre = std::make_shared<LogicalProject>(input.node, std::move(projection), uniquifyNames(names));
   }
   std::vector<std::string> callNames;
