@@ -2583,7 +2583,15 @@ BoundPtr nullReplacementOf(const LogicalTypePtr& type) {
       constant = expression::literal(Value(std::string("1970-01-01")));
       break;
     case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
+    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
       constant = expression::literal(Value(std::string("1970-01-01 00:00:00")));
+      break;
+    case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
+      constant = expression::literal(Value(std::string("00:00:00")));
+      break;
+    case LogicalTypeRoot::BINARY:
+    case LogicalTypeRoot::VARBINARY:
+      constant = expression::literal(Value(std::string("")));
       break;
     default:
       return nullptr;
@@ -2674,8 +2682,12 @@ void Binder::decorrelateResiduals(const Node& at, Relation& input, Correlation& 
     BoundPtr inner = expression::column(inputArity + static_cast<int>(k), type);
     BoundPtr outerValue = expression::column(outerColumns[k], type);
     BoundPtr replacement = type->isNullable() ? nullReplacementOf(type) : nullptr;
+    if (type->isNullable() && !replacement) {
+      // A NULL of it would match nothing: refused rather than wrong.
+      notSupported(at, "A correlated subquery condition other than `inner = outer` that reads an "
+                       "outer column of type " + type->asSummaryString());
+    }
     if (!replacement) {
-      // NOT NULL, or a type without a replacement value (a NULL of it matches nothing).
       correlation.innerKeys.push_back(std::move(inner));
       correlation.outerKeys.push_back(std::move(outerValue));
       continue;
@@ -3131,14 +3143,16 @@ int Binder::windowKeyColumn(Relation& input, const expression::ExpressionPtr& ke
   if (const auto* reference = dynamic_cast<const expression::ColumnReference*>(key.get())) {
     return reference->index();
   }
+  // The scope's columns (not the columns a WHERE subquery's markers add after them), then the
+  // key: its index is the scope's.
   const auto& fields = input.node->rowType->getFields();
   std::vector<expression::ExpressionPtr> columns;
   std::vector<std::string> names;
-  for (size_t i = 0; i < fields.size(); ++i) {
+  for (size_t i = 0; i < input.scope.size(); ++i) {
     columns.push_back(expression::column(static_cast<int>(i), fields[i].type));
     names.push_back(fields[i].name);
   }
-  const int index = static_cast<int>(fields.size());
+  const int index = static_cast<int>(input.scope.size());
   std::string name = "$window_key" + std::to_string(index);
   columns.push_back(key);
   names.push_back(name);
@@ -3243,6 +3257,16 @@ void Binder::planOverAggregates(const SelectQuery& select,
     } else if (frame.start.kind != FrameBoundKind::kUnboundedPreceding) {
       notSupported(window, "An OVER window that starts after the current row");
     }
+  }
+  // BATCH orders by a rowtime as by any column (NULL times sorted, NULLS FIRST/LAST as
+  // written), except for a RANGE frame with an offset, which measures time.
+  if (context_.batchMode && order >= 0 &&
+      input.scope[order].type->getTimestampKind() == TimestampKind::ROWTIME &&
+      !(unit == runtime::operators::OverFrameUnit::RANGE && preceding && *preceding > 0)) {
+    const OrderItem& key = window.orderBy[0];
+    const bool nullsFirst = key.nullOrdering != NullOrdering::kNullsLast;
+    orderKeys.push_back(runtime::operators::SortKey{order, true, nullsFirst});
+    order = -1;
   }
   // A projection of the input's columns then the calls' arguments, and the OverAggregate.
   std::vector<BoundPtr> projection;
@@ -3473,6 +3497,19 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     }
     if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
     if (correlated) notSupported(call, name + " in a correlated subquery");
+    if (input.node->rowType->getFieldCount() != static_cast<int>(input.scope.size())) {
+      // Without the columns a WHERE subquery's markers added: the rank column follows the
+      // scope's.
+      const auto& fields = input.node->rowType->getFields();
+      std::vector<BoundPtr> columns;
+      std::vector<std::string> names;
+      for (size_t c = 0; c < input.scope.size(); ++c) {
+        columns.push_back(expression::column(static_cast<int>(c), fields[c].type));
+        names.push_back(fields[c].name);
+      }
+      input.node = std::make_shared<LogicalProject>(input.node, std::move(columns),
+                                                    std::move(names));
+    }
     rankColumns_[&call] = input.node->rowType->getFieldCount();
     input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
                                                kind, 1, INT64_MAX, true, item.name);

@@ -1664,7 +1664,11 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     case sql::StatementKind::kCreateView: {
       const auto& create = statement->as<sql::CreateViewStatement>();
       std::string query = sql::unparse(*create.query);
-      sql::Binder binder(catalogs);
+      // Bound as it will be where it is read: in UTC (see Binder::bindNamedTable), in this
+      // runtime mode.
+      function::BindingContext viewContext;
+      viewContext.batchMode = !isStreaming();
+      sql::Binder binder(catalogs, viewContext);
       sql::LogicalNodePtr plan = binder.bindQuery(*create.query);
       catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.viewName);
       catalog::CatalogBaseTable view = viewOf(query, *plan);

@@ -150,6 +150,9 @@ OverAggregateOperator::OverAggregateOperator(std::shared_ptr<const OverAggregate
     }
   }
   results_.resize(spec_->calls.size());
+  for (size_t i = 0; i < spec_->calls.size(); ++i) {
+    if (spec_->calls[i].kind == AggregateKind::LAG) lagCalls_.push_back(i);
+  }
 }
 
 OverAggregateOperator::~OverAggregateOperator() = default;
@@ -271,6 +274,26 @@ void OverAggregateOperator::processPeers(Partition& partition, const vector::Chu
              saturatingAdd(partition.frame.frontTime(), preceding_) < time) {
         retractOldestFrameRow(partition);
       }
+    }
+    if (batchMode_ && !lagCalls_.empty()) {
+      // Flink's batch LAG is by row whatever the frame (its OffsetOverFrame): each peer sees
+      // the rows before it, not the peers after it; the other calls see all peers.
+      const size_t lags = lagCalls_.size();
+      lagValues_.clear();
+      for (int64_t i = 0; i < count; ++i) {
+        addRow(partition, source, rows[i], time);
+        for (size_t call : lagCalls_) {
+          lagValues_.push_back(aggregateResult(spec_->calls[call], partition.accumulators[call]));
+        }
+      }
+      computeResults();
+      for (int64_t i = 0; i < count; ++i) {
+        for (size_t k = 0; k < lags; ++k) {
+          results_[lagCalls_[k]] = lagValues_[static_cast<size_t>(i) * lags + k];
+        }
+        appendOutput(source, rows[i]);
+      }
+      return;
     }
     for (int64_t i = 0; i < count; ++i) addRow(partition, source, rows[i], time);
     computeResults();

@@ -228,7 +228,10 @@ class OverAggregateOperator final : public StreamOperator {
   std::priority_queue<DueEntry, std::vector<DueEntry>, std::greater<>> dueQueue_;
   size_t stateRows_ = 0;
 
+  // The LAG calls (indices into spec_->calls): in BATCH evaluated row by row among peers.
+  std::vector<size_t> lagCalls_;
   // Scratch, reused.
+  std::vector<Value> lagValues_;
   std::string keyBytes_;
   std::vector<Value> rowValues_;
   std::vector<Value> results_;
