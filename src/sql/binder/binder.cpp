@@ -598,7 +598,8 @@ void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* express
 
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName,
-                             MetadataKeys keyCheck) {
+                             MetadataKeys keyCheck,
+                             const function::BindingContext& context) {
   LogicalTypePtr physical = physicalRowTypeOf(table, tableName, /*primaryKeyNotNull=*/false);
   // METADATA columns: the keys the connector reads after the physical columns, each cast to
   // the declared type (which must be castable from the metadata's type).
@@ -666,7 +667,7 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
   const auto& watermarks = table.schema.getWatermarkSpecs();
   if (!computed && watermarks.empty() && metadataKeys.empty()) return scan;
   // Computed columns: a projection over the scanned columns, in the declared column order.
-  Binder binder(catalogManager);
+  Binder binder(catalogManager, context);
   const auto& fields = scan->rowType->getFields();
   const size_t physicalCount = physical->getFieldCount();
   std::vector<BoundPtr> columns;
@@ -995,7 +996,8 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
   if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
     Relation relation;
     try {
-      relation.node = planTableScan(catalogManager_, catalogTable, identifier.asSummaryString());
+      relation.node = planTableScan(catalogManager_, catalogTable, identifier.asSummaryString(),
+                                    MetadataKeys::kCheck, context_);
     } catch (const ValidationException& error) {
       fail(table, error.what());
     }
@@ -1023,11 +1025,9 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
                                               ? catalogTable.originalQuery
                                               : catalogTable.expandedQuery);
   if (!statement->is<QueryStatement>()) fail(table, "View '" + identifier.asSummaryString() + "' does not hold a query");
-  // (The view's query is bound in UTC, as the computed columns of the tables it reads are;
-  // only the runtime mode carries over.)
-  function::BindingContext viewContext;
-  viewContext.batchMode = context_.batchMode;
-  Binder viewBinder(catalogManager_, viewContext);
+  // Bound where it is read, in the session's time zone and runtime mode (as Flink expands a
+  // view into the query).
+  Binder viewBinder(catalogManager_, context_);
   Relation relation = viewBinder.bindRelation(*statement->as<QueryStatement>().query);
   // A view declared with a column list names its columns itself.
   const auto& columns = catalogTable.schema.getColumns();

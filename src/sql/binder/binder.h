@@ -286,10 +286,12 @@ LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePt
 enum class MetadataKeys { kCheck, kDeclared };
 
 /// The plan that reads a catalog table (not a view) through its connector: a scan of the
-/// physical columns, with a projection computing the computed columns when there are some.
+/// physical columns, with a projection computing the computed columns when there are some
+/// (bound in `context`: the session's time zone applies to them as to the query reading them).
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName,
-                             MetadataKeys keyCheck = MetadataKeys::kCheck);
+                             MetadataKeys keyCheck = MetadataKeys::kCheck,
+                             const function::BindingContext& context = {});
 
 /// A filter bounding the rank column of a Top-N below `input` (rn <= N, rn < N, rn = N,
 /// rn BETWEEN a AND b, ...) pushed into the Rank; the other conjuncts stay as a filter.

@@ -1525,7 +1525,8 @@ Table TableEnvironment::from(const TableDescriptor& descriptor) {
   std::string name = "*anonymous_" +
                      (connector == table.options.end() ? std::string("table") : connector->second) +
                      "$" + std::to_string(++anonymousTables_) + "*";
-  return Table(this, sql::planTableScan(*catalogManager_, table, name));
+  return Table(this, sql::planTableScan(*catalogManager_, table, name,
+                                        sql::MetadataKeys::kCheck, bindingContext()));
 }
 
 void TableEnvironment::createTable(const std::string& path, const TableDescriptor& descriptor) {
@@ -1664,11 +1665,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     case sql::StatementKind::kCreateView: {
       const auto& create = statement->as<sql::CreateViewStatement>();
       std::string query = sql::unparse(*create.query);
-      // Bound as it will be where it is read: in UTC (see Binder::bindNamedTable), in this
-      // runtime mode.
-      function::BindingContext viewContext;
-      viewContext.batchMode = !isStreaming();
-      sql::Binder binder(catalogs, viewContext);
+      sql::Binder binder(catalogs, bindingContext());
       sql::LogicalNodePtr plan = binder.bindQuery(*create.query);
       catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.viewName);
       catalog::CatalogBaseTable view = viewOf(query, *plan);
@@ -1703,7 +1700,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         // The schema resolves as a read of the table would (Flink resolves computed columns
         // and the watermark when a table is created; metadata keys when it is read).
         sql::planTableScan(catalogs, table, identifier.asSummaryString(),
-                           sql::MetadataKeys::kDeclared);
+                           sql::MetadataKeys::kDeclared, bindingContext());
         checkKeysArePhysical(table);
         if (create.temporary) {
           catalogs.createTemporaryTable(std::move(table), identifier, create.ifNotExists);
@@ -1912,7 +1909,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
         // The new schema resolves as a read of the table would (Flink resolves it here too):
         // computed columns and the watermark over the columns they read, metadata keys, types.
         sql::planTableScan(catalogs, table, identifier.asSummaryString(),
-                           sql::MetadataKeys::kDeclared);
+                           sql::MetadataKeys::kDeclared, bindingContext());
         checkKeysArePhysical(table);
       }
       catalogs.alterTable(std::move(table), identifier, false);
