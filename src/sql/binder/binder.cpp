@@ -3178,10 +3178,19 @@ void Binder::planOverAggregates(const SelectQuery& select,
   };
   const WindowSpecification& window = windowOf(*calls[0]);
   const std::string windowText = unparse(window);
+  std::vector<const FunctionCallExpression*> sameWindow, otherWindows;
   for (const FunctionCallExpression* call : calls) {
-    if (unparse(windowOf(*call)) != windowText) {
-      notSupported(*call, "OVER aggregates over different windows in one SELECT");
+    (unparse(windowOf(*call)) == windowText ? sameWindow : otherWindows).push_back(call);
+  }
+  if (!otherWindows.empty()) {
+    // BATCH: one OverAggregate per window, each over the one before (Flink's batch planner
+    // chains them too); STREAMING: one window per SELECT, as Flink.
+    if (!context_.batchMode) {
+      notSupported(*otherWindows[0], "OVER aggregates over different windows in one SELECT");
     }
+    planOverAggregates(select, sameWindow, input);
+    planOverAggregates(select, otherWindows, input);
+    return;
   }
   // PARTITION BY keys may be expressions (computed below the window); the ORDER BY is a
   // time attribute column.
@@ -3287,9 +3296,20 @@ void Binder::planOverAggregates(const SelectQuery& select,
       input.node->rowType->getFieldCount() != static_cast<int>(input.scope.size())) {
     pre = std::make_shared<LogicalProject>(input.node, std::move(projection), uniquifyNames(names));
   }
+  // Calls of the n-th window (BATCH chains one OverAggregate per window) are named wn$o0, ...
+  int windowIndex = 0;
+  for (const RowField& field : pre->rowType->getFields()) {
+    const std::string& name = field.name;
+    const size_t dollar = name.find("$o");
+    if (name.size() > 1 && name[0] == 'w' && dollar != std::string::npos && dollar > 1 &&
+        std::all_of(name.begin() + 1, name.begin() + static_cast<std::ptrdiff_t>(dollar),
+                    [](char c) { return c >= '0' && c <= '9'; })) {
+      windowIndex = std::max(windowIndex, std::stoi(name.substr(1, dollar - 1)) + 1);
+    }
+  }
   std::vector<std::string> callNames;
   for (size_t i = 0; i < aggregateCalls.size(); ++i) {
-    callNames.push_back("w0$o" + std::to_string(i));
+    callNames.push_back("w" + std::to_string(windowIndex) + "$o" + std::to_string(i));
     overColumns_[calls[i]] = {width + static_cast<int>(i), aggregateCalls[i].resultType};
   }
   input.node = std::make_shared<LogicalOverAggregate>(pre, std::move(partition), order, unit,
