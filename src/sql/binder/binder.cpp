@@ -24,6 +24,32 @@ using runtime::operators::AggregateKind;
 
 namespace {
 
+/// Flink's default NULL order of an ORDER BY item: NULLs first in ascending order, last in
+/// descending order, unless NULLS FIRST/LAST says otherwise.
+bool nullsFirstOf(const OrderItem& item) {
+  return item.nullOrdering == NullOrdering::kDefault
+             ? !item.descending
+             : item.nullOrdering == NullOrdering::kNullsFirst;
+}
+
+/// `node` without its columns after the first `count` (those a WHERE subquery's markers add
+/// beyond the scope), or `node` itself when it has no more.
+LogicalNodePtr withFirstColumns(const LogicalNodePtr& node, size_t count) {
+  const auto& fields = node->rowType->getFields();
+  if (fields.size() == count) return node;
+  std::vector<BoundPtr> columns;
+  std::vector<std::string> names;
+  for (size_t c = 0; c < count; ++c) {
+    columns.push_back(expression::column(static_cast<int>(c), fields[c].type));
+    names.push_back(fields[c].name);
+  }
+  return std::make_shared<LogicalProject>(node, std::move(columns), std::move(names));
+}
+
+}  // namespace
+
+namespace {
+
 std::string upper(std::string text) {
   for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return text;
@@ -878,11 +904,7 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
       if (!reference) notSupported(key, "ORDER BY an expression that is not a selected column");
       column = reference->index();
     }
-    // Flink's default: NULLs first in ascending order, last in descending order.
-    bool nullsFirst = item.nullOrdering == NullOrdering::kDefault
-                          ? !item.descending
-                          : item.nullOrdering == NullOrdering::kNullsFirst;
-    keys.push_back(runtime::operators::SortKey{column, !item.descending, nullsFirst});
+    keys.push_back(runtime::operators::SortKey{column, !item.descending, nullsFirstOf(item)});
   }
   auto count = [this](const ExpressionPtr& expression, const char* clause) -> int64_t {
     if (!expression) return -1;
@@ -3212,12 +3234,8 @@ void Binder::planOverAggregates(const SelectQuery& select,
     fail(window, streamOrderMessage);
   }
   for (const auto& key : window.orderBy) {
-    const int column = columnOf(*key.expression);
-    // Flink's default: NULLs first in ascending order, last in descending order.
-    const bool nullsFirst = key.nullOrdering == NullOrdering::kDefault
-                                ? !key.descending
-                                : key.nullOrdering == NullOrdering::kNullsFirst;
-    orderKeys.push_back(runtime::operators::SortKey{column, !key.descending, nullsFirst});
+    orderKeys.push_back(
+        runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirstOf(key)});
   }
   if (orderKeys.size() == 1 && orderKeys[0].ascending &&
       input.scope[orderKeys[0].column].type->getTimestampKind() != TimestampKind::REGULAR) {
@@ -3272,9 +3290,7 @@ void Binder::planOverAggregates(const SelectQuery& select,
   if (context_.batchMode && order >= 0 &&
       input.scope[order].type->getTimestampKind() == TimestampKind::ROWTIME &&
       !(unit == runtime::operators::OverFrameUnit::RANGE && preceding && *preceding > 0)) {
-    const OrderItem& key = window.orderBy[0];
-    const bool nullsFirst = key.nullOrdering != NullOrdering::kNullsLast;
-    orderKeys.push_back(runtime::operators::SortKey{order, true, nullsFirst});
+    orderKeys.push_back(runtime::operators::SortKey{order, true, nullsFirstOf(window.orderBy[0])});
     order = -1;
   }
   // A projection of the input's columns then the calls' arguments, and the OverAggregate.
@@ -3510,26 +3526,13 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
     std::vector<runtime::operators::SortKey> sort;
     for (const OrderItem& key : window.orderBy) {
-      bool nullsFirst = key.nullOrdering == NullOrdering::kDefault
-                            ? !key.descending
-                            : key.nullOrdering == NullOrdering::kNullsFirst;
-      sort.push_back(runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirst});
+      sort.push_back(
+          runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirstOf(key)});
     }
     if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
     if (correlated) notSupported(call, name + " in a correlated subquery");
-    if (input.node->rowType->getFieldCount() != static_cast<int>(input.scope.size())) {
-      // Without the columns a WHERE subquery's markers added: the rank column follows the
-      // scope's.
-      const auto& fields = input.node->rowType->getFields();
-      std::vector<BoundPtr> columns;
-      std::vector<std::string> names;
-      for (size_t c = 0; c < input.scope.size(); ++c) {
-        columns.push_back(expression::column(static_cast<int>(c), fields[c].type));
-        names.push_back(fields[c].name);
-      }
-      input.node = std::make_shared<LogicalProject>(input.node, std::move(columns),
-                                                    std::move(names));
-    }
+    // Without the columns a WHERE subquery's markers added: the rank column follows the scope's.
+    input.node = withFirstColumns(input.node, input.scope.size());
     rankColumns_[&call] = input.node->rowType->getFieldCount();
     input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
                                                kind, 1, INT64_MAX, true, item.name);
