@@ -5,22 +5,15 @@
 
 #include <algorithm>
 
+#include "function/scalar/cast.h"
+
 namespace eddy::table {
 
 namespace {
 
-constexpr const char* kNull = "(NULL)";
+// Flink 1.15+ (PrintStyle.NULL_VALUE; Flink 1.14 printed "(NULL)").
+constexpr const char* kNull = "<NULL>";
 constexpr const char* kTruncated = "...";
-
-/// "yyyy-MM-dd HH:mm:ss" plus exactly `precision` fractional digits (Flink's
-/// TimestampStringUtils.timestampToString).
-std::string timestampText(const LocalDateTime& value, int precision) {
-  std::string text = value.toLocalDate().toString();
-  LocalTime time = value.toLocalTime();
-  text += fmt::format(" {:02}:{:02}:{:02}", time.getHour(), time.getMinute(), time.getSecond());
-  if (precision > 0) text += "." + fmt::format("{:09}", time.getNano()).substr(0, precision);
-  return text;
-}
 
 /// The columns a value of `type` takes at most (strings and other unbounded kinds: `maxWidth`).
 int typeWidth(const LogicalType& type, int maxWidth) {
@@ -89,88 +82,17 @@ int TableauPrinter::displayWidth(std::string_view text) {
 std::string TableauPrinter::formatField(const Value& value, const LogicalType& type,
                                         const common::SessionTimeZone& zone) {
   if (value.isNull()) return kNull;
-  switch (value.kind()) {
-    case ValueKind::TIMESTAMP:
-      return timestampText(value.get<LocalDateTime>(), type.getPrecision());
-    case ValueKind::TIMESTAMP_LTZ: {
-      const Instant& instant = value.get<Instant>();
-      return timestampText(LocalDateTime::ofEpochMillis(zone.toLocalMillis(instant.toEpochMilli()),
-                                                        instant.getNanoOfMillisecond()),
-                           type.getPrecision());
-    }
-    case ValueKind::TIME: {
-      LocalTime time = value.get<LocalTime>();
-      return fmt::format("{:02}:{:02}:{:02}", time.getHour(), time.getMinute(), time.getSecond());
-    }
-    case ValueKind::ARRAY:
-    case ValueKind::MAP:
-    case ValueKind::ROW: {
-      std::string text;
-      appendNested(value, type, zone, text);
-      return text;
-    }
-    default:
-      return value.toString();
+  // Flink's tableau shows a field as its CAST to STRING (RowDataToStringConverterImpl over the
+  // cast rules): TRUE/FALSE, DECIMALs in plain notation, intervals as +1 00:00:00.000 and
+  // +1-00, TIMESTAMP_LTZ in the session zone, nested values as [1, NULL] / {a=1} / (1, abc).
+  // Binary strings and the types no cast to STRING takes (RAW, STRUCTURED) print as the value
+  // prints itself.
+  const LogicalTypePtr shown = type.copy(true);
+  static const LogicalTypePtr kString = LogicalType::varchar(LogicalType::kMaxLength, false);
+  if (!type.isBinaryString() && function::isCastSupported(*shown, *kString)) {
+    return function::castToStringText(value, shown, zone);
   }
-}
-
-void TableauPrinter::appendNested(const Value& value, const LogicalType& type,
-                                  const common::SessionTimeZone& zone, std::string& out) {
-  if (value.isNull()) {
-    out += "null";
-    return;
-  }
-  switch (type.getTypeRoot()) {
-    case LogicalTypeRoot::ARRAY: {
-      out += '[';
-      const ValueArray& elements = value.get<ValueArray>();
-      for (size_t i = 0; i < elements.size(); ++i) {
-        if (i > 0) out += ", ";
-        appendNested(elements[i], *type.getElementType(), zone, out);
-      }
-      out += ']';
-      return;
-    }
-    case LogicalTypeRoot::MAP:
-    case LogicalTypeRoot::MULTISET: {
-      const bool map = type.getTypeRoot() == LogicalTypeRoot::MAP;
-      out += '{';
-      const ValueMap& entries = value.get<ValueMap>();
-      for (size_t i = 0; i < entries.size(); ++i) {
-        if (i > 0) out += ", ";
-        appendNested(entries[i].first, map ? *type.getKeyType() : *type.getElementType(), zone,
-                     out);
-        out += '=';
-        if (map) {
-          appendNested(entries[i].second, *type.getValueType(), zone, out);
-        } else {
-          entries[i].second.appendTo(out);
-        }
-      }
-      out += '}';
-      return;
-    }
-    case LogicalTypeRoot::ROW: {
-      // Flink's ROW-to-string form: (f0, f1, ..).
-      const Row& row = value.getRow();
-      const auto& fields = type.getFields();
-      out += '(';
-      for (int i = 0; i < row.getArity(); ++i) {
-        if (i > 0) out += ", ";
-        appendNested(row.getField(i), *fields[static_cast<size_t>(i)].type, zone, out);
-      }
-      out += ')';
-      return;
-    }
-    default:
-      // A STRUCTURED or RAW type holding a nested value prints as the value prints itself.
-      if (value.kind() == ValueKind::ARRAY || value.kind() == ValueKind::MAP ||
-          value.kind() == ValueKind::ROW) {
-        value.appendTo(out);
-      } else {
-        out += formatField(value, type, zone);
-      }
-  }
+  return value.toString();
 }
 
 std::string TableauPrinter::borderLine(const std::vector<int>& widths) {

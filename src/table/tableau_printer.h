@@ -11,8 +11,9 @@
 // BATCH results are printed once complete, with column widths from the content and a final
 // "N rows in set" (or "Empty set"). STREAMING results are printed row by row as they come,
 // with an `op` column and widths derived from the column types, ending with "Received a total
-// of N rows". Values print as Flink's PrintUtils prints them: NULL as (NULL), timestamps as
-// `2021-08-21 13:00:00.000` with exactly the type's fractional digits, right-aligned, cut
+// of N rows". Values print as Flink 1.15+'s tableau prints them, as their CAST to STRING:
+// NULL as <NULL>, TRUE/FALSE, timestamps as `2021-08-21 13:00:00.000` with exactly the type's
+// fractional digits, intervals as `+1 00:00:00.000` / `+1-00`, right-aligned, cut
 // with "..." past the maximum column width (`sql-client.display.max-column-width`, 30 by
 // default; display width counts East Asian wide characters twice).
 // TIMESTAMP_LTZ values show their wall-clock time in the session time zone
@@ -47,14 +48,11 @@ class TableauPrinter {
  public:
   static constexpr int kMaxColumnWidth = 30;
 
-  /// The text of one field as the tableau shows it; TIMESTAMP_LTZ values in `zone`. Nested
-  /// values as Flink's casts to STRING write them: ARRAY `[1, null]`, MAP `{a=1}`, MULTISET
-  /// `{a=2}` (value=count), ROW `(1, abc)`, with their elements in the tableau's own form.
+  /// The text of one field as the tableau shows it (function::castToStringText);
+  /// TIMESTAMP_LTZ values in `zone`. Nested values as Flink's casts to STRING write them:
+  /// ARRAY `[1, NULL]`, MAP `{a=1}`, MULTISET `{a=2}` (value=count), ROW `(1, abc)`.
   static std::string formatField(const Value& value, const LogicalType& type,
                                  const common::SessionTimeZone& zone = {});
-  /// Appends a (possibly nested) value of `type`, NULL as `null`.
-  static void appendNested(const Value& value, const LogicalType& type,
-                           const common::SessionTimeZone& zone, std::string& out);
   /// Terminal columns a string takes.
   static int displayWidth(std::string_view text);
 

@@ -194,6 +194,26 @@ std::string timestampToString(TimestampValue value, int precision) {
          timeToString(dateTime.toLocalTime().toNanoOfDay(), precision);
 }
 
+// Flink's DateTimeUtils.intervalYearMonthToString: a sign, the years, '-' and two-digit months
+// (`+1-00`, `-0-06`), whatever the interval's declared resolution.
+std::string intervalYearMonthToString(int32_t totalMonths) {
+  int64_t months = totalMonths;
+  const char* sign = months < 0 ? "-" : "+";
+  if (months < 0) months = -months;
+  return fmt::format("{}{}-{:02d}", sign, months / 12, months % 12);
+}
+
+// Flink's DateTimeUtils.intervalDayTimeToString: a sign, the days, then HH:mm:ss.SSS
+// (`+1 00:00:00.000`, `-0 01:30:00.000`).
+std::string intervalDayTimeToString(TimestampValue value) {
+  __int128 millis = value.millisecond;
+  const char* sign = millis < 0 ? "-" : "+";
+  if (millis < 0) millis = -millis;
+  auto whole = static_cast<int64_t>(millis / 1000);
+  return fmt::format("{}{} {:02d}:{:02d}:{:02d}.{:03d}", sign, whole / 86400, whole / 3600 % 24,
+                     whole / 60 % 60, whole % 60, static_cast<int64_t>(millis % 1000));
+}
+
 // Truncates sub-second digits beyond `precision`.
 int64_t truncateNanos(int64_t nanos, int precision) {
   int64_t unit = 1;
@@ -394,6 +414,14 @@ KernelVector castToString(const KernelVector& input, const CastContext& context)
             return fit(timestampToString(value, precision));
           });
     }
+    case Root::INTERVAL_YEAR_MONTH:
+      return UnaryExecutor::execute<int32_t, string_view>(
+          input, context.target,
+          [&](int32_t months) { return fit(intervalYearMonthToString(months)); });
+    case Root::INTERVAL_DAY_TIME:
+      return UnaryExecutor::execute<TimestampValue, string_view>(
+          input, context.target,
+          [&](TimestampValue value) { return fit(intervalDayTimeToString(value)); });
     default:
       break;
   }
@@ -535,7 +563,8 @@ bool isCastSupported(const LogicalType& from, const LogicalType& to) {
     return fromNumeric || isStringLike(from) || fromRoot == Root::DATE ||
            fromRoot == Root::TIME_WITHOUT_TIME_ZONE ||
            fromRoot == Root::TIMESTAMP_WITHOUT_TIME_ZONE ||
-           fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+           fromRoot == Root::TIMESTAMP_WITH_LOCAL_TIME_ZONE ||
+           fromRoot == Root::INTERVAL_YEAR_MONTH || fromRoot == Root::INTERVAL_DAY_TIME;
   }
   if (isCharacterString(from)) {
     return toNumeric || toRoot == Root::DATE || toRoot == Root::TIME_WITHOUT_TIME_ZONE ||
@@ -650,7 +679,9 @@ namespace {
 void appendCastText(const Value& value, const LogicalTypePtr& type,
                     const common::SessionTimeZone& sessionTimeZone, std::string& out) {
   if (value.isNull()) {
-    out += "null";
+    // Flink's ArrayToStringCastRule & co. write a NULL element as NULL (`null` only under
+    // table.exec.legacy-cast-behaviour).
+    out += "NULL";
     return;
   }
   if (!isNested(*type)) {

@@ -30,8 +30,8 @@ KernelVector castVector(const KernelVector& input, const LogicalTypePtr& target,
 Value castValue(const Value& value, const LogicalTypePtr& from, const LogicalTypePtr& to,
                 bool tryCast, const common::SessionTimeZone& sessionTimeZone = {});
 
-/// `value` of `type` as CAST(value AS STRING) prints it, NULL as `null`: nested values as
-/// Flink's cast rules write them — ARRAY `[1, null, 3]`, MAP `{a=1, b=2}`, MULTISET
+/// `value` of `type` as CAST(value AS STRING) prints it, NULL as `NULL`: nested values as
+/// Flink's cast rules write them — ARRAY `[1, NULL, 3]`, MAP `{a=1, b=2}`, MULTISET
 /// `{a=2}` (value=count), ROW `(1, abc)`, elements in their own CAST-to-string form.
 std::string castToStringText(const Value& value, const LogicalTypePtr& type,
                              const common::SessionTimeZone& sessionTimeZone = {});

@@ -1,5 +1,5 @@
 // Flink's tableau form: widths from content (BATCH) or from types (STREAMING), right-aligned
-// values, (NULL), timestamps with the type's fractional digits, truncation, wide characters.
+// values, <NULL>, timestamps with the type's fractional digits, truncation, wide characters.
 #include "table/tableau_printer.h"
 
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@ TEST(TableauPrinterTest, BatchResultSizesColumnsByContent) {
             "|  name |  score |\n"
             "+-------+--------+\n"
             "|   Bob |     10 |\n"
-            "| Alice | (NULL) |\n"
+            "| Alice | <NULL> |\n"
             "+-------+--------+\n"
             "2 rows in set\n");
 }
@@ -67,7 +67,35 @@ TEST(TableauPrinterTest, FormatsTemporalValuesAsFlinkSql) {
   EXPECT_EQ(TableauPrinter::formatField(Value(10.5), *LogicalType::simple(LogicalTypeRoot::DOUBLE)),
             "10.5");
   EXPECT_EQ(TableauPrinter::formatField(Value(true), *LogicalType::simple(LogicalTypeRoot::BOOLEAN)),
-            "true");
+            "TRUE");
+}
+
+// Flink 1.15+ shows a field as its CAST to STRING: plain DECIMALs, intervals in SQL form,
+// NULL elements of nested values as NULL, booleans upper case at any depth.
+TEST(TableauPrinterTest, FormatsValuesAsTheirCastToString) {
+  EXPECT_EQ(TableauPrinter::formatField(Value(Decimal::fromUnscaled(0, 14, 13)),
+                                        *LogicalType::decimal(14, 13)),
+            "0.0000000000000");
+  EXPECT_EQ(TableauPrinter::formatField(Value(Decimal::fromString("0.0000001")),
+                                        *LogicalType::decimal(8, 7)),
+            "0.0000001");
+  EXPECT_EQ(TableauPrinter::formatField(Value(Duration::ofSeconds(86400, 0)),
+                                        *LogicalType::dayTimeInterval(DayTimeResolution::DAY)),
+            "+1 00:00:00.000");
+  EXPECT_EQ(TableauPrinter::formatField(Value(Duration::ofSeconds(-5430, 250000000)),
+                                        *LogicalType::dayTimeInterval(DayTimeResolution::DAY)),
+            "-0 01:30:29.750");
+  EXPECT_EQ(TableauPrinter::formatField(Value(Period::of(1, 0, 0)),
+                                        *LogicalType::yearMonthInterval(YearMonthResolution::YEAR)),
+            "+1-00");
+  EXPECT_EQ(TableauPrinter::formatField(Value(Period::of(0, -18, 0)),
+                                        *LogicalType::yearMonthInterval(YearMonthResolution::YEAR)),
+            "-1-06");
+  auto booleans = LogicalType::array(LogicalType::simple(LogicalTypeRoot::BOOLEAN));
+  EXPECT_EQ(TableauPrinter::formatField(Value::ofArray({Value(true), Value(), Value(false)}),
+                                        *booleans),
+            "[TRUE, NULL, FALSE]");
+  EXPECT_EQ(TableauPrinter::formatField(Value(), *booleans), "<NULL>");
 }
 
 TEST(TableauPrinterTest, TruncatesLongValuesAndCountsWideCharactersTwice) {
