@@ -1,6 +1,7 @@
 #include "client/interactive_sql_client.h"
 
 #include <cctype>
+#include <optional>
 
 #include "client/statement_buffer.h"
 
@@ -58,6 +59,10 @@ InteractiveSqlClient::InteractiveSqlClient(TableEnvironment& environment, LineRe
 void InteractiveSqlClient::run() {
   SqlScriptRunner runner(environment_, out_, err_, runnerSettings_);
   StatementBuffer buffer;
+  // Between `BEGIN STATEMENT SET;` and `END;`: the INSERTs taken so far. As Flink's client,
+  // each statement is checked as it is entered (a statement that is no INSERT fails and the
+  // set keeps the rest), and END runs them as one job; an empty set succeeds doing nothing.
+  std::optional<std::string> statementSet;
   out_ << kWelcome << std::flush;
   while (true) {
     std::string line;
@@ -79,6 +84,33 @@ void InteractiveSqlClient::run() {
       }
       if (command == "HELP;") {
         out_ << kHelp << std::flush;
+        continue;
+      }
+      if (!statementSet && command == "BEGIN STATEMENT SET;") {
+        statementSet.emplace();
+        out_ << "[INFO] Begin a statement set.\n" << std::flush;
+        continue;
+      }
+      if (statementSet && command == "END;") {
+        if (statementSet->empty()) {
+          out_ << "[INFO] Execute statement succeeded.\n";
+        } else {
+          runner.run("BEGIN STATEMENT SET;\n" + *statementSet + "END;", "");
+        }
+        statementSet.reset();
+        out_ << std::flush;
+        err_ << std::flush;
+        continue;
+      }
+      if (statementSet) {
+        if (command == "BEGIN STATEMENT SET;") {
+          runner.refuseInStatementSet();
+        } else if (runner.acceptsIntoStatementSet(statement)) {
+          *statementSet += statement + "\n";
+          out_ << "[INFO] Add SQL update statement to the statement set.\n";
+        }
+        out_ << std::flush;
+        err_ << std::flush;
         continue;
       }
       runner.run(statement, "");

@@ -2,7 +2,10 @@
 // a LineReader until they form complete statements (StatementBuffer: a statement ends with
 // `;` and may span lines), runs each with the SqlScriptRunner (results on `out`, errors and
 // warnings on `err`, the client going on after an error), and adds it to the history.
-// `HELP;` lists the commands, `QUIT;` or `EXIT;` (or Ctrl-D) ends the session, Ctrl-C at the
+// Inside `BEGIN STATEMENT SET;` .. `END;` each statement is checked as it is entered, as
+// Flink's client does: an INSERT is added ("[INFO] Add SQL update statement to the statement
+// set."), anything else fails with Flink's message and the set keeps its INSERTs; END runs
+// them as one job (an empty set succeeds). `HELP;` lists the commands, `QUIT;` or `EXIT;` (or Ctrl-D) ends the session, Ctrl-C at the
 // prompt discards the statement being typed, Ctrl-C during a query cancels the query (the
 // client goes on). Query results show in `sql-client.execution.result-mode`: tableau, table
 // or changelog (QueryResultView). Used from one thread; borrows the environment, the reader

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <sstream>
 
@@ -213,6 +214,18 @@ void showQueryResult(TableResult& result, std::ostream& out, const ResultViewSet
     case ResultMode::kTable:
       MaterializedTableView(result.getResolvedSchema(), out, settings).show(result);
       return;
+  }
+}
+
+void showListing(TableResult& result, std::ostream& out, const ResultViewSettings& settings) {
+  table::TableauPrinter::printBatch(tableauColumns(result.getResolvedSchema()),
+                                    result.collectAll(), out, settings.zone,
+                                    std::numeric_limits<int>::max());
+}
+
+void showRawContent(TableResult& result, std::ostream& out) {
+  for (std::optional<Row> row = result.next(); row; row = result.next()) {
+    out << row->getField(0).toString() << "\n";
   }
 }
 

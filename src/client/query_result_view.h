@@ -60,4 +60,13 @@ ResultViewSettings resultViewSettingsOf(const TableConfig& config);
 /// A failure of the job (an exception from next()) propagates.
 void showQueryResult(TableResult& result, std::ostream& out, const ResultViewSettings& settings);
 
+/// The result of SHOW, DESCRIBE or `SET;` in the tableau form, no value cut whatever
+/// `sql-client.display.max-column-width` says (Flink's CliClient prints these tables with
+/// Integer.MAX_VALUE columns); the zone of `settings` applies.
+void showListing(TableResult& result, std::ostream& out, const ResultViewSettings& settings);
+
+/// The first column of each row, one per line, as Flink's client prints EXPLAIN and SHOW
+/// CREATE TABLE / VIEW (printRawContent).
+void showRawContent(TableResult& result, std::ostream& out);
+
 }  // namespace eddy::client

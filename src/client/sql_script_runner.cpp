@@ -23,6 +23,29 @@ constexpr const char* kOnlyTableauInScripts =
     "sql-client.execution.result-mode when execute query. Please add "
     "\"SET 'sql-client.execution.result-mode' = 'tableau';\" to the SQL file.";
 
+/// How the client shows a statement's result, by the kind of statement whose output it is:
+/// CREATE / REPLACE TABLE .. AS SELECT runs its INSERT as a job and is reported as one;
+/// EXECUTE shows what its statement shows (a query's rows, an INSERT's job); SHOW CREATE
+/// TABLE / VIEW print their text raw, as EXPLAIN does.
+sql::StatementKind shownAs(const sql::Statement& statement) {
+  switch (statement.kind) {
+    case sql::StatementKind::kCreateTable:
+      return statement.as<sql::CreateTableStatement>().asQuery != nullptr
+                 ? sql::StatementKind::kInsert
+                 : statement.kind;
+    case sql::StatementKind::kExecute:
+      return shownAs(*statement.as<sql::ExecuteStatement>().statement);
+    case sql::StatementKind::kShow: {
+      sql::ShowKind show = statement.as<sql::ShowStatement>().showKind;
+      return show == sql::ShowKind::kCreateTable || show == sql::ShowKind::kCreateView
+                 ? sql::StatementKind::kExplain
+                 : statement.kind;
+    }
+    default:
+      return statement.kind;
+  }
+}
+
 }  // namespace
 
 SqlScriptRunner::SqlScriptRunner(TableEnvironment& environment, std::ostream& out,
@@ -65,6 +88,29 @@ void SqlScriptRunner::reportDroppedRows(const TableResult& result) {
   }
 }
 
+bool SqlScriptRunner::acceptsIntoStatementSet(const std::string& statement) {
+  try {
+    std::vector<sql::StatementPtr> parsed = sql::parseScript(
+        config::substituteEnvironmentVariables(statement, "the statement", 1, true));
+    if (parsed.size() == 1 && parsed.front()->kind == sql::StatementKind::kInsert) return true;
+    refuseInStatementSet();
+  } catch (const SqlParseException& error) {
+    err_ << "[ERROR] Could not parse the statement at line " << error.line() << ", column "
+         << error.column() << ":\n"
+         << error.what() << "\n";
+  } catch (const std::exception& error) {
+    err_ << "[ERROR] " << error.what() << "\n";
+  }
+  return false;
+}
+
+void SqlScriptRunner::refuseInStatementSet() {
+  // Flink's message (its SQL gateway's OperationExecutor), whatever the statement.
+  err_ << "[ERROR] Could not execute SQL statement. Reason:\n"
+       << "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' "
+          "statement to submit Statement Set.\n";
+}
+
 bool SqlScriptRunner::run(const std::string& script, const std::string& fileName) {
   config::ScopedOptionWarningHandler warnings(
       [this](const std::string& message) { err_ << "[WARNING] " << message << "\n"; });
@@ -90,26 +136,21 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
         throw ValidationException(kOnlyTableauInScripts);
       }
       TableResult result = environment_.executeSql(statement->sourceText);
-      // CREATE / REPLACE TABLE .. AS SELECT runs its INSERT as a job, reported as one.
-      const bool tableAsSelect = statement->kind == sql::StatementKind::kCreateTable &&
-                                 statement->as<sql::CreateTableStatement>().asQuery != nullptr;
-      switch (tableAsSelect ? sql::StatementKind::kInsert : statement->kind) {
+      switch (shownAs(*statement)) {
         case sql::StatementKind::kExplain:
-          // The plan as text, as Flink's SQL client prints it (not in a table).
-          for (std::optional<Row> row = result.next(); row; row = result.next()) {
-            out_ << row->getField(0).toString() << "\n";
-          }
+          // The plan as text, as Flink's SQL client prints it (not in a table); SHOW CREATE
+          // TABLE / VIEW too (Flink's printRawContent).
+          showRawContent(result, out_);
           break;
         case sql::StatementKind::kQuery:
           showQuery(result);
           break;
         case sql::StatementKind::kShow:
         case sql::StatementKind::kDescribe:
-          result.print(out_);
+          showListing(result, out_, resultViewSettingsOf(environment_.getConfig()));
           break;
         case sql::StatementKind::kInsert:
-        case sql::StatementKind::kStatementSet:
-        case sql::StatementKind::kExecute: {
+        case sql::StatementKind::kStatementSet: {
           std::optional<ProgressLine> progress;
           if (settings_.showProgress) progress.emplace(STDERR_FILENO, result, false);
           // Interactive: Ctrl-C stops the job and the client goes on (rows already written
@@ -129,7 +170,7 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
         }
         case sql::StatementKind::kSet:
           if (!statement->as<sql::SetStatement>().key) {
-            result.print(out_);
+            showListing(result, out_, resultViewSettingsOf(environment_.getConfig()));
             break;
           }
           [[fallthrough]];

@@ -43,6 +43,13 @@ class SqlScriptRunner {
   /// succeeded; on the first failure prints the error and returns false.
   bool run(const std::string& script, const std::string& fileName);
 
+  /// A statement typed inside the interactive client's `BEGIN STATEMENT SET;`: true when it is
+  /// an INSERT the set takes; otherwise (another statement, a parse error) prints the error as
+  /// Flink's client does and returns false, the set keeping what it holds.
+  bool acceptsIntoStatementSet(const std::string& statement);
+  /// Prints Flink's error for a statement that no statement set takes (a nested BEGIN too).
+  void refuseInStatementSet();
+
  private:
   /// Shows a query's result in the session's result mode (QueryResultView).
   void showQuery(TableResult& result);

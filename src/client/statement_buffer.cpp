@@ -5,20 +5,6 @@
 namespace eddy::client {
 namespace {
 
-std::string upperWords(const std::string& text) {
-  // The statement's words in upper case, separated by single spaces (for keyword checks).
-  std::string words;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!words.empty() && words.back() != ' ') words += ' ';
-    } else {
-      words += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-  }
-  while (!words.empty() && words.back() == ' ') words.pop_back();
-  return words;
-}
-
 /// The ends (one past each `;`) of the statements in `text`, scanning past literals,
 /// quoted identifiers and comments. Also tells whether only blanks and comments follow the
 /// last end.
@@ -76,24 +62,11 @@ std::vector<std::string> StatementBuffer::takeCompleteStatements() {
   std::vector<std::string> statements;
   Scan result = scan(text_);
   size_t start = 0;
-  bool inStatementSet = false;
-  size_t setStart = 0;
   for (size_t end : result.statementEnds) {
-    std::string statement = text_.substr(start, end - start);
-    std::string words = upperWords(statement);
-    if (!inStatementSet && words.ends_with("BEGIN STATEMENT SET;")) {
-      inStatementSet = true;
-      setStart = start;
-    } else if (inStatementSet && words == "END;") {
-      inStatementSet = false;
-      statements.push_back(text_.substr(setStart, end - setStart));
-    } else if (!inStatementSet) {
-      statements.push_back(statement);
-    }
+    statements.push_back(text_.substr(start, end - start));
     start = end;
   }
-  size_t consumed = inStatementSet ? setStart : start;
-  text_.erase(0, consumed);
+  text_.erase(0, start);
   // Keep the buffer free of the blank line ends left after the last statement.
   if (isEmpty()) text_.clear();
   return statements;

@@ -1,8 +1,9 @@
 // StatementBuffer: collects the lines an interactive user types until they form complete
 // statements, as Flink's SQL client does: a statement ends with `;` outside string literals,
 // quoted identifiers and comments, so a statement may span lines and a line may hold several
-// statements. A `BEGIN STATEMENT SET;` block is complete only at its `END;`. Used from one
-// thread.
+// statements. `BEGIN STATEMENT SET;`, each statement inside and `END;` are statements of their
+// own: the interactive client checks each as it is entered (InteractiveSqlClient). Used from
+// one thread.
 #pragma once
 
 #include <string>

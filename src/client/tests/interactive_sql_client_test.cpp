@@ -125,5 +125,64 @@ TEST(InteractiveSqlClientTest, ChangelogModeShowsTheOpOfBatchRowsToo) {
                              "Received a total of 2 rows\n\nGoodbye!\n");
 }
 
+// As Flink's client: each statement of a statement set is checked as it is typed; a SELECT, a
+// CREATE or a nested BEGIN fails and the set keeps its INSERTs; END runs them; an empty set
+// succeeds.
+TEST(InteractiveSqlClientTest, AStatementSetChecksEachStatementAsItIsEntered) {
+  Session session = runSession(
+      {"CREATE TABLE sink (x INT) WITH ('connector' = 'blackhole');", "BEGIN STATEMENT SET;",
+       "INSERT INTO sink VALUES (1);", "SELECT 1;", "CREATE TABLE t2 (y INT);",
+       "BEGIN STATEMENT SET;", "INSERT INTO sink", "  VALUES (2);", "END;",
+       "BEGIN STATEMENT SET;", "END;"});
+  const std::string kOnlyInserts =
+      "[ERROR] Could not execute SQL statement. Reason:\n"
+      "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' "
+      "statement to submit Statement Set.\n";
+  EXPECT_EQ(session.out, std::string(kWelcome) +
+                             "[INFO] Execute statement succeeded.\n"
+                             "[INFO] Begin a statement set.\n"
+                             "[INFO] Add SQL update statement to the statement set.\n"
+                             "[INFO] Add SQL update statement to the statement set.\n"
+                             "[INFO] Complete execution of the SQL update statement.\n"
+                             "[INFO] Begin a statement set.\n"
+                             "[INFO] Execute statement succeeded.\n"
+                             "\nGoodbye!\n");
+  EXPECT_EQ(session.err, kOnlyInserts + kOnlyInserts + kOnlyInserts);
+  // The CREATE inside the set did not run.
+  EXPECT_EQ(session.history.size(), 10u);
+}
+
+// EXECUTE of a query shows its rows; SHOW CREATE TABLE prints its text whole, whatever
+// sql-client.display.max-column-width says.
+TEST(InteractiveSqlClientTest, ExecuteSelectShowsRowsAndShowCreateIsNotCut) {
+  Session session = runSession(
+      {"EXECUTE SELECT 'a_value_longer_than_thirty_characters' AS v;",
+       "CREATE TABLE a_table_with_a_rather_long_name (x INT) WITH ('connector' = 'blackhole');",
+       "SHOW CREATE TABLE a_table_with_a_rather_long_name;", "SHOW TABLES;"});
+  EXPECT_EQ(session.out,
+            std::string(kWelcome) +
+                "+--------------------------------+\n"
+                "|                              v |\n"
+                "+--------------------------------+\n"
+                "| a_value_longer_than_thirty_... |\n"
+                "+--------------------------------+\n"
+                "1 row in set\n"
+                "[INFO] Execute statement succeeded.\n"
+                "CREATE TABLE `default_catalog`.`default_database`.`a_table_with_a_rather_long_name` (\n"
+                "  `x` INT\n"
+                ")\n"
+                "WITH (\n"
+                "  'connector' = 'blackhole'\n"
+                ")\n"
+                "+---------------------------------+\n"
+                "|                      table name |\n"
+                "+---------------------------------+\n"
+                "| a_table_with_a_rather_long_name |\n"
+                "+---------------------------------+\n"
+                "1 row in set\n"
+                "\nGoodbye!\n");
+  EXPECT_EQ(session.err, "");
+}
+
 }  // namespace
 }  // namespace eddy::client

@@ -114,7 +114,7 @@ TEST(SqlScriptRunnerTest, TableAsSelectIsReportedAsAnUpdateStatement) {
             "+------+---------+-------+--------+--------+-----------+---------+\n"
             "| name |    type |  null |    key | extras | watermark | comment |\n"
             "+------+---------+-------+--------+--------+-----------+---------+\n"
-            "|    y | CHAR(1) | false | (NULL) | (NULL) |    (NULL) |  (NULL) |\n"
+            "|    y | CHAR(1) | FALSE | <NULL> | <NULL> |    <NULL> |  <NULL> |\n"
             "+------+---------+-------+--------+--------+-----------+---------+\n"
             "1 row in set\n");
 }

@@ -1,5 +1,5 @@
 // Splitting typed lines into complete statements: `;` ends a statement outside literals,
-// quoted identifiers and comments; BEGIN STATEMENT SET blocks end at END;.
+// quoted identifiers and comments; a statement set's statements one by one.
 #include "client/statement_buffer.h"
 
 #include <gtest/gtest.h>
@@ -48,16 +48,15 @@ TEST(StatementBufferTest, CommentsAndBlankLinesAloneAreNoStatement) {
   EXPECT_FALSE(buffer.isEmpty());
 }
 
-TEST(StatementBufferTest, AStatementSetEndsAtEnd) {
+// The interactive client checks a statement set's statements one by one as they are entered.
+TEST(StatementBufferTest, AStatementSetIsTakenStatementByStatement) {
   StatementBuffer buffer;
   buffer.addLine("BEGIN STATEMENT SET;");
   buffer.addLine("INSERT INTO a SELECT 1;");
-  EXPECT_EQ(buffer.takeCompleteStatements(), Statements{});
-  buffer.addLine("INSERT INTO b SELECT 2;");
-  buffer.addLine("END;");
   EXPECT_EQ(buffer.takeCompleteStatements(),
-            Statements{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b SELECT 2;\n"
-                       "END;"});
+            (Statements{"BEGIN STATEMENT SET;", "\nINSERT INTO a SELECT 1;"}));
+  buffer.addLine("END;");
+  EXPECT_EQ(buffer.takeCompleteStatements(), Statements{"END;"});
   EXPECT_TRUE(buffer.isEmpty());
 }
 
