@@ -2,12 +2,16 @@
 // CHAR_LENGTH, SUBSTRING,
 // TRIM/LTRIM/RTRIM, CONCAT, `||`, CONCAT_WS, REPLACE, LPAD/RPAD, POSITION, LOCATE, REVERSE,
 // REPEAT, SPLIT_INDEX, LIKE. Positions and lengths count Unicode code points (Flink counts
-// UTF-16 units; the two agree outside the supplementary planes). Case mapping is ASCII only.
+// UTF-16 units; the two agree outside the supplementary planes). UPPER and LOWER map every
+// Unicode letter; INITCAP, as Flink's (Calcite's SqlFunctions.initcap), only ASCII letters.
 // Each follows the Java implementation Flink runs (SqlFunctionUtils, BinaryStringDataUtil);
 // the differences are listed in docs/functions.md.
 #include <fmt/format.h>
 
+#include <utf8proc.h>
+
 #include <algorithm>
+#include <vector>
 
 #include "function/scalar/scalar_function_builders.h"
 
@@ -50,10 +54,90 @@ bool asciiAlphanumeric(char c) {
 
 // --- Operations. ---
 
+bool isAscii(string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+void appendCodePoint(utf8proc_int32_t codePoint, std::string& out) {
+  utf8proc_uint8_t bytes[4];
+  utf8proc_ssize_t length = utf8proc_encode_char(codePoint, bytes);
+  out.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(length));
+}
+
+/// Calls `visit(codePoint, bytes)` for each code point of `text`; a byte that starts no valid
+/// UTF-8 sequence is visited alone with code point -1 (and copied through unchanged).
+template <typename Visit>
+void forEachCodePoint(string_view text, Visit&& visit) {
+  const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  size_t offset = 0;
+  while (offset < text.size()) {
+    utf8proc_int32_t codePoint = -1;
+    utf8proc_ssize_t length =
+        utf8proc_iterate(bytes + offset, static_cast<utf8proc_ssize_t>(text.size() - offset),
+                         &codePoint);
+    if (length <= 0) {
+      length = 1;
+      codePoint = -1;
+    }
+    visit(codePoint, text.substr(offset, static_cast<size_t>(length)));
+    offset += static_cast<size_t>(length);
+  }
+}
+
+bool isLetter(utf8proc_int32_t codePoint) {
+  if (codePoint < 0) return false;
+  utf8proc_category_t category = utf8proc_category(codePoint);
+  return category >= UTF8PROC_CATEGORY_LU && category <= UTF8PROC_CATEGORY_LO;
+}
+
+// UPPER and LOWER map every Unicode letter, as Flink's BinaryStringData.toUpperCase /
+// toLowerCase do (ASCII in place, anything else through Java's String.toUpperCase /
+// toLowerCase): Unicode's simple case mappings, plus the unconditional full mappings Java
+// applies that change the length — `ß` to `SS`, the Latin ligatures `ﬀ`..`ﬆ` and `ŉ` upper
+// case; `İ` to `i̇` lower case — and Greek capital sigma as final `ς` at a word's end.
 struct UpperOperation {
   std::string operator()(string_view text) const {
     std::string result(text);
-    for (char& c : result) c = asciiUpper(c);
+    if (isAscii(text)) {
+      for (char& c : result) c = asciiUpper(c);
+      return result;
+    }
+    result.clear();
+    forEachCodePoint(text, [&](utf8proc_int32_t codePoint, string_view bytes) {
+      switch (codePoint) {
+        case -1:
+          result += bytes;
+          return;
+        case 0x00DF:  // ß
+          result += "SS";
+          return;
+        case 0x0149:  // ŉ
+          result += "\u02BCN";
+          return;
+        case 0xFB00:
+          result += "FF";
+          return;
+        case 0xFB01:
+          result += "FI";
+          return;
+        case 0xFB02:
+          result += "FL";
+          return;
+        case 0xFB03:
+          result += "FFI";
+          return;
+        case 0xFB04:
+          result += "FFL";
+          return;
+        case 0xFB05:
+        case 0xFB06:
+          result += "ST";
+          return;
+        default:
+          appendCodePoint(utf8proc_toupper(codePoint), result);
+      }
+    });
     return result;
   }
 };
@@ -61,12 +145,37 @@ struct UpperOperation {
 struct LowerOperation {
   std::string operator()(string_view text) const {
     std::string result(text);
-    for (char& c : result) c = asciiLower(c);
+    if (isAscii(text)) {
+      for (char& c : result) c = asciiLower(c);
+      return result;
+    }
+    result.clear();
+    std::vector<utf8proc_int32_t> codePoints;
+    std::vector<string_view> pieces;
+    forEachCodePoint(text, [&](utf8proc_int32_t codePoint, string_view bytes) {
+      codePoints.push_back(codePoint);
+      pieces.push_back(bytes);
+    });
+    for (size_t i = 0; i < codePoints.size(); ++i) {
+      utf8proc_int32_t codePoint = codePoints[i];
+      if (codePoint == -1) {
+        result += pieces[i];
+      } else if (codePoint == 0x0130) {  // İ: i and a combining dot above
+        result += "i\u0307";
+      } else if (codePoint == 0x03A3) {  // Σ: final ς after a letter, before none
+        bool final = i > 0 && isLetter(codePoints[i - 1]) &&
+                     (i + 1 == codePoints.size() || !isLetter(codePoints[i + 1]));
+        appendCodePoint(final ? 0x03C2 : 0x03C3, result);
+      } else {
+        appendCodePoint(utf8proc_tolower(codePoint), result);
+      }
+    }
     return result;
   }
 };
 
-// First letter or digit of each alphanumeric run upper case, the rest lower case.
+// First letter or digit of each alphanumeric run upper case, the rest lower case: ASCII only,
+// as Calcite's SqlFunctions.initcap that Flink runs (any other character ends a word).
 struct InitCapOperation {
   std::string operator()(string_view text) const {
     std::string result(text);
