@@ -126,6 +126,12 @@ class Lexer {
                token.position);
         }
       }
+    } else if ((c == 'u' || c == 'U') && peek(1) == '&' && peek(2) == '\'') {
+      advance();
+      advance();
+      advance();
+      token.kind = TokenKind::kString;
+      token.text = unicodeString(quoted('\'', token.position, "string literal"), token.position);
     } else if (isIdentifierStart(c)) {
       while (offset_ < sql_.size() && isIdentifierPart(static_cast<unsigned char>(peek()))) {
         advance();
@@ -155,6 +161,102 @@ class Lexer {
     }
     token.end = offset_;
     return token;
+  }
+
+  // The text of a Unicode string literal `U&'...' [UESCAPE 'c']` (Calcite's, which Flink
+  // parses): the escape character (`\` unless UESCAPE names another) followed by four hex
+  // digits is that UTF-16 code unit (two in a row make a surrogate pair: one code point), and
+  // doubled it stands for itself.
+  std::string unicodeString(const std::string& raw, SourcePosition position) {
+    char escape = '\\';
+    size_t afterLiteral = offset_;
+    int lineAfter = line_;
+    int columnAfter = column_;
+    skipWhitespaceAndComments();
+    if (sql_.size() - offset_ >= 7 && isUescape(sql_.substr(offset_, 7)) &&
+        !isIdentifierPart(static_cast<unsigned char>(peek(7)))) {
+      SourcePosition at{line_, column_};
+      for (int i = 0; i < 7; ++i) advance();
+      skipWhitespaceAndComments();
+      if (peek() != '\'') fail("Encountered UESCAPE without a string literal", at);
+      advance();
+      std::string character = quoted('\'', at, "string literal");
+      if (character.size() != 1) {
+        fail(fmt::format("UESCAPE '{}' must be exactly one character", character), at);
+      }
+      escape = character[0];
+      if (std::isxdigit(static_cast<unsigned char>(escape)) || escape == '+' || escape == '\'' ||
+          escape == '"' || std::isspace(static_cast<unsigned char>(escape))) {
+        fail(fmt::format("UESCAPE '{}' is not a legal escape character", character), at);
+      }
+    } else {
+      offset_ = afterLiteral;
+      line_ = lineAfter;
+      column_ = columnAfter;
+    }
+    std::string text;
+    uint32_t highSurrogate = 0;
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] != escape) {
+        text.push_back(raw[i]);
+        continue;
+      }
+      if (i + 1 < raw.size() && raw[i + 1] == escape) {
+        text.push_back(escape);
+        ++i;
+        continue;
+      }
+      uint32_t unit = 0;
+      for (size_t digit = 1; digit <= 4; ++digit) {
+        if (i + digit >= raw.size() || !std::isxdigit(static_cast<unsigned char>(raw[i + digit]))) {
+          fail(fmt::format("Unicode escape sequence starting at character {} is not exactly four "
+                           "hex digits",
+                           i),
+               position);
+        }
+        auto hex = static_cast<unsigned char>(raw[i + digit]);
+        unit = unit * 16 + static_cast<uint32_t>(std::isdigit(hex) ? hex - '0'
+                                                                  : std::toupper(hex) - 'A' + 10);
+      }
+      i += 4;
+      if (unit >= 0xD800 && unit <= 0xDBFF) {
+        highSurrogate = unit;
+        continue;
+      }
+      uint32_t codePoint = unit;
+      if (unit >= 0xDC00 && unit <= 0xDFFF && highSurrogate != 0) {
+        codePoint = 0x10000 + ((highSurrogate - 0xD800) << 10) + (unit - 0xDC00);
+      }
+      highSurrogate = 0;
+      appendUtf8(codePoint, text);
+    }
+    return text;
+  }
+
+  static bool isUescape(std::string_view word) {
+    static constexpr std::string_view kUescape = "UESCAPE";
+    for (size_t i = 0; i < kUescape.size(); ++i) {
+      if (std::toupper(static_cast<unsigned char>(word[i])) != kUescape[i]) return false;
+    }
+    return true;
+  }
+
+  static void appendUtf8(uint32_t codePoint, std::string& out) {
+    if (codePoint < 0x80) {
+      out.push_back(static_cast<char>(codePoint));
+    } else if (codePoint < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (codePoint >> 6)));
+      out.push_back(static_cast<char>(0x80 | (codePoint & 0x3F)));
+    } else if (codePoint < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (codePoint >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (codePoint & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (codePoint >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((codePoint >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (codePoint & 0x3F)));
+    }
   }
 
   void lexNumber(Token& token) {
