@@ -352,11 +352,46 @@ ExpressionPtr ifThenElse(ExpressionPtr condition, ExpressionPtr then, Expression
   return caseWhen({std::move(condition)}, {std::move(then)}, std::move(otherwise));
 }
 
+namespace {
+
+// The OR of `terms[begin, end)` as a balanced tree, so that its depth (and the evaluator's
+// recursion) grows with the logarithm of the count, not with the count.
+ExpressionPtr balancedDisjunction(std::vector<ExpressionPtr>& terms, size_t begin, size_t end) {
+  if (end - begin == 1) return std::move(terms[begin]);
+  size_t middle = begin + (end - begin + 1) / 2;
+  return call("OR", {balancedDisjunction(terms, begin, middle),
+                     balancedDisjunction(terms, middle, end)});
+}
+
+}  // namespace
+
 ExpressionPtr in(ExpressionPtr value, std::vector<ExpressionPtr> list, bool negated) {
   if (list.empty()) throw ValidationException("IN needs at least one value.");
-  std::vector<ExpressionPtr> equalities;
-  for (ExpressionPtr& element : list) equalities.push_back(call("=", {value, std::move(element)}));
-  ExpressionPtr result = disjunction(std::move(equalities));
+  ExpressionPtr result;
+  // A list of constants is one call, IN(x, c1, .., cn), evaluated as a set lookup (the
+  // function IN declines the types where that would differ from `=`).
+  const bool constants =
+      list.size() > 1 && std::all_of(list.begin(), list.end(), [](const ExpressionPtr& element) {
+        return element->kind() == ExpressionKind::kLiteral;
+      });
+  if (constants) {
+    std::vector<LogicalTypePtr> types{value->type()};
+    function::LiteralArguments literals{std::nullopt};
+    for (const ExpressionPtr& element : list) {
+      types.push_back(element->type());
+      literals.emplace_back(static_cast<const Literal&>(*element).value());
+    }
+    if (function::FunctionRegistry::builtIn().lookup("IN")->bind(types, literals)) {
+      std::vector<ExpressionPtr> arguments{value};
+      arguments.insert(arguments.end(), list.begin(), list.end());
+      result = call("IN", std::move(arguments));
+    }
+  }
+  if (!result) {
+    std::vector<ExpressionPtr> equalities;
+    for (ExpressionPtr& element : list) equalities.push_back(call("=", {value, std::move(element)}));
+    result = balancedDisjunction(equalities, 0, equalities.size());
+  }
   return negated ? call("NOT", {std::move(result)}) : result;
 }
 

@@ -64,7 +64,11 @@ TEST(ConditionalTest, InAndBetween) {
   EXPECT_EQ(evaluate(in(a, {lit(1), lit(4)}), chunk), "[true, false, null, true]");
   EXPECT_EQ(evaluate(in(a, {lit(1), nullLiteral()}), chunk), "[true, null, null, null]");
   EXPECT_EQ(evaluate(in(a, {lit(1), lit(4)}, true), chunk), "[false, true, null, false]");
-  EXPECT_EQ(in(a, {lit(1), lit(4)})->toString(), "OR(=($0, 1), =($0, 4))");
+  // A list of constants is one set lookup; one value stays `=`; other lists are ORs of `=`.
+  EXPECT_EQ(in(a, {lit(1), lit(4)})->toString(), "IN($0, 1, 4)");
+  EXPECT_EQ(in(a, {lit(4)})->toString(), "=($0, 4)");
+  EXPECT_EQ(in(a, {lit(1), a})->toString(), "OR(=($0, 1), =($0, $0))");
+  EXPECT_EQ(evaluate(in(a, {lit(1), a}), chunk), "[true, true, null, true]");
   EXPECT_EQ(evaluate(between(a, lit(2), lit(4)), chunk), "[false, true, null, true]");
   EXPECT_EQ(evaluate(between(a, lit(2), lit(4), true), chunk), "[true, false, null, false]");
   EXPECT_EQ(between(a, lit(2), lit(4))->toString(), "AND(>=($0, 2), <=($0, 4))");

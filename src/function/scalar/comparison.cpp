@@ -3,6 +3,10 @@
 // Flink's implicit widening: numerics in their common type (DECIMALs exactly across scales),
 // strings by their UTF-8 bytes (Flink's BinaryStringData order), BOOLEAN with FALSE < TRUE,
 // date/time values of one family on their time line (DATE widens to TIMESTAMP).
+#include <absl/container/flat_hash_set.h>
+
+#include <memory>
+
 #include "function/scalar/scalar_function_builders.h"
 
 namespace eddy::function {
@@ -240,9 +244,93 @@ void addComparison(FunctionRegistry& registry, const char* name, ComparisonKind 
       }));
 }
 
+
+// --- IN over constants. ---
+
+// The constants of `x IN (c1, .., cn)`: integers widened to int64_t, or strings by their UTF-8
+// bytes (how `=` compares them), and whether one of them is NULL.
+struct InSet {
+  absl::flat_hash_set<int64_t> integers;
+  absl::flat_hash_set<std::string> strings;
+  bool hasNull = false;
+};
+
+int64_t integerAt(const KernelVector& vector, int64_t row) {
+  int64_t index = vector.physicalIndex(row);
+  switch (vector.layout()) {
+    case vector::PhysicalLayout::kInt8:
+      return vector.data<int8_t>()[index];
+    case vector::PhysicalLayout::kInt16:
+      return vector.data<int16_t>()[index];
+    case vector::PhysicalLayout::kInt32:
+      return vector.data<int32_t>()[index];
+    default:
+      return vector.data<int64_t>()[index];
+  }
+}
+
+int64_t integerOf(const Value& constant) {
+  if (constant.is<int8_t>()) return constant.get<int8_t>();
+  if (constant.is<int16_t>()) return constant.get<int16_t>();
+  if (constant.is<int32_t>()) return constant.get<int32_t>();
+  return constant.get<int64_t>();
+}
+
+// SQL's three-valued IN: TRUE on a match; otherwise NULL when x or a constant is NULL; FALSE.
+KernelVector inKernel(const InSet& set, bool integers, const KernelVector& value,
+                      const LogicalTypePtr& resultType) {
+  KernelVector result(resultType, value.size(), value.isConstant());
+  bool* out = result.mutableData<bool>();
+  for (int64_t index = 0; index < value.physicalSize(); ++index) {
+    bool found = false;
+    if (!value.isNull(index)) {
+      found = integers ? set.integers.contains(integerAt(value, index))
+                       : set.strings.contains(absl::string_view(value.stringAt(index).data(),
+                                                                value.stringAt(index).size()));
+    }
+    out[index] = found;
+    if (!found && (set.hasNull || value.isNull(index))) result.setNull(index);
+  }
+  return result;
+}
+
+// `IN(x, c1, .., cn)`, which expression::in builds for a list of constants: bound only where a
+// set lookup is exactly `=` — an integer x (TINYINT..BIGINT) with integer constants, or a
+// character string x with character string constants (each may also be a NULL literal); it
+// declines otherwise, and expression::in writes the ORs of `=` instead.
+std::optional<BoundScalarFunction> bindIn(const std::vector<LogicalTypePtr>& arguments,
+                                          const LiteralArguments& literals) {
+  if (arguments.size() < 2) return std::nullopt;
+  const LogicalType& valueType = *arguments[0];
+  const bool integers = isIntegral(valueType);
+  if (!integers && !isCharacterString(valueType)) return std::nullopt;
+  auto set = std::make_shared<InSet>();
+  for (size_t i = 1; i < arguments.size(); ++i) {
+    if (!literals[i]) return std::nullopt;
+    const Value& constant = *literals[i];
+    if (constant.isNull()) {
+      set->hasNull = true;
+    } else if (integers && isIntegral(*arguments[i])) {
+      set->integers.insert(integerOf(constant));
+    } else if (!integers && isCharacterString(*arguments[i])) {
+      set->strings.insert(constant.get<std::string>());
+    } else {
+      return std::nullopt;
+    }
+  }
+  bool nullable = set->hasNull || valueType.isNullable();
+  return boundAs(arguments, LogicalType::simple(LogicalTypeRoot::BOOLEAN, nullable),
+                 [set, integers](const std::vector<KernelVector>& values,
+                                 const LogicalTypePtr& resultType) {
+                   return inKernel(*set, integers, values[0], resultType);
+                 });
+}
+
 }  // namespace
 
 void registerComparisonFunctions(FunctionRegistry& registry) {
+  registry.add(ScalarFunction("IN", FunctionSyntax::kFunction, {"'<COMPARABLE_TYPE> IN (<ANY>, ...)'"},
+                              bindIn));
   addComparison(registry, "=", ComparisonKind::kEqual);
   addComparison(registry, "<>", ComparisonKind::kNotEqual);
   addComparison(registry, "<", ComparisonKind::kLess);
