@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <utility>
 
 #include "eddy/exceptions.h"
 
@@ -23,6 +24,7 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> tokens;
+    tokens_ = &tokens;
     while (true) {
       skipWhitespaceAndComments();
       if (offset_ >= sql_.size()) break;
@@ -46,6 +48,18 @@ class Lexer {
     throw SqlParseException(fmt::format("SQL parse failed. {} at line {}, column {}.", what,
                                         position.line, position.column),
                             position.line, position.column);
+  }
+
+  // A hint goes with the token before it (none before the first token: nothing to hint).
+  void notePendingHint(std::string_view body, SourcePosition start) {
+    if (tokens_ == nullptr || tokens_->empty()) return;
+    Token& previous = tokens_->back();
+    if (previous.hint.empty()) {
+      previous.hintPosition = start;
+    } else {
+      previous.hint += ", ";
+    }
+    previous.hint += body;
   }
 
   char peek(size_t ahead = 0) const {
@@ -72,11 +86,14 @@ class Lexer {
         while (offset_ < sql_.size() && peek() != '\n') advance();
       } else if (c == '/' && peek(1) == '*') {
         SourcePosition start{line_, column_};
+        const bool hint = peek(2) == '+';
         advance();
         advance();
+        size_t bodyBegin = offset_ + (hint ? 1 : 0);
         while (true) {
           if (offset_ >= sql_.size()) fail("Unterminated comment", start);
           if (peek() == '*' && peek(1) == '/') {
+            if (hint) notePendingHint(sql_.substr(bodyBegin, offset_ - bodyBegin), start);
             advance();
             advance();
             break;
@@ -172,12 +189,16 @@ class Lexer {
     size_t afterLiteral = offset_;
     int lineAfter = line_;
     int columnAfter = column_;
+    std::vector<Token>* tokens = std::exchange(tokens_, nullptr);  // no hints while looking
     skipWhitespaceAndComments();
+    tokens_ = tokens;
     if (sql_.size() - offset_ >= 7 && isUescape(sql_.substr(offset_, 7)) &&
         !isIdentifierPart(static_cast<unsigned char>(peek(7)))) {
       SourcePosition at{line_, column_};
       for (int i = 0; i < 7; ++i) advance();
+      tokens_ = nullptr;
       skipWhitespaceAndComments();
+      tokens_ = tokens;
       if (peek() != '\'') fail("Encountered UESCAPE without a string literal", at);
       advance();
       std::string character = quoted('\'', at, "string literal");
@@ -311,6 +332,7 @@ class Lexer {
   }
 
   std::string_view sql_;
+  std::vector<Token>* tokens_ = nullptr;  // the tokens run() has produced so far
   size_t offset_ = 0;
   int line_ = 1;
   int column_ = 1;

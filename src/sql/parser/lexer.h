@@ -2,7 +2,8 @@
 // lexical rules: unquoted identifiers (keywords are recognized case-insensitively by the
 // parser, the spelling is kept), backquoted identifiers with `` for a backquote, string
 // literals with '' for a quote, X'..' binary strings, exact and approximate numbers, `--` and
-// `/* */` comments (hints `/*+ .. */` are skipped like comments), and the operators
+// `/* */` comments, hints `/*+ .. */` (kept with the token they follow, see Token::hint, for
+// the parser to read where a hint may stand, e.g. `FROM t /*+ OPTIONS(..) */`), and the operators
 // `= <> != < <= > >= + - * / % || . , ( ) [ ] ; :: ? =>`. A `<` or `>` is always its own token
 // unless followed by `=` or (for `<`) `>`, so `ARRAY<ARRAY<INT>>` needs no special case.
 //
@@ -38,6 +39,10 @@ struct Token {
   SourcePosition position;
   size_t begin = 0;  // byte offsets of the token in the text, [begin, end)
   size_t end = 0;
+  /// The text inside a hint comment `/*+ .. */` between this token and the next (several
+  /// hints joined by ", "), and where it starts; empty when there is none.
+  std::string hint;
+  SourcePosition hintPosition;
 };
 
 /// Splits `sql` into tokens, ending with one kEnd token positioned just after the last

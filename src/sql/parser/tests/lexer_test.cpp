@@ -59,6 +59,19 @@ TEST(LexerTest, SkipsCommentsAndHints) {
   EXPECT_EQ(kinds("a--b"), "I$");
 }
 
+// A hint's text goes with the token before it, for the parser to read (FROM t /*+ .. */).
+TEST(LexerTest, KeepsHintsWithThePrecedingToken) {
+  std::vector<Token> tokens =
+      tokenize("FROM t /*+ OPTIONS('k'='v') */ /* not a hint */ /*+ X */ WHERE U&'\\0041' /*+ Y */");
+  ASSERT_EQ(tokens.size(), 5u);
+  EXPECT_EQ(tokens[0].hint, "");
+  EXPECT_EQ(tokens[1].hint, " OPTIONS('k'='v') ,  X ");
+  EXPECT_EQ(tokens[1].hintPosition.column, 8);
+  EXPECT_EQ(tokens[2].hint, "");
+  EXPECT_EQ(tokens[3].text, "A");
+  EXPECT_EQ(tokens[3].hint, " Y ");
+}
+
 TEST(LexerTest, KeepsSpellingAndUpperCasesKeywords) {
   std::vector<Token> tokens = tokenize("SeLeCt MyCol");
   EXPECT_EQ(tokens[0].text, "SeLeCt");
