@@ -88,25 +88,6 @@ bool readTime(std::string_view text, size_t& position, int precision, int64_t& n
   return true;
 }
 
-struct CivilDate {
-  int64_t year;
-  int month;
-  int day;
-};
-
-CivilDate civilFromDays(int64_t days) {
-  days += 719468;
-  int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  int64_t dayOfEra = days - era * 146097;
-  int64_t yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
-  int64_t year = yearOfEra + era * 400;
-  int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
-  int64_t shiftedMonth = (5 * dayOfYear + 2) / 153;
-  int day = static_cast<int>(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1);
-  int month = static_cast<int>(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9);
-  return {year + (month <= 2 ? 1 : 0), month, day};
-}
-
 void appendTwoDigits(int64_t value, std::string& out) {
   out.push_back(static_cast<char>('0' + value / 10));
   out.push_back(static_cast<char>('0' + value % 10));
@@ -366,7 +347,7 @@ bool decodeBase64(std::string_view text, std::string& bytes) {
 }
 
 void appendDateText(int32_t epochDay, std::string& out) {
-  CivilDate date = civilFromDays(epochDay);
+  types::CivilDate date = types::civilFromDays(epochDay);
   // As java.time's ISO_LOCAL_DATE: at least four year digits, '+' above 9999.
   int64_t year = date.year;
   if (year > 9999) out.push_back('+');

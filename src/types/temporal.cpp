@@ -20,6 +20,18 @@ int64_t daysFromCivil(int64_t year, int month, int day) {
   return era * 146097 + dayOfEra - 719468;
 }
 
+CivilDate civilFromDays(int64_t epochDay) {
+  int64_t days = epochDay + 719468;
+  int64_t era = floorDivide(days, 146097);
+  int64_t dayOfEra = days - era * 146097;
+  int64_t yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
+  int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+  int64_t shiftedMonth = (5 * dayOfYear + 2) / 153;
+  int day = static_cast<int>(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1);
+  int month = static_cast<int>(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9);
+  return CivilDate{yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day};
+}
+
 }  // namespace types
 
 namespace {
@@ -29,24 +41,8 @@ constexpr int64_t kNanosPerMilli = 1'000'000;
 constexpr int64_t kMillisPerDay = 86'400'000;
 constexpr int64_t kNanosPerDay = 86'400 * kNanosPerSecond;
 
-struct CivilDate {
-  int64_t year;
-  int month;
-  int day;
-};
-
-CivilDate civilFromDays(int64_t days) {
-  days += 719468;
-  int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  int64_t dayOfEra = days - era * 146097;
-  int64_t yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
-  int64_t year = yearOfEra + era * 400;
-  int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
-  int64_t shiftedMonth = (5 * dayOfYear + 2) / 153;
-  int day = static_cast<int>(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1);
-  int month = static_cast<int>(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9);
-  return {year + (month <= 2 ? 1 : 0), month, day};
-}
+using types::CivilDate;
+using types::civilFromDays;
 
 bool isLeapYear(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
 

@@ -157,8 +157,16 @@ class Duration {
 };
 
 namespace types {
-/// Days since 1970-01-01 of a proleptic Gregorian date (no validation).
+/// A proleptic Gregorian date.
+struct CivilDate {
+  int64_t year;
+  int month;  // 1..12
+  int day;    // 1..31
+};
+/// Days since 1970-01-01 of a proleptic Gregorian date (no validation), and back (Howard
+/// Hinnant's days_from_civil / civil_from_days).
 int64_t daysFromCivil(int64_t year, int month, int day);
+CivilDate civilFromDays(int64_t epochDay);
 /// Floor division and modulo (results with the divisor's sign).
 inline int64_t floorDivide(int64_t value, int64_t divisor) {
   int64_t quotient = value / divisor;

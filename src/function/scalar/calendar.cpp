@@ -88,28 +88,6 @@ int64_t fixedMillisOf(TimeUnit unit) {
 
 }  // namespace
 
-CivilDate civilFromDays(int64_t epochDay) {
-  // Howard Hinnant's civil_from_days.
-  int64_t z = epochDay + 719468;
-  int64_t era = floorDivide(z, 146097);
-  int64_t dayOfEra = z - era * 146097;
-  int64_t yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
-  int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
-  int64_t shiftedMonth = (5 * dayOfYear + 2) / 153;
-  int day = static_cast<int>(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1);
-  int month = static_cast<int>(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9);
-  return CivilDate{yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day};
-}
-
-int64_t daysFromCivil(int64_t year, int month, int day) {
-  year -= month <= 2 ? 1 : 0;
-  int64_t era = floorDivide(year, 400);
-  int64_t yearOfEra = year - era * 400;
-  int64_t dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
-  return era * 146097 + dayOfEra - 719468;
-}
-
 bool isLeapYear(int64_t year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
 
 int lastDayOfMonth(int64_t year, int month) {

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string_view>
 
+#include "eddy/types/temporal.h"
+
 namespace eddy::function::calendar {
 
 constexpr int64_t kMillisPerSecond = 1000;
@@ -23,24 +25,13 @@ constexpr int64_t kNanosPerMilli = 1'000'000;
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kNanosPerDay = kMillisPerDay * kNanosPerMilli;
 
-/// Floor division and modulo (the result of floorModulo has the divisor's sign).
-inline int64_t floorDivide(int64_t value, int64_t divisor) {
-  int64_t quotient = value / divisor;
-  return (value % divisor != 0 && ((value < 0) != (divisor < 0))) ? quotient - 1 : quotient;
-}
-inline int64_t floorModulo(int64_t value, int64_t divisor) {
-  return value - floorDivide(value, divisor) * divisor;
-}
+// Floor division and modulo, and proleptic Gregorian dates (include/eddy/types/temporal.h).
+using types::CivilDate;
+using types::civilFromDays;
+using types::daysFromCivil;
+using types::floorDivide;
+using types::floorModulo;
 
-/// A proleptic Gregorian date.
-struct CivilDate {
-  int64_t year;
-  int month;  // 1..12
-  int day;    // 1..31
-};
-
-CivilDate civilFromDays(int64_t epochDay);
-int64_t daysFromCivil(int64_t year, int month, int day);
 bool isLeapYear(int64_t year);
 int lastDayOfMonth(int64_t year, int month);
 

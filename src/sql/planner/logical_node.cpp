@@ -177,10 +177,7 @@ bool isInjectiveCast(const LogicalType& from, const LogicalType& to) {
   if (integerRank(fromRoot) > 0 && integerRank(toRoot) > 0) {
     return integerRank(toRoot) >= integerRank(fromRoot);
   }
-  auto isString = [](LogicalTypeRoot root) {
-    return root == LogicalTypeRoot::CHAR || root == LogicalTypeRoot::VARCHAR;
-  };
-  if (isString(fromRoot) && toRoot == LogicalTypeRoot::VARCHAR) {
+  if (from.isCharacterString() && toRoot == LogicalTypeRoot::VARCHAR) {
     return to.getLength() >= from.getLength();
   }
   if ((fromRoot == LogicalTypeRoot::BINARY || fromRoot == LogicalTypeRoot::VARBINARY) &&
