@@ -14,6 +14,7 @@ CatalogManager::CatalogManager()
 }
 
 void CatalogManager::registerCatalog(const std::string& name, std::unique_ptr<Catalog> catalog) {
+  viewPlans_.clear();
   if (name.empty()) throw ValidationException("Catalog name cannot be null or empty.");
   if (catalogs_.count(name)) {
     throw ValidationException("Catalog " + name + " already exists.");
@@ -22,6 +23,7 @@ void CatalogManager::registerCatalog(const std::string& name, std::unique_ptr<Ca
 }
 
 void CatalogManager::unregisterCatalog(const std::string& name, bool ignoreIfNotExists) {
+  viewPlans_.clear();
   if (!catalogs_.count(name)) {
     if (ignoreIfNotExists) return;
     throw ValidationException("Catalog " + name + " does not exist.");
@@ -120,6 +122,8 @@ void CatalogManager::createTable(CatalogBaseTable table, const ObjectIdentifier&
                               path.getFullName() + " already exists in Catalog " +
                               identifier.catalogName + ".");
   }
+  // A new permanent object under a temporary one changes nothing a view reads (the temporary
+  // one shadows it); under a name that resolved to nothing, nothing either.
   catalog.createTable(path, std::move(table), false);
 }
 
@@ -133,6 +137,8 @@ void CatalogManager::createTemporaryTable(CatalogBaseTable table,
                               (table.kind == CatalogBaseTable::Kind::VIEW ? "view" : "table") +
                               " '" + identifier.asSerializableString() + "' already exists");
   }
+  // A temporary object shadowing a permanent one changes what that name reads.
+  if (getTable(identifier)) viewPlans_.clear();
   temporaryTables_.emplace(identifier, std::move(table));
 }
 
@@ -160,6 +166,7 @@ void CatalogManager::dropTable(const ObjectIdentifier& identifier, bool isView,
     throw ValidationException(isView ? "DROP VIEW for a table is not allowed"
                                      : "DROP TABLE for a view is not allowed");
   }
+  viewPlans_.clear();
   catalog->second->dropTable(ObjectPath{identifier.databaseName, identifier.objectName}, false);
 }
 
@@ -173,12 +180,14 @@ bool CatalogManager::dropTemporaryTable(const ObjectIdentifier& identifier, bool
                               " with identifier '" + identifier.asSerializableString() +
                               "' does not exist.");
   }
+  viewPlans_.clear();
   temporaryTables_.erase(it);
   return true;
 }
 
 void CatalogManager::alterTable(CatalogBaseTable table, const ObjectIdentifier& identifier,
                                 bool ignoreIfNotExists) {
+  viewPlans_.clear();
   if (auto it = temporaryTables_.find(identifier); it != temporaryTables_.end()) {
     it->second = std::move(table);
     return;
@@ -194,6 +203,7 @@ void CatalogManager::renameTable(const ObjectIdentifier& identifier, const std::
     throw ValidationException("Temporary table '" + identifier.asSerializableString() +
                               "' cannot be renamed.");
   }
+  viewPlans_.clear();
   catalogOfPermanentObject(identifier)
       .renameTable(ObjectPath{identifier.databaseName, identifier.objectName}, newName,
                    ignoreIfNotExists);
@@ -233,6 +243,7 @@ std::vector<std::string> CatalogManager::listViews(const std::string& catalogNam
 void CatalogManager::createDatabase(const std::string& catalogName,
                                     const std::string& databaseName, CatalogDatabase database,
                                     bool ignoreIfExists) {
+  viewPlans_.clear();
   getCatalog(catalogName).createDatabase(databaseName, std::move(database), ignoreIfExists);
 }
 
@@ -241,7 +252,16 @@ void CatalogManager::dropDatabase(const std::string& catalogName, const std::str
   if (catalogName == currentCatalog_ && databaseName == currentDatabase_) {
     throw ValidationException("Cannot drop a database which is currently in use.");
   }
+  viewPlans_.clear();
   getCatalog(catalogName).dropDatabase(databaseName, ignoreIfNotExists, cascade);
+}
+
+std::map<std::string, std::any>& CatalogManager::viewPlans() const {
+  if (functions_.generation() != viewPlansFunctionGeneration_) {
+    viewPlans_.clear();
+    viewPlansFunctionGeneration_ = functions_.generation();
+  }
+  return viewPlans_;
 }
 
 }  // namespace eddy::catalog

@@ -5,6 +5,8 @@
 // same identifier. Used from the table environment's thread only.
 #pragma once
 
+#include <any>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +81,15 @@ class CatalogManager {
   void dropDatabase(const std::string& catalogName, const std::string& databaseName,
                     bool ignoreIfNotExists, bool cascade);
 
+  /// What the binder derived from SQL views (their bound plans), by a key of its choosing (the
+  /// view and the session settings it was bound under), so that a chain of N views is bound
+  /// once per view instead of once per read (creating the chain was quadratic). Emptied by
+  /// every change that may alter what a bound view reads — a drop, alter or rename, an object
+  /// that replaces or shadows another, a catalog or database change, a function added or
+  /// removed — but not by creating an object under an identifier that named nothing, which no
+  /// bound view can have read. Mutable through a const manager: a cache, not state.
+  std::map<std::string, std::any>& viewPlans() const;
+
  private:
   Catalog& catalogOfPermanentObject(const ObjectIdentifier& identifier) const;
 
@@ -87,6 +98,9 @@ class CatalogManager {
   std::string currentCatalog_;
   std::string currentDatabase_;
   function::FunctionRegistry functions_{&function::FunctionRegistry::builtIn()};
+  mutable std::map<std::string, std::any> viewPlans_;
+  // The function registry's generation when viewPlans_ was last valid.
+  mutable uint64_t viewPlansFunctionGeneration_ = 0;
 };
 
 }  // namespace eddy::catalog

@@ -52,6 +52,7 @@ void FunctionRegistry::add(ScalarFunction function) {
   std::string key = upperCase(function.name());
   if (functions_.count(key) != 0) throw InternalError("Function registered twice: " + key);
   functions_.emplace(std::move(key), std::make_shared<const ScalarFunction>(std::move(function)));
+  ++generation_;
 }
 
 void FunctionRegistry::addAlias(std::string alias, std::string_view name) {
@@ -66,12 +67,14 @@ void FunctionRegistry::put(ScalarFunction function) {
   std::string key = upperCase(function.name());
   functions_.insert_or_assign(std::move(key),
                               std::make_shared<const ScalarFunction>(std::move(function)));
+  ++generation_;
 }
 
 bool FunctionRegistry::remove(std::string_view name) {
   auto found = functions_.find(upperCase(name));
   if (found == functions_.end()) return false;
   functions_.erase(found);
+  ++generation_;
   return true;
 }
 

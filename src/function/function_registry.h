@@ -189,9 +189,14 @@ class FunctionRegistry {
                               const LiteralArguments& literals = {},
                               const BindingContext& context = {}) const;
 
+  /// Counts the changes of this registry's own functions (add, put, remove), so that what was
+  /// derived from resolving calls (a view's bound plan) can tell it may be stale.
+  uint64_t generation() const { return generation_; }
+
  private:
   std::map<std::string, std::shared_ptr<const ScalarFunction>, std::less<>> functions_;
   const FunctionRegistry* fallback_ = nullptr;
+  uint64_t generation_ = 0;
 };
 
 /// The "Cannot apply" message for `function` and `argumentTypes`.
