@@ -4,7 +4,8 @@
 // source (src/connectors, chosen by the 'connector' option), Project and Filter a Calc (a
 // projection over a filter one Calc),
 // Aggregate a HASH exchange on the grouping columns followed by a GroupAggregate (at
-// parallelism 1 without grouping columns, Flink's singleton distribution).
+// parallelism 1 without grouping columns, Flink's singleton distribution). Each node family
+// is translated in a file of its own; translation_context.h lists them.
 #pragma once
 
 #include <map>
@@ -45,7 +46,7 @@ struct TranslationSettings {
   /// table.exec.state.ttl (ms; 0: state never expires): for regular joins and aggregations.
   int64_t stateTtl = 0;
   /// table.exec.disabled-operators as set (Flink's operator names, comma-separated): read when
-  /// a BATCH join is planned (translator.cpp, batchJoinChoice), as Flink reads it.
+  /// a BATCH join is planned (translate_join.cpp, batchJoinChoice), as Flink reads it.
   std::string disabledOperators;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
   /// (both > 0); 0 when mini-batch is off.

@@ -1,0 +1,126 @@
+// Translation of the plan's leaves (translation_context.h): VALUES becomes a collection
+// source, a table scan its connector's source (with the partitions, projection and metadata
+// the optimizer pushed into it), and a DataStream scan the upstream DataStream's
+// transformations (copied into the job when they belong to another environment) followed by
+// Flink's SourceConversion into chunks and, for upserts, a ChangelogNormalize.
+#include "connectors/dynamic_table_factory.h"
+#include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/normalize/changelog_normalize_operator.h"
+#include "sql/physical/translation_context.h"
+
+namespace eddy::sql::physical {
+
+DataStream<vector::Chunk> translateValues(const LogicalValues& values,
+                                          StreamExecutionEnvironment& env) {
+  std::vector<vector::Chunk> chunks;
+  if (!values.rows.empty()) chunks.push_back(vector::rowsToChunk(values.rows, values.rowType));
+  return env.fromCollection(std::move(chunks))
+      .name("Source: Values")
+      .setDescription(values.describe().substr(std::string("Logical").size()));
+}
+
+std::unique_ptr<connectors::DynamicTableSource> tableSourceOf(const LogicalTableScan& table,
+                                                              const TranslationSettings& settings) {
+  connectors::ConnectorContext context{table.tableName, table.physicalRowType, table.options,
+                                       settings.streaming, table.partitionKeys};
+  return connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(
+      context);
+}
+
+DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
+                                             StreamExecutionEnvironment& env,
+                                             const TranslationSettings& settings) {
+  auto tableSource = tableSourceOf(scan, settings);
+  if (scan.partitions) tableSource->applyPartitions(*scan.partitions);
+  if (scan.projection) tableSource->applyProjection(*scan.projection);
+  if (!scan.metadataKeys.empty()) tableSource->applyReadableMetadata(scan.metadataKeys);
+  auto source = tableSource->createSource();
+  // Flink's form: TableSourceScan(table=[[catalog, database, table]], fields=[..]).
+  std::string path = scan.tableName;
+  for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 2)) {
+    path.replace(dot, 1, ", ");
+  }
+  return withParallelism(
+      env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
+                     scan.tableName)
+          .setDescription("TableSourceScan(table=[[" + path +
+                          (scan.partitions ? ", " + scan.describePartitions() : "") +
+                          "]], fields=[" + fieldList(scan.rowType) + "])"),
+      settings);
+}
+
+namespace {
+
+/// `transformation` and everything upstream of it, added to `env` (once per job). Operator
+/// factories are immutable and shared; each job creates its own operators from them.
+runtime::Transformation* copyInto(StreamExecutionEnvironment& env,
+                                  const runtime::Transformation& transformation,
+                                  const TranslationSettings& settings) {
+  auto& copies = *settings.copiedTransformations;
+  if (auto found = copies.find(&transformation); found != copies.end()) return found->second;
+  auto copy = std::make_unique<runtime::Transformation>(transformation);
+  for (runtime::Transformation*& input : copy->inputs) input = copyInto(env, *input, settings);
+  runtime::Transformation* added = env.addTransformation(std::move(copy));
+  copies.emplace(&transformation, added);
+  return added;
+}
+
+}  // namespace
+
+DataStream<vector::Chunk> translateDataStreamScan(const LogicalDataStreamScan& scan,
+                                                  StreamExecutionEnvironment& env,
+                                                  const TranslationSettings& settings) {
+  const DataStreamSource& source = *scan.source;
+  if (!settings.streaming && source.kinds != DataStreamSource::Kinds::kInsertOnly) {
+    throw ValidationException(
+        "Querying a table in batch mode is currently only possible for INSERT-only table "
+        "sources. But the source for table '" +
+        source.name +
+        "' produces other changelog messages than just INSERT (it was read with "
+        "fromChangelogStream()).");
+  }
+  if (!source.unreadableType.empty()) {
+    throw ValidationException("The table " + source.name + " reads records of the C++ type " +
+                              source.unreadableType +
+                              ", which the Table runtime cannot look into. Register the type's "
+                              "fields with EDDY_STRUCT(Type, field, ...) or convert the records "
+                              "into Rows before fromDataStream().");
+  }
+  runtime::Transformation* rows = source.transformation;
+  if (&env != source.environment) rows = copyInto(env, *rows, settings);
+  DataStream<Row> stream(&env, rows);
+  auto spec = std::make_shared<runtime::operators::RowsToChunksOperator::Spec>();
+  spec->rowType = scan.rowType;
+  spec->rowtimeColumn = source.rowtimeColumn;
+  spec->acceptsChanges = source.kinds != DataStreamSource::Kinds::kInsertOnly;
+  spec->upsert = source.kinds == DataStreamSource::Kinds::kUpsert;
+  std::shared_ptr<const runtime::operators::RowsToChunksOperator::Spec> shared = std::move(spec);
+  std::string fields;
+  for (const RowField& field : scan.rowType->getFields()) {
+    fields += (fields.empty() ? "" : ", ") + field.name;
+  }
+  DataStream<vector::Chunk> chunks = stream.transform<vector::Chunk>(
+      "SourceConversion(table=[" + source.name + "], fields=[" + fields + "])",
+      std::make_shared<runtime::LambdaOperatorFactory>(
+          [shared] { return std::make_unique<runtime::operators::RowsToChunksOperator>(shared); }));
+  // Chained to the stream's last operator, as Flink's SourceConversion.
+  chunks.setParallelism(stream.getParallelism());
+  if (source.kinds == DataStreamSource::Kinds::kUpsert) {
+    // Upserts by key become a retract changelog (Flink's ChangelogNormalize).
+    std::vector<int> keys = source.upsertKey;
+    LogicalTypePtr rowType = scan.rowType;
+    chunks = withParallelism(
+        hashExchange(chunks, keys, scan.rowType)
+            .transform<vector::Chunk>(
+                "ChangelogNormalize(key=[" + keyNames(scan.rowType, keys) + "])",
+                std::make_shared<runtime::LambdaOperatorFactory>([rowType, keys] {
+                  return std::make_unique<runtime::operators::ChangelogNormalizeOperator>(rowType,
+                                                                                          keys);
+                }),
+                true),
+        settings);
+  }
+  return chunks;
+}
+
+}  // namespace eddy::sql::physical
