@@ -192,6 +192,17 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
 }
 
 BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Scope& scope) {
+  ColumnLookup lookup = lookupColumn(identifier, scope);
+  if (!lookup.found()) fail(identifier, lookup.error);
+  BoundPtr result = expression::column(lookup.column, scope[lookup.column].type);
+  for (size_t part = lookup.fieldPath; part < identifier.names.size(); ++part) {
+    result = expression::fieldAccess(std::move(result), identifier.names[part]);
+  }
+  return result;
+}
+
+Binder::ColumnLookup Binder::lookupColumn(const IdentifierExpression& identifier,
+                                          const Scope& scope) {
   // `a.b.c` is, as in Calcite, table `a`'s column `b` with field `c` when `a` names a table in
   // scope, and otherwise column `a` with the field path `b.c`.
   const QualifiedName& names = identifier.names;
@@ -201,7 +212,7 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
   if (names.size() == 2 && !qualified && !std::any_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
         return !column.hidden && column.name == names[0];
       })) {
-    fail(identifier, "Table '" + names[0] + "' not found");
+    return ColumnLookup{-1, 0, "Table '" + names[0] + "' not found"};
   }
   const std::string* qualifier = qualified ? &names[0] : nullptr;
   const std::string& name = names[qualified ? 1 : 0];
@@ -209,7 +220,7 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
   for (size_t i = 0; i < scope.size(); ++i) {
     if (scope[i].name != name) continue;
     if (qualifier ? scope[i].qualifier != *qualifier : scope[i].hidden) continue;
-    if (found >= 0) fail(identifier, "Column '" + name + "' is ambiguous");
+    if (found >= 0) return ColumnLookup{-1, 0, "Column '" + name + "' is ambiguous"};
     found = static_cast<int>(i);
   }
   if (found < 0) {
@@ -226,13 +237,9 @@ BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Sc
       }
     }
     if (nearest) message += "; did you mean '" + nearest->name + "'?";
-    fail(identifier, message);
+    return ColumnLookup{-1, 0, std::move(message)};
   }
-  BoundPtr result = expression::column(found, scope[found].type);
-  for (size_t part = qualified ? 2 : 1; part < names.size(); ++part) {
-    result = expression::fieldAccess(std::move(result), names[part]);
-  }
-  return result;
+  return ColumnLookup{found, qualified ? size_t{2} : size_t{1}, ""};
 }
 
 BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
@@ -288,14 +295,11 @@ BoundPtr Binder::bindGroupingKey(const Expression& node, const Scope& scope,
     }
   }
   if (node.is<IdentifierExpression>()) {
-    // The same column written otherwise (`t.k` for `GROUP BY k`).
-    BoundPtr column;
-    try {
-      column = bindIdentifier(node.as<IdentifierExpression>(), scope);
-    } catch (const ValidationException&) {
-    }
-    if (column && column->kind() == expression::ExpressionKind::kColumnReference) {
-      const int index = static_cast<const expression::ColumnReference&>(*column).index();
+    // The same column written otherwise (`t.k` for `GROUP BY k`; a field of it is no key).
+    const auto& identifier = node.as<IdentifierExpression>();
+    ColumnLookup lookup = lookupColumn(identifier, scope);
+    if (lookup.found() && lookup.fieldPath == identifier.names.size()) {
+      const int index = lookup.column;
       const auto& keys = aggregates.groupingInputColumns;
       auto position = std::find(keys.begin(), keys.end(), index);
       if (position != keys.end()) {

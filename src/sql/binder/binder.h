@@ -191,6 +191,17 @@ class Binder {
                                              const AggregateBinding* aggregates);
   expression::ExpressionPtr bindIdentifier(const IdentifierExpression& identifier,
                                            const Scope& scope);
+  /// Where an identifier resolves in a scope: its column and the index of the first name of
+  /// the field path after it, or, when it resolves to none, the message why (DuckDB's
+  /// BindResult: a lookup returns its failure, the caller decides whether it ends the
+  /// statement).
+  struct ColumnLookup {
+    int column = -1;
+    size_t fieldPath = 0;
+    std::string error;
+    bool found() const { return column >= 0; }
+  };
+  static ColumnLookup lookupColumn(const IdentifierExpression& identifier, const Scope& scope);
   expression::ExpressionPtr bindLiteral(const LiteralExpression& literal);
 
   // bind_function_call.cpp.
