@@ -5,11 +5,38 @@
 //   SQL validation failed. From line 1, column 8: Column 'nme' not found in any table; did
 //   you mean 'name'?
 //
-// Supported now: SELECT [DISTINCT] over one FROM item (a table or view of the catalog, a
-// derived table, VALUES) with WHERE, GROUP BY expressions, HAVING and the aggregates COUNT,
-// SUM, AVG, MIN, MAX (with FILTER); VALUES; WITH; UNION [ALL]; ORDER BY selected columns
-// with LIMIT/OFFSET/FETCH. Other clauses (joins, INTERSECT/EXCEPT, window functions) fail with a clear "not supported yet"
-// error naming the clause and its position. Used on the table environment's thread.
+// It binds what Flink's SQL queries hold: SELECT (WHERE, GROUP BY with GROUPING SETS, ROLLUP,
+// CUBE and legacy group windows, HAVING, the aggregate functions, DISTINCT, ranking functions
+// and OVER aggregates), WITH, VALUES, UNION / INTERSECT / EXCEPT [ALL], ORDER BY with LIMIT /
+// OFFSET / FETCH; FROM items that are catalog tables and views, derived tables, joins (ON,
+// USING, NATURAL; event-time temporal and lookup joins), UNNEST and window table functions;
+// scalar, IN and EXISTS subqueries, correlated ones decorrelated into joins. What it does not
+// bind fails with a "... is not supported yet" error naming the clause and its position. Used
+// on the table environment's thread.
+//
+// Its implementation is one file per concept, in DuckDB's binder shape:
+//   binder.cpp                        entry points, the dispatch over query kinds, WITH, errors
+//   bind_select.cpp                   SELECT as a driver of named phases (bindSelect)
+//   bind_set_operation.cpp            UNION, INTERSECT, EXCEPT
+//   bind_order_by.cpp                 ORDER BY, LIMIT, OFFSET, FETCH
+//   bind_values.cpp                   VALUES
+//   bind_table_reference.cpp          FROM items: dispatch, named tables and views, aliases
+//   bind_join.cpp                     JOIN ... ON, USING, NATURAL
+//   bind_temporal_join.cpp            FOR SYSTEM_TIME AS OF: temporal and lookup joins
+//   bind_unnest.cpp                   UNNEST
+//   bind_window_table_function.cpp    TUMBLE, HOP, CUMULATE, SESSION and their window spec
+//   bind_expression.cpp               expressions: dispatch, identifiers, literals
+//   bind_function_call.cpp            function calls, JSON functions
+//   bind_aggregate_call.cpp           aggregate calls, JSON aggregates' and LAG's arguments
+//   bind_over_window.cpp              OVER aggregates and their window keys
+//   bind_subquery.cpp                 scalar, IN and EXISTS subqueries as joins
+//   decorrelation.cpp                 a correlated subquery's WHERE, decorrelateResiduals
+// with private headers for what several of them share: aggregate_binding.h, subquery_scope.h,
+// call_analysis.h (which calls are aggregates), clause_syntax.h (conjuncts, NULL order, row
+// types), name_matching.h. The plans it builds with sql/planner's plan_join.h,
+// plan_set_operation.h and plan_table_scan.h, and the rewrites it still applies while binding
+// (sql/optimizer's rank_filter_push_down.h, rank_number_pruning.h,
+// window_aggregate_detection.h) are shared with other layers.
 #pragma once
 
 #include <map>
@@ -57,32 +84,6 @@ class Binder {
   struct AggregateBinding;
   struct SubqueryScope;
 
-  Relation bindRelation(const Query& query);
-  /// The column of `input` holding a window's PARTITION BY / ORDER BY `key`: the column it
-  /// reads, or one appended (hidden in the scope) when it is an expression.
-  static int windowKeyColumn(Relation& input, const expression::ExpressionPtr& key);
-  /// LAG's offset and default arguments (literals) into `aggregate`; LAG must have an OVER.
-  /// JSON_OBJECTAGG / JSON_ARRAYAGG: checks the key and value types (character key; a value
-  /// of a JSON scalar type), takes the ON NULL clause and whether the value is nested JSON text
-  /// into `aggregate`, sets `valueType`; returns the accumulator's argument (the value, or
-  /// ROW(key, value)).
-  expression::ExpressionPtr bindJsonAggregateArgument(const FunctionCallExpression& call,
-                                                      runtime::operators::AggregateKind kind,
-                                                      const Scope& scope,
-                                                      runtime::operators::AggregateCall& aggregate,
-                                                      LogicalTypePtr& valueType);
-  void bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
-                        runtime::operators::AggregateCall& aggregate);
-  /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
-  /// connector table that supports lookups: a LogicalLookupJoin on the condition's
-  /// `table.column = left expression` equalities.
-  Relation bindLookupJoin(const JoinReference& join, Relation left, Relation right,
-                          runtime::operators::JoinType joinType,
-                          const expression::ExpressionPtr& condition, const std::string& tableName);
-  /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
-  /// into one output column.
-  Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
-                         runtime::operators::JoinType joinType);
   /// How a subquery's SELECT is tied to the query around it: each WHERE conjunct
   /// `inner = outer` (one side over the subquery's FROM, the other over `outerScope`, bound with
   /// `outerAggregates`) becomes a correlation key instead of a filter. bindSelect then groups
@@ -112,47 +113,62 @@ class Binder {
     /// names), for decorrelateResiduals; null where the clause takes no subquery.
     LogicalNodePtr outerInput;
   };
-  /// A correlated subquery's conditions other than `inner = outer` where no semi or anti join
-  /// can take them (the subquery aggregates, or its value is needed: a scalar subquery, IN or
-  /// EXISTS outside a WHERE conjunct, NOT IN), as Calcite's decorrelator plans them with a
-  /// value generator: the distinct values of the outer columns those conditions and the keys
-  /// read are joined with the subquery's input on them, and become the correlation keys
-  /// (`input` gains them as hidden columns; the residuals are gone).
-  void decorrelateResiduals(const Node& at, Relation& input, Correlation& correlation);
+
+  // binder.cpp: the dispatch over the kinds of query (WITH items bound there), and errors.
+  Relation bindRelation(const Query& query);
+  [[noreturn]] static void fail(const Node& node, const std::string& message);
+  [[noreturn]] static void notSupported(const Node& node, const std::string& what);
+
+  // bind_select.cpp: bindSelect drives its phases over the state they share.
+  struct SelectBinding;
+  struct GroupingBinding;
   Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr);
-  /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
-  /// condition, null when none) and the `inner = outer` keys (added to `correlation`).
-  expression::ExpressionPtr bindCorrelatedWhere(const Expression& where, Relation& input,
-                                                Correlation& correlation);
-  /// An aggregate call of `call` (a GROUP BY aggregate or an OVER aggregate): its argument and
-  /// FILTER expressions, bound over `scope`, are appended to `projection` (named `$fN`) and
-  /// the call refers to them there.
-  runtime::operators::AggregateCall bindAggregateCall(const FunctionCallExpression& call,
-                                                      const Scope& scope,
-                                                      std::vector<expression::ExpressionPtr>& projection,
-                                                      std::vector<std::string>& names);
-  /// OVER aggregates of the select list (`items`): an OverAggregate over `input`, whose
-  /// result columns the calls then read (overColumns_).
-  void planOverAggregates(const SelectQuery& select,
-                          const std::vector<const FunctionCallExpression*>& calls,
-                          Relation& input);
-  Relation bindValues(const ValuesQuery& values);
+  void bindWhere(SelectBinding& state);
+  static void expandSelectList(SelectBinding& state);
+  void findAggregation(SelectBinding& state);
+  void bindGroupWindow(SelectBinding& state);
+  void planRankFunctions(SelectBinding& state);
+  void planSelectOverAggregates(SelectBinding& state);
+  void bindProjection(SelectBinding& state);
+  void bindAggregation(SelectBinding& state);
+  void bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping);
+  static LogicalNodePtr planGroupingSets(const LogicalNodePtr& pre, GroupingBinding& grouping);
+  void bindAggregatedOutput(SelectBinding& state, GroupingBinding& grouping,
+                            LogicalNodePtr aggregate);
+  Relation finishSelect(SelectBinding& state);
+
+  // bind_set_operation.cpp, bind_order_by.cpp, bind_values.cpp.
   Relation bindSetOperation(const SetOperationQuery& set);
   Relation bindOrderBy(const OrderByQuery& orderBy);
+  Relation bindValues(const ValuesQuery& values);
+
+  // bind_table_reference.cpp: FROM items.
   Relation bindTableReference(const TableReference& reference);
   Relation bindNamedTable(const NamedTableReference& table);
+  static Relation renamed(Relation relation, const TableReference& reference);
+
+  // bind_join.cpp, bind_temporal_join.cpp, bind_unnest.cpp.
   Relation bindJoin(const JoinReference& join);
-  /// JSON_OBJECT, JSON_ARRAY, JSON_VALUE/QUERY/EXISTS with their clauses.
-  expression::ExpressionPtr bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
-                                         const AggregateBinding* aggregates);
-  /// UNNEST(collection) joined with `left` (whose columns the collection may read), or alone
-  /// (over one empty row) when `left` is null.
-  Relation bindUnnest(const UnnestReference& unnest, const Relation* left, bool leftOuter);
+  /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
+  /// into one output column.
+  Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
+                         runtime::operators::JoinType joinType);
   /// `left JOIN right FOR SYSTEM_TIME AS OF left.time ON ...`: Flink's checks, then a temporal
   /// LogicalJoin.
   Relation bindTemporalJoin(const JoinReference& join, Relation left, Relation right,
                             runtime::operators::JoinType joinType,
                             const expression::ExpressionPtr& condition);
+  /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
+  /// connector table that supports lookups: a LogicalLookupJoin on the condition's
+  /// `table.column = left expression` equalities.
+  Relation bindLookupJoin(const JoinReference& join, Relation left, Relation right,
+                          runtime::operators::JoinType joinType,
+                          const expression::ExpressionPtr& condition, const std::string& tableName);
+  /// UNNEST(collection) joined with `left` (whose columns the collection may read), or alone
+  /// (over one empty row) when `left` is null.
+  Relation bindUnnest(const UnnestReference& unnest, const Relation* left, bool leftOuter);
+
+  // bind_window_table_function.cpp.
   /// `TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL ..))`.
   Relation bindWindowTableFunction(const TableFunctionReference& reference);
   /// The window of a window TVF call or a legacy group window (`TUMBLE(ts, INTERVAL ..)` in
@@ -163,17 +179,73 @@ class Binder {
                                                const Expression* offset);
   /// Milliseconds of a constant day-time interval argument of a window function.
   int64_t windowIntervalMillis(const Expression& argument, const std::string& parameter);
-  static Relation renamed(Relation relation, const TableReference& reference);
 
+  // bind_expression.cpp.
   expression::ExpressionPtr bindExpression(const Expression& expression, const Scope& scope,
                                            const AggregateBinding* aggregates);
+  /// Above an aggregation (`aggregates`), the output column of the GROUP BY key that `node`
+  /// is; null when it is none (an identifier that is none fails: it is not grouped).
+  expression::ExpressionPtr bindGroupingKey(const Expression& node, const Scope& scope,
+                                            const AggregateBinding& aggregates);
+  expression::ExpressionPtr bindIsExpression(const IsExpression& is, const Scope& scope,
+                                             const AggregateBinding* aggregates);
   expression::ExpressionPtr bindIdentifier(const IdentifierExpression& identifier,
                                            const Scope& scope);
+  /// Where an identifier resolves in a scope: its column and the index of the first name of
+  /// the field path after it, or, when it resolves to none, the message why (DuckDB's
+  /// BindResult: a lookup returns its failure, the caller decides whether it ends the
+  /// statement).
+  struct ColumnLookup {
+    int column = -1;
+    size_t fieldPath = 0;
+    std::string error;
+    bool found() const { return column >= 0; }
+  };
+  static ColumnLookup lookupColumn(const IdentifierExpression& identifier, const Scope& scope);
   expression::ExpressionPtr bindLiteral(const LiteralExpression& literal);
+
+  // bind_function_call.cpp.
   expression::ExpressionPtr bindFunctionCall(const FunctionCallExpression& call,
                                              const Scope& scope,
                                              const AggregateBinding* aggregates);
+  /// JSON_OBJECT, JSON_ARRAY, JSON_VALUE/QUERY/EXISTS with their clauses.
+  expression::ExpressionPtr bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
+                                         const AggregateBinding* aggregates);
 
+  // bind_aggregate_call.cpp.
+  /// An aggregate call of `call` (a GROUP BY aggregate or an OVER aggregate): its argument and
+  /// FILTER expressions, bound over `scope`, are appended to `projection` (named `$fN`) and
+  /// the call refers to them there.
+  runtime::operators::AggregateCall bindAggregateCall(const FunctionCallExpression& call,
+                                                      const Scope& scope,
+                                                      std::vector<expression::ExpressionPtr>& projection,
+                                                      std::vector<std::string>& names);
+  /// JSON_OBJECTAGG / JSON_ARRAYAGG: checks the key and value types (character key; a value
+  /// of a JSON scalar type), takes the ON NULL clause and whether the value is nested JSON text
+  /// into `aggregate`, sets `valueType`; returns the accumulator's argument (the value, or
+  /// ROW(key, value)).
+  expression::ExpressionPtr bindJsonAggregateArgument(const FunctionCallExpression& call,
+                                                      runtime::operators::AggregateKind kind,
+                                                      const Scope& scope,
+                                                      runtime::operators::AggregateCall& aggregate,
+                                                      LogicalTypePtr& valueType);
+  /// LAG's offset and default arguments (literals) into `aggregate`; LAG must have an OVER.
+  void bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
+                        runtime::operators::AggregateCall& aggregate);
+
+  // bind_over_window.cpp.
+  /// OVER aggregates of the select list (`items`): an OverAggregate over `input`, whose
+  /// result columns the calls then read (overColumns_).
+  void planOverAggregates(const SelectQuery& select,
+                          const std::vector<const FunctionCallExpression*>& calls,
+                          Relation& input);
+  void bindOverFrame(const WindowSpecification& window, int order,
+                     runtime::operators::OverFrameUnit& unit, std::optional<int64_t>& preceding);
+  /// The column of `input` holding a window's PARTITION BY / ORDER BY `key`: the column it
+  /// reads, or one appended (hidden in the scope) when it is an expression.
+  static int windowKeyColumn(Relation& input, const expression::ExpressionPtr& key);
+
+  // bind_subquery.cpp.
   /// A subquery's rows as the join that evaluates it needs them: `node` (the subquery's output;
   /// when correlated, its correlation key columns first, see Correlation), the IN value over it
   /// (null for EXISTS), and the correlation keys: `innerKeys` (columns of `node`) equal to
@@ -187,12 +259,12 @@ class Binder {
     /// the outer scope's; empty unless `allowResiduals`.
     std::vector<expression::ExpressionPtr> residuals;
   };
-  SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue,
-                                bool allowResiduals = false);
   /// The subquery of an expression over `outer` (the enclosing clause's scope), bound with
   /// `correlation` (its outer scope and aggregation set here) when it is a SELECT, uncorrelated
   /// otherwise.
   Relation bindCorrelated(const Query& query, const Scope& outer, Correlation& correlation);
+  SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue,
+                                bool allowResiduals = false);
   /// Joins `subqueryInput_` with the subquery (LEFT, on the IN value and the correlation
   /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
   /// has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that keeps
@@ -207,14 +279,25 @@ class Binder {
   /// those conditions.
   void semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expression* inOperand,
                         bool anti);
+  expression::ExpressionPtr bindExistsSubquery(const Expression& node, const Scope& scope);
   expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
   /// A scalar subquery (`query`, written at `subquery`): joins `subqueryInput_` with its value
   /// and returns the value's column.
   expression::ExpressionPtr bindScalarSubquery(const Node& subquery, const Query& query,
                                                const Scope& scope);
 
-  [[noreturn]] static void fail(const Node& node, const std::string& message);
-  [[noreturn]] static void notSupported(const Node& node, const std::string& what);
+  // decorrelation.cpp.
+  /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
+  /// condition, null when none) and the `inner = outer` keys (added to `correlation`).
+  expression::ExpressionPtr bindCorrelatedWhere(const Expression& where, Relation& input,
+                                                Correlation& correlation);
+  /// A correlated subquery's conditions other than `inner = outer` where no semi or anti join
+  /// can take them (the subquery aggregates, or its value is needed: a scalar subquery, IN or
+  /// EXISTS outside a WHERE conjunct, NOT IN), as Calcite's decorrelator plans them with a
+  /// value generator: the distinct values of the outer columns those conditions and the keys
+  /// read are joined with the subquery's input on them, and become the correlation keys
+  /// (`input` gains them as hidden columns; the residuals are gone).
+  void decorrelateResiduals(const Node& at, Relation& input, Correlation& correlation);
 
   const catalog::CatalogManager& catalogManager_;
   const function::BindingContext context_;
@@ -242,73 +325,10 @@ class Binder {
   bool bindingVersionedTable_ = false;
 };
 
-/// Flink's checks of a watermark declaration: the rowtime column must be a TIMESTAMP(p) or
-/// TIMESTAMP_LTZ(p) with p <= 3, and the watermark expression (when given) a timestamp too.
-/// Throws ValidationException with Flink's messages.
-void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* expressionType);
-
-/// The type of a schema column declared as a DataType or as a type string.
-LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
-
 /// A binder message without its "SQL validation failed. From line L, column C: " prefix, for
 /// errors whose SQL the user did not write as a statement (a computed column's expression, a
 /// Table API operation): the position means nothing there, the cause does.
 std::string withoutSqlPosition(const std::string& message);
-
-/// ROW<...> of a catalog table's physical columns (the row its connector reads or writes;
-/// computed and metadata columns are left out). With `primaryKeyNotNull` the primary key's
-/// columns are NOT NULL whatever they declare (Flink's resolved schema: what a sink enforces);
-/// a scan reads the declared types (a format may find no value for a key column, and Flink's
-/// formats do not check it either).
-LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
-                                 const std::string& tableName,
-                                 bool primaryKeyNotNull = true);
-/// An INSERT into `table`: throws ValidationException naming a persisted (not VIRTUAL)
-/// METADATA column, as no connector writes metadata yet.
-void checkNoWritableMetadata(const catalog::CatalogBaseTable& table, const std::string& tableName);
-
-/// A join of `left` and `right` on `condition` (over their concatenated columns; null for a
-/// cross join): equalities between an expression of each side become the join's equi keys
-/// (computed keys are projected below the join and dropped above it), the rest its residual
-/// condition.
-LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
-                        runtime::operators::JoinType joinType,
-                        const expression::ExpressionPtr& condition,
-                        std::optional<TemporalJoinTime> temporal = std::nullopt);
-
-/// `left INTERSECT [ALL] right` or `left EXCEPT [ALL] right` of inputs of one row type.
-LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
-                                 bool intersect, bool all);
-
-/// How planTableScan types a METADATA column: by what the connector reads under its key (a
-/// key the connector does not offer fails), or by its declared type alone (CREATE/ALTER TABLE
-/// resolve a schema without asking the connector, as Flink does).
-enum class MetadataKeys { kCheck, kDeclared };
-
-/// The plan that reads a catalog table (not a view) through its connector: a scan of the
-/// physical columns, with a projection computing the computed columns when there are some
-/// (bound in `context`: the session's time zone applies to them as to the query reading them).
-LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
-                             const catalog::CatalogBaseTable& table, const std::string& tableName,
-                             MetadataKeys keyCheck = MetadataKeys::kCheck,
-                             const function::BindingContext& context = {});
-
-/// A filter bounding the rank column of a Top-N below `input` (rn <= N, rn < N, rn = N,
-/// rn BETWEEN a AND b, ...) pushed into the Rank; the other conjuncts stay as a filter.
-/// Null when `condition` bounds no rank from above.
-LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::ExpressionPtr& condition);
-/// `input` without the rank column of a Top-N below it when `projections` (over `input`) do
-/// not read it; `projections` are remapped.
-LogicalNodePtr pruneRankNumber(const LogicalNodePtr& input,
-                               std::vector<expression::ExpressionPtr>& projections);
-
-/// Aggregate(`pre`) grouped by its first `groupCount` columns as a window aggregation, when
-/// `pre` is a projection over a window TVF (through filters that do not read the window
-/// columns) that groups by window_start and window_end; null otherwise. `names`: the keys'
-/// then the calls' output names.
-LogicalNodePtr planWindowAggregate(const LogicalNodePtr& pre, int groupCount,
-                                   const std::vector<runtime::operators::AggregateCall>& calls,
-                                   const std::vector<std::string>& names);
 
 /// True for the aggregate functions the binder knows (runtime::operators::aggregateKindOfName).
 bool isAggregateFunctionName(const std::string& upperCaseName);

@@ -7,7 +7,7 @@
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
-#include "sql/binder/binder.h"
+#include "sql/planner/plan_join.h"
 
 namespace eddy::sql {
 

@@ -9,6 +9,7 @@
 #include "sql/binder/binder.h"
 #include "sql/physical/translator.h"
 #include "sql/planner/logical_node.h"
+#include "sql/planner/plan_table_scan.h"
 
 namespace eddy {
 

@@ -29,6 +29,7 @@
 #include "sql/parser/parser.h"
 #include "sql/parser/unparse.h"
 #include "sql/physical/translator.h"
+#include "sql/planner/plan_table_scan.h"
 #include "table/tableau_printer.h"
 
 namespace eddy {

@@ -1,0 +1,353 @@
+// Expressions: the dispatch over the kinds of parsed expression (operators, CASE, CAST,
+// constructors), identifiers resolved against the scope (qualified, nested fields, "did you
+// mean"), literals, and, above an aggregation, expressions that are a GROUP BY key. Function
+// calls are bound in bind_function_call.cpp, subqueries in bind_subquery.cpp.
+#include "sql/binder/binder.h"
+
+#include <algorithm>
+
+#include "eddy/exceptions.h"
+#include "expression/expression_evaluator.h"
+#include "function/scalar/temporal.h"
+#include "function/type_rules.h"
+#include "sql/binder/aggregate_binding.h"
+#include "sql/binder/call_analysis.h"
+#include "sql/binder/name_matching.h"
+#include "sql/parser/unparse.h"
+
+namespace eddy::sql {
+
+using BoundPtr = expression::ExpressionPtr;
+
+namespace {
+
+/// `INTERVAL '5' MINUTE`: the value and type Flink gives interval literals (function/scalar/
+/// temporal.h checks the text with Calcite's rules and messages).
+BoundPtr bindIntervalLiteral(const IntervalLiteralExpression& interval) {
+  auto field = [](TimeUnit unit) {
+    switch (unit) {
+      case TimeUnit::kYear:
+        return function::IntervalField::kYear;
+      case TimeUnit::kMonth:
+        return function::IntervalField::kMonth;
+      case TimeUnit::kDay:
+        return function::IntervalField::kDay;
+      case TimeUnit::kHour:
+        return function::IntervalField::kHour;
+      case TimeUnit::kMinute:
+        return function::IntervalField::kMinute;
+      case TimeUnit::kSecond:
+        break;
+    }
+    return function::IntervalField::kSecond;
+  };
+  const IntervalQualifier& qualifier = interval.qualifier;
+  std::optional<function::IntervalField> end;
+  if (qualifier.end) end = field(*qualifier.end);
+  auto [value, type] = function::intervalLiteral(interval.value, interval.negative,
+                                                 field(qualifier.start), end,
+                                                 qualifier.startPrecision);
+  return expression::literal(std::move(value), std::move(type));
+}
+
+}  // namespace
+
+BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
+                                     const AggregateBinding* aggregates) {
+  // Above an aggregation, an expression that is a GROUP BY expression is its column.
+  if (aggregates && !node.is<LiteralExpression>()) {
+    if (BoundPtr key = bindGroupingKey(node, scope, *aggregates)) return key;
+  }
+  try {
+    switch (node.kind) {
+      case ExpressionKind::kIdentifier:
+        return bindIdentifier(node.as<IdentifierExpression>(), scope);
+      case ExpressionKind::kLiteral:
+        return bindLiteral(node.as<LiteralExpression>());
+      case ExpressionKind::kIntervalLiteral:
+        return bindIntervalLiteral(node.as<IntervalLiteralExpression>());
+      case ExpressionKind::kUnary: {
+        const auto& unary = node.as<UnaryExpression>();
+        BoundPtr operand = bindExpression(*unary.operand, scope, aggregates);
+        switch (unary.op) {
+          case UnaryOperator::kNot:
+            return expression::call("NOT", {operand});
+          case UnaryOperator::kMinus: {
+            BoundPtr negated = expression::call("-", {operand});
+            // A negative number is a literal (as Calcite's parser makes `-2`), so that functions
+            // that need literal arguments (ROUND(x, -2)) take it.
+            if (operand->kind() == expression::ExpressionKind::kLiteral &&
+                function::isNumeric(*operand->type())) {
+              if (std::optional<Value> value =
+                      expression::ExpressionEvaluator::evaluateConstant(negated)) {
+                return expression::literal(std::move(*value), negated->type());
+              }
+            }
+            return negated;
+          }
+          case UnaryOperator::kPlus:
+            return operand;
+        }
+        break;
+      }
+      case ExpressionKind::kBinary: {
+        const auto& binary = node.as<BinaryExpression>();
+        BoundPtr left = bindExpression(*binary.left, scope, aggregates);
+        BoundPtr right = bindExpression(*binary.right, scope, aggregates);
+        return expression::call(binaryOperatorText(binary.op), {left, right}, context_);
+      }
+      case ExpressionKind::kIs:
+        return bindIsExpression(node.as<IsExpression>(), scope, aggregates);
+      case ExpressionKind::kBetween: {
+        const auto& between = node.as<BetweenExpression>();
+        if (between.symmetric) notSupported(node, "BETWEEN SYMMETRIC");
+        return expression::between(bindExpression(*between.operand, scope, aggregates),
+                                   bindExpression(*between.lower, scope, aggregates),
+                                   bindExpression(*between.upper, scope, aggregates),
+                                   between.negated);
+      }
+      case ExpressionKind::kLike: {
+        const auto& like = node.as<LikeExpression>();
+        std::vector<BoundPtr> arguments{bindExpression(*like.operand, scope, aggregates),
+                                             bindExpression(*like.pattern, scope, aggregates)};
+        if (like.escape) arguments.push_back(bindExpression(*like.escape, scope, aggregates));
+        BoundPtr result =
+            expression::call(like.similarTo ? "SIMILAR TO" : "LIKE", std::move(arguments));
+        return like.negated ? expression::call("NOT", {result}) : result;
+      }
+      case ExpressionKind::kIn: {
+        const auto& in = node.as<InExpression>();
+        if (in.subquery) return bindInSubquery(in, scope);
+        std::vector<BoundPtr> list;
+        for (const auto& value : in.values) list.push_back(bindExpression(*value, scope, aggregates));
+        return expression::in(bindExpression(*in.operand, scope, aggregates), std::move(list),
+                              in.negated);
+      }
+      case ExpressionKind::kCase: {
+        const auto& caseNode = node.as<CaseExpression>();
+        std::vector<BoundPtr> conditions, results;
+        for (const auto& when : caseNode.whenClauses) {
+          conditions.push_back(bindExpression(*when.condition, scope, aggregates));
+          results.push_back(bindExpression(*when.result, scope, aggregates));
+        }
+        BoundPtr otherwise =
+            caseNode.elseResult ? bindExpression(*caseNode.elseResult, scope, aggregates) : nullptr;
+        if (caseNode.operand) {
+          return expression::simpleCase(bindExpression(*caseNode.operand, scope, aggregates),
+                                        std::move(conditions), std::move(results), otherwise);
+        }
+        return expression::caseWhen(std::move(conditions), std::move(results), otherwise);
+      }
+      case ExpressionKind::kCast: {
+        const auto& castNode = node.as<CastExpression>();
+        BoundPtr operand = bindExpression(*castNode.operand, scope, aggregates);
+        return castNode.tryCast ? expression::tryCast(operand, castNode.targetType, context_)
+                                : expression::cast(operand, castNode.targetType, context_);
+      }
+      case ExpressionKind::kFunctionCall:
+        return bindFunctionCall(node.as<FunctionCallExpression>(), scope, aggregates);
+      case ExpressionKind::kFieldAccess: {
+        const auto& access = node.as<FieldAccessExpression>();
+        return expression::fieldAccess(bindExpression(*access.base, scope, aggregates),
+                                       access.field);
+      }
+      case ExpressionKind::kConstructor: {
+        const auto& constructor = node.as<ConstructorExpression>();
+        if (constructor.elements.empty()) fail(node, "Require at least 1 argument");
+        std::vector<BoundPtr> elements;
+        for (const auto& element : constructor.elements) {
+          elements.push_back(bindExpression(*element, scope, aggregates));
+        }
+        switch (constructor.constructorKind) {
+          case ConstructorKind::kArray:
+            return expression::call("ARRAY", std::move(elements), context_);
+          case ConstructorKind::kMap:
+            return expression::call("MAP", std::move(elements), context_);
+          case ConstructorKind::kRow:
+            return expression::call("ROW", std::move(elements), context_);
+        }
+        break;
+      }
+      case ExpressionKind::kElementAccess: {
+        const auto& access = node.as<ElementAccessExpression>();
+        return expression::call("ITEM",
+                                {bindExpression(*access.base, scope, aggregates),
+                                 bindExpression(*access.index, scope, aggregates)},
+                                context_);
+      }
+      case ExpressionKind::kStar:
+        fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
+      case ExpressionKind::kSubquery:
+        return bindScalarSubquery(node, *node.as<SubqueryExpression>().query, scope);
+      case ExpressionKind::kExists:
+        return bindExistsSubquery(node, scope);
+      default:
+        notSupported(node, "The expression '" + unparse(node) + "'");
+    }
+  } catch (const ValidationException& error) {
+    if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
+    fail(node, error.what());
+  }
+  notSupported(node, "The expression '" + unparse(node) + "'");
+}
+
+BoundPtr Binder::bindIdentifier(const IdentifierExpression& identifier, const Scope& scope) {
+  ColumnLookup lookup = lookupColumn(identifier, scope);
+  if (!lookup.found()) fail(identifier, lookup.error);
+  BoundPtr result = expression::column(lookup.column, scope[lookup.column].type);
+  for (size_t part = lookup.fieldPath; part < identifier.names.size(); ++part) {
+    result = expression::fieldAccess(std::move(result), identifier.names[part]);
+  }
+  return result;
+}
+
+Binder::ColumnLookup Binder::lookupColumn(const IdentifierExpression& identifier,
+                                          const Scope& scope) {
+  // `a.b.c` is, as in Calcite, table `a`'s column `b` with field `c` when `a` names a table in
+  // scope, and otherwise column `a` with the field path `b.c`.
+  const QualifiedName& names = identifier.names;
+  bool qualified = names.size() >= 2 && std::any_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
+    return column.qualifier == names[0];
+  });
+  if (names.size() == 2 && !qualified && !std::any_of(scope.begin(), scope.end(), [&](const ScopeColumn& column) {
+        return !column.hidden && column.name == names[0];
+      })) {
+    return ColumnLookup{-1, 0, "Table '" + names[0] + "' not found"};
+  }
+  const std::string* qualifier = qualified ? &names[0] : nullptr;
+  const std::string& name = names[qualified ? 1 : 0];
+  int found = -1;
+  for (size_t i = 0; i < scope.size(); ++i) {
+    if (scope[i].name != name) continue;
+    if (qualifier ? scope[i].qualifier != *qualifier : scope[i].hidden) continue;
+    if (found >= 0) return ColumnLookup{-1, 0, "Column '" + name + "' is ambiguous"};
+    found = static_cast<int>(i);
+  }
+  if (found < 0) {
+    std::string message = "Column '" + name + "' not found in ";
+    message += qualifier ? "table '" + *qualifier + "'" : "any table";
+    const ScopeColumn* nearest = nullptr;
+    size_t best = std::max<size_t>(2, name.size() / 3) + 1;
+    for (const ScopeColumn& column : scope) {
+      if (qualifier ? column.qualifier != *qualifier : column.hidden) continue;
+      size_t distance = editDistance(name, column.name);
+      if (distance < best) {
+        best = distance;
+        nearest = &column;
+      }
+    }
+    if (nearest) message += "; did you mean '" + nearest->name + "'?";
+    return ColumnLookup{-1, 0, std::move(message)};
+  }
+  return ColumnLookup{found, qualified ? size_t{2} : size_t{1}, ""};
+}
+
+BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
+  try {
+    switch (literal.literalKind) {
+      case LiteralKind::kExactNumeric: {
+        if (literal.value.find('.') == std::string::npos) {
+          // INT when it fits, else BIGINT, else DECIMAL (Calcite's exact numeric literals).
+          try {
+            size_t used = 0;
+            long long number = std::stoll(literal.value, &used);
+            if (number >= INT32_MIN && number <= INT32_MAX) {
+              return expression::literal(Value(static_cast<int32_t>(number)));
+            }
+            return expression::literal(Value(static_cast<int64_t>(number)));
+          } catch (const std::out_of_range&) {
+          }
+        }
+        return expression::literal(Value(Decimal::fromString(literal.value)));
+      }
+      case LiteralKind::kApproximateNumeric:
+        return expression::literal(Value(std::stod(literal.value)));
+      case LiteralKind::kString:
+        return expression::literal(Value(literal.value));
+      case LiteralKind::kBoolean:
+        return expression::literal(Value(literal.value == "TRUE"));
+      case LiteralKind::kNull:
+        return expression::nullLiteral();
+      case LiteralKind::kDate:
+        return expression::literal(Value(LocalDate::parse(literal.value)));
+      case LiteralKind::kTime:
+        return expression::literal(Value(LocalTime::parse(literal.value)));
+      case LiteralKind::kTimestamp:
+        return expression::literal(Value(LocalDateTime::parse(literal.value)));
+      default:
+        notSupported(literal, "This literal");
+    }
+  } catch (const ValidationException& error) {
+    if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
+    fail(literal, error.what());
+  }
+}
+
+// Above an aggregation, an expression that is a GROUP BY expression is its column (also an
+// identifier that names a key column otherwise, `t.k` for `GROUP BY k`); any other identifier
+// is not grouped. Null for the other expressions.
+BoundPtr Binder::bindGroupingKey(const Expression& node, const Scope& scope,
+                                 const AggregateBinding& aggregates) {
+  std::string text = unparse(node);
+  for (size_t i = 0; i < aggregates.groupingTexts.size(); ++i) {
+    if (aggregates.groupingTexts[i] == text) {
+      return expression::column(static_cast<int>(i), aggregates.outputTypes[i]);
+    }
+  }
+  if (node.is<IdentifierExpression>()) {
+    // The same column written otherwise (`t.k` for `GROUP BY k`; a field of it is no key).
+    const auto& identifier = node.as<IdentifierExpression>();
+    ColumnLookup lookup = lookupColumn(identifier, scope);
+    if (lookup.found() && lookup.fieldPath == identifier.names.size()) {
+      const int index = lookup.column;
+      const auto& keys = aggregates.groupingInputColumns;
+      auto position = std::find(keys.begin(), keys.end(), index);
+      if (position != keys.end()) {
+        size_t key = static_cast<size_t>(position - keys.begin());
+        return expression::column(static_cast<int>(key), aggregates.outputTypes[key]);
+      }
+    }
+    std::string written;
+    for (const std::string& part : node.as<IdentifierExpression>().names) {
+      written += (written.empty() ? "" : ".") + part;
+    }
+    fail(node, "Expression '" + written + "' is not being grouped");
+  }
+  return nullptr;
+}
+
+BoundPtr Binder::bindIsExpression(const IsExpression& is, const Scope& scope,
+                                  const AggregateBinding* aggregates) {
+  BoundPtr operand = bindExpression(*is.operand, scope, aggregates);
+  std::string name = std::string("IS ") + (is.negated ? "NOT " : "");
+  auto jsonPredicate = [&](const char* predicate) {
+    BoundPtr result = expression::call(predicate, {operand});
+    return is.negated ? expression::call("NOT", {result}) : result;
+  };
+  switch (is.predicate) {
+    case IsPredicate::kNull:
+      name += "NULL";
+      break;
+    case IsPredicate::kTrue:
+      name += "TRUE";
+      break;
+    case IsPredicate::kFalse:
+      name += "FALSE";
+      break;
+    case IsPredicate::kUnknown:
+      name += "NULL";  // UNKNOWN is the BOOLEAN NULL
+      break;
+    case IsPredicate::kJson:
+    case IsPredicate::kJsonValue:
+      return jsonPredicate("IS JSON VALUE");
+    case IsPredicate::kJsonScalar:
+      return jsonPredicate("IS JSON SCALAR");
+    case IsPredicate::kJsonArray:
+      return jsonPredicate("IS JSON ARRAY");
+    case IsPredicate::kJsonObject:
+      return jsonPredicate("IS JSON OBJECT");
+  }
+  return expression::call(name, {operand});
+}
+
+}  // namespace eddy::sql

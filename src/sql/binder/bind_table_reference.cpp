@@ -1,0 +1,138 @@
+// FROM items: the dispatch over their kinds, named tables (WITH items, catalog tables read
+// through planTableScan, views bound where they are read) and the aliases that rename a FROM
+// item and its columns.
+#include "sql/binder/binder.h"
+
+#include "eddy/exceptions.h"
+#include "sql/parser/parser.h"
+#include "sql/planner/plan_table_scan.h"
+
+namespace eddy::sql {
+
+using BoundPtr = expression::ExpressionPtr;
+
+Binder::Relation Binder::bindTableReference(const TableReference& reference) {
+  switch (reference.kind) {
+    case TableReferenceKind::kNamedTable:
+      return renamed(bindNamedTable(reference.as<NamedTableReference>()), reference);
+    case TableReferenceKind::kDerivedTable: {
+      const auto& derived = reference.as<DerivedTableReference>();
+      if (derived.lateral) notSupported(reference, "LATERAL");
+      Relation relation = bindRelation(*derived.query);
+      for (auto& column : relation.scope) column.qualifier.clear();
+      return renamed(std::move(relation), reference);
+    }
+    case TableReferenceKind::kJoin:
+      return bindJoin(reference.as<JoinReference>());
+    case TableReferenceKind::kTableFunction:
+      return renamed(bindWindowTableFunction(reference.as<TableFunctionReference>()), reference);
+    case TableReferenceKind::kUnnest:
+      return bindUnnest(reference.as<UnnestReference>(), nullptr, false);
+  }
+  notSupported(reference, "This FROM item");
+}
+
+Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
+  if (table.systemTimeAsOf && !bindingVersionedTable_) {
+    notSupported(table, "FOR SYSTEM_TIME AS OF outside the right side of a join");
+  }
+  if (table.name.size() == 1) {
+    for (auto it = commonTableExpressions_.rbegin(); it != commonTableExpressions_.rend(); ++it) {
+      if (it->first == table.name[0]) return it->second;
+    }
+  }
+  catalog::ObjectIdentifier identifier;
+  try {
+    identifier = catalogManager_.qualifyIdentifier(table.name);
+  } catch (const ValidationException& error) {
+    fail(table, error.what());
+  }
+  auto resolved = catalogManager_.getTable(identifier);
+  if (!resolved) {
+    std::string written;
+    for (size_t i = 0; i < table.name.size(); ++i) written += (i ? "." : "") + table.name[i];
+    fail(table, "Object '" + written + "' not found");
+  }
+  const catalog::CatalogBaseTable& catalogTable = *resolved->table;
+  if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
+    Relation relation;
+    try {
+      relation.node = planTableScan(catalogManager_, catalogTable, identifier.asSummaryString(),
+                                    MetadataKeys::kCheck, context_);
+    } catch (const ValidationException& error) {
+      fail(table, error.what());
+    }
+    for (const RowField& field : relation.node->rowType->getFields()) {
+      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type, false});
+    }
+    if (const auto& primaryKey = catalogTable.schema.getPrimaryKey()) {
+      for (const std::string& name : primaryKey->columnNames) {
+        for (size_t i = 0; i < relation.scope.size(); ++i) {
+          if (relation.scope[i].name == name) relation.primaryKey.push_back(static_cast<int>(i));
+        }
+      }
+    }
+    return relation;
+  }
+  if (catalogTable.plan) {
+    Relation relation;
+    relation.node = catalogTable.plan;
+    for (const RowField& field : catalogTable.plan->rowType->getFields()) {
+      relation.scope.push_back(ScopeColumn{identifier.objectName, field.name, field.type, false});
+    }
+    return relation;
+  }
+  StatementPtr statement = parseStatement(catalogTable.expandedQuery.empty()
+                                              ? catalogTable.originalQuery
+                                              : catalogTable.expandedQuery);
+  if (!statement->is<QueryStatement>()) fail(table, "View '" + identifier.asSummaryString() + "' does not hold a query");
+  // Bound where it is read, in the session's time zone and runtime mode (as Flink expands a
+  // view into the query).
+  Binder viewBinder(catalogManager_, context_);
+  Relation relation = viewBinder.bindRelation(*statement->as<QueryStatement>().query);
+  // A view declared with a column list names its columns itself.
+  const auto& columns = catalogTable.schema.getColumns();
+  bool renamed = false;
+  if (columns.size() == relation.scope.size()) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const std::string& name = Schema::columnName(columns[i]);
+      renamed = renamed || relation.scope[i].name != name;
+      relation.scope[i].name = name;
+    }
+  }
+  if (renamed) {
+    std::vector<BoundPtr> projected;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < relation.scope.size(); ++i) {
+      projected.push_back(expression::column(static_cast<int>(i), relation.scope[i].type));
+      names.push_back(relation.scope[i].name);
+    }
+    relation.node = std::make_shared<LogicalProject>(relation.node, std::move(projected), names);
+  }
+  for (auto& column : relation.scope) column.qualifier = identifier.objectName;
+  return relation;
+}
+
+Binder::Relation Binder::renamed(Relation relation, const TableReference& reference) {
+  if (!reference.columnAliases.empty()) {
+    if (reference.columnAliases.size() != relation.scope.size()) {
+      fail(reference, "List of column aliases must have same degree as table; table has " +
+                          std::to_string(relation.scope.size()) + " columns, list has " +
+                          std::to_string(reference.columnAliases.size()));
+    }
+    std::vector<BoundPtr> columns;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < relation.scope.size(); ++i) {
+      relation.scope[i].name = reference.columnAliases[i];
+      columns.push_back(expression::column(static_cast<int>(i), relation.scope[i].type));
+      names.push_back(reference.columnAliases[i]);
+    }
+    relation.node = std::make_shared<LogicalProject>(relation.node, std::move(columns), names);
+  }
+  if (reference.alias) {
+    for (auto& column : relation.scope) column.qualifier = *reference.alias;
+  }
+  return relation;
+}
+
+}  // namespace eddy::sql
