@@ -3,6 +3,9 @@
 // item and its columns.
 #include "sql/binder/binder.h"
 
+#include <any>
+#include <map>
+
 #include "eddy/exceptions.h"
 #include "sql/parser/parser.h"
 #include "sql/planner/plan_table_scan.h"
@@ -82,6 +85,17 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
     }
     return relation;
   }
+  // A view is bound once per session setting while nothing it may read changes
+  // (CatalogManager::viewPlans), so a chain of N views costs O(N) to create and to read.
+  const std::string cacheKey = identifier.asSerializableString() + "|" +
+                               catalogManager_.getCurrentCatalog() + "." +
+                               catalogManager_.getCurrentDatabase() + "|" +
+                               context_.sessionTimeZone.id() +
+                               (context_.batchMode ? "|batch" : "|streaming");
+  std::map<std::string, std::any>& viewPlans = catalogManager_.viewPlans();
+  if (auto cached = viewPlans.find(cacheKey); cached != viewPlans.end()) {
+    return std::any_cast<const Relation&>(cached->second);
+  }
   StatementPtr statement = parseStatement(catalogTable.expandedQuery.empty()
                                               ? catalogTable.originalQuery
                                               : catalogTable.expandedQuery);
@@ -110,6 +124,7 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
     relation.node = std::make_shared<LogicalProject>(relation.node, std::move(projected), names);
   }
   for (auto& column : relation.scope) column.qualifier = identifier.objectName;
+  viewPlans.emplace(cacheKey, relation);
   return relation;
 }
 

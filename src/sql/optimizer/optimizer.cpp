@@ -7,6 +7,7 @@
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
+#include "sql/planner/plan_digest.h"
 #include "sql/planner/plan_join.h"
 
 namespace eddy::sql {
@@ -681,7 +682,7 @@ LogicalNodePtr pushProjection(const LogicalNodePtr& node) {
   std::vector<Path> all;
   for (int i = 0; i < node->rowType->getFieldCount(); ++i) all.push_back({i});
   PrunedNode pruned = prune(node, all);
-  return explainPlan(*pruned.node) == explainPlan(*node) ? node : pruned.node;
+  return samePlan(*pruned.node, *node) ? node : pruned.node;
 }
 
 }  // namespace

@@ -56,5 +56,21 @@ TEST(QuerySizeTest, InListOfTwelveThousandValues) {
             1);
 }
 
+// A chain of 2,000 views, each reading the one before (creating the chain bound every view
+// below again: quadratic), then a change below it that its reader must see.
+TEST(QuerySizeTest, ChainOfTwoThousandViews) {
+  auto environment = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  environment->executeSql("CREATE TEMPORARY VIEW v0 AS SELECT 1 AS x");
+  for (int i = 1; i <= 2000; ++i) {
+    environment->executeSql("CREATE TEMPORARY VIEW v" + std::to_string(i) + " AS SELECT x + 1 AS x FROM v" +
+                            std::to_string(i - 1));
+  }
+  EXPECT_EQ(countOf(*environment, "SELECT CAST(x AS BIGINT) FROM v2000"), 2001);
+  // Replacing the bottom view is seen through the whole chain (no stale bound plan).
+  environment->executeSql("DROP TEMPORARY VIEW v0");
+  environment->executeSql("CREATE TEMPORARY VIEW v0 AS SELECT CAST(10 AS INT) AS x");
+  EXPECT_EQ(countOf(*environment, "SELECT CAST(x AS BIGINT) FROM v2000"), 2010);
+}
+
 }  // namespace
 }  // namespace eddy
