@@ -2,7 +2,7 @@
 // SET 'key' = 'value' validates the value (an invalid one throws; an unknown key, or one eddy
 // does not honour yet, only warns, docs/configuration.md); RESET removes one option or all.
 #include "config/option_registry.h"
-#include "config/option_warnings.h"
+#include "eddy/table/table_config.h"
 #include "table/environment/operations/statement_operations.h"
 
 namespace eddy::table::operations {
@@ -18,13 +18,8 @@ TableResult set(OperationContext& context, const sql::SetStatement& set) {
                         ResolvedSchema::Column{"value", DataTypes::STRING().notNull(), std::nullopt}}),
         std::move(rows));
   }
-  std::string value = set.value.value_or("");
   // An invalid value throws; an unknown key, or one not honoured yet, only warns.
-  const config::OptionRegistry& options = config::OptionRegistry::instance();
-  for (const std::string& warning : options.validate(*set.key, value)) {
-    config::reportOptionWarning(warning);
-  }
-  context.configuration()[*set.key] = value;
+  TableConfig(context.configuration()).set(*set.key, set.value.value_or(""));
   return TableResult::ok();
 }
 

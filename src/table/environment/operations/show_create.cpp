@@ -2,9 +2,9 @@
 // columns with their types, metadata and comments, watermarks, primary key, comment,
 // partition keys and options (sensitive option values masked); a view's columns and query.
 #include <algorithm>
-#include <cctype>
 
 #include "catalog/catalog_manager.h"
+#include "config/option_registry.h"
 #include "eddy/exceptions.h"
 #include "sql/binder/binder.h"
 #include "table/environment/operations/statement_operations.h"
@@ -12,17 +12,6 @@
 namespace eddy::table::operations {
 
 namespace {
-
-/// Whether an option's value must not be shown (Flink's sensitive keys).
-bool isSensitiveOption(const std::string& key) {
-  std::string lower = key;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const char* word : {"password", "secret", "fs.azure.account.key", "apikey", "api-key",
-                           "auth-params", "service-key", "token", "basic-auth", "jaas.config"}) {
-    if (lower.find(word) != std::string::npos) return true;
-  }
-  return false;
-}
 
 std::string quoteLiteral(const std::string& text) {
   std::string quoted = "'";
@@ -105,7 +94,7 @@ std::string createStatementOf(const catalog::ObjectIdentifier& identifier,
   size_t i = 0;
   for (const auto& [key, value] : table.options) {
     text += "  " + quoteLiteral(key) + " = " +
-            quoteLiteral(isSensitiveOption(key) ? "******" : value) +
+            quoteLiteral(config::displayValue(key, value)) +
             (++i < table.options.size() ? ",\n" : "\n");
   }
   return text + ")";
