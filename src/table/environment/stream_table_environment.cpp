@@ -93,6 +93,262 @@ std::string metadataClause(const Schema::MetadataColumn& column) {
   return text;
 }
 
+/// The columns of a DataStream read as a table: those its type derives (none when unknown, or
+/// when the declared physical columns meet default-named fields by position), the physical
+/// columns the schema declares, and the metadata column of the record timestamp, if declared.
+struct StreamColumns {
+  std::vector<RowField> derived;
+  std::vector<const Schema::PhysicalColumn*> declaredPhysical;
+  const Schema::MetadataColumn* rowtimeMetadata = nullptr;
+};
+
+/// The stream's own columns, and those the schema declares (`method`: the API call, for
+/// messages).
+StreamColumns streamColumnsOf(const TypeInformation& type, const std::string& rawTypeName,
+                              const Schema& declared, const char* method) {
+  std::vector<RowField> derived = derivedColumns(type, rawTypeName);
+  std::vector<const Schema::PhysicalColumn*> declaredPhysical;
+  const Schema::MetadataColumn* rowtimeMetadata = nullptr;
+  for (const Schema::Column& column : declared.getColumns()) {
+    if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
+      declaredPhysical.push_back(physical);
+    } else if (const auto* metadata = std::get_if<Schema::MetadataColumn>(&column)) {
+      std::string key = metadata->metadataKey.value_or(metadata->name);
+      if (key != "rowtime") {
+        throw ValidationException("Invalid metadata key '" + key + "' in column '" +
+                                  metadata->name + "' of " + method +
+                                  "(). A DataStream offers the metadata keys: [rowtime]");
+      }
+      if (rowtimeMetadata) {
+        throw ValidationException("The metadata key 'rowtime' is declared twice in the schema of " +
+                                  std::string(method) + "()");
+      }
+      rowtimeMetadata = metadata;
+    }
+  }
+  if (derived.empty() && declaredPhysical.empty()) {
+    throw ValidationException(
+        std::string("Cannot derive the columns of a DataStream<Row> whose field types are "
+                    "unknown. Declare them with DataStream::returns(Types::ROW_NAMED(...)) or with "
+                    "physical columns in the Schema given to ") +
+        method + "().");
+  }
+
+  // Rows whose fields have only the default names f0, f1, ... (fromElements(Row.of(...)))
+  // meet declared physical columns by position when the names do not match and the counts do
+  // (the mixed-pipeline template of seed 002 relies on it).
+  if (!derived.empty() && declaredPhysical.size() == derived.size() &&
+      (type.getKind() == TypeInformation::Kind::ROW || type.getKind() == TypeInformation::Kind::TUPLE)) {
+    bool defaultNames = true;
+    bool anyMatch = false;
+    for (size_t i = 0; i < derived.size(); ++i) {
+      defaultNames = defaultNames && derived[i].name == "f" + std::to_string(i);
+      anyMatch = anyMatch || std::any_of(declaredPhysical.begin(), declaredPhysical.end(),
+                                         [&](const auto* physical) { return physical->name == derived[i].name; });
+    }
+    if (defaultNames && !anyMatch) derived.clear();
+  }
+  return StreamColumns{std::move(derived), std::move(declaredPhysical), rowtimeMetadata};
+}
+
+/// The scan's physical fields: the stream's fields (by position), or the declared ones.
+std::vector<RowField> physicalScanFields(const StreamColumns& stream) {
+  const std::vector<RowField>& derived = stream.derived;
+  const std::vector<const Schema::PhysicalColumn*>& declaredPhysical = stream.declaredPhysical;
+  std::vector<RowField> scanFields;
+  if (derived.empty()) {
+    for (const auto* physical : declaredPhysical) {
+      scanFields.push_back(RowField{physical->name, logicalTypeOf(physical->type), std::nullopt});
+    }
+  } else {
+    scanFields = derived;
+    for (const auto* physical : declaredPhysical) {
+      bool found = std::any_of(derived.begin(), derived.end(),
+                               [&](const RowField& field) { return field.name == physical->name; });
+      if (!found) {
+        throw ValidationException(
+            "Unable to find a field named '" + physical->name +
+            "' in the physical data type derived from the given type information for schema "
+            "declaration. Make sure that the type information is not a generic raw type. "
+            "Currently available fields are: [" + joinNames(derived) + "]");
+      }
+    }
+  }
+  return scanFields;
+}
+
+/// The table's columns over the scan: each one's expression, name and resolved column.
+struct TableColumns {
+  std::vector<BoundPtr> projection;
+  std::vector<std::string> names;
+  std::vector<ResolvedSchema::Column> columns;
+  bool reordered = false;  // the declared physical columns are not the derived ones in order
+};
+
+/// The table's columns: all derived ones then the declared non-physical ones, or, when the
+/// schema declares physical columns, the declared columns in their order.
+TableColumns tableColumnsOf(sql::Binder& binder, const Schema& declared,
+                            const StreamColumns& stream, const std::vector<RowField>& scanFields,
+                            int fieldCount, const char* method) {
+  const std::vector<RowField>& derived = stream.derived;
+  const std::vector<const Schema::PhysicalColumn*>& declaredPhysical = stream.declaredPhysical;
+  TableColumns table;
+  std::vector<BoundPtr>& projection = table.projection;
+  std::vector<std::string>& names = table.names;
+  std::vector<ResolvedSchema::Column>& columns = table.columns;
+  auto scanColumn = [&](const std::string& name) -> BoundPtr {
+    for (size_t i = 0; i < scanFields.size(); ++i) {
+      if (scanFields[i].name == name) return expression::column(static_cast<int>(i), scanFields[i].type);
+    }
+    throw InternalError("no scan column " + name);
+  };
+  auto addColumn = [&](const std::string& name, BoundPtr expression, std::optional<std::string> extra) {
+    for (const std::string& existing : names) {
+      if (existing == name) {
+        throw ValidationException("The column '" + name + "' is declared twice in the schema of " +
+                                  std::string(method) + "()");
+      }
+    }
+    names.push_back(name);
+    columns.push_back(ResolvedSchema::Column{name, DataType(expression->type()), std::move(extra)});
+    projection.push_back(std::move(expression));
+  };
+  auto addDeclared = [&](const Schema::Column& column) {
+    if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
+      BoundPtr read = scanColumn(physical->name);
+      LogicalTypePtr type = logicalTypeOf(physical->type);
+      if (read->type()->getTypeRoot() == LogicalTypeRoot::RAW) {
+        // Records eddy cannot look into, declared with a richer type: shown, never read (the
+        // translator rejects the plan).
+        read = expression::column(static_cast<const expression::ColumnReference&>(*read).index(), type);
+      }
+      addColumn(physical->name, expression::castIfNeeded(read, type), std::nullopt);
+    } else if (const auto* metadata = std::get_if<Schema::MetadataColumn>(&column)) {
+      addColumn(metadata->name,
+                expression::castIfNeeded(scanColumn(metadata->name), logicalTypeOf(metadata->type)),
+                metadataClause(*metadata));
+    } else {
+      const auto& computed = std::get<Schema::ComputedColumn>(column);
+      BoundPtr bound;
+      try {
+        bound = binder.bindExpressionText(computed.expression, scanFields);
+      } catch (const ValidationException& error) {
+        throw ValidationException("Invalid expression for computed column '" + computed.name +
+                                  "' of " + method + "(): " + sql::withoutSqlPosition(error.what()));
+      }
+      addColumn(computed.name, std::move(bound), "AS " + computed.expression);
+    }
+  };
+  bool& reordered = table.reordered;
+  if (declaredPhysical.empty()) {
+    for (int i = 0; i < fieldCount; ++i) {
+      addColumn(scanFields[i].name, expression::column(i, scanFields[i].type), std::nullopt);
+    }
+    for (const Schema::Column& column : declared.getColumns()) addDeclared(column);
+  } else {
+    for (const Schema::Column& column : declared.getColumns()) addDeclared(column);
+    // Flink inserts a projection when the declared physical columns are not the derived ones
+    // in their order; its printed schema then shows no watermark.
+    reordered = !derived.empty() && (declaredPhysical.size() != derived.size() ||
+                                     !std::equal(declaredPhysical.begin(), declaredPhysical.end(),
+                                                 derived.begin(), [](const auto* physical, const RowField& field) {
+                                                   return physical->name == field.name;
+                                                 }));
+  }
+  return table;
+}
+
+/// The table's watermark: the declared one's column becomes the rowtime attribute; a declared
+/// expression (not SOURCE_WATERMARK()) generates the watermarks.
+struct TableWatermark {
+  std::vector<ResolvedSchema::WatermarkSpec> specs;  // as the table's schema shows them
+  int column = -1;                                    // the generated watermark's column ..
+  BoundPtr expression;                                // .. and expression (null: none)
+};
+
+TableWatermark watermarkOf(sql::Binder& binder, const Schema& declared, TableColumns& table,
+                           const char* method) {
+  std::vector<BoundPtr>& projection = table.projection;
+  const std::vector<std::string>& names = table.names;
+  std::vector<ResolvedSchema::Column>& columns = table.columns;
+  const bool reordered = table.reordered;
+  TableWatermark result;
+  std::vector<ResolvedSchema::WatermarkSpec>& watermarks = result.specs;
+  if (declared.getWatermarkSpecs().size() > 1) {
+    throw ValidationException("Multiple watermark definitions are not supported yet.");
+  }
+  int& watermarkColumn = result.column;
+  BoundPtr& watermarkExpression = result.expression;
+  for (const Schema::WatermarkSpec& watermark : declared.getWatermarkSpecs()) {
+    auto position = std::find(names.begin(), names.end(), watermark.columnName) - names.begin();
+    if (position == static_cast<long>(names.size())) {
+      std::string available;
+      for (const std::string& name : names) available += (available.empty() ? "" : ", ") + name;
+      throw ValidationException("Invalid column name '" + watermark.columnName +
+                                "' for rowtime attribute in watermark declaration. Available "
+                                "columns are: [" + available + "]");
+    }
+    const LogicalType& timeType = *projection[position]->type();
+    sql::checkWatermarkTypes(timeType, nullptr);
+    if (!isSourceWatermark(watermark.expression)) {
+      std::vector<RowField> tableFields;
+      for (size_t i = 0; i < names.size(); ++i) {
+        tableFields.push_back(RowField{names[i], projection[i]->type(), std::nullopt});
+      }
+      BoundPtr bound;
+      try {
+        bound = binder.bindExpressionText(watermark.expression, tableFields);
+      } catch (const ValidationException& error) {
+        throw ValidationException("Invalid expression for watermark '" + watermark.expression +
+                                  "' of " + method + "(): " + error.what());
+      }
+      sql::checkWatermarkTypes(timeType, bound->type().get());
+      watermarkColumn = static_cast<int>(position);
+      watermarkExpression = bound;
+    }
+    LogicalTypePtr rowtimeType = timeType.copyWithTimestampKind(TimestampKind::ROWTIME);
+    projection[position] = expression::cast(projection[position], rowtimeType);
+    columns[position].dataType = DataType(rowtimeType);
+    if (!reordered) watermarks.push_back({watermark.columnName, watermark.expression});
+  }
+  return result;
+}
+
+/// The primary key (upsert mode needs one, of physical columns: the source's upsert key).
+void applyPrimaryKey(const Schema& declared, const TableColumns& table, int fieldCount,
+                     const char* method, sql::DataStreamSource& source) {
+  const std::vector<BoundPtr>& projection = table.projection;
+  const std::vector<std::string>& names = table.names;
+  std::vector<int> keyColumns;
+  if (const auto& key = declared.getPrimaryKey()) {
+    for (const std::string& name : key->columnNames) {
+      auto position = std::find(names.begin(), names.end(), name) - names.begin();
+      if (position == static_cast<long>(names.size())) {
+        throw ValidationException("The primary key column '" + name + "' is not a column of " +
+                                  method + "()'s schema");
+      }
+      keyColumns.push_back(static_cast<int>(position));
+    }
+  }
+  if (source.kinds == sql::DataStreamSource::Kinds::kUpsert) {
+    if (keyColumns.empty()) {
+      throw ValidationException(
+          "fromChangelogStream() in upsert mode (ChangelogMode.upsert()) needs a primary key: "
+          "declare one with Schema.newBuilder().primaryKey(...)");
+    }
+    for (int column : keyColumns) {
+      const BoundPtr& expression = projection[column];
+      if (expression->kind() != expression::ExpressionKind::kColumnReference ||
+          static_cast<const expression::ColumnReference&>(*expression).index() >= fieldCount) {
+        throw ValidationException("The primary key column '" + names[column] +
+                                  "' of fromChangelogStream() must be a physical column");
+      }
+      source.upsertKey.push_back(static_cast<const expression::ColumnReference&>(*expression).index());
+    }
+  }
+}
+
+
 }  // namespace
 
 StreamStatementSet::StreamStatementSet(StreamTableEnvironment* environment)
@@ -142,70 +398,11 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
   static const Schema kDerived = Schema::derived();
   const Schema& declared = schema ? *schema : kDerived;
 
-  // The stream's own columns, and those the schema declares.
-  std::vector<RowField> derived = derivedColumns(type, rawTypeName);
-  std::vector<const Schema::PhysicalColumn*> declaredPhysical;
-  const Schema::MetadataColumn* rowtimeMetadata = nullptr;
-  for (const Schema::Column& column : declared.getColumns()) {
-    if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
-      declaredPhysical.push_back(physical);
-    } else if (const auto* metadata = std::get_if<Schema::MetadataColumn>(&column)) {
-      std::string key = metadata->metadataKey.value_or(metadata->name);
-      if (key != "rowtime") {
-        throw ValidationException("Invalid metadata key '" + key + "' in column '" +
-                                  metadata->name + "' of " + method +
-                                  "(). A DataStream offers the metadata keys: [rowtime]");
-      }
-      if (rowtimeMetadata) {
-        throw ValidationException("The metadata key 'rowtime' is declared twice in the schema of " +
-                                  std::string(method) + "()");
-      }
-      rowtimeMetadata = metadata;
-    }
-  }
-  if (derived.empty() && declaredPhysical.empty()) {
-    throw ValidationException(
-        std::string("Cannot derive the columns of a DataStream<Row> whose field types are "
-                    "unknown. Declare them with DataStream::returns(Types::ROW_NAMED(...)) or with "
-                    "physical columns in the Schema given to ") +
-        method + "().");
-  }
-
-  // Rows whose fields have only the default names f0, f1, ... (fromElements(Row.of(...)))
-  // meet declared physical columns by position when the names do not match and the counts do
-  // (the mixed-pipeline template of seed 002 relies on it).
-  if (!derived.empty() && declaredPhysical.size() == derived.size() &&
-      (type.getKind() == TypeInformation::Kind::ROW || type.getKind() == TypeInformation::Kind::TUPLE)) {
-    bool defaultNames = true;
-    bool anyMatch = false;
-    for (size_t i = 0; i < derived.size(); ++i) {
-      defaultNames = defaultNames && derived[i].name == "f" + std::to_string(i);
-      anyMatch = anyMatch || std::any_of(declaredPhysical.begin(), declaredPhysical.end(),
-                                         [&](const auto* physical) { return physical->name == derived[i].name; });
-    }
-    if (defaultNames && !anyMatch) derived.clear();
-  }
+  StreamColumns stream = streamColumnsOf(type, rawTypeName, declared, method);
+  const Schema::MetadataColumn* rowtimeMetadata = stream.rowtimeMetadata;
 
   // The scan: the stream's fields (by position), then the record timestamp when declared.
-  std::vector<RowField> scanFields;
-  if (derived.empty()) {
-    for (const auto* physical : declaredPhysical) {
-      scanFields.push_back(RowField{physical->name, logicalTypeOf(physical->type), std::nullopt});
-    }
-  } else {
-    scanFields = derived;
-    for (const auto* physical : declaredPhysical) {
-      bool found = std::any_of(derived.begin(), derived.end(),
-                               [&](const RowField& field) { return field.name == physical->name; });
-      if (!found) {
-        throw ValidationException(
-            "Unable to find a field named '" + physical->name +
-            "' in the physical data type derived from the given type information for schema "
-            "declaration. Make sure that the type information is not a generic raw type. "
-            "Currently available fields are: [" + joinNames(derived) + "]");
-      }
-    }
-  }
+  std::vector<RowField> scanFields = physicalScanFields(stream);
   const int fieldCount = static_cast<int>(scanFields.size());
   if (rowtimeMetadata) {
     for (const RowField& field : scanFields) {
@@ -227,144 +424,15 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
                                        : sql::DataStreamSource::Kinds::kAll;
   source->fieldCount = fieldCount;
   source->rowtimeColumn = rowtimeMetadata != nullptr;
-  if (!rawTypeName.empty()) source->unreadableType = derived.front().type->asSummaryString();
+  if (!rawTypeName.empty()) source->unreadableType = stream.derived.front().type->asSummaryString();
   LogicalTypePtr scanType = LogicalType::row(scanFields, false);
 
-  // The table's columns: all derived ones then the declared non-physical ones, or, when the
-  // schema declares physical columns, the declared columns in their order.
   sql::Binder binder(catalogManager(), bindingContext());
-  std::vector<BoundPtr> projection;
-  std::vector<std::string> names;
-  std::vector<ResolvedSchema::Column> columns;
-  auto scanColumn = [&](const std::string& name) -> BoundPtr {
-    for (size_t i = 0; i < scanFields.size(); ++i) {
-      if (scanFields[i].name == name) return expression::column(static_cast<int>(i), scanFields[i].type);
-    }
-    throw InternalError("no scan column " + name);
-  };
-  auto addColumn = [&](const std::string& name, BoundPtr expression, std::optional<std::string> extra) {
-    for (const std::string& existing : names) {
-      if (existing == name) {
-        throw ValidationException("The column '" + name + "' is declared twice in the schema of " +
-                                  std::string(method) + "()");
-      }
-    }
-    names.push_back(name);
-    columns.push_back(ResolvedSchema::Column{name, DataType(expression->type()), std::move(extra)});
-    projection.push_back(std::move(expression));
-  };
-  auto addDeclared = [&](const Schema::Column& column) {
-    if (const auto* physical = std::get_if<Schema::PhysicalColumn>(&column)) {
-      BoundPtr read = scanColumn(physical->name);
-      LogicalTypePtr type = logicalTypeOf(physical->type);
-      if (read->type()->getTypeRoot() == LogicalTypeRoot::RAW) {
-        // Records eddy cannot look into, declared with a richer type: shown, never read (the
-        // translator rejects the plan).
-        read = expression::column(static_cast<const expression::ColumnReference&>(*read).index(), type);
-      }
-      addColumn(physical->name, expression::castIfNeeded(read, type), std::nullopt);
-    } else if (const auto* metadata = std::get_if<Schema::MetadataColumn>(&column)) {
-      addColumn(metadata->name,
-                expression::castIfNeeded(scanColumn(metadata->name), logicalTypeOf(metadata->type)),
-                metadataClause(*metadata));
-    } else {
-      const auto& computed = std::get<Schema::ComputedColumn>(column);
-      BoundPtr bound;
-      try {
-        bound = binder.bindExpressionText(computed.expression, scanFields);
-      } catch (const ValidationException& error) {
-        throw ValidationException("Invalid expression for computed column '" + computed.name +
-                                  "' of " + method + "(): " + sql::withoutSqlPosition(error.what()));
-      }
-      addColumn(computed.name, std::move(bound), "AS " + computed.expression);
-    }
-  };
-  bool reordered = false;
-  if (declaredPhysical.empty()) {
-    for (int i = 0; i < fieldCount; ++i) {
-      addColumn(scanFields[i].name, expression::column(i, scanFields[i].type), std::nullopt);
-    }
-    for (const Schema::Column& column : declared.getColumns()) addDeclared(column);
-  } else {
-    for (const Schema::Column& column : declared.getColumns()) addDeclared(column);
-    // Flink inserts a projection when the declared physical columns are not the derived ones
-    // in their order; its printed schema then shows no watermark.
-    reordered = !derived.empty() && (declaredPhysical.size() != derived.size() ||
-                                     !std::equal(declaredPhysical.begin(), declaredPhysical.end(),
-                                                 derived.begin(), [](const auto* physical, const RowField& field) {
-                                                   return physical->name == field.name;
-                                                 }));
-  }
-
-  // The watermark: its column becomes the rowtime attribute.
-  std::vector<ResolvedSchema::WatermarkSpec> watermarks;
-  if (declared.getWatermarkSpecs().size() > 1) {
-    throw ValidationException("Multiple watermark definitions are not supported yet.");
-  }
-  // A declared watermark expression (not SOURCE_WATERMARK()) generates the watermarks.
-  int watermarkColumn = -1;
-  BoundPtr watermarkExpression;
-  for (const Schema::WatermarkSpec& watermark : declared.getWatermarkSpecs()) {
-    auto position = std::find(names.begin(), names.end(), watermark.columnName) - names.begin();
-    if (position == static_cast<long>(names.size())) {
-      std::string available;
-      for (const std::string& name : names) available += (available.empty() ? "" : ", ") + name;
-      throw ValidationException("Invalid column name '" + watermark.columnName +
-                                "' for rowtime attribute in watermark declaration. Available "
-                                "columns are: [" + available + "]");
-    }
-    const LogicalType& timeType = *projection[position]->type();
-    sql::checkWatermarkTypes(timeType, nullptr);
-    if (!isSourceWatermark(watermark.expression)) {
-      std::vector<RowField> tableFields;
-      for (size_t i = 0; i < names.size(); ++i) {
-        tableFields.push_back(RowField{names[i], projection[i]->type(), std::nullopt});
-      }
-      BoundPtr bound;
-      try {
-        bound = binder.bindExpressionText(watermark.expression, tableFields);
-      } catch (const ValidationException& error) {
-        throw ValidationException("Invalid expression for watermark '" + watermark.expression +
-                                  "' of " + method + "(): " + error.what());
-      }
-      sql::checkWatermarkTypes(timeType, bound->type().get());
-      watermarkColumn = static_cast<int>(position);
-      watermarkExpression = bound;
-    }
-    LogicalTypePtr rowtimeType = timeType.copyWithTimestampKind(TimestampKind::ROWTIME);
-    projection[position] = expression::cast(projection[position], rowtimeType);
-    columns[position].dataType = DataType(rowtimeType);
-    if (!reordered) watermarks.push_back({watermark.columnName, watermark.expression});
-  }
-
-  // The primary key (upsert mode needs one).
-  std::vector<int> keyColumns;
-  if (const auto& key = declared.getPrimaryKey()) {
-    for (const std::string& name : key->columnNames) {
-      auto position = std::find(names.begin(), names.end(), name) - names.begin();
-      if (position == static_cast<long>(names.size())) {
-        throw ValidationException("The primary key column '" + name + "' is not a column of " +
-                                  method + "()'s schema");
-      }
-      keyColumns.push_back(static_cast<int>(position));
-    }
-  }
-  if (source->kinds == sql::DataStreamSource::Kinds::kUpsert) {
-    if (keyColumns.empty()) {
-      throw ValidationException(
-          "fromChangelogStream() in upsert mode (ChangelogMode.upsert()) needs a primary key: "
-          "declare one with Schema.newBuilder().primaryKey(...)");
-    }
-    for (int column : keyColumns) {
-      const BoundPtr& expression = projection[column];
-      if (expression->kind() != expression::ExpressionKind::kColumnReference ||
-          static_cast<const expression::ColumnReference&>(*expression).index() >= fieldCount) {
-        throw ValidationException("The primary key column '" + names[column] +
-                                  "' of fromChangelogStream() must be a physical column");
-      }
-      source->upsertKey.push_back(static_cast<const expression::ColumnReference&>(*expression).index());
-    }
-  }
+  TableColumns table = tableColumnsOf(binder, declared, stream, scanFields, fieldCount, method);
+  TableWatermark watermark = watermarkOf(binder, declared, table, method);
+  applyPrimaryKey(declared, table, fieldCount, method, *source);
+  std::vector<BoundPtr>& projection = table.projection;
+  const std::vector<std::string>& names = table.names;
 
   sql::LogicalNodePtr plan = std::make_shared<sql::LogicalDataStreamScan>(std::move(source), scanType);
   bool identity = static_cast<int>(projection.size()) == scanType->getFieldCount();
@@ -374,11 +442,12 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
                names[i] == scanFields[i].name && *projection[i]->type() == *scanFields[i].type;
   }
   if (!identity) plan = std::make_shared<sql::LogicalProject>(plan, std::move(projection), names);
-  if (watermarkExpression) {
-    plan = std::make_shared<sql::LogicalWatermarkAssigner>(plan, watermarkColumn,
-                                                           std::move(watermarkExpression));
+  if (watermark.expression) {
+    plan = std::make_shared<sql::LogicalWatermarkAssigner>(plan, watermark.column,
+                                                           std::move(watermark.expression));
   }
-  return Table(this, std::move(plan), ResolvedSchema(std::move(columns), std::move(watermarks)));
+  return Table(this, std::move(plan),
+               ResolvedSchema(std::move(table.columns), std::move(watermark.specs)));
 }
 
 Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream) {

@@ -1,0 +1,434 @@
+// INSERT statements and statement sets: an INSERT bound onto its table's columns
+// (TableEnvironment::planInsert: column lists, static partitions, NULL for the columns not
+// written), its sink added to a job (the implicit casts to the sink's column types, the NOT
+// NULL enforcer, update-before removal and the upsert materializer, the connector's sink),
+// several INSERTs run as one job (runInserts, executeInserts; also StatementSet and
+// Table::executeInsert) or explained (explainInserts), or added to a DataStream program
+// (addInsertsTo, for StreamStatementSet).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "catalog/catalog_manager.h"
+#include "connectors/dynamic_table_factory.h"
+#include "eddy/datastream/data_stream.h"
+#include "eddy/exceptions.h"
+#include "eddy/table/table_environment.h"
+#include "expression/expression_evaluator.h"
+#include "formats/text_value_codec.h"
+#include "function/type_rules.h"
+#include "runtime/operators/sink/not_null_enforcer_operator.h"
+#include "sql/binder/binder.h"
+#include "sql/planner/plan_table_scan.h"
+#include "sql/optimizer/optimizer.h"
+#include "sql/parser/unparse.h"
+#include "sql/physical/translator.h"
+#include "table/environment/operations/job_progress.h"
+#include "table/environment/operations/statement_operations.h"
+#include "table/environment/session_options.h"
+
+namespace eddy {
+
+namespace {
+
+using table::operations::progressOf;
+using table::operations::withSinkInputMetrics;
+
+/// The result of INSERT statements: one row (-1, as Flink reports an unknown count) per sink;
+/// reading past it waits until the job has finished (so await() waits for the job).
+class InsertRowSource final : public RowSource {
+ public:
+  InsertRowSource(std::unique_ptr<StreamExecutionEnvironment> environment, JobClient client,
+                  int sinkCount)
+      : environment_(std::move(environment)), client_(std::move(client)), sinkCount_(sinkCount) {}
+  std::optional<Row> next() override {
+    if (!returned_) {
+      returned_ = true;
+      Row row(sinkCount_);
+      for (int i = 0; i < sinkCount_; ++i) row.setField(i, int64_t{-1});
+      return row;
+    }
+    if (!finished_) {
+      finished_ = true;
+      client_.waitForCompletion();
+    }
+    return std::nullopt;
+  }
+  int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
+  int64_t numNotNullRowsDropped() const override {
+    return client_.getMetrics().numNotNullRowsDropped.load();
+  }
+  /// Stops the job (the interactive client's Ctrl-C); a waiting next() returns.
+  void cancel() override { client_.cancel(); }
+  JobProgress progress() const override { return progressOf(client_); }
+
+ private:
+  std::unique_ptr<StreamExecutionEnvironment> environment_;
+  JobClient client_;
+  int sinkCount_;
+  bool returned_ = false;
+  bool finished_ = false;
+};
+
+std::string describeColumns(const LogicalType& rowType) {
+  std::string text = "[";
+  const auto& fields = rowType.getFields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    text += (i ? ", " : "") + fields[i].name + ": " + fields[i].type->asSummaryString();
+  }
+  return text + "]";
+}
+
+/// The sink of one INSERT added to a job.
+struct AddedSink {
+  std::string identifier;          // catalog.database.table
+  sql::LogicalNodePtr plan;        // the rows cast to the sink's columns
+  DataStream<vector::Chunk> sink;  // the sink transformation
+};
+
+/// Adds the sink of one INSERT to the job: the query's rows cast to the sink's column types,
+/// written by the table's connector; `countRows` adds the rows-written counter of the job's
+/// progress (not wanted in EXPLAIN).
+AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnvironment& environment,
+                        const sql::TranslationSettings& translation, const InsertPlan& insert,
+                        bool countRows = true) {
+  catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(insert.targetPath);
+  catalog::CatalogManager::ResolvedTable target = catalogs.getTableOrThrow(identifier);
+  if (target.table->kind != catalog::CatalogBaseTable::Kind::TABLE) {
+    throw ValidationException("INSERT into the view '" + identifier.asSummaryString() +
+                              "' is not allowed; insert into a table");
+  }
+  sql::LogicalNodePtr plan = insert.plan;
+  sql::checkNoWritableMetadata(*target.table, identifier.asSummaryString());
+  LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+  const auto& queryFields = plan->rowType->getFields();
+  const auto& sinkFields = sinkType->getFields();
+  if (queryFields.size() != sinkFields.size()) {
+    throw ValidationException("Column types of query result and sink for '" +
+                              identifier.asSummaryString() +
+                              "' do not match.\nCause: Different number of columns.\n\n"
+                              "Query schema: " + describeColumns(*plan->rowType) +
+                              "\nSink schema:  " + describeColumns(*sinkType));
+  }
+  // Implicit casts to the sink's column types (an impossible cast names the columns).
+  std::vector<expression::ExpressionPtr> casts;
+  std::vector<std::string> names;
+  // The NOT NULL columns of the sink that the query may fill with NULL.
+  auto notNull = std::make_shared<runtime::operators::NotNullEnforcerSpec>();
+  notNull->dropRows = translation.dropNotNullViolations;
+  for (size_t i = 0; i < sinkFields.size(); ++i) {
+    if (!sinkFields[i].type->isNullable() && queryFields[i].type->isNullable()) {
+      notNull->columns.push_back(static_cast<int>(i));
+      notNull->names.push_back(sinkFields[i].name);
+    }
+    auto column = expression::column(static_cast<int>(i), queryFields[i].type);
+    // A string into a string column: only trimmed or padded to the column's length with
+    // table.exec.sink.type-length-enforcer = TRIM_PAD (Flink's default IGNORE writes it as is).
+    const bool sameStringKind =
+        (function::isCharacterString(*queryFields[i].type) &&
+         function::isCharacterString(*sinkFields[i].type)) ||
+        (function::isBinaryString(*queryFields[i].type) &&
+         function::isBinaryString(*sinkFields[i].type));
+    if (sameStringKind && !translation.trimPadToSinkLength) {
+      casts.push_back(std::move(column));
+      names.push_back(sinkFields[i].name);
+      continue;
+    }
+    try {
+      if (!function::supportsImplicitCast(*queryFields[i].type, *sinkFields[i].type)) {
+        throw ValidationException("Incompatible types for sink column '" + sinkFields[i].name +
+                                  "' at position " + std::to_string(i) + ".");
+      }
+      casts.push_back(expression::castIfNeeded(
+          column, sinkFields[i].type, function::BindingContext{translation.sessionTimeZone}));
+    } catch (const ValidationException& error) {
+      throw ValidationException("Column types of query result and sink for '" +
+                                identifier.asSummaryString() + "' do not match.\nCause: " +
+                                error.what() + "\n\nQuery schema: " +
+                                describeColumns(*plan->rowType) +
+                                "\nSink schema:  " + describeColumns(*sinkType));
+    }
+    names.push_back(sinkFields[i].name);
+  }
+  plan = std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
+
+  connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
+                                       target.table->options, translation.streaming,
+                                       target.table->partitionKeys};
+  const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+  std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
+  if (insert.overwrite) {
+    if (!sink->supportsOverwrite()) {
+      throw ValidationException("INSERT OVERWRITE requires that the underlying DynamicTableSink "
+                                "of table '" + identifier.asSummaryString() +
+                                "' implements the SupportsOverwrite interface.");
+    }
+    sink->applyOverwrite(true);
+  }
+  if (!insert.staticPartition.empty()) {
+    if (!sink->supportsPartitioning()) {
+      throw ValidationException("INSERT with a PARTITION clause requires that the underlying "
+                                "DynamicTableSink of table '" + identifier.asSummaryString() +
+                                "' implements the SupportsPartitioning interface.");
+    }
+    sink->applyStaticPartition(insert.staticPartition);
+  }
+  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
+      !sink->acceptsUpdates()) {
+    throw TableException("Table sink '" + identifier.asSummaryString() +
+                         "' doesn't support consuming update changes which is produced by node " +
+                         sql::updateProducer(*plan).describe());
+  }
+  // The sink's primary key (columns of the rows written; the key's columns are physical).
+  std::optional<std::vector<int>> sinkKey;
+  if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
+    sinkKey.emplace();
+    for (const std::string& name : primaryKey->columnNames) {
+      sinkKey->push_back(sinkType->getFieldIndex(name));
+    }
+    if (std::find(sinkKey->begin(), sinkKey->end(), -1) != sinkKey->end()) sinkKey.reset();
+  }
+  // A sink that does not consume -U rows (Flink: its changelog mode has no UPDATE_BEFORE) gets
+  // the updates without them where the query allows (sql::withoutUpdateBefore); with a primary
+  // key only when the updates are upserts by exactly that key.
+  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
+      !sink->consumesUpdateBefore() && (sinkKey || !target.table->schema.getPrimaryKey())) {
+    if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, sinkKey)) plan = upserts;
+  }
+  // Flink's SinkUpsertMaterializer before an upsert sink (one with a primary key that takes
+  // updates without -U; a retract sink, which takes -U and +U, gets none, as in Flink).
+  std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> materializer;
+  if (translation.streaming && sinkKey && sink->acceptsUpdates() &&
+      !sink->consumesUpdateBefore()) {
+    materializer = sql::upsertMaterializerFor(*plan, *sinkKey, translation.upsertMaterialize);
+  }
+  auto rows = sql::translateToDataStream(plan, environment, translation);
+  if (!notNull->columns.empty()) {
+    // Flink's ConstraintEnforcer, chained before the sink.
+    DataStream<vector::Chunk> enforced = rows.transform<vector::Chunk>(
+        fmt::format("ConstraintEnforcer[NotNullEnforcer(fields=[{}])]",
+                    fmt::join(notNull->names, ", ")),
+        std::make_shared<runtime::LambdaOperatorFactory>([notNull] {
+          return std::make_unique<runtime::operators::NotNullEnforcerOperator>(notNull);
+        }));
+    enforced.setParallelism(rows.getParallelism());
+    rows = std::move(enforced);
+  }
+  if (materializer) rows = sql::materializeUpserts(rows, materializer);
+  if (countRows) rows = withSinkInputMetrics(std::move(rows));
+  auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
+                                                  sink->createSinkOperator());
+  sinkStream.setDescription(fmt::format("Sink(table=[{}], fields=[{}]{})",
+                                        identifier.asSummaryString(),
+                                        fmt::join(plan->rowType->getFieldNames(), ", "),
+                                        materializer ? ", upsertMaterialize=[true]" : ""));
+  // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
+  // its order), unless the table sets 'sink.parallelism'.
+  sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));
+  return AddedSink{identifier.asSummaryString(), std::move(plan), std::move(sinkStream)};
+}
+
+}  // namespace
+
+TableResult TableEnvironment::runInserts(const std::vector<InsertPlan>& inserts) {
+  sql::TranslationSettings translation;
+  auto environment = newJobEnvironment(translation);
+  std::vector<ResolvedSchema::Column> columns;
+  std::string jobName = "insert-into";
+  for (const InsertPlan& insert : inserts) {
+    std::string sink =
+        addInsertSink(*catalogManager_, *environment, translation, insert).identifier;
+    columns.push_back(ResolvedSchema::Column{sink, DataTypes::BIGINT().notNull(), std::nullopt});
+    jobName += "_" + sink;
+  }
+  JobClient client = environment->executeAsync(jobName);
+  int sinkCount = static_cast<int>(columns.size());
+  return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema(std::move(columns)),
+                     std::make_unique<InsertRowSource>(std::move(environment), std::move(client),
+                                                       sinkCount),
+                     false);
+}
+
+void TableEnvironment::addInsertsTo(StreamExecutionEnvironment& environment,
+                                    const std::vector<InsertPlan>& inserts) const {
+  sql::TranslationSettings translation;
+  configureTranslation(translation);
+  for (const InsertPlan& insert : inserts) {
+    addInsertSink(*catalogManager_, environment, translation, insert);
+  }
+}
+
+std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inserts,
+                                             bool changelogMode, bool estimatedCost) const {
+  sql::TranslationSettings translation;
+  auto environment = newJobEnvironment(translation);
+  std::string syntaxTree, optimized, physical;
+  auto indented = [](const std::string& text) {
+    std::string result;
+    size_t begin = 0;
+    while (begin < text.size()) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string::npos) end = text.size();
+      result += "  " + text.substr(begin, end - begin) + "\n";
+      begin = end + 1;
+    }
+    return result;
+  };
+  for (const InsertPlan& insert : inserts) {
+    AddedSink added = addInsertSink(*catalogManager_, *environment, translation, insert, false);
+    const std::string fields = fmt::format("{}", fmt::join(added.plan->rowType->getFieldNames(), ", "));
+    // Flink's LogicalSink line; the rows as they reach the sink (with the implicit casts).
+    std::string sink = "LogicalSink(table=[" + added.identifier + "], fields=[" + fields + "]" +
+                       (insert.overwrite ? ", overwrite=[true]" : "") + ")";
+    syntaxTree += sink + "\n" + indented(sql::explainPlan(*added.plan, false));
+    optimized += sink + "\n" + indented(sql::explainPlan(*sql::optimize(added.plan), changelogMode,
+                                                          estimatedCost));
+    physical += sql::explainPhysicalPlan(added.sink);
+  }
+  return "== Abstract Syntax Tree ==\n" + syntaxTree + "\n== Optimized Logical Plan ==\n" +
+         optimized + "\n== Physical Plan ==\n" + physical;
+}
+
+InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
+  catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert.tableName);
+  catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
+  sql::Binder binder(*catalogManager_, bindingContext());
+  sql::LogicalNodePtr plan = binder.bindQuery(*insert.query);
+  const bool isTable = target.table->kind == catalog::CatalogBaseTable::Kind::TABLE;
+  std::map<std::string, std::string> staticPartition;
+  if ((insert.columns.empty() && insert.partition.empty()) || !isTable) {
+    return InsertPlan{insert.tableName, std::move(plan), insert.overwrite, {}};
+  }
+  // `INSERT INTO t PARTITION (k = v, ..) (c, a) ...`: static partition keys get their values;
+  // the query's columns go to the listed columns, in that order, or else to the columns that
+  // are not static, in table order; the table's other columns get NULL (Calcite's rules and
+  // messages).
+  LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+  const auto& sinkFields = sinkType->getFields();
+  std::vector<expression::ExpressionPtr> staticValues(sinkFields.size());
+  const std::vector<std::string>& keys = target.table->partitionKeys;
+  for (const sql::PartitionValue& value : insert.partition) {
+    if (keys.empty()) {
+      throw ValidationException("Table '" + identifier.asSummaryString() +
+                                "' is not partitioned; INSERT with a PARTITION clause needs a "
+                                "table created with PARTITIONED BY");
+    }
+    if (std::find(keys.begin(), keys.end(), value.column) == keys.end()) {
+      throw ValidationException(fmt::format(
+          "Static partition column '{}' is not a partition key of table '{}'; its partition "
+          "keys are [{}]",
+          value.column, identifier.asSummaryString(), fmt::join(keys, ", ")));
+    }
+    const int column = sinkType->getFieldIndex(value.column);
+    if (column < 0) {  // a key that is no physical column: the connector names it
+      throw ValidationException("Partition column '" + value.column +
+                                "' not defined in the table schema of table '" +
+                                identifier.asSummaryString() + "'.");
+    }
+    if (staticValues[static_cast<size_t>(column)]) {
+      throw ValidationException("Static partition column '" + value.column +
+                                "' is assigned more than once");
+    }
+    const RowField& field = sinkFields[static_cast<size_t>(column)];
+    // A constant (Calcite takes literals only): bound over no columns, cast, evaluated.
+    std::optional<Value> constant;
+    try {
+      constant = expression::ExpressionEvaluator::evaluateConstant(expression::castIfNeeded(
+          binder.bindExpressionText(sql::unparse(*value.value), {}), field.type,
+          table::bindingContextOf(configuration_)));
+    } catch (const ValidationException&) {
+      // not a constant, or not of the key's type
+    }
+    if (!constant) {
+      throw ValidationException(fmt::format(
+          "SQL validation failed. From line {}, column {}: The value of static partition column "
+          "'{}' must be a constant of type {}",
+          value.value->position.line, value.value->position.column, value.column,
+          field.type->asSummaryString()));
+    }
+    staticValues[static_cast<size_t>(column)] = expression::literal(*constant, field.type);
+    if (!constant->isNull()) {
+      vector::Vector text(field.type);
+      text.appendValue(*constant);
+      std::string valueText;
+      formats::appendValueText(text, 0, formats::TextWriteOptions{}, valueText);
+      staticPartition[value.column] = valueText;
+    } else {
+      staticPartition[value.column] = "";
+    }
+  }
+  std::vector<int> source(sinkFields.size(), -1);
+  std::vector<std::string> targets = insert.columns;
+  if (targets.empty()) {
+    for (size_t i = 0; i < sinkFields.size(); ++i) {
+      if (!staticValues[i]) targets.push_back(sinkFields[i].name);
+    }
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const std::string& name = targets[i];
+    const int column = sinkType->getFieldIndex(name);
+    if (column < 0) throw ValidationException("Unknown target column '" + name + "'");
+    int& slot = source[static_cast<size_t>(column)];
+    if (slot >= 0 || staticValues[static_cast<size_t>(column)]) {
+      throw ValidationException("Target column '" + name + "' is assigned more than once");
+    }
+    slot = static_cast<int>(i);
+  }
+  const auto& queryFields = plan->rowType->getFields();
+  if (queryFields.size() != targets.size()) {
+    throw ValidationException("Number of INSERT target columns (" +
+                              std::to_string(targets.size()) +
+                              ") does not equal number of source items (" +
+                              std::to_string(queryFields.size()) + ")");
+  }
+  std::vector<expression::ExpressionPtr> columns;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < sinkFields.size(); ++i) {
+    const RowField& field = sinkFields[i];
+    if (staticValues[i]) {
+      columns.push_back(staticValues[i]);
+    } else if (source[i] >= 0) {
+      columns.push_back(
+          expression::column(source[i], queryFields[static_cast<size_t>(source[i])].type));
+    } else if (field.type->isNullable()) {
+      columns.push_back(expression::literal(Value(), field.type));
+    } else {
+      throw ValidationException("Column '" + field.name +
+                                "' has no default value and does not allow NULLs");
+    }
+    names.push_back(field.name);
+  }
+  plan = std::make_shared<sql::LogicalProject>(plan, std::move(columns), std::move(names));
+  return InsertPlan{insert.tableName, std::move(plan), insert.overwrite,
+                    std::move(staticPartition)};
+}
+
+TableResult TableEnvironment::executeInserts(
+    const std::vector<const sql::InsertStatement*>& inserts) {
+  std::vector<InsertPlan> plans;
+  for (const sql::InsertStatement* insert : inserts) plans.push_back(planInsert(*insert));
+  return runInserts(plans);
+}
+
+namespace table::operations {
+
+TableResult executeInsert(OperationContext& context, const sql::InsertStatement& insert) {
+  return context.executeInserts({&insert});
+}
+
+TableResult executeStatementSet(OperationContext& context,
+                                const sql::StatementSetStatement& statementSet) {
+  std::vector<const sql::InsertStatement*> inserts;
+  for (const auto& inner : statementSet.statements) {
+    if (!inner->is<sql::InsertStatement>()) {
+      throw ValidationException("A statement set accepts only INSERT statements");
+    }
+    inserts.push_back(&inner->as<sql::InsertStatement>());
+  }
+  return context.executeInserts(inserts);
+}
+
+}  // namespace table::operations
+
+}  // namespace eddy
