@@ -59,11 +59,11 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
                                     const TranslationSettings& settings) {
   if (!settings.reusedSubPlans) return translateNode(node, env, settings);
-  std::string digest = explainPlan(node, true) + node.rowType->asSummaryString();
-  auto found = settings.reusedSubPlans->find(digest);
-  if (found != settings.reusedSubPlans->end()) return found->second;
+  const int64_t digest = settings.reusedSubPlans->digests.idOf(node);
+  auto& streams = settings.reusedSubPlans->streams;
+  if (auto found = streams.find(digest); found != streams.end()) return found->second;
   DataStream<vector::Chunk> stream = translateNode(node, env, settings);
-  settings.reusedSubPlans->emplace(std::move(digest), stream);
+  streams.emplace(digest, stream);
   return stream;
 }
 
@@ -72,7 +72,10 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
                                                 StreamExecutionEnvironment& environment,
                                                 const TranslationSettings& settings) {
-  return physical::translate(*optimize(plan), environment, settings);
+  LogicalNodePtr optimized = optimize(plan);
+  // Node addresses identify subtrees only while this plan is alive; digests stay by content.
+  if (settings.reusedSubPlans) settings.reusedSubPlans->digests.forgetNodes();
+  return physical::translate(*optimized, environment, settings);
 }
 
 }  // namespace eddy::sql

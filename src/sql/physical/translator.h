@@ -16,9 +16,16 @@
 #include "eddy/datastream/data_stream.h"
 #include "runtime/operators/sink/sink_upsert_materializer_operator.h"
 #include "sql/planner/logical_node.h"
+#include "sql/planner/plan_digest.h"
 #include "vector/chunk.h"
 
 namespace eddy::sql {
+
+/// The sub-plans a job has translated, by their digest id (table.optimizer.reuse-sub-plan-enabled).
+struct SubPlanReuse {
+  PlanDigests digests;
+  std::map<int64_t, DataStream<vector::Chunk>> streams;
+};
 
 struct TranslationSettings {
   /// The job's runtime mode (connectors may behave differently).
@@ -61,10 +68,11 @@ struct TranslationSettings {
   /// aggregation by key and bucket → final aggregation by key (Flink's split distinct
   /// aggregation).
   int distinctSplitBuckets = 0;
-  /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (by their EXPLAIN
-  /// text and row type) become one DataStream; shared by every translation of the job. Null:
-  /// no reuse.
-  std::shared_ptr<std::map<std::string, DataStream<vector::Chunk>>> reusedSubPlans;
+  /// table.optimizer.reuse-sub-plan-enabled: equal sub-plans of one job (PlanDigests: equal
+  /// nodes over equal inputs, changelog modes and row types included) become one DataStream;
+  /// shared by every translation of the job, whose plans must stay alive while it is used.
+  /// Null: no reuse.
+  std::shared_ptr<SubPlanReuse> reusedSubPlans;
   /// DataStream scans of another environment (a StreamTableEnvironment's, read by a table job
   /// that runs on its own environment): the upstream transformations copied into the job, each
   /// once per job. Shared by every translation of the job.

@@ -23,8 +23,11 @@ class PlanDigests {
  public:
   /// The id of the subtree rooted at `node`: equal for subtrees that explain alike (EXPLAIN
   /// with changelog modes, and the same row types), different otherwise. `node` must outlive
-  /// this object (ids are memoized by address).
+  /// this object or the next forgetNodes() (ids are memoized by address).
   int64_t idOf(const LogicalNode& node);
+  /// Forgets which node had which id (not the ids of digests): call it before plans are freed,
+  /// since a later node may take a freed node's address.
+  void forgetNodes() { byNode_.clear(); }
 
  private:
   absl::flat_hash_map<const LogicalNode*, int64_t> byNode_;

@@ -122,7 +122,7 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
   }
   if (reuseEnabled) {
     translation.reusedSubPlans =
-        std::make_shared<std::map<std::string, DataStream<vector::Chunk>>>();
+        std::make_shared<sql::SubPlanReuse>();
   }
 }
 
