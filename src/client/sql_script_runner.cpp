@@ -25,7 +25,8 @@ constexpr const char* kOnlyTableauInScripts =
 
 /// How the client shows a statement's result, by the kind of statement whose output it is:
 /// CREATE / REPLACE TABLE .. AS SELECT runs its INSERT as a job and is reported as one;
-/// EXECUTE shows what its statement shows (a query's rows, an INSERT's job); SHOW CREATE
+/// EXECUTE shows what its statement shows (a query's rows, an INSERT's job); an empty
+/// statement set is a statement that succeeded; SHOW CREATE
 /// TABLE / VIEW print their text raw, as EXPLAIN does.
 sql::StatementKind shownAs(const sql::Statement& statement) {
   switch (statement.kind) {
@@ -35,6 +36,11 @@ sql::StatementKind shownAs(const sql::Statement& statement) {
                  : statement.kind;
     case sql::StatementKind::kExecute:
       return shownAs(*statement.as<sql::ExecuteStatement>().statement);
+    case sql::StatementKind::kStatementSet:
+      // An empty set runs no job: reported as a statement that succeeded (kDrop's report).
+      return statement.as<sql::StatementSetStatement>().statements.empty()
+                 ? sql::StatementKind::kDrop
+                 : statement.kind;
     case sql::StatementKind::kShow: {
       sql::ShowKind show = statement.as<sql::ShowStatement>().showKind;
       return show == sql::ShowKind::kCreateTable || show == sql::ShowKind::kCreateView

@@ -86,6 +86,20 @@ TEST(SqlScriptRunnerTest, StopsAtTheFirstFailingStatementNamingItsPosition) {
             "did you mean 'name'?\n");
 }
 
+// An empty statement set succeeds doing nothing (Flink's client); a non-empty one is one job.
+TEST(SqlScriptRunnerTest, AnEmptyStatementSetSucceeds) {
+  ScriptRun run = runScript(
+      "BEGIN STATEMENT SET;\nEND;\n"
+      "CREATE TABLE sink (id INT) WITH ('connector' = 'blackhole');\n"
+      "BEGIN STATEMENT SET;\nINSERT INTO sink VALUES (1);\nINSERT INTO sink VALUES (2);\nEND;\n");
+  EXPECT_TRUE(run.ok) << run.err;
+  EXPECT_EQ(run.out,
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Execute statement succeeded.\n"
+            "[INFO] Complete execution of the SQL update statement.\n");
+  EXPECT_EQ(run.err, "");
+}
+
 TEST(SqlScriptRunnerTest, WarnsAboutRowsTheNotNullEnforcerDropped) {
   ScriptRun run = runScript(
       "SET 'table.exec.sink.not-null-enforcer' = 'DROP';\n"

@@ -426,6 +426,8 @@ TableResult executeStatementSet(OperationContext& context,
     }
     inserts.push_back(&inner->as<sql::InsertStatement>());
   }
+  // An empty set runs nothing and succeeds, as in Flink's SQL client.
+  if (inserts.empty()) return TableResult::ok();
   return context.executeInserts(inserts);
 }
 
