@@ -57,11 +57,21 @@ Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
     fail(table, "Object '" + written + "' not found");
   }
   const catalog::CatalogBaseTable& catalogTable = *resolved->table;
+  if (table.hasOptionsHint && catalogTable.kind == catalog::CatalogBaseTable::Kind::VIEW) {
+    fail(table, "View '" + identifier.asSerializableString() +
+                    "' cannot be enriched with new options. Hints can only be applied to tables.");
+  }
   if (catalogTable.kind != catalog::CatalogBaseTable::Kind::VIEW) {
     Relation relation;
+    // `t /*+ OPTIONS(..) */`: Flink's dynamic table options, over the table's own.
+    std::optional<catalog::CatalogBaseTable> enriched;
+    if (table.hasOptionsHint) {
+      enriched = catalogTable;
+      for (const TableOption& option : table.hintOptions) enriched->options[option.key] = option.value;
+    }
     try {
-      relation.node = planTableScan(catalogManager_, catalogTable, identifier.asSummaryString(),
-                                    MetadataKeys::kCheck, context_);
+      relation.node = planTableScan(catalogManager_, enriched ? *enriched : catalogTable,
+                                    identifier.asSummaryString(), MetadataKeys::kCheck, context_);
     } catch (const ValidationException& error) {
       fail(table, error.what());
     }

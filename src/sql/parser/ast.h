@@ -444,12 +444,23 @@ struct TableReference : KindTagged<TableReferenceKind> {
 };
 using TableReferencePtr = std::unique_ptr<TableReference>;
 
+/// `'key' = 'value'` of a WITH, SET or ALTER .. SET clause.
+struct TableOption {
+  std::string key;
+  std::string value;
+  SourcePosition position;
+};
+
 /// `[cat.][db.]t [FOR SYSTEM_TIME AS OF expr]`.
 struct NamedTableReference : TableReference {
   static constexpr TableReferenceKind kKind = TableReferenceKind::kNamedTable;
   NamedTableReference() : TableReference(kKind) {}
   QualifiedName name;
   ExpressionPtr systemTimeAsOf;  // null when absent
+  /// `t /*+ OPTIONS('k' = 'v', ..) */`: Flink's dynamic table options, over the table's own.
+  std::vector<TableOption> hintOptions;
+  bool hasOptionsHint = false;
+  SourcePosition hintPosition;
 };
 
 /// `(query)` or `LATERAL (query)`, including `(VALUES ..)`.
@@ -679,12 +690,6 @@ struct PrimaryKeyConstraint {
   SourcePosition position;
 };
 
-/// `'key' = 'value'` of a WITH, SET or ALTER .. SET clause.
-struct TableOption {
-  std::string key;
-  std::string value;
-  SourcePosition position;
-};
 
 enum class LikeStrategy { kIncluding, kExcluding, kOverwriting };
 enum class LikeFeature {

@@ -4,6 +4,10 @@
 // subqueries, LATERAL table functions, UNNEST and window table functions.
 #include "sql/parser/recursive_descent_parser.h"
 
+#include <fmt/format.h>
+
+#include "eddy/exceptions.h"
+
 namespace eddy::sql::detail {
 
 // True when the current token starts a query, looking through opening parentheses.
@@ -375,6 +379,7 @@ TableReferencePtr Parser::parseTablePrimary() {
   } else if (isIdentifier()) {
     auto named = makeNode<NamedTableReference>(position);
     named->name = parseQualifiedName();
+    parseTableHints(*named);
     if (isKeyword("FOR") && isKeyword("SYSTEM_TIME", 1)) {
       position_ += 2;
       expectKeyword("AS");
@@ -387,6 +392,52 @@ TableReferencePtr Parser::parseTablePrimary() {
   }
   parseTableAlias(*reference);
   return reference;
+}
+
+void Parser::parseTableHints(NamedTableReference& table) {
+  const Token& last = previous();
+  if (last.hint.empty()) return;
+  // The hint text is parsed on its own: `NAME(..)` items separated by commas. A failure is
+  // reported where the hint starts.
+  Parser hint(last.hint);
+  try {
+    do {
+      std::string name = hint.parseIdentifier();
+      std::string upper = name;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (upper == "OPTIONS") {
+        table.hasOptionsHint = true;
+        table.hintPosition = last.hintPosition;
+        for (TableOption& option : hint.parseOptions()) {
+          option.position = last.hintPosition;
+          table.hintOptions.push_back(std::move(option));
+        }
+      } else {
+        // Another hint (LOOKUP, a join hint): its arguments are skipped.
+        int depth = 0;
+        do {
+          if (hint.peek().kind == TokenKind::kEnd) break;
+          if (hint.isSymbol("(")) ++depth;
+          if (hint.isSymbol(")")) --depth;
+          hint.next();
+        } while (depth > 0);
+      }
+    } while (hint.acceptSymbol(","));
+    if (hint.peek().kind != TokenKind::kEnd) hint.failExpected({"\",\""});
+  } catch (const SqlParseException& error) {
+    std::string cause = error.what();
+    constexpr std::string_view kPrefix = "SQL parse failed. ";
+    if (cause.starts_with(kPrefix)) cause.erase(0, kPrefix.size());
+    // Positions inside the hint's own text mean nothing to the user: the hint's is given.
+    if (size_t at = cause.find(" at line "); at != std::string::npos) {
+      size_t end = cause.find('.', at);
+      cause.erase(at, end == std::string::npos ? std::string::npos : end - at);
+    }
+    throw SqlParseException(
+        fmt::format("SQL parse failed. Malformed hint at line {}, column {}: {}",
+                    last.hintPosition.line, last.hintPosition.column, cause),
+        last.hintPosition.line, last.hintPosition.column);
+  }
 }
 
 }  // namespace eddy::sql::detail

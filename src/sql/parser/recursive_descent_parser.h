@@ -260,6 +260,9 @@ class Parser {
   TableReferencePtr makeJoin(JoinType type, TableReferencePtr left, TableReferencePtr right);
   TableReferencePtr parseTableReference();
   void parseTableAlias(TableReference& reference);
+  /// The hints after a table name (`previous()`'s hint text): OPTIONS(..) into `table`; other
+  /// hints are left for the planner to ignore, as before.
+  void parseTableHints(NamedTableReference& table);
   std::unique_ptr<FunctionCallExpression> parseTableFunctionCall();
   TableReferencePtr parseTablePrimary();
 

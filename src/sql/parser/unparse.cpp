@@ -160,6 +160,15 @@ class Printer {
       case TableReferenceKind::kNamedTable: {
         const auto& named = node.as<NamedTableReference>();
         text = quoteName(named.name);
+        if (named.hasOptionsHint) {
+          text += " /*+ OPTIONS(";
+          for (size_t i = 0; i < named.hintOptions.size(); ++i) {
+            if (i > 0) text += ", ";
+            text += quoteString(named.hintOptions[i].key) + " = " +
+                    quoteString(named.hintOptions[i].value);
+          }
+          text += ") */";
+        }
         if (named.systemTimeAsOf) {
           text += " FOR SYSTEM_TIME AS OF " + expression(*named.systemTimeAsOf, kAdditiveLevel);
         }
