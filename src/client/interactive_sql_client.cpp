@@ -1,9 +1,13 @@
 #include "client/interactive_sql_client.h"
 
 #include <cctype>
+#include <initializer_list>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "client/statement_buffer.h"
+#include "sql/parser/lexer.h"
 
 namespace eddy::client {
 namespace {
@@ -40,6 +44,24 @@ std::string oneLine(const std::string& statement) {
   }
   while (!line.empty() && line.back() == ' ') line.pop_back();
   return line;
+}
+
+/// Whether `statement` is exactly the keywords `words` (then `;`), whatever its comments, case
+/// and spacing: `BEGIN STATEMENT SET;`, `END ;`.
+bool isKeywordStatement(const std::string& statement, std::initializer_list<std::string_view> words) {
+  std::vector<sql::Token> tokens;
+  try {
+    tokens = sql::tokenize(statement);
+  } catch (const std::exception&) {
+    return false;  // not even tokens: the runner reports it
+  }
+  size_t i = 0;
+  for (std::string_view word : words) {
+    if (i >= tokens.size() || tokens[i].keyword != word) return false;
+    ++i;
+  }
+  return i + 2 == tokens.size() && tokens[i].kind == sql::TokenKind::kSymbol &&
+         tokens[i].text == ";" && tokens[i + 1].kind == sql::TokenKind::kEnd;
 }
 
 std::string upperCase(std::string text) {
@@ -86,12 +108,12 @@ void InteractiveSqlClient::run() {
         out_ << kHelp << std::flush;
         continue;
       }
-      if (!statementSet && command == "BEGIN STATEMENT SET;") {
+      if (!statementSet && isKeywordStatement(statement, {"BEGIN", "STATEMENT", "SET"})) {
         statementSet.emplace();
         out_ << "[INFO] Begin a statement set.\n" << std::flush;
         continue;
       }
-      if (statementSet && command == "END;") {
+      if (statementSet && isKeywordStatement(statement, {"END"})) {
         if (statementSet->empty()) {
           out_ << "[INFO] Execute statement succeeded.\n";
         } else {
@@ -103,7 +125,7 @@ void InteractiveSqlClient::run() {
         continue;
       }
       if (statementSet) {
-        if (command == "BEGIN STATEMENT SET;") {
+        if (isKeywordStatement(statement, {"BEGIN", "STATEMENT", "SET"})) {
           runner.refuseInStatementSet();
         } else if (runner.acceptsIntoStatementSet(statement)) {
           *statementSet += statement + "\n";

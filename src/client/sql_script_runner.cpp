@@ -95,19 +95,32 @@ void SqlScriptRunner::reportDroppedRows(const TableResult& result) {
 }
 
 bool SqlScriptRunner::acceptsIntoStatementSet(const std::string& statement) {
+  std::string text;
   try {
-    std::vector<sql::StatementPtr> parsed = sql::parseScript(
-        config::substituteEnvironmentVariables(statement, "the statement", 1, true));
-    if (parsed.size() == 1 && parsed.front()->kind == sql::StatementKind::kInsert) return true;
-    refuseInStatementSet();
+    text = config::substituteEnvironmentVariables(statement, "the statement", 1, true);
+    std::vector<sql::StatementPtr> parsed = sql::parseScript(text);
+    if (parsed.size() != 1 || parsed.front()->kind != sql::StatementKind::kInsert) {
+      refuseInStatementSet();
+      return false;
+    }
   } catch (const SqlParseException& error) {
     err_ << "[ERROR] Could not parse the statement at line " << error.line() << ", column "
          << error.column() << ":\n"
          << error.what() << "\n";
+    return false;
   } catch (const std::exception& error) {
     err_ << "[ERROR] " << error.what() << "\n";
+    return false;
   }
-  return false;
+  // Validated as it is added, as Flink's client does (an INSERT into an unknown table fails
+  // here, not at END): planned into a statement set that is never executed.
+  try {
+    environment_.createStatementSet().addInsertSql(text);
+  } catch (const std::exception& error) {
+    err_ << "[ERROR] Could not execute SQL statement. Reason:\n" << error.what() << "\n";
+    return false;
+  }
+  return true;
 }
 
 void SqlScriptRunner::refuseInStatementSet() {
@@ -137,7 +150,7 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
   }
   for (const sql::StatementPtr& statement : statements) {
     try {
-      if (statement->kind == sql::StatementKind::kQuery && !settings_.interactive &&
+      if (shownAs(*statement) == sql::StatementKind::kQuery && !settings_.interactive &&
           resultModeOf(environment_.getConfig()) != ResultMode::kTableau) {
         throw ValidationException(kOnlyTableauInScripts);
       }

@@ -132,8 +132,8 @@ TEST(InteractiveSqlClientTest, AStatementSetChecksEachStatementAsItIsEntered) {
   Session session = runSession(
       {"CREATE TABLE sink (x INT) WITH ('connector' = 'blackhole');", "BEGIN STATEMENT SET;",
        "INSERT INTO sink VALUES (1);", "SELECT 1;", "CREATE TABLE t2 (y INT);",
-       "BEGIN STATEMENT SET;", "INSERT INTO sink", "  VALUES (2);", "END;",
-       "BEGIN STATEMENT SET;", "END;"});
+       "BEGIN STATEMENT SET;", "INSERT INTO missing VALUES (3);", "INSERT INTO sink",
+       "  VALUES (2);", "END ;", "-- an empty set", "begin statement set;", "END;"});
   const std::string kOnlyInserts =
       "[ERROR] Could not execute SQL statement. Reason:\n"
       "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' "
@@ -147,9 +147,12 @@ TEST(InteractiveSqlClientTest, AStatementSetChecksEachStatementAsItIsEntered) {
                              "[INFO] Begin a statement set.\n"
                              "[INFO] Execute statement succeeded.\n"
                              "\nGoodbye!\n");
-  EXPECT_EQ(session.err, kOnlyInserts + kOnlyInserts + kOnlyInserts);
+  EXPECT_EQ(session.err, kOnlyInserts + kOnlyInserts + kOnlyInserts +
+                             "[ERROR] Could not execute SQL statement. Reason:\n"
+                             "Table (or view) 'default_catalog.default_database.missing' does "
+                             "not exist.\n");
   // The CREATE inside the set did not run.
-  EXPECT_EQ(session.history.size(), 10u);
+  EXPECT_EQ(session.history.size(), 11u);
 }
 
 // EXECUTE of a query shows its rows; SHOW CREATE TABLE prints its text whole, whatever

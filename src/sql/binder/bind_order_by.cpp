@@ -1,5 +1,5 @@
-// ORDER BY (selected columns and their positions) with LIMIT / OFFSET / FETCH: a LogicalSort
-// over the query it orders.
+// ORDER BY (selected columns, their positions, expressions over them) with LIMIT / OFFSET /
+// FETCH: a LogicalSort over the query it orders.
 #include "sql/binder/binder.h"
 
 #include <algorithm>
@@ -14,6 +14,7 @@ using BoundPtr = expression::ExpressionPtr;
 Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
   Relation input = bindRelation(*orderBy.query);
   std::vector<runtime::operators::SortKey> keys;
+  std::vector<BoundPtr> hiddenKeys;
   for (const OrderItem& item : orderBy.orderBy) {
     int column = -1;
     const Expression& key = *item.expression;
@@ -26,9 +27,14 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
       column = ordinal - 1;
     } else {
       BoundPtr bound = bindExpression(key, input.scope, nullptr);
-      const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get());
-      if (!reference) notSupported(key, "ORDER BY an expression that is not a selected column");
-      column = reference->index();
+      if (const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get())) {
+        column = reference->index();
+      } else {
+        // An expression over the selected columns (ORDER BY UPPER(name) DESC): computed as a
+        // hidden column after them, sorted on, and projected away above the sort (Calcite's).
+        column = static_cast<int>(input.scope.size() + hiddenKeys.size());
+        hiddenKeys.push_back(std::move(bound));
+      }
     }
     keys.push_back(runtime::operators::SortKey{column, !item.descending, nullsFirstOf(item)});
   }
@@ -46,7 +52,27 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
   };
   int64_t offset = std::max<int64_t>(0, count(orderBy.offset, "OFFSET"));
   int64_t fetch = count(orderBy.fetch, "LIMIT");
-  input.node = std::make_shared<LogicalSort>(input.node, std::move(keys), offset, fetch);
+  if (hiddenKeys.empty()) {
+    input.node = std::make_shared<LogicalSort>(input.node, std::move(keys), offset, fetch);
+    return input;
+  }
+  std::vector<BoundPtr> selected;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < input.scope.size(); ++i) {
+    selected.push_back(expression::column(static_cast<int>(i), input.scope[i].type));
+    names.push_back(input.node->rowType->getFields()[i].name);
+  }
+  std::vector<BoundPtr> withKeys = selected;
+  std::vector<std::string> namesWithKeys = names;
+  for (BoundPtr& key : hiddenKeys) {
+    withKeys.push_back(std::move(key));
+    namesWithKeys.push_back("$sort" + std::to_string(namesWithKeys.size() - names.size()));
+  }
+  LogicalNodePtr sorted = std::make_shared<LogicalSort>(
+      std::make_shared<LogicalProject>(input.node, std::move(withKeys),
+                                       uniquifyNames(namesWithKeys)),
+      std::move(keys), offset, fetch);
+  input.node = std::make_shared<LogicalProject>(sorted, std::move(selected), std::move(names));
   return input;
 }
 

@@ -45,11 +45,14 @@ DataStream<vector::Chunk> translateSort(const LogicalSort& sort, StreamExecution
       // ORDER BY .. LIMIT: a global Top-N over the rows ranked offset+1 .. offset+fetch.
       LogicalRank topN(sort.inputs[0], {}, sort.keys, runtime::operators::RankKind::ROW_NUMBER,
                        sort.offset + 1, sort.offset + sort.fetch, false, "");
+      // The nodes made here live on this stack frame only: they are translated directly, not
+      // through translate(), whose sub-plan reuse identifies nodes by address (the Sort above
+      // them is the plan's node that reuse sees).
       if (sort.fetch == 0) {
-        return translate(LogicalFilter(sort.inputs[0], expression::literal(Value(false))), env,
-                         settings);
+        return translateFilter(LogicalFilter(sort.inputs[0], expression::literal(Value(false))),
+                               env, settings);
       }
-      return translate(topN, env, settings);
+      return translateRank(topN, env, settings);
     }
     const bool temporal =
         !sort.keys.empty() && sort.keys[0].ascending && sort.fetch < 0 && sort.offset == 0 &&

@@ -3,10 +3,23 @@
 namespace eddy::sql {
 namespace {
 
-// A node's own part of its digest: its EXPLAIN line, its changelog kinds and its row type.
+// A node's own part of its digest: its EXPLAIN line, its changelog kinds and its row type; for
+// a table scan also its options, which EXPLAIN leaves out but an OPTIONS hint changes (two
+// scans of one table with other options are different sources, as Flink's digest says with
+// its hints=[..]).
 std::string nodeDigest(const LogicalNode& node) {
-  return node.describe() + ", changelogMode=" + changelogKindsOf(node) + ", rowType=" +
-         node.rowType->asSummaryString();
+  std::string digest = node.describe() + ", changelogMode=" + changelogKindsOf(node) +
+                       ", rowType=" + node.rowType->asSummaryString();
+  if (node.kind == LogicalNodeKind::kTableScan) {
+    digest += ", options=[";
+    for (const auto& [key, value] : static_cast<const LogicalTableScan&>(node).options) {
+      // Length-prefixed, so no key or value text can make two option sets alike.
+      digest += std::to_string(key.size()) + ":" + key + std::to_string(value.size()) + ":" +
+                value;
+    }
+    digest += "]";
+  }
+  return digest;
 }
 
 }  // namespace
