@@ -5,6 +5,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace eddy::common {
 
@@ -24,6 +25,19 @@ inline std::string asciiLowerCase(std::string_view text) {
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return lower;
+}
+
+/// The items of a `separator`-separated list, each without surrounding ASCII whitespace; empty
+/// items are left out ("a, b,,c " is a, b, c).
+inline std::vector<std::string> splitList(std::string_view text, char separator = ',') {
+  std::vector<std::string> items;
+  while (true) {
+    const size_t end = text.find(separator);
+    std::string_view item = trimWhitespace(text.substr(0, end));
+    if (!item.empty()) items.emplace_back(item);
+    if (end == std::string_view::npos) return items;
+    text.remove_prefix(end + 1);
+  }
 }
 
 }  // namespace eddy::common

@@ -212,6 +212,9 @@ std::vector<ConfigOption> knownOptions() {
   // ---- Table planner ----
   options.push_back(makeOption("table.optimizer.reuse-sub-plan-enabled", T::kBoolean, "true", "",
                                "Run an identical sub-plan once and share its output."));
+  options.push_back(makeOption("table.optimizer.disabled-passes", T::kString, "", "",
+                               "eddy's: logical optimizer passes not to run (comma-separated "
+                               "names; EXPLAIN then shows the plan without them)."));
   options.push_back(makeOption("table.optimizer.reuse-source-enabled", T::kBoolean, "true",
                                kPlannerIgnores, "Read an identical source once."));
   options.push_back(makeEnum("table.optimizer.agg-phase-strategy",

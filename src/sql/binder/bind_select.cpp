@@ -7,18 +7,15 @@
 // sets, HAVING and the select list over the aggregation's output); and last rank-number
 // pruning, the projection and DISTINCT. A correlated subquery's SELECT is bound here too,
 // grouping and outputting per correlation key (Binder::Correlation).
-#include "sql/binder/binder.h"
-
 #include <algorithm>
 #include <functional>
 
 #include "sql/binder/aggregate_binding.h"
+#include "sql/binder/binder.h"
 #include "sql/binder/call_analysis.h"
 #include "sql/binder/clause_syntax.h"
 #include "sql/binder/name_matching.h"
 #include "sql/binder/subquery_scope.h"
-#include "sql/optimizer/rank_filter_push_down.h"
-#include "sql/optimizer/rank_number_pruning.h"
 #include "sql/optimizer/window_aggregate_detection.h"
 #include "sql/parser/unparse.h"
 #include "sql/planner/plan_join.h"
@@ -184,8 +181,8 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
     state.input = bindTableReference(*select.from);
   } else {
     // SELECT without FROM reads one empty row.
-    state.input.node = std::make_shared<LogicalValues>(LogicalType::row({}, false),
-                                                       std::vector<Row>{Row(0)});
+    state.input.node =
+        std::make_shared<LogicalValues>(LogicalType::row({}, false), std::vector<Row>{Row(0)});
   }
   if (select.where) bindWhere(state);
   expandSelectList(state);
@@ -218,18 +215,9 @@ void Binder::bindWhere(SelectBinding& state) {
   if (condition && condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
     fail(*select.where, "WHERE clause must be a condition");
   }
-  const auto* join = dynamic_cast<const LogicalJoin*>(input.node.get());
-  if (!condition) {
-    // Every conjunct was a correlation key.
-  } else if (LogicalNodePtr topN = pushRankFilter(input.node, condition)) {
-    input.node = topN;
-  } else if (join && join->joinType == runtime::operators::JoinType::INNER) {
-    // Predicate push-down into an inner join: its equalities become join keys.
-    input.node = planJoin(join->inputs[0], join->inputs[1], join->joinType,
-                          expression::conjunction({join->fullCondition(), condition}));
-  } else {
-    input.node = std::make_shared<LogicalFilter>(input.node, condition);
-  }
+  // Every conjunct may have been a correlation key. (The optimizer pushes the filter into a
+  // Top-N's range or an inner join's keys: RankFilterPushDown, FilterPushDown.)
+  if (condition) input.node = std::make_shared<LogicalFilter>(input.node, condition);
 }
 
 void Binder::expandSelectList(SelectBinding& state) {
@@ -244,7 +232,8 @@ void Binder::expandSelectList(SelectBinding& state) {
       for (size_t c = 0; c < input.scope.size(); ++c) {
         if (!star.qualifier.empty() && input.scope[c].qualifier != star.qualifier.back()) continue;
         if (star.qualifier.empty() && input.scope[c].hidden) continue;
-        items.push_back(SelectBinding::OutputItem{nullptr, static_cast<int>(c), input.scope[c].name});
+        items.push_back(
+            SelectBinding::OutputItem{nullptr, static_cast<int>(c), input.scope[c].name});
         any = true;
       }
       if (!any) fail(star, "Unknown identifier in '" + unparse(star) + "'");
@@ -318,13 +307,15 @@ void Binder::bindGroupWindow(SelectBinding& state) {
     }
     BoundPtr time = bindExpression(*call.arguments[0], input.scope, nullptr);
     if (time->kind() != expression::ExpressionKind::kColumnReference) {
-      fail(*call.arguments[0], "The time argument of the group window " + name +
-                                   " must be a time attribute column");
+      fail(*call.arguments[0],
+           "The time argument of the group window " + name + " must be a time attribute column");
     }
     int timeColumn = static_cast<const expression::ColumnReference&>(*time).index();
     const Expression* slide = kind == WindowKind::HOP ? call.arguments[1].get() : nullptr;
-    const Expression* size = kind == WindowKind::HOP ? call.arguments[2].get() : call.arguments[1].get();
-    const Expression* offset = call.arguments.size() > minimum ? call.arguments.back().get() : nullptr;
+    const Expression* size =
+        kind == WindowKind::HOP ? call.arguments[2].get() : call.arguments[1].get();
+    const Expression* offset =
+        call.arguments.size() > minimum ? call.arguments.back().get() : nullptr;
     runtime::operators::WindowSpec window =
         windowSpecOf(*call.arguments[0], kind, timeColumn, input.scope, size, slide, offset);
     bool processingTime = window.processingTime;
@@ -380,8 +371,8 @@ void Binder::planRankFunctions(SelectBinding& state) {
     for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
     std::vector<runtime::operators::SortKey> sort;
     for (const OrderItem& key : window.orderBy) {
-      sort.push_back(
-          runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirstOf(key)});
+      sort.push_back(runtime::operators::SortKey{columnOf(*key.expression), !key.descending,
+                                                 nullsFirstOf(key)});
     }
     if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
     if (state.correlated) notSupported(call, name + " in a correlated subquery");
@@ -431,9 +422,9 @@ void Binder::bindProjection(SelectBinding& state) {
   }
   SubqueryScope subqueries(*this, &input);
   for (const SelectBinding::OutputItem& item : state.items) {
-    BoundPtr bound =
-        item.expression ? bindExpression(*item.expression, input.scope, nullptr)
-                        : expression::column(item.inputColumn, input.scope[item.inputColumn].type);
+    BoundPtr bound = item.expression
+                         ? bindExpression(*item.expression, input.scope, nullptr)
+                         : expression::column(item.inputColumn, input.scope[item.inputColumn].type);
     state.projections.push_back(bound);
     state.names.push_back(item.name);
   }
@@ -447,8 +438,9 @@ void Binder::bindAggregation(SelectBinding& state) {
   Relation& input = state.input;
   Correlation* correlation = state.correlation;
   if (correlation && !correlation->residuals.empty() && !correlation->validateOnly) {
-    notSupported(select, "A correlated subquery with a condition other than `inner = outer` "
-                         "that aggregates");  // decorrelateResiduals took them (see below)
+    notSupported(select,
+                 "A correlated subquery with a condition other than `inner = outer` "
+                 "that aggregates");  // decorrelateResiduals took them (see below)
   }
   GroupingBinding grouping;
   bindGroupingKeys(state, grouping);
@@ -463,8 +455,8 @@ void Binder::bindAggregation(SelectBinding& state) {
     grouping.calls.push_back(std::move(aggregate));
   }
   for (const AggregateCall& call : grouping.calls) {
-    grouping.emptyResults.push_back(runtime::operators::aggregateResult(
-        call, runtime::operators::createAccumulator(call)));
+    grouping.emptyResults.push_back(
+        runtime::operators::aggregateResult(call, runtime::operators::createAccumulator(call)));
   }
   // Two keys of one name (`GROUP BY a.k, b.k`) get distinct names (k, k0).
   grouping.preNames = uniquifyNames(grouping.preNames);
@@ -507,10 +499,9 @@ void Binder::bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping) {
   std::vector<const Expression*> keyExpressions;
   grouping.groupingSets = expandGroupingSets(select.groupBy, keyExpressions);
   const std::vector<std::vector<int>>& groupingSets = grouping.groupingSets;
-  bool plainGrouping = std::all_of(select.groupBy.begin(), select.groupBy.end(),
-                                   [](const GroupingElement& element) {
-                                     return element.kind == GroupingKind::kExpression;
-                                   });
+  bool plainGrouping = std::all_of(
+      select.groupBy.begin(), select.groupBy.end(),
+      [](const GroupingElement& element) { return element.kind == GroupingKind::kExpression; });
   if (plainGrouping) {
     // GROUP BY a, b: one grouping set with every expression, as written (repeats kept).
     keyExpressions.clear();
@@ -521,7 +512,8 @@ void Binder::bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping) {
   grouping.multipleSets = !plainGrouping && groupingSets.size() > 1;
   const bool multipleSets = grouping.multipleSets;
   if (state.correlationKeys > 0 && (multipleSets || state.groupWindow)) {
-    notSupported(select, "A correlated subquery with GROUPING SETS, ROLLUP, CUBE or a group window");
+    notSupported(select,
+                 "A correlated subquery with GROUPING SETS, ROLLUP, CUBE or a group window");
   }
   // A correlated subquery aggregates per correlation key: the inner keys group first.
   for (int k = 0; k < state.correlationKeys; ++k) {
@@ -542,7 +534,8 @@ void Binder::bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping) {
         binding.groupingTexts.push_back(state.groupWindowTexts[property]);
         binding.groupingInputColumns.push_back(-1);
         binding.outputTypes.push_back(column.type);
-        preProjection.push_back(expression::column(state.groupWindowColumn + property, column.type));
+        preProjection.push_back(
+            expression::column(state.groupWindowColumn + property, column.type));
         preNames.push_back(kNames[property]);
       }
       continue;
@@ -585,8 +578,7 @@ LogicalNodePtr Binder::planGroupingSets(const LogicalNodePtr& pre, GroupingBindi
   for (int k = 0; k < groupCount; ++k) names.push_back("$g" + std::to_string(k));
   std::vector<LogicalTypePtr> unionTypes;
   for (const auto& set : grouping.groupingSets) {
-    LogicalNodePtr setAggregate =
-        std::make_shared<LogicalAggregate>(pre, set, calls, callNames);
+    LogicalNodePtr setAggregate = std::make_shared<LogicalAggregate>(pre, set, calls, callNames);
     const auto& fields = setAggregate->rowType->getFields();
     std::vector<BoundPtr> columns;
     for (int k = 0; k < groupCount; ++k) {
@@ -678,25 +670,24 @@ void Binder::bindAggregatedOutput(SelectBinding& state, GroupingBinding& groupin
   input.node = aggregate;
 }
 
-// Rank-number pruning, the projection (left out when it is the input's columns in order under
+// The projection (left out when it is the input's columns in order under
 // the same names), DISTINCT, and the output scope (a correlated subquery's keys and carried
 // columns hidden).
 Binder::Relation Binder::finishSelect(SelectBinding& state) {
   Relation& input = state.input;
   std::vector<BoundPtr>& projections = state.projections;
   std::vector<std::string>& names = state.names;
-  if (!state.aggregating) input.node = pruneRankNumber(input.node, projections);
-
   // A projection of every input column in order, under the same names, is left out.
-  bool identity = !state.aggregating && projections.size() == input.node->rowType->getFields().size();
+  bool identity =
+      !state.aggregating && projections.size() == input.node->rowType->getFields().size();
   for (size_t i = 0; identity && i < projections.size(); ++i) {
     const auto* reference = dynamic_cast<const expression::ColumnReference*>(projections[i].get());
     identity = reference && reference->index() == static_cast<int>(i) &&
                names[i] == input.node->rowType->getFields()[i].name;
   }
-  LogicalNodePtr result = identity ? input.node
-                                    : std::make_shared<LogicalProject>(input.node, projections,
-                                                                       uniquifyNames(names));
+  LogicalNodePtr result =
+      identity ? input.node
+               : std::make_shared<LogicalProject>(input.node, projections, uniquifyNames(names));
   if (state.select.distinct) {
     std::vector<int> all;
     for (size_t i = 0; i < names.size(); ++i) all.push_back(static_cast<int>(i));

@@ -9,6 +9,7 @@
 #include "eddy/exceptions.h"
 #include "function/type_rules.h"
 #include "sql/parser/unparse.h"
+#include "sql/optimizer/optimizer.h"
 #include "sql/planner/plan_join.h"
 
 namespace eddy::sql {
@@ -45,7 +46,7 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
   const int leftTime = static_cast<const expression::ColumnReference&>(*asOf).index();
   if (left.node->changelogMode != ChangelogMode::kInsertOnly) {
     fail(join, "Temporal join doesn't support consuming update and delete changes which is "
-               "produced by node " + updateProducer(*left.node).describe());
+               "produced by node " + updateProducer(*optimize(left.node)).describe());
   }
   // The versioned side: a rowtime attribute and a primary key (declared, or the key of a
   // deduplicating view).
@@ -61,8 +62,12 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
     fail(*join.right, "Event-Time Temporal Table Join requires both primary key and row time "
                       "attribute in versioned table, but no row time attribute can be found.");
   }
+  // (A deduplicating view's key, and the node named below, are those of the plan as the
+  // optimizer leaves it: its filter on the row number is the Rank's range there.)
   std::vector<int> primaryKey = right.primaryKey;
-  if (primaryKey.empty()) primaryKey = uniqueKeyOf(*right.node).value_or(std::vector<int>{});
+  if (primaryKey.empty()) {
+    primaryKey = uniqueKeyOf(*optimize(right.node)).value_or(std::vector<int>{});
+  }
   if (primaryKey.empty()) {
     fail(*join.right, "Temporal Table Join requires primary key in versioned table, but no "
                       "primary key can be found.");

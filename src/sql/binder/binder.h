@@ -33,10 +33,10 @@
 //   decorrelation.cpp                 a correlated subquery's WHERE, decorrelateResiduals
 // with private headers for what several of them share: aggregate_binding.h, subquery_scope.h,
 // call_analysis.h (which calls are aggregates), clause_syntax.h (conjuncts, NULL order, row
-// types), name_matching.h. The plans it builds with sql/planner's plan_join.h,
-// plan_set_operation.h and plan_table_scan.h, and the rewrites it still applies while binding
-// (sql/optimizer's rank_filter_push_down.h, rank_number_pruning.h,
-// window_aggregate_detection.h) are shared with other layers.
+// types), name_matching.h. It builds plans with sql/planner's plan_join.h,
+// plan_set_operation.h and plan_table_scan.h; a window aggregation it recognizes while binding
+// (sql/optimizer's window_aggregate_detection.h: the choice decides the output types). The
+// rewrites of the plan are the optimizer's passes (sql/optimizer/passes.h).
 #pragma once
 
 #include <map>
@@ -174,9 +174,9 @@ class Binder {
   /// The window of a window TVF call or a legacy group window (`TUMBLE(ts, INTERVAL ..)` in
   /// GROUP BY) over `timeColumn` of `scope`.
   runtime::operators::WindowSpec windowSpecOf(const Node& at, runtime::operators::WindowKind kind,
-                                               int timeColumn, const Scope& scope,
-                                               const Expression* size, const Expression* slide,
-                                               const Expression* offset);
+                                              int timeColumn, const Scope& scope,
+                                              const Expression* size, const Expression* slide,
+                                              const Expression* offset);
   /// Milliseconds of a constant day-time interval argument of a window function.
   int64_t windowIntervalMillis(const Expression& argument, const std::string& parameter);
 
@@ -205,8 +205,7 @@ class Binder {
   expression::ExpressionPtr bindLiteral(const LiteralExpression& literal);
 
   // bind_function_call.cpp.
-  expression::ExpressionPtr bindFunctionCall(const FunctionCallExpression& call,
-                                             const Scope& scope,
+  expression::ExpressionPtr bindFunctionCall(const FunctionCallExpression& call, const Scope& scope,
                                              const AggregateBinding* aggregates);
   /// JSON_OBJECT, JSON_ARRAY, JSON_VALUE/QUERY/EXISTS with their clauses.
   expression::ExpressionPtr bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
@@ -216,10 +215,9 @@ class Binder {
   /// An aggregate call of `call` (a GROUP BY aggregate or an OVER aggregate): its argument and
   /// FILTER expressions, bound over `scope`, are appended to `projection` (named `$fN`) and
   /// the call refers to them there.
-  runtime::operators::AggregateCall bindAggregateCall(const FunctionCallExpression& call,
-                                                      const Scope& scope,
-                                                      std::vector<expression::ExpressionPtr>& projection,
-                                                      std::vector<std::string>& names);
+  runtime::operators::AggregateCall bindAggregateCall(
+      const FunctionCallExpression& call, const Scope& scope,
+      std::vector<expression::ExpressionPtr>& projection, std::vector<std::string>& names);
   /// JSON_OBJECTAGG / JSON_ARRAYAGG: checks the key and value types (character key; a value
   /// of a JSON scalar type), takes the ON NULL clause and whether the value is nested JSON text
   /// into `aggregate`, sets `valueType`; returns the accumulator's argument (the value, or
@@ -237,8 +235,7 @@ class Binder {
   /// OVER aggregates of the select list (`items`): an OverAggregate over `input`, whose
   /// result columns the calls then read (overColumns_).
   void planOverAggregates(const SelectQuery& select,
-                          const std::vector<const FunctionCallExpression*>& calls,
-                          Relation& input);
+                          const std::vector<const FunctionCallExpression*>& calls, Relation& input);
   void bindOverFrame(const WindowSpecification& window, int order,
                      runtime::operators::OverFrameUnit& unit, std::optional<int64_t>& preceding);
   /// The column of `input` holding a window's PARTITION BY / ORDER BY `key`: the column it

@@ -1,11 +1,10 @@
-// pushRankFilter (rank_filter_push_down.h).
-#include "sql/optimizer/rank_filter_push_down.h"
-
+// RankFilterPushDown (passes.h).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 
 #include "expression/expression_evaluator.h"
+#include "sql/optimizer/passes.h"
 #include "sql/optimizer/top_n_pattern.h"
 
 namespace eddy::sql {
@@ -21,9 +20,9 @@ std::optional<int64_t> integerConstant(const expression::ExpressionPtr& expressi
   return std::nullopt;
 }
 
-}  // namespace
-
-LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::ExpressionPtr& condition) {
+// The Top-N below `input` bounded by `condition`; null when it bounds no rank from above.
+LogicalNodePtr pushRankFilter(const LogicalNodePtr& input,
+                              const expression::ExpressionPtr& condition) {
   auto [rank, rankColumn] = rankBelow(input);
   if (!rank || rankColumn < 0 || rank->rankEnd != INT64_MAX || rank->rankStart != 1) return nullptr;
   int64_t start = 1, end = INT64_MAX;
@@ -36,7 +35,8 @@ LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::Exp
       const std::string& op = static_cast<const expression::Call&>(*conjunct).function().name();
       auto isRank = [&](const expression::ExpressionPtr& e) {
         const expression::ExpressionPtr* inner = &e;
-        while ((*inner)->kind() == expression::ExpressionKind::kCast) inner = &(*inner)->children()[0];
+        while ((*inner)->kind() == expression::ExpressionKind::kCast)
+          inner = &(*inner)->children()[0];
         return (*inner)->kind() == expression::ExpressionKind::kColumnReference &&
                static_cast<const expression::ColumnReference&>(**inner).index() == rankColumn;
       };
@@ -47,10 +47,14 @@ LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::Exp
       } else if (isRank(children[1])) {
         bound = integerConstant(children[0]);
         // Mirror the comparison: `5 >= rn` is `rn <= 5`.
-        if (op == "<") effective = ">";
-        else if (op == "<=") effective = ">=";
-        else if (op == ">") effective = "<";
-        else if (op == ">=") effective = "<=";
+        if (op == "<")
+          effective = ">";
+        else if (op == "<=")
+          effective = ">=";
+        else if (op == ">")
+          effective = "<";
+        else if (op == ">=")
+          effective = "<=";
       }
       if (bound) {
         used = true;
@@ -79,8 +83,18 @@ LogicalNodePtr pushRankFilter(const LogicalNodePtr& input, const expression::Exp
   if (!bounded || end == INT64_MAX) return nullptr;
   start = std::max<int64_t>(start, 1);
   LogicalNodePtr result = replaceRank(input, rank->with(start, std::max(end, start - 1), true), -1);
-  if (!rest.empty()) result = std::make_shared<LogicalFilter>(result, expression::conjunction(rest));
+  if (!rest.empty())
+    result = std::make_shared<LogicalFilter>(result, expression::conjunction(rest));
   return result;
+}
+
+}  // namespace
+
+LogicalNodePtr pushFiltersIntoRanks(const LogicalNodePtr& node) {
+  if (node->kind != LogicalNodeKind::kFilter) return node;
+  LogicalNodePtr topN =
+      pushRankFilter(node->inputs[0], static_cast<const LogicalFilter&>(*node).condition);
+  return topN ? topN : node;
 }
 
 }  // namespace eddy::sql

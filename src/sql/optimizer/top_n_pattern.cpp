@@ -18,7 +18,8 @@ std::pair<const LogicalRank*, int> rankBelow(const LogicalNodePtr& node) {
   int position = -1;
   const auto& projections = static_cast<const LogicalProject&>(*node).expressions;
   for (size_t i = 0; i < projections.size(); ++i) {
-    if (projections[i]->kind() != expression::ExpressionKind::kColumnReference) return {nullptr, -1};
+    if (projections[i]->kind() != expression::ExpressionKind::kColumnReference)
+      return {nullptr, -1};
     if (static_cast<const expression::ColumnReference&>(*projections[i]).index() == rankColumn) {
       position = static_cast<int>(i);
     }

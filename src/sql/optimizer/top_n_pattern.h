@@ -1,6 +1,6 @@
 // The Top-N pattern the rank rewrites look for: a Rank that outputs its rank number, alone or
 // under a projection of plain columns, and how to put a changed Rank back under that
-// projection. Shared by rank_filter_push_down.cpp and rank_number_pruning.cpp.
+// projection. Shared by the RankFilterPushDown and RankNumberPruning passes.
 #pragma once
 
 #include <memory>

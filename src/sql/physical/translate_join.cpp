@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "common/text.h"
 #include "connectors/dynamic_table_factory.h"
 #include "runtime/operators/join/interval_join_operator.h"
 #include "runtime/operators/join/join_operator.h"
@@ -40,12 +41,7 @@ std::pair<runtime::operators::BatchJoinAlgorithm, std::string> batchJoinChoice(
   bool hashDisabled = false;
   bool sortMergeDisabled = false;
   bool nestedLoopDisabled = false;
-  std::stringstream names(disabled);
-  for (std::string name; std::getline(names, name, ',');) {
-    auto blank = [](char c) { return static_cast<unsigned char>(c) <= ' '; };
-    name.erase(name.begin(), std::find_if_not(name.begin(), name.end(), blank));
-    name.erase(std::find_if_not(name.rbegin(), name.rend(), blank).base(), name.end());
-    if (name.empty()) continue;
+  for (const std::string& name : common::splitList(disabled)) {
     if (std::find(kOperators.begin(), kOperators.end(), name) == kOperators.end()) {
       throw ValidationException(fmt::format(
           "Unknown operator '{}' in 'table.exec.disabled-operators' = '{}'. The operators are: {}",

@@ -69,13 +69,18 @@ DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvi
 
 }  // namespace physical
 
+DataStream<vector::Chunk> translateOptimizedPlan(const LogicalNodePtr& optimizedPlan,
+                                                 StreamExecutionEnvironment& environment,
+                                                 const TranslationSettings& settings) {
+  // Node addresses identify subtrees only while this plan is alive; digests stay by content.
+  if (settings.reusedSubPlans) settings.reusedSubPlans->digests.forgetNodes();
+  return physical::translate(*optimizedPlan, environment, settings);
+}
+
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,
                                                 StreamExecutionEnvironment& environment,
                                                 const TranslationSettings& settings) {
-  LogicalNodePtr optimized = optimize(plan);
-  // Node addresses identify subtrees only while this plan is alive; digests stay by content.
-  if (settings.reusedSubPlans) settings.reusedSubPlans->digests.forgetNodes();
-  return physical::translate(*optimized, environment, settings);
+  return translateOptimizedPlan(optimize(plan, settings.optimizer), environment, settings);
 }
 
 }  // namespace eddy::sql

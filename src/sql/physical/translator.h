@@ -15,6 +15,7 @@
 #include "common/session_time_zone.h"
 #include "eddy/datastream/data_stream.h"
 #include "runtime/operators/sink/sink_upsert_materializer_operator.h"
+#include "sql/optimizer/optimizer.h"
 #include "sql/planner/logical_node.h"
 #include "sql/planner/plan_digest.h"
 #include "vector/chunk.h"
@@ -55,6 +56,8 @@ struct TranslationSettings {
   /// table.exec.disabled-operators as set (Flink's operator names, comma-separated): read when
   /// a BATCH join is planned (translate_join.cpp, batchJoinChoice), as Flink reads it.
   std::string disabledOperators;
+  /// table.optimizer.disabled-passes: the optimizer passes not to run.
+  OptimizerSettings optimizer;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
   /// (both > 0); 0 when mini-batch is off.
   int64_t miniBatchLatency = 0;
@@ -101,6 +104,11 @@ std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> upsertMaterializ
 DataStream<vector::Chunk> materializeUpserts(
     const DataStream<vector::Chunk>& rows,
     std::shared_ptr<const runtime::operators::SinkUpsertMaterializerSpec> spec);
+
+/// Translates a plan that sql::optimize made.
+DataStream<vector::Chunk> translateOptimizedPlan(const LogicalNodePtr& optimizedPlan,
+                                                 StreamExecutionEnvironment& environment,
+                                                 const TranslationSettings& settings);
 
 /// Optimizes the plan (sql/optimizer) and translates it.
 DataStream<vector::Chunk> translateToDataStream(const LogicalNodePtr& plan,

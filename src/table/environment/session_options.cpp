@@ -42,7 +42,8 @@ function::BindingContext TableEnvironment::bindingContext() const {
 bool TableEnvironment::isStreaming() const {
   auto it = configuration_.find("execution.runtime-mode");
   if (it == configuration_.end()) {
-    if (streamEnvironment_) return streamEnvironment_->getRuntimeMode() != RuntimeExecutionMode::BATCH;
+    if (streamEnvironment_)
+      return streamEnvironment_->getRuntimeMode() != RuntimeExecutionMode::BATCH;
     return settings_.isStreamingMode();
   }
   // AUTOMATIC runs as STREAMING (SET warns that it is not honoured yet).
@@ -80,15 +81,21 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
   translation.autoWatermarkInterval =
       view.getDuration("pipeline.auto-watermark-interval")
           .value_or(std::chrono::milliseconds(
-              streamEnvironment_ ? streamEnvironment_->getConfig().getAutoWatermarkInterval() : 200))
+              streamEnvironment_ ? streamEnvironment_->getConfig().getAutoWatermarkInterval()
+                                 : 200))
           .count();
-  translation.sourceIdleTimeout =
-      view.getDuration("table.exec.source.idle-timeout").value_or(std::chrono::milliseconds(0)).count();
+  translation.sourceIdleTimeout = view.getDuration("table.exec.source.idle-timeout")
+                                      .value_or(std::chrono::milliseconds(0))
+                                      .count();
   translation.stateTtl =
       view.getDuration("table.exec.state.ttl").value_or(std::chrono::milliseconds(0)).count();
   if (auto disabled = configuration_.find("table.exec.disabled-operators");
       disabled != configuration_.end()) {
     translation.disabledOperators = disabled->second;
+  }
+  if (auto passes = configuration_.find("table.optimizer.disabled-passes");
+      passes != configuration_.end()) {
+    translation.optimizer = sql::parseDisabledPasses(passes->second);
   }
   translation.dropNotNullViolations =
       view.getEnum("table.exec.sink.not-null-enforcer").value_or("ERROR") == "DROP";
@@ -103,12 +110,14 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
                           .count();
     int64_t size = view.getInteger("table.exec.mini-batch.size").value_or(-1);
     if (latency <= 0) {
-      throw ValidationException("'table.exec.mini-batch.allow-latency' must be greater than 0 "
-                                "when 'table.exec.mini-batch.enabled' is true.");
+      throw ValidationException(
+          "'table.exec.mini-batch.allow-latency' must be greater than 0 "
+          "when 'table.exec.mini-batch.enabled' is true.");
     }
     if (size <= 0) {
-      throw ValidationException("'table.exec.mini-batch.size' must be greater than 0 when "
-                                "'table.exec.mini-batch.enabled' is true.");
+      throw ValidationException(
+          "'table.exec.mini-batch.size' must be greater than 0 when "
+          "'table.exec.mini-batch.enabled' is true.");
     }
     translation.miniBatchLatency = latency;
     translation.miniBatchSize = size;
@@ -121,8 +130,7 @@ void TableEnvironment::configureTranslation(sql::TranslationSettings& translatio
         view.getInteger("table.optimizer.distinct-agg.split.bucket-num").value_or(1024));
   }
   if (reuseEnabled) {
-    translation.reusedSubPlans =
-        std::make_shared<sql::SubPlanReuse>();
+    translation.reusedSubPlans = std::make_shared<sql::SubPlanReuse>();
   }
 }
 

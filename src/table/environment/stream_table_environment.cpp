@@ -7,6 +7,7 @@
 #include "eddy/exceptions.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "sql/binder/binder.h"
+#include "sql/optimizer/optimizer.h"
 #include "sql/physical/translator.h"
 #include "sql/planner/logical_node.h"
 #include "sql/planner/plan_table_scan.h"
@@ -473,10 +474,11 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
   }
   sql::TranslationSettings translation;
   configureTranslation(translation);
+  const sql::LogicalNodePtr optimized = sql::optimize(table.plan(), translation.optimizer);
   DataStream<vector::Chunk> chunks =
-      sql::translateToDataStream(table.plan(), environment_, translation);
+      sql::translateOptimizedPlan(optimized, environment_, translation);
   if (primaryKey != nullptr && isStreaming()) {
-    if (auto materializer = sql::upsertMaterializerFor(*table.plan(), *primaryKey,
+    if (auto materializer = sql::upsertMaterializerFor(*optimized, *primaryKey,
                                                        translation.upsertMaterialize)) {
       chunks = sql::materializeUpserts(chunks, materializer);
     }
@@ -602,7 +604,11 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     // Upserts by the primary key (Flink's ONLY_UPDATE_AFTER): where the updates are upserts by
     // exactly that key the plan emits no -U at all; otherwise toRows drops them (after the
     // materializer, where one is needed).
-    if (auto upserts = sql::withoutUpdateBefore(table.plan(), key)) {
+    // (Decided on the optimized plan; toRows optimizes the result again, which changes nothing.)
+    sql::TranslationSettings translation;
+    configureTranslation(translation);
+    if (auto upserts =
+            sql::withoutUpdateBefore(sql::optimize(table.plan(), translation.optimizer), key)) {
       return toRows(Table(this, upserts, table.getResolvedSchema()), true);
     }
   }

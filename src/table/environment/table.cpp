@@ -8,7 +8,6 @@
 #include "eddy/exceptions.h"
 #include "eddy/table/table_environment.h"
 #include "sql/binder/binder.h"
-#include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
 #include "sql/planner/logical_node.h"
 
@@ -107,8 +106,7 @@ GroupedTable Table::groupBy(const std::vector<Expression>& keys) const {
 
 Table Table::distinct() const { return derive("SELECT DISTINCT * FROM input0", {this}); }
 
-Table Table::joinWith(const Table& right, const char* joinKind,
-                      const Expression* predicate) const {
+Table Table::joinWith(const Table& right, const char* joinKind, const Expression* predicate) const {
   // Flink's Table API joins tables with distinct column names.
   std::set<std::string> left;
   for (const std::string& name : columnNames()) left.insert(name);
@@ -181,9 +179,11 @@ Table Table::fetch(int64_t fetch) const { return limit(0, fetch); }
 Table Table::as(const std::vector<std::string>& fields) const {
   std::vector<std::string> names = columnNames();
   if (fields.size() != names.size()) {
-    throw ValidationException("Aliases must have the same length as the number of columns; "
-                              "the table has " + std::to_string(names.size()) +
-                              " columns, got " + std::to_string(fields.size()) + " aliases");
+    throw ValidationException(
+        "Aliases must have the same length as the number of columns; "
+        "the table has " +
+        std::to_string(names.size()) + " columns, got " + std::to_string(fields.size()) +
+        " aliases");
   }
   std::vector<Expression> items;
   for (size_t i = 0; i < names.size(); ++i) items.push_back(col(names[i]).as(fields[i]));
@@ -199,7 +199,8 @@ Table Table::addOrReplaceColumns(const std::vector<Expression>& fields) const {
   std::vector<Expression> items;
   for (const std::string& name : names) items.push_back(col(name));
   for (size_t i = 0; i < fields.size(); ++i) {
-    std::optional<std::string> name = fields[i].alias() ? fields[i].alias() : columnNameOf(fields[i]);
+    std::optional<std::string> name =
+        fields[i].alias() ? fields[i].alias() : columnNameOf(fields[i]);
     if (!name) {
       throw ValidationException("addOrReplaceColumns() needs named columns (use as()): " +
                                 fields[i].asSummaryString());
@@ -222,12 +223,16 @@ Table Table::dropColumns(const std::vector<Expression>& fields) const {
   for (const Expression& field : fields) {
     std::optional<std::string> name = columnNameOf(field);
     if (!name || std::find(names.begin(), names.end(), *name) == names.end()) {
-      throw ValidationException("Cannot resolve field [" + (name ? *name : field.asSummaryString()) +
-                                "] to drop; the table has [" + [&] {
+      throw ValidationException("Cannot resolve field [" +
+                                (name ? *name : field.asSummaryString()) +
+                                "] to drop; the table has [" +
+                                [&] {
                                   std::string list;
-                                  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+                                  for (size_t i = 0; i < names.size(); ++i)
+                                    list += (i ? ", " : "") + names[i];
                                   return list;
-                                }() + "]");
+                                }() +
+                                "]");
     }
     dropped.insert(*name);
   }
@@ -246,8 +251,10 @@ Table Table::renameColumns(const std::vector<Expression>& fields) const {
   for (const Expression& field : fields) {
     std::optional<std::string> name = columnNameOf(field);
     if (!name || !field.alias()) {
-      throw ValidationException("renameColumns() takes column references with a new name, e.g. "
-                                "$(\"a\").as(\"b\"); got " + field.asSummaryString());
+      throw ValidationException(
+          "renameColumns() takes column references with a new name, e.g. "
+          "$(\"a\").as(\"b\"); got " +
+          field.asSummaryString());
     }
     auto position = std::find(names.begin(), names.end(), *name);
     if (position == names.end()) {
@@ -264,11 +271,11 @@ TableResult Table::executeInsert(const std::string& path) const {
   return environment_->executeInsertPlan(path, plan_);
 }
 
-TablePipeline Table::insertInto(const std::string& path) const { return TablePipeline(*this, path); }
-
-std::string Table::explain() const {
-  return environment_->explainQueryPlan(plan_, true);
+TablePipeline Table::insertInto(const std::string& path) const {
+  return TablePipeline(*this, path);
 }
+
+std::string Table::explain() const { return environment_->explainQueryPlan(plan_, true); }
 
 // ---- GroupedTable, TablePipeline ------------------------------------------------------------
 
@@ -284,9 +291,8 @@ Table GroupedTable::select(const std::vector<Expression>& fields) const {
 // ---- Group windows ---------------------------------------------------------------------------
 
 GroupWindow TumbleWithSizeOnTime::as(const std::string& alias) const {
-  return GroupWindow("TUMBLE",
-                     "TUMBLE(" + time_.asSummaryString() + ", " + size_.asSummaryString() + ")",
-                     alias);
+  return GroupWindow(
+      "TUMBLE", "TUMBLE(" + time_.asSummaryString() + ", " + size_.asSummaryString() + ")", alias);
 }
 
 GroupWindow SlideWithSizeAndSlideOnTime::as(const std::string& alias) const {
@@ -297,9 +303,8 @@ GroupWindow SlideWithSizeAndSlideOnTime::as(const std::string& alias) const {
 }
 
 GroupWindow SessionWithGapOnTime::as(const std::string& alias) const {
-  return GroupWindow("SESSION",
-                     "SESSION(" + time_.asSummaryString() + ", " + gap_.asSummaryString() + ")",
-                     alias);
+  return GroupWindow(
+      "SESSION", "SESSION(" + time_.asSummaryString() + ", " + gap_.asSummaryString() + ")", alias);
 }
 
 OverWindowedTable Table::window(const OverWindow& window) const {
@@ -310,7 +315,8 @@ OverWindowPartitioned Over::partitionBy(const std::vector<Expression>& keys) {
   return OverWindowPartitioned("PARTITION BY " + joined(keys, false) + " ");
 }
 
-OverWindowPartitionedOrdered OverWindowPartitionedOrdered::preceding(const Expression& bound) const {
+OverWindowPartitionedOrdered OverWindowPartitionedOrdered::preceding(
+    const Expression& bound) const {
   const std::string& text = bound.asSummaryString();
   std::string frame;
   if (text == "$UNBOUNDED_RANGE") {
@@ -330,10 +336,11 @@ OverWindowPartitionedOrdered OverWindowPartitionedOrdered::preceding(const Expre
 }
 
 OverWindow OverWindowPartitionedOrdered::as(const std::string& alias) const {
-  return OverWindow(alias, partitionSql_ + "ORDER BY " + order_.asSummaryString() + " " +
-                               (frameSql_.empty()
-                                    ? std::string("RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
-                                    : frameSql_));
+  return OverWindow(
+      alias,
+      partitionSql_ + "ORDER BY " + order_.asSummaryString() + " " +
+          (frameSql_.empty() ? std::string("RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
+                             : frameSql_));
 }
 
 OverWindowedTable::OverWindowedTable(const Table& table, OverWindow window)
@@ -395,7 +402,7 @@ Table WindowGroupedTable::select(const std::vector<Expression>& fields) const {
   std::string groups;
   for (size_t i = 0; i < keys_.size(); ++i) {
     std::string key = columnNameOf(keys_[i]) == window_.alias() ? window_.functionSql()
-                                                                 : keys_[i].asSummaryString();
+                                                                : keys_[i].asSummaryString();
     groups += (i ? ", " : "") + key;
   }
   return table_->derive("SELECT " + items + " FROM input0 GROUP BY " + groups, {table_.get()});

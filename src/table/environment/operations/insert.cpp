@@ -20,10 +20,10 @@
 #include "function/type_rules.h"
 #include "runtime/operators/sink/not_null_enforcer_operator.h"
 #include "sql/binder/binder.h"
-#include "sql/planner/plan_table_scan.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/unparse.h"
 #include "sql/physical/translator.h"
+#include "sql/planner/plan_table_scan.h"
 #include "table/environment/operations/job_progress.h"
 #include "table/environment/operations/statement_operations.h"
 #include "table/environment/session_options.h"
@@ -83,7 +83,8 @@ std::string describeColumns(const LogicalType& rowType) {
 /// The sink of one INSERT added to a job.
 struct AddedSink {
   std::string identifier;          // catalog.database.table
-  sql::LogicalNodePtr plan;        // the rows cast to the sink's columns
+  sql::LogicalNodePtr plan;        // the rows cast to the sink's columns, as bound
+  sql::LogicalNodePtr optimized;   // that plan optimized, as the sink consumes it
   DataStream<vector::Chunk> sink;  // the sink transformation
 };
 
@@ -105,11 +106,11 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   const auto& queryFields = plan->rowType->getFields();
   const auto& sinkFields = sinkType->getFields();
   if (queryFields.size() != sinkFields.size()) {
-    throw ValidationException("Column types of query result and sink for '" +
-                              identifier.asSummaryString() +
-                              "' do not match.\nCause: Different number of columns.\n\n"
-                              "Query schema: " + describeColumns(*plan->rowType) +
-                              "\nSink schema:  " + describeColumns(*sinkType));
+    throw ValidationException(
+        "Column types of query result and sink for '" + identifier.asSummaryString() +
+        "' do not match.\nCause: Different number of columns.\n\n"
+        "Query schema: " +
+        describeColumns(*plan->rowType) + "\nSink schema:  " + describeColumns(*sinkType));
   }
   // Implicit casts to the sink's column types (an impossible cast names the columns).
   std::vector<expression::ExpressionPtr> casts;
@@ -125,11 +126,10 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     auto column = expression::column(static_cast<int>(i), queryFields[i].type);
     // A string into a string column: only trimmed or padded to the column's length with
     // table.exec.sink.type-length-enforcer = TRIM_PAD (Flink's default IGNORE writes it as is).
-    const bool sameStringKind =
-        (function::isCharacterString(*queryFields[i].type) &&
-         function::isCharacterString(*sinkFields[i].type)) ||
-        (function::isBinaryString(*queryFields[i].type) &&
-         function::isBinaryString(*sinkFields[i].type));
+    const bool sameStringKind = (function::isCharacterString(*queryFields[i].type) &&
+                                 function::isCharacterString(*sinkFields[i].type)) ||
+                                (function::isBinaryString(*queryFields[i].type) &&
+                                 function::isBinaryString(*sinkFields[i].type));
     if (sameStringKind && !translation.trimPadToSinkLength) {
       casts.push_back(std::move(column));
       names.push_back(sinkFields[i].name);
@@ -144,14 +144,18 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
           column, sinkFields[i].type, function::BindingContext{translation.sessionTimeZone}));
     } catch (const ValidationException& error) {
       throw ValidationException("Column types of query result and sink for '" +
-                                identifier.asSummaryString() + "' do not match.\nCause: " +
-                                error.what() + "\n\nQuery schema: " +
-                                describeColumns(*plan->rowType) +
+                                identifier.asSummaryString() +
+                                "' do not match.\nCause: " + error.what() +
+                                "\n\nQuery schema: " + describeColumns(*plan->rowType) +
                                 "\nSink schema:  " + describeColumns(*sinkType));
     }
     names.push_back(sinkFields[i].name);
   }
-  plan = std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
+  const sql::LogicalNodePtr bound =
+      std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
+  // What the sink consumes (its changelog, the -U it gets, the upsert materializer) is decided
+  // on the optimized plan (as Flink infers changelog modes after its logical rewrites).
+  plan = sql::optimize(bound, translation.optimizer);
 
   connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
                                        target.table->options, translation.streaming,
@@ -160,17 +164,19 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
   if (insert.overwrite) {
     if (!sink->supportsOverwrite()) {
-      throw ValidationException("INSERT OVERWRITE requires that the underlying DynamicTableSink "
-                                "of table '" + identifier.asSummaryString() +
-                                "' implements the SupportsOverwrite interface.");
+      throw ValidationException(
+          "INSERT OVERWRITE requires that the underlying DynamicTableSink "
+          "of table '" +
+          identifier.asSummaryString() + "' implements the SupportsOverwrite interface.");
     }
     sink->applyOverwrite(true);
   }
   if (!insert.staticPartition.empty()) {
     if (!sink->supportsPartitioning()) {
-      throw ValidationException("INSERT with a PARTITION clause requires that the underlying "
-                                "DynamicTableSink of table '" + identifier.asSummaryString() +
-                                "' implements the SupportsPartitioning interface.");
+      throw ValidationException(
+          "INSERT with a PARTITION clause requires that the underlying "
+          "DynamicTableSink of table '" +
+          identifier.asSummaryString() + "' implements the SupportsPartitioning interface.");
     }
     sink->applyStaticPartition(insert.staticPartition);
   }
@@ -199,11 +205,10 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   // Flink's SinkUpsertMaterializer before an upsert sink (one with a primary key that takes
   // updates without -U; a retract sink, which takes -U and +U, gets none, as in Flink).
   std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> materializer;
-  if (translation.streaming && sinkKey && sink->acceptsUpdates() &&
-      !sink->consumesUpdateBefore()) {
+  if (translation.streaming && sinkKey && sink->acceptsUpdates() && !sink->consumesUpdateBefore()) {
     materializer = sql::upsertMaterializerFor(*plan, *sinkKey, translation.upsertMaterialize);
   }
-  auto rows = sql::translateToDataStream(plan, environment, translation);
+  auto rows = sql::translateOptimizedPlan(plan, environment, translation);
   if (!notNull->columns.empty()) {
     // Flink's ConstraintEnforcer, chained before the sink.
     DataStream<vector::Chunk> enforced = rows.transform<vector::Chunk>(
@@ -226,7 +231,7 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
   // its order), unless the table sets 'sink.parallelism'.
   sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));
-  return AddedSink{identifier.asSummaryString(), std::move(plan), std::move(sinkStream)};
+  return AddedSink{identifier.asSummaryString(), bound, std::move(plan), std::move(sinkStream)};
 }
 
 }  // namespace
@@ -244,10 +249,10 @@ TableResult TableEnvironment::runInserts(const std::vector<InsertPlan>& inserts)
   }
   JobClient client = environment->executeAsync(jobName);
   int sinkCount = static_cast<int>(columns.size());
-  return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema(std::move(columns)),
-                     std::make_unique<InsertRowSource>(std::move(environment), std::move(client),
-                                                       sinkCount),
-                     false);
+  return TableResult(
+      ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema(std::move(columns)),
+      std::make_unique<InsertRowSource>(std::move(environment), std::move(client), sinkCount),
+      false);
 }
 
 void TableEnvironment::addInsertsTo(StreamExecutionEnvironment& environment,
@@ -277,13 +282,14 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
   };
   for (const InsertPlan& insert : inserts) {
     AddedSink added = addInsertSink(*catalogManager_, *environment, translation, insert, false);
-    const std::string fields = fmt::format("{}", fmt::join(added.plan->rowType->getFieldNames(), ", "));
+    const std::string fields =
+        fmt::format("{}", fmt::join(added.plan->rowType->getFieldNames(), ", "));
     // Flink's LogicalSink line; the rows as they reach the sink (with the implicit casts).
     std::string sink = "LogicalSink(table=[" + added.identifier + "], fields=[" + fields + "]" +
                        (insert.overwrite ? ", overwrite=[true]" : "") + ")";
     syntaxTree += sink + "\n" + indented(sql::explainPlan(*added.plan, false));
-    optimized += sink + "\n" + indented(sql::explainPlan(*sql::optimize(added.plan), changelogMode,
-                                                          estimatedCost));
+    optimized +=
+        sink + "\n" + indented(sql::explainPlan(*added.optimized, changelogMode, estimatedCost));
     physical += sql::explainPhysicalPlan(added.sink);
   }
   return "== Abstract Syntax Tree ==\n" + syntaxTree + "\n== Optimized Logical Plan ==\n" +
@@ -334,9 +340,9 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
     // A constant (Calcite takes literals only): bound over no columns, cast, evaluated.
     std::optional<Value> constant;
     try {
-      constant = expression::ExpressionEvaluator::evaluateConstant(expression::castIfNeeded(
-          binder.bindExpressionText(sql::unparse(*value.value), {}), field.type,
-          table::bindingContextOf(configuration_)));
+      constant = expression::ExpressionEvaluator::evaluateConstant(
+          expression::castIfNeeded(binder.bindExpressionText(sql::unparse(*value.value), {}),
+                                   field.type, table::bindingContextOf(configuration_)));
     } catch (const ValidationException&) {
       // not a constant, or not of the key's type
     }
@@ -377,8 +383,7 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
   }
   const auto& queryFields = plan->rowType->getFields();
   if (queryFields.size() != targets.size()) {
-    throw ValidationException("Number of INSERT target columns (" +
-                              std::to_string(targets.size()) +
+    throw ValidationException("Number of INSERT target columns (" + std::to_string(targets.size()) +
                               ") does not equal number of source items (" +
                               std::to_string(queryFields.size()) + ")");
   }

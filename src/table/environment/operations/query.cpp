@@ -60,8 +60,8 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
   // parallelism-1 operator (a global aggregate) to more subtasks would reorder its changelog.
   DataStream<Row> converted =
       chunks.transform<Row>("ChunkToRows", std::make_shared<runtime::LambdaOperatorFactory>([] {
-        return std::make_unique<runtime::operators::ChunkToRowsOperator>();
-      }));
+                              return std::make_unique<runtime::operators::ChunkToRowsOperator>();
+                            }));
   converted.setParallelism(chunks.getParallelism());
   CloseableIterator<Row> rows = converted.executeAndCollect("collect");
   return TableResult(ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema::fromRowType(plan->rowType),
@@ -77,7 +77,8 @@ std::string TableEnvironment::explainQueryPlan(const std::shared_ptr<const sql::
   DataStream<vector::Chunk> physical = sql::translateToDataStream(plan, *environment, translation);
   return "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
          "\n== Optimized Logical Plan ==\n" +
-         sql::explainPlan(*sql::optimize(plan), changelogMode, estimatedCost) +
+         sql::explainPlan(*sql::optimize(plan, translation.optimizer), changelogMode,
+                          estimatedCost) +
          "\n== Physical Plan ==\n" + sql::explainPhysicalPlan(physical);
 }
 
