@@ -29,10 +29,33 @@ class SqlParseException : public EddyException {
 };
 
 /// A program or statement is well formed but invalid: unknown names, type mismatches,
-/// unsupported combinations, bad option values. The user is at fault.
+/// unsupported combinations, bad option values. The user is at fault. A fault in a SQL text
+/// carries its position (1-based line and column): what() then starts with Flink's
+/// "SQL validation failed. From line L, column C: ", which the SQL client prints, and
+/// message() is the text without it, which the Table API reports (a position in a text the
+/// caller did not write means nothing).
 class ValidationException : public EddyException {
  public:
-  using EddyException::EddyException;
+  explicit ValidationException(const std::string& message)
+      : EddyException(message), message_(message) {}
+  ValidationException(const std::string& message, int line, int column)
+      : EddyException("SQL validation failed. From line " + std::to_string(line) + ", column " +
+                      std::to_string(column) + ": " + message),
+        message_(message),
+        line_(line),
+        column_(column) {}
+
+  /// The message without the position.
+  const std::string& message() const { return message_; }
+  /// Whether the fault has a position in a SQL text (line() and column() are then >= 1).
+  bool hasPosition() const { return line_ > 0; }
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  std::string message_;
+  int line_ = 0;
+  int column_ = 0;
 };
 
 /// A Table API program failed while being planned or executed.

@@ -185,8 +185,8 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         notSupported(node, "The expression '" + unparse(node) + "'");
     }
   } catch (const ValidationException& error) {
-    if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
-    fail(node, error.what());
+    if (error.hasPosition()) throw;
+    fail(node, error.message());
   }
   notSupported(node, "The expression '" + unparse(node) + "'");
 }
@@ -278,8 +278,8 @@ BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
         notSupported(literal, "This literal");
     }
   } catch (const ValidationException& error) {
-    if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
-    fail(literal, error.what());
+    if (error.hasPosition()) throw;
+    fail(literal, error.message());
   }
 }
 

@@ -91,7 +91,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     try {
       return expression::call(function, {text, characters}, context_);
     } catch (const ValidationException& error) {
-      fail(call, error.what());
+      fail(call, error.message());
     }
   }
   std::vector<BoundPtr> arguments;
@@ -127,8 +127,8 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
         return expression::ifThenElse(arguments[0], arguments[1], arguments[2]);
       }
     } catch (const ValidationException& error) {
-      if (std::string(error.what()).rfind("SQL validation failed.", 0) == 0) throw;
-      fail(call, error.what());
+      if (error.hasPosition()) throw;
+      fail(call, error.message());
     }
   }
   std::string name;
@@ -136,7 +136,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
   try {
     return expression::call(name, std::move(arguments), context_, catalogManager_.functions());
   } catch (const ValidationException& error) {
-    fail(call, error.what());
+    fail(call, error.message());
   }
 }
 

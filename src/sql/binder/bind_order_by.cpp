@@ -1,5 +1,6 @@
-// ORDER BY (selected columns, their positions, expressions over them) with LIMIT / OFFSET /
-// FETCH: a LogicalSort over the query it orders.
+// ORDER BY (selected columns, their positions, expressions over them, and over a SELECT the
+// columns of its FROM clause) with LIMIT / OFFSET / FETCH: a LogicalSort over the query it
+// orders.
 #include "sql/binder/binder.h"
 
 #include <algorithm>
@@ -12,18 +13,27 @@ namespace eddy::sql {
 using BoundPtr = expression::ExpressionPtr;
 
 Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
-  Relation input = bindRelation(*orderBy.query);
+  SortItems sortItems{orderBy.orderBy, {}};
+  Relation input = orderBy.query->is<SelectQuery>()
+                       ? bindSelect(orderBy.query->as<SelectQuery>(), nullptr, &sortItems)
+                       : bindRelation(*orderBy.query);
+  // The query's own columns, then those of keys it computed over its FROM clause.
+  const size_t visible =
+      input.scope.size() -
+      static_cast<size_t>(std::count_if(sortItems.columns.begin(), sortItems.columns.end(),
+                                        [](int column) { return column >= 0; }));
   std::vector<runtime::operators::SortKey> keys;
   std::vector<BoundPtr> hiddenKeys;
-  for (const OrderItem& item : orderBy.orderBy) {
+  for (size_t k = 0; k < orderBy.orderBy.size(); ++k) {
+    const OrderItem& item = orderBy.orderBy[k];
     int column = -1;
     const Expression& key = *item.expression;
-    if (key.is<LiteralExpression>() &&
-        key.as<LiteralExpression>().literalKind == LiteralKind::kExactNumeric) {
+    if (!sortItems.columns.empty() && sortItems.columns[k] >= 0) {
+      column = sortItems.columns[k];
+    } else if (key.is<LiteralExpression>() &&
+               key.as<LiteralExpression>().literalKind == LiteralKind::kExactNumeric) {
       int ordinal = std::stoi(key.as<LiteralExpression>().value);
-      if (ordinal < 1 || ordinal > static_cast<int>(input.scope.size())) {
-        fail(key, "Ordinal out of range");
-      }
+      if (ordinal < 1 || ordinal > static_cast<int>(visible)) fail(key, "Ordinal out of range");
       column = ordinal - 1;
     } else {
       BoundPtr bound = bindExpression(key, input.scope, nullptr);
@@ -52,27 +62,35 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
   };
   int64_t offset = std::max<int64_t>(0, count(orderBy.offset, "OFFSET"));
   int64_t fetch = count(orderBy.fetch, "LIMIT");
-  if (hiddenKeys.empty()) {
+  if (hiddenKeys.empty() && visible == input.scope.size()) {
     input.node = std::make_shared<LogicalSort>(input.node, std::move(keys), offset, fetch);
     return input;
   }
+  LogicalNodePtr sortInput = input.node;
+  if (!hiddenKeys.empty()) {
+    std::vector<BoundPtr> withKeys;
+    std::vector<std::string> namesWithKeys;
+    for (size_t i = 0; i < input.scope.size(); ++i) {
+      withKeys.push_back(expression::column(static_cast<int>(i), input.scope[i].type));
+      namesWithKeys.push_back(input.node->rowType->getFields()[i].name);
+    }
+    for (BoundPtr& key : hiddenKeys) {
+      withKeys.push_back(std::move(key));
+      namesWithKeys.push_back("$sort" + std::to_string(namesWithKeys.size() - visible));
+    }
+    sortInput = std::make_shared<LogicalProject>(input.node, std::move(withKeys),
+                                                 uniquifyNames(namesWithKeys));
+  }
   std::vector<BoundPtr> selected;
   std::vector<std::string> names;
-  for (size_t i = 0; i < input.scope.size(); ++i) {
+  for (size_t i = 0; i < visible; ++i) {
     selected.push_back(expression::column(static_cast<int>(i), input.scope[i].type));
     names.push_back(input.node->rowType->getFields()[i].name);
   }
-  std::vector<BoundPtr> withKeys = selected;
-  std::vector<std::string> namesWithKeys = names;
-  for (BoundPtr& key : hiddenKeys) {
-    withKeys.push_back(std::move(key));
-    namesWithKeys.push_back("$sort" + std::to_string(namesWithKeys.size() - names.size()));
-  }
-  LogicalNodePtr sorted = std::make_shared<LogicalSort>(
-      std::make_shared<LogicalProject>(input.node, std::move(withKeys),
-                                       uniquifyNames(namesWithKeys)),
-      std::move(keys), offset, fetch);
+  LogicalNodePtr sorted =
+      std::make_shared<LogicalSort>(std::move(sortInput), std::move(keys), offset, fetch);
   input.node = std::make_shared<LogicalProject>(sorted, std::move(selected), std::move(names));
+  input.scope.resize(visible);
   return input;
 }
 

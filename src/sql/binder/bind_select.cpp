@@ -9,6 +9,7 @@
 // grouping and outputting per correlation key (Binder::Correlation).
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "sql/binder/aggregate_binding.h"
 #include "sql/binder/binder.h"
@@ -157,6 +158,9 @@ struct Binder::SelectBinding {
   int groupWindowColumn = -1;
   std::vector<BoundPtr> projections = {};
   std::vector<std::string> names = {};
+  // ORDER BY keys over the FROM clause: the last `sortColumns` items (hidden in the output).
+  SortItems* sortItems = nullptr;
+  int sortColumns = 0;
 };
 
 // What the phases of an aggregation share: the projection below it (the correlation keys, the
@@ -175,8 +179,10 @@ struct Binder::GroupingBinding {
   std::vector<Value> emptyResults;
 };
 
-Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* correlation) {
+Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* correlation,
+                                   SortItems* sortItems) {
   SelectBinding state{select, correlation};
+  state.sortItems = sortItems;
   if (select.from) {
     state.input = bindTableReference(*select.from);
   } else {
@@ -187,6 +193,7 @@ Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* corr
   if (select.where) bindWhere(state);
   expandSelectList(state);
   findAggregation(state);
+  addSortItems(state);
   bindGroupWindow(state);
   planRankFunctions(state);
   planSelectOverAggregates(state);
@@ -277,6 +284,45 @@ void Binder::findAggregation(SelectBinding& state) {
   state.correlated = state.correlationKeys > 0 || (correlation && !correlation->residuals.empty());
   if (state.correlationKeys > 0 && state.aggregating && select.groupBy.empty() && select.having) {
     notSupported(*select.having, "HAVING without GROUP BY in a correlated subquery");
+  }
+}
+
+// ORDER BY keys that read the FROM clause (`ORDER BY p.id`, a column not selected): hidden items
+// after the select list, so they are computed with it (over the aggregation when it
+// aggregates). A key over selected columns only is left to bindOrderBy, as is every key of a
+// SELECT DISTINCT (which only selected columns can order).
+void Binder::addSortItems(SelectBinding& state) {
+  if (!state.sortItems) return;
+  SortItems& sort = *state.sortItems;
+  sort.columns.assign(sort.keys.size(), -1);
+  if (state.select.distinct || state.correlation) return;
+  std::set<std::string> outputNames;
+  for (const SelectBinding::OutputItem& item : state.items) outputNames.insert(item.name);
+  for (size_t k = 0; k < sort.keys.size(); ++k) {
+    const Expression& key = *sort.keys[k].expression;
+    if (key.is<LiteralExpression>()) continue;  // an ordinal, or a constant
+    // (An aggregate call reads the FROM clause's rows.)
+    bool readsOutput = true;
+    forEachAggregate(key, [&](const FunctionCallExpression&) { readsOutput = false; });
+    forEachSubexpression(key, [&](const Expression& node) {
+      if (node.is<IdentifierExpression>() &&
+          !outputNames.count(node.as<IdentifierExpression>().names.front())) {
+        readsOutput = false;
+      }
+      return false;
+    });
+    if (readsOutput) continue;
+    bool aggregates = false;
+    forEachAggregate(key, [&](const FunctionCallExpression& call) {
+      state.aggregateCalls.push_back(&call);
+      aggregates = true;
+    });
+    if (aggregates && !state.aggregating) {
+      fail(key, "Aggregate expression is illegal in ORDER BY clause of non-aggregate SELECT");
+    }
+    sort.columns[k] = static_cast<int>(state.items.size());
+    state.items.push_back(SelectBinding::OutputItem{&key, -1, "$sort" + std::to_string(k)});
+    ++state.sortColumns;
   }
 }
 
@@ -699,8 +745,9 @@ Binder::Relation Binder::finishSelect(SelectBinding& state) {
       (state.correlation ? static_cast<int>(state.correlation->carried.size()) : 0);
   Scope outputScope;
   for (size_t i = 0; i < names.size(); ++i) {
-    outputScope.push_back(
-        ScopeColumn{"", names[i], projections[i]->type(), static_cast<int>(i) < hiddenColumns});
+    const bool hidden = static_cast<int>(i) < hiddenColumns ||
+                        i >= names.size() - static_cast<size_t>(state.sortColumns);
+    outputScope.push_back(ScopeColumn{"", names[i], projections[i]->type(), hidden});
   }
   return Relation{result, outputScope};
 }

@@ -13,9 +13,7 @@ Binder::Binder(const catalog::CatalogManager& catalogManager, function::BindingC
     : catalogManager_(catalogManager), context_(std::move(context)) {}
 
 void Binder::fail(const Node& node, const std::string& message) {
-  throw ValidationException("SQL validation failed. From line " +
-                            std::to_string(node.position.line) + ", column " +
-                            std::to_string(node.position.column) + ": " + message);
+  throw ValidationException(message, node.position.line, node.position.column);
 }
 
 void Binder::notSupported(const Node& node, const std::string& what) {
@@ -37,7 +35,8 @@ expression::ExpressionPtr Binder::bindExpressionText(const std::string& sql,
                                                      const std::vector<RowField>& columns) {
   ExpressionPtr parsed = parseExpression(sql);
   Scope scope;
-  for (const RowField& field : columns) scope.push_back(ScopeColumn{"", field.name, field.type, false});
+  for (const RowField& field : columns)
+    scope.push_back(ScopeColumn{"", field.name, field.type, false});
   return bindExpression(*parsed, scope, nullptr);
 }
 
@@ -75,11 +74,9 @@ Binder::Relation Binder::bindRelation(const Query& query) {
   notSupported(query, "This query");
 }
 
-std::string withoutSqlPosition(const std::string& message) {
-  const std::string prefix = "SQL validation failed. From line ";
-  size_t colon = message.find(": ");
-  if (message.rfind(prefix, 0) != 0 || colon == std::string::npos) return message;
-  return message.substr(colon + 2);
+std::string withoutSqlPosition(const std::exception& error) {
+  const auto* validation = dynamic_cast<const ValidationException*>(&error);
+  return validation ? validation->message() : error.what();
 }
 
 bool isAggregateFunctionName(const std::string& upperCaseName) {

@@ -122,10 +122,20 @@ class Binder {
   // bind_select.cpp: bindSelect drives its phases over the state they share.
   struct SelectBinding;
   struct GroupingBinding;
-  Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr);
+  // The ORDER BY keys of the SELECT being bound (bind_order_by.cpp). A key that reads the FROM
+  // clause (a qualified name, a column not selected) is computed by bindSelect as a hidden
+  // column after the output, as Calcite's; `columns` receives that column per key (-1: the key
+  // reads the output: an ordinal or names of selected columns only).
+  struct SortItems {
+    const std::vector<OrderItem>& keys;
+    std::vector<int> columns;
+  };
+  Relation bindSelect(const SelectQuery& select, Correlation* correlation = nullptr,
+                      SortItems* sortItems = nullptr);
   void bindWhere(SelectBinding& state);
   static void expandSelectList(SelectBinding& state);
   void findAggregation(SelectBinding& state);
+  static void addSortItems(SelectBinding& state);
   void bindGroupWindow(SelectBinding& state);
   void planRankFunctions(SelectBinding& state);
   void planSelectOverAggregates(SelectBinding& state);
@@ -322,10 +332,10 @@ class Binder {
   bool bindingVersionedTable_ = false;
 };
 
-/// A binder message without its "SQL validation failed. From line L, column C: " prefix, for
+/// An error's message without the SQL position of a ValidationException (its message()), for
 /// errors whose SQL the user did not write as a statement (a computed column's expression, a
 /// Table API operation): the position means nothing there, the cause does.
-std::string withoutSqlPosition(const std::string& message);
+std::string withoutSqlPosition(const std::exception& error);
 
 /// True for the aggregate functions the binder knows (runtime::operators::aggregateKindOfName).
 bool isAggregateFunctionName(const std::string& upperCaseName);

@@ -30,16 +30,16 @@ std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call)
   return aggregateKindOfCall(call);
 }
 
-void forEachCall(const Expression& expression,
-                 const std::function<bool(const FunctionCallExpression&)>& visit) {
-  auto recurse = [&visit](const Expression& child) { forEachCall(child, visit); };
-  if (expression.is<FunctionCallExpression>()) {
-    const auto& call = expression.as<FunctionCallExpression>();
-    if (visit(call)) return;
-    for (const auto& argument : call.arguments) recurse(*argument);
-    return;
-  }
+void forEachSubexpression(const Expression& expression,
+                          const std::function<bool(const Expression&)>& visit) {
+  if (visit(expression)) return;
+  auto recurse = [&visit](const Expression& child) { forEachSubexpression(child, visit); };
   switch (expression.kind) {
+    case ExpressionKind::kFunctionCall:
+      for (const auto& argument : expression.as<FunctionCallExpression>().arguments) {
+        recurse(*argument);
+      }
+      break;
     case ExpressionKind::kUnary:
       recurse(*expression.as<UnaryExpression>().operand);
       break;
@@ -79,6 +79,13 @@ void forEachCall(const Expression& expression,
     default:
       break;
   }
+}
+
+void forEachCall(const Expression& expression,
+                 const std::function<bool(const FunctionCallExpression&)>& visit) {
+  forEachSubexpression(expression, [&visit](const Expression& node) {
+    return node.is<FunctionCallExpression>() && visit(node.as<FunctionCallExpression>());
+  });
 }
 
 void forEachAggregate(const Expression& expression,

@@ -26,6 +26,12 @@ std::optional<runtime::operators::AggregateKind> aggregateKindOfCall(
 std::optional<runtime::operators::AggregateKind> aggregateKindOf(
     const FunctionCallExpression& call);
 
+/// Calls `visit` for `expression` and its operands, outermost first (the arguments of calls and
+/// the operands of operators, IS, CAST, BETWEEN, CASE and IN; not into field accesses or
+/// subqueries); the operands of a node are visited only when `visit` returns false for it.
+void forEachSubexpression(const Expression& expression,
+                          const std::function<bool(const Expression&)>& visit);
+
 /// Calls `visit` for the function calls of `expression`, outermost first; the arguments of a
 /// call are visited only when `visit` returns false for it.
 void forEachCall(const Expression& expression,

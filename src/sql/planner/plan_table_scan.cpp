@@ -155,7 +155,7 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
         // The position inside the column's expression text means little here: keep the cause.
         throw ValidationException("Invalid expression for computed column '" + computedColumn->name +
                                   "' of table '" + tableName + "': " +
-                                  withoutSqlPosition(error.what()));
+                                  withoutSqlPosition(error));
       }
       names.push_back(computedColumn->name);
       continue;
@@ -196,7 +196,7 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     bound = binder.bindExpressionText(watermark.expression, project->rowType->getFields());
   } catch (const std::exception& error) {
     throw ValidationException("Invalid expression for watermark '" + watermark.expression +
-                              "' of table '" + tableName + "': " + withoutSqlPosition(error.what()));
+                              "' of table '" + tableName + "': " + withoutSqlPosition(error));
   }
   checkWatermarkTypes(timeType, bound->type().get());
   return std::make_shared<LogicalWatermarkAssigner>(project, static_cast<int>(position), bound);

@@ -235,7 +235,7 @@ TableColumns tableColumnsOf(sql::Binder& binder, const Schema& declared,
         bound = binder.bindExpressionText(computed.expression, scanFields);
       } catch (const ValidationException& error) {
         throw ValidationException("Invalid expression for computed column '" + computed.name +
-                                  "' of " + method + "(): " + sql::withoutSqlPosition(error.what()));
+                                  "' of " + method + "(): " + sql::withoutSqlPosition(error));
       }
       addColumn(computed.name, std::move(bound), "AS " + computed.expression);
     }

@@ -34,7 +34,7 @@ std::string joined(const std::vector<Expression>& expressions, bool withAliases)
 /// Errors of the SQL the operation was written as carry its line and column, which mean
 /// nothing to a Table API caller: keep only the message.
 [[noreturn]] void rethrowWithoutPosition(const ValidationException& error) {
-  throw ValidationException(sql::withoutSqlPosition(error.what()));
+  throw ValidationException(error.message());
 }
 
 /// The column name an expression names when it is a bare column reference (`name`).

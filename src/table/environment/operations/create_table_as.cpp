@@ -26,11 +26,12 @@ std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
   };
   auto queryColumn = [&](Schema::Builder& builder, const RowField& field) {
     const LogicalTypePtr& type = field.type;
-    const bool timeAttribute = type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
-                               type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-    builder.column(field.name, DataType(timeAttribute
-                                            ? type->copyWithTimestampKind(TimestampKind::REGULAR)
-                                            : type));
+    const bool timeAttribute =
+        type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE ||
+        type->getTypeRoot() == LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    builder.column(
+        field.name,
+        DataType(timeAttribute ? type->copyWithTimestampKind(TimestampKind::REGULAR) : type));
   };
   auto isBareName = [](const sql::TableColumn& column) {
     return column.kind == sql::ColumnKind::kPhysical && !column.type;
@@ -41,9 +42,7 @@ std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
     std::set<std::string> listed;
     for (const sql::TableColumn& column : create.columns) {
       auto failAt = [&](const std::string& message) {
-        throw ValidationException(fmt::format("SQL validation failed. From line {}, column {}: {}",
-                                              column.position.line, column.position.column,
-                                              message));
+        throw ValidationException(message, column.position.line, column.position.column);
       };
       if (!isBareName(column)) {
         failAt("A column list of names cannot define the column '" + column.name +
@@ -54,15 +53,16 @@ std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
         failAt(fmt::format("Column '{}' is not a column of the query; its columns are [{}]",
                            column.name, fmt::join(query->rowType->getFieldNames(), ", ")));
       }
-      if (!listed.insert(column.name).second) failAt("Column '" + column.name + "' is listed twice");
+      if (!listed.insert(column.name).second)
+        failAt("Column '" + column.name + "' is listed twice");
       queryColumn(builder, queryFields[static_cast<size_t>(index)]);
     }
     if (listed.size() != queryFields.size()) {
       const sql::TableColumn& first = create.columns.front();
-      throw ValidationException(fmt::format(
-          "SQL validation failed. From line {}, column {}: The column list names {} of the "
-          "query's {} columns; it must name each once",
-          first.position.line, first.position.column, listed.size(), queryFields.size()));
+      throw ValidationException(fmt::format("The column list names {} of the query's {} columns; "
+                                            "it must name each once",
+                                            listed.size(), queryFields.size()),
+                                first.position.line, first.position.column);
     }
   }
   for (const sql::TableColumn& column : create.columns) {
@@ -77,10 +77,11 @@ std::pair<catalog::CatalogBaseTable, sql::LogicalNodePtr> createTableAsSelect(
       continue;
     }
     if (column->kind != sql::ColumnKind::kPhysical) {
-      throw ValidationException(fmt::format(
-          "SQL validation failed. From line {}, column {}: A column named '{}' already exists in "
-          "the source schema. Computed and metadata columns cannot overwrite regular columns.",
-          column->position.line, column->position.column, column->name));
+      throw ValidationException(
+          fmt::format("A column named '{}' already exists in the source schema. Computed and "
+                      "metadata columns cannot overwrite regular columns.",
+                      column->name),
+          column->position.line, column->position.column);
     }
     addColumn(builder, *column);
   }

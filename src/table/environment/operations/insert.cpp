@@ -347,11 +347,10 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
       // not a constant, or not of the key's type
     }
     if (!constant) {
-      throw ValidationException(fmt::format(
-          "SQL validation failed. From line {}, column {}: The value of static partition column "
-          "'{}' must be a constant of type {}",
-          value.value->position.line, value.value->position.column, value.column,
-          field.type->asSummaryString()));
+      throw ValidationException(
+          fmt::format("The value of static partition column '{}' must be a constant of type {}",
+                      value.column, field.type->asSummaryString()),
+          value.value->position.line, value.value->position.column);
     }
     staticValues[static_cast<size_t>(column)] = expression::literal(*constant, field.type);
     if (!constant->isNull()) {

@@ -65,6 +65,33 @@ TEST(SqlQueryTest, MiniBatchFoldsEachKeyOfABundleIntoOneChange) {
   }
 }
 
+// A validation error of a SQL text carries its position as data: what() has Flink's prefix,
+// message() and line()/column() give the parts; an error without a SQL position has none.
+TEST(SqlQueryTest, ValidationErrorsCarryTheirSqlPosition) {
+  auto env = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  env->executeSql("CREATE TABLE t (name STRING, score INT) WITH ('connector' = 'datagen')");
+  try {
+    env->executeSql("SELECT name,\n  scor FROM t");
+    ADD_FAILURE() << "expected a ValidationException";
+  } catch (const ValidationException& error) {
+    EXPECT_STREQ(error.what(),
+                 "SQL validation failed. From line 2, column 3: Column 'scor' not found in any "
+                 "table; did you mean 'score'?");
+    EXPECT_EQ(error.message(), "Column 'scor' not found in any table; did you mean 'score'?");
+    EXPECT_TRUE(error.hasPosition());
+    EXPECT_EQ(error.line(), 2);
+    EXPECT_EQ(error.column(), 3);
+  }
+  try {
+    env->executeSql("SET 'table.optimizer.disabled-passes' = 'Nothing'");
+    env->executeSql("SELECT name FROM t");
+    ADD_FAILURE() << "expected a ValidationException";
+  } catch (const ValidationException& error) {
+    EXPECT_FALSE(error.hasPosition());
+    EXPECT_EQ(error.message(), error.what());
+  }
+}
+
 TEST(SqlQueryTest, AGlobalAggregatesChangelogKeepsItsOrderAtHigherParallelism) {
   // The global aggregate runs in one subtask; its -U/+U pairs must reach the result in order
   // even when the job's default parallelism is 2.
