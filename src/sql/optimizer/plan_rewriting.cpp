@@ -2,6 +2,7 @@
 #include "sql/optimizer/plan_rewriting.h"
 
 #include "eddy/exceptions.h"
+#include "sql/planner/plan_sink.h"
 
 namespace eddy::sql {
 
@@ -85,6 +86,8 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
                                                       aggregate.keyColumns, aggregate.calls,
                                                       aggregate.outputColumns, namesOf(node));
     }
+    case LogicalNodeKind::kSink:
+      return withSinkInput(static_cast<const LogicalSink&>(node), std::move(inputs[0]));
   }
   throw InternalError("unknown logical node");
 }

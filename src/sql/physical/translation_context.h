@@ -68,6 +68,8 @@ DataStream<vector::Chunk> translateWatermarkAssigner(const LogicalWatermarkAssig
 DataStream<vector::Chunk> translateUnion(const LogicalUnion& node, StreamExecutionEnvironment& env,
                                          const TranslationSettings& settings);
 
+DataStream<vector::Chunk> translateSink(const LogicalSink& sink, StreamExecutionEnvironment& env,
+                                        const TranslationSettings& settings);
 DataStream<vector::Chunk> translateAggregate(const LogicalAggregate& aggregate,
                                              StreamExecutionEnvironment& env,
                                              const TranslationSettings& settings);

@@ -50,6 +50,8 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
                                       settings);
     case LogicalNodeKind::kJoin:
       return translateJoin(static_cast<const LogicalJoin&>(node), env, settings);
+    case LogicalNodeKind::kSink:
+      return translateSink(static_cast<const LogicalSink&>(node), env, settings);
   }
   throw InternalError("unknown logical node");
 }
@@ -58,7 +60,10 @@ DataStream<vector::Chunk> translateNode(const LogicalNode& node, StreamExecution
 
 DataStream<vector::Chunk> translate(const LogicalNode& node, StreamExecutionEnvironment& env,
                                     const TranslationSettings& settings) {
-  if (!settings.reusedSubPlans) return translateNode(node, env, settings);
+  // (Two INSERTs of one statement set into one table are two sinks.)
+  if (!settings.reusedSubPlans || node.kind == LogicalNodeKind::kSink) {
+    return translateNode(node, env, settings);
+  }
   const int64_t digest = settings.reusedSubPlans->digests.idOf(node);
   auto& streams = settings.reusedSubPlans->streams;
   if (auto found = streams.find(digest); found != streams.end()) return found->second;

@@ -8,6 +8,7 @@
 // is translated in a file of its own; translation_context.h lists them.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -58,6 +59,9 @@ struct TranslationSettings {
   std::string disabledOperators;
   /// table.optimizer.disabled-passes: the optimizer passes not to run.
   OptimizerSettings optimizer;
+  /// Applied to the rows just before each table sink (the job's progress counter of rows
+  /// written); none when empty.
+  std::function<DataStream<vector::Chunk>(DataStream<vector::Chunk>)> beforeSink;
   /// table.exec.mini-batch.allow-latency (ms) and .size when table.exec.mini-batch.enabled
   /// (both > 0); 0 when mini-batch is off.
   int64_t miniBatchLatency = 0;
@@ -90,14 +94,12 @@ struct TranslationSettings {
 /// operator without keys gets every row in one subtask).
 std::string explainPhysicalPlan(const DataStream<vector::Chunk>& stream);
 
-/// Flink's SinkUpsertMaterializer for a consumer with primary key `primaryKey` (columns of
-/// `plan`'s output) that takes upserts (updates without -U rows; a consumer that takes -U and
-/// +U, a retract sink, gets none, as in Flink), under table.exec.sink.upsert-materialize
-/// `mode`: AUTO where `plan` updates and none of its upsert keys (upsertKeysOf) lies within the
-/// key, FORCE always, NONE never. The spec matches rows by the plan's smallest upsert key (Flink's
-/// UpsertKeyUtil.getSmallestKey), by all columns without one; null when not needed.
-std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> upsertMaterializerFor(
-    const LogicalNode& plan, const std::vector<int>& primaryKey, const std::string& mode);
+/// The spec of Flink's SinkUpsertMaterializer for a consumer with primary key `primaryKey`
+/// (columns of `plan`'s output) where it needs one (needsUpsertMaterializer, plan_sink.h): it
+/// matches rows by the plan's smallest upsert key (Flink's UpsertKeyUtil.getSmallestKey), by
+/// all columns without one.
+std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> upsertMaterializerSpec(
+    const LogicalNode& plan, const std::vector<int>& primaryKey);
 
 /// `rows` through the materializer of `spec` (after an exchange by its primary key; named as
 /// Flink names it: `SinkMaterializer(pk=[..])`), at the rows' parallelism.

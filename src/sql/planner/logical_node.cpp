@@ -1088,8 +1088,9 @@ namespace {
 void explainInto(const LogicalNode& node, int depth, bool withChangelogMode, bool withCost,
                  std::string& out) {
   out += std::string(depth * 2, ' ') + node.describe();
-  if (withChangelogMode) out += ", changelogMode=" + changelogKindsOf(node);
-  if (withCost) out += ": " + describeCost(node);
+  const bool sink = node.kind == LogicalNodeKind::kSink;
+  if (withChangelogMode && !sink) out += ", changelogMode=" + changelogKindsOf(node);
+  if (withCost && !sink) out += ": " + describeCost(node);
   out += "\n";
   for (const auto& input : node.inputs) {
     explainInto(*input, depth + 1, withChangelogMode, withCost, out);

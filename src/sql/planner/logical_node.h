@@ -28,6 +28,9 @@ class StreamExecutionEnvironment;
 namespace runtime {
 struct Transformation;
 }
+namespace connectors {
+class DynamicTableSink;
+}
 }  // namespace eddy
 
 namespace eddy::sql {
@@ -48,7 +51,8 @@ enum class LogicalNodeKind {
   kWindowAggregate,
   kOverAggregate,
   kUnnest,
-  kLookupJoin
+  kLookupJoin,
+  kSink
 };
 
 /// What a node's output stream may contain (Flink's ChangelogMode, simplified until upsert
@@ -412,6 +416,28 @@ struct LogicalOverAggregate final : LogicalNode {
   const runtime::operators::OverFrameUnit unit;
   const std::optional<int64_t> preceding;
   const std::vector<runtime::operators::AggregateCall> calls;
+};
+
+/// The sink of an INSERT (Flink's LogicalSink): its input's rows, cast to the table's columns,
+/// written by the table's connector, with what planSink (plan_sink.h) decided about how the
+/// sink consumes them. The root of an INSERT's plan; EXPLAIN prints it without a changelog mode
+/// or cost.
+struct LogicalSink final : LogicalNode {
+  LogicalSink(LogicalNodePtr input, std::string tableName,
+              std::shared_ptr<const connectors::DynamicTableSink> sink, bool overwrite,
+              std::vector<int> notNullColumns, std::vector<int> primaryKey,
+              bool upsertMaterialize);
+  std::string describe() const override;
+  const std::string tableName;  // catalog.database.table
+  const std::shared_ptr<const connectors::DynamicTableSink> sink;
+  const bool overwrite;
+  /// The sink's NOT NULL columns the query may fill with NULL (Flink's ConstraintEnforcer
+  /// checks them before the sink).
+  const std::vector<int> notNullColumns;
+  /// The table's PRIMARY KEY columns among the rows written (empty: none).
+  const std::vector<int> primaryKey;
+  /// Flink's SinkUpsertMaterializer goes before the sink.
+  const bool upsertMaterialize;
 };
 
 /// A window property column: which property, of which window.

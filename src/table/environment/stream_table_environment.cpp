@@ -10,6 +10,7 @@
 #include "sql/optimizer/optimizer.h"
 #include "sql/physical/translator.h"
 #include "sql/planner/logical_node.h"
+#include "sql/planner/plan_sink.h"
 #include "sql/planner/plan_table_scan.h"
 
 namespace eddy {
@@ -41,7 +42,8 @@ std::vector<RowField> derivedColumns(const TypeInformation& type, const std::str
   if (!rawTypeName.empty()) {
     return {RowField{"f0", DataTypes::RAW(rawTypeName, "").getLogicalType(), std::nullopt}};
   }
-  if (type.getKind() != TypeInformation::Kind::ROW && type.getKind() != TypeInformation::Kind::TUPLE) {
+  if (type.getKind() != TypeInformation::Kind::ROW &&
+      type.getKind() != TypeInformation::Kind::TUPLE) {
     return {RowField{"f0", type.toDataType().getLogicalType(), std::nullopt}};
   }
   std::vector<RowField> fields;
@@ -64,22 +66,48 @@ TypeInformation typeInformationOf(const LogicalType& rowType) {
     names.push_back(field.name);
     switch (field.type->getTypeRoot()) {
       case LogicalTypeRoot::CHAR:
-      case LogicalTypeRoot::VARCHAR: types.push_back(Types::STRING); break;
-      case LogicalTypeRoot::BOOLEAN: types.push_back(Types::BOOLEAN); break;
-      case LogicalTypeRoot::TINYINT: types.push_back(Types::BYTE); break;
-      case LogicalTypeRoot::SMALLINT: types.push_back(Types::SHORT); break;
-      case LogicalTypeRoot::INTEGER: types.push_back(Types::INT); break;
-      case LogicalTypeRoot::BIGINT: types.push_back(Types::LONG); break;
-      case LogicalTypeRoot::FLOAT: types.push_back(Types::FLOAT); break;
-      case LogicalTypeRoot::DOUBLE: types.push_back(Types::DOUBLE); break;
-      case LogicalTypeRoot::DECIMAL: types.push_back(Types::BIG_DEC); break;
-      case LogicalTypeRoot::DATE: types.push_back(Types::LOCAL_DATE); break;
-      case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE: types.push_back(Types::LOCAL_TIME); break;
+      case LogicalTypeRoot::VARCHAR:
+        types.push_back(Types::STRING);
+        break;
+      case LogicalTypeRoot::BOOLEAN:
+        types.push_back(Types::BOOLEAN);
+        break;
+      case LogicalTypeRoot::TINYINT:
+        types.push_back(Types::BYTE);
+        break;
+      case LogicalTypeRoot::SMALLINT:
+        types.push_back(Types::SHORT);
+        break;
+      case LogicalTypeRoot::INTEGER:
+        types.push_back(Types::INT);
+        break;
+      case LogicalTypeRoot::BIGINT:
+        types.push_back(Types::LONG);
+        break;
+      case LogicalTypeRoot::FLOAT:
+        types.push_back(Types::FLOAT);
+        break;
+      case LogicalTypeRoot::DOUBLE:
+        types.push_back(Types::DOUBLE);
+        break;
+      case LogicalTypeRoot::DECIMAL:
+        types.push_back(Types::BIG_DEC);
+        break;
+      case LogicalTypeRoot::DATE:
+        types.push_back(Types::LOCAL_DATE);
+        break;
+      case LogicalTypeRoot::TIME_WITHOUT_TIME_ZONE:
+        types.push_back(Types::LOCAL_TIME);
+        break;
       case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
         types.push_back(Types::LOCAL_DATE_TIME);
         break;
-      case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE: types.push_back(Types::INSTANT); break;
-      default: types.push_back(Types::GENERIC(field.type->asSummaryString())); break;
+      case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        types.push_back(Types::INSTANT);
+        break;
+      default:
+        types.push_back(Types::GENERIC(field.type->asSummaryString()));
+        break;
     }
   }
   return Types::ROW_NAMED(std::move(names), std::move(types));
@@ -139,13 +167,16 @@ StreamColumns streamColumnsOf(const TypeInformation& type, const std::string& ra
   // meet declared physical columns by position when the names do not match and the counts do
   // (the mixed-pipeline template of seed 002 relies on it).
   if (!derived.empty() && declaredPhysical.size() == derived.size() &&
-      (type.getKind() == TypeInformation::Kind::ROW || type.getKind() == TypeInformation::Kind::TUPLE)) {
+      (type.getKind() == TypeInformation::Kind::ROW ||
+       type.getKind() == TypeInformation::Kind::TUPLE)) {
     bool defaultNames = true;
     bool anyMatch = false;
     for (size_t i = 0; i < derived.size(); ++i) {
       defaultNames = defaultNames && derived[i].name == "f" + std::to_string(i);
       anyMatch = anyMatch || std::any_of(declaredPhysical.begin(), declaredPhysical.end(),
-                                         [&](const auto* physical) { return physical->name == derived[i].name; });
+                                         [&](const auto* physical) {
+                                           return physical->name == derived[i].name;
+                                         });
     }
     if (defaultNames && !anyMatch) derived.clear();
   }
@@ -171,7 +202,8 @@ std::vector<RowField> physicalScanFields(const StreamColumns& stream) {
             "Unable to find a field named '" + physical->name +
             "' in the physical data type derived from the given type information for schema "
             "declaration. Make sure that the type information is not a generic raw type. "
-            "Currently available fields are: [" + joinNames(derived) + "]");
+            "Currently available fields are: [" +
+            joinNames(derived) + "]");
       }
     }
   }
@@ -199,11 +231,13 @@ TableColumns tableColumnsOf(sql::Binder& binder, const Schema& declared,
   std::vector<ResolvedSchema::Column>& columns = table.columns;
   auto scanColumn = [&](const std::string& name) -> BoundPtr {
     for (size_t i = 0; i < scanFields.size(); ++i) {
-      if (scanFields[i].name == name) return expression::column(static_cast<int>(i), scanFields[i].type);
+      if (scanFields[i].name == name)
+        return expression::column(static_cast<int>(i), scanFields[i].type);
     }
     throw InternalError("no scan column " + name);
   };
-  auto addColumn = [&](const std::string& name, BoundPtr expression, std::optional<std::string> extra) {
+  auto addColumn = [&](const std::string& name, BoundPtr expression,
+                       std::optional<std::string> extra) {
     for (const std::string& existing : names) {
       if (existing == name) {
         throw ValidationException("The column '" + name + "' is declared twice in the schema of " +
@@ -221,7 +255,8 @@ TableColumns tableColumnsOf(sql::Binder& binder, const Schema& declared,
       if (read->type()->getTypeRoot() == LogicalTypeRoot::RAW) {
         // Records eddy cannot look into, declared with a richer type: shown, never read (the
         // translator rejects the plan).
-        read = expression::column(static_cast<const expression::ColumnReference&>(*read).index(), type);
+        read = expression::column(static_cast<const expression::ColumnReference&>(*read).index(),
+                                  type);
       }
       addColumn(physical->name, expression::castIfNeeded(read, type), std::nullopt);
     } else if (const auto* metadata = std::get_if<Schema::MetadataColumn>(&column)) {
@@ -250,11 +285,12 @@ TableColumns tableColumnsOf(sql::Binder& binder, const Schema& declared,
     for (const Schema::Column& column : declared.getColumns()) addDeclared(column);
     // Flink inserts a projection when the declared physical columns are not the derived ones
     // in their order; its printed schema then shows no watermark.
-    reordered = !derived.empty() && (declaredPhysical.size() != derived.size() ||
-                                     !std::equal(declaredPhysical.begin(), declaredPhysical.end(),
-                                                 derived.begin(), [](const auto* physical, const RowField& field) {
-                                                   return physical->name == field.name;
-                                                 }));
+    reordered = !derived.empty() &&
+                (declaredPhysical.size() != derived.size() ||
+                 !std::equal(declaredPhysical.begin(), declaredPhysical.end(), derived.begin(),
+                             [](const auto* physical, const RowField& field) {
+                               return physical->name == field.name;
+                             }));
   }
   return table;
 }
@@ -263,8 +299,8 @@ TableColumns tableColumnsOf(sql::Binder& binder, const Schema& declared,
 /// expression (not SOURCE_WATERMARK()) generates the watermarks.
 struct TableWatermark {
   std::vector<ResolvedSchema::WatermarkSpec> specs;  // as the table's schema shows them
-  int column = -1;                                    // the generated watermark's column ..
-  BoundPtr expression;                                // .. and expression (null: none)
+  int column = -1;                                   // the generated watermark's column ..
+  BoundPtr expression;                               // .. and expression (null: none)
 };
 
 TableWatermark watermarkOf(sql::Binder& binder, const Schema& declared, TableColumns& table,
@@ -287,7 +323,8 @@ TableWatermark watermarkOf(sql::Binder& binder, const Schema& declared, TableCol
       for (const std::string& name : names) available += (available.empty() ? "" : ", ") + name;
       throw ValidationException("Invalid column name '" + watermark.columnName +
                                 "' for rowtime attribute in watermark declaration. Available "
-                                "columns are: [" + available + "]");
+                                "columns are: [" +
+                                available + "]");
     }
     const LogicalType& timeType = *projection[position]->type();
     sql::checkWatermarkTypes(timeType, nullptr);
@@ -344,11 +381,11 @@ void applyPrimaryKey(const Schema& declared, const TableColumns& table, int fiel
         throw ValidationException("The primary key column '" + names[column] +
                                   "' of fromChangelogStream() must be a physical column");
       }
-      source.upsertKey.push_back(static_cast<const expression::ColumnReference&>(*expression).index());
+      source.upsertKey.push_back(
+          static_cast<const expression::ColumnReference&>(*expression).index());
     }
   }
 }
-
 
 }  // namespace
 
@@ -357,8 +394,9 @@ StreamStatementSet::StreamStatementSet(StreamTableEnvironment* environment)
 
 void StreamStatementSet::attachAsDataStream() {
   if (inserts_.empty()) {
-    throw TableException("No statement to attach. Please add an INSERT statement or a Table "
-                         "pipeline to the StatementSet.");
+    throw TableException(
+        "No statement to attach. Please add an INSERT statement or a Table "
+        "pipeline to the StatementSet.");
   }
   auto inserts = std::move(inserts_);
   inserts_.clear();
@@ -420,9 +458,9 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
   source->environment = &environment_;
   source->transformation = &rows.getTransformation();
   source->name = "*anonymous_datastream_source$" + std::to_string(++anonymousStreams_) + "*";
-  source->kinds = !changelog           ? sql::DataStreamSource::Kinds::kInsertOnly
-                  : mode.isUpsert()    ? sql::DataStreamSource::Kinds::kUpsert
-                                       : sql::DataStreamSource::Kinds::kAll;
+  source->kinds = !changelog        ? sql::DataStreamSource::Kinds::kInsertOnly
+                  : mode.isUpsert() ? sql::DataStreamSource::Kinds::kUpsert
+                                    : sql::DataStreamSource::Kinds::kAll;
   source->fieldCount = fieldCount;
   source->rowtimeColumn = rowtimeMetadata != nullptr;
   if (!rawTypeName.empty()) source->unreadableType = stream.derived.front().type->asSummaryString();
@@ -435,11 +473,13 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
   std::vector<BoundPtr>& projection = table.projection;
   const std::vector<std::string>& names = table.names;
 
-  sql::LogicalNodePtr plan = std::make_shared<sql::LogicalDataStreamScan>(std::move(source), scanType);
+  sql::LogicalNodePtr plan =
+      std::make_shared<sql::LogicalDataStreamScan>(std::move(source), scanType);
   bool identity = static_cast<int>(projection.size()) == scanType->getFieldCount();
   for (size_t i = 0; identity && i < projection.size(); ++i) {
     identity = projection[i]->kind() == expression::ExpressionKind::kColumnReference &&
-               static_cast<const expression::ColumnReference&>(*projection[i]).index() == static_cast<int>(i) &&
+               static_cast<const expression::ColumnReference&>(*projection[i]).index() ==
+                   static_cast<int>(i) &&
                names[i] == scanFields[i].name && *projection[i]->type() == *scanFields[i].type;
   }
   if (!identity) plan = std::make_shared<sql::LogicalProject>(plan, std::move(projection), names);
@@ -461,16 +501,16 @@ Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream,
 }
 
 Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream,
-                                                  const Schema& schema,
-                                                  const ChangelogMode& mode) {
+                                                  const Schema& schema, const ChangelogMode& mode) {
   return fromRows(stream, stream.getType(), &schema, mode, "");
 }
 
 DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
                                                const std::vector<int>* primaryKey) {
   if (table.environment() != this) {
-    throw ValidationException("Only tables that belong to this StreamTableEnvironment can be "
-                              "converted into a DataStream.");
+    throw ValidationException(
+        "Only tables that belong to this StreamTableEnvironment can be "
+        "converted into a DataStream.");
   }
   sql::TranslationSettings translation;
   configureTranslation(translation);
@@ -478,9 +518,9 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
   DataStream<vector::Chunk> chunks =
       sql::translateOptimizedPlan(optimized, environment_, translation);
   if (primaryKey != nullptr && isStreaming()) {
-    if (auto materializer = sql::upsertMaterializerFor(*optimized, *primaryKey,
-                                                       translation.upsertMaterialize)) {
-      chunks = sql::materializeUpserts(chunks, materializer);
+    if (sql::needsUpsertMaterializer(*optimized, *primaryKey, translation.upsertMaterialize)) {
+      chunks =
+          sql::materializeUpserts(chunks, sql::upsertMaterializerSpec(*optimized, *primaryKey));
     }
   }
   // A single rowtime attribute becomes the records' timestamp.
@@ -567,29 +607,33 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     }
     for (size_t i = 0; i < physical.size(); ++i) {
       LogicalTypePtr declaredType = logicalTypeOf(physical[i]->type);
-      LogicalTypePtr tableType = fields[i].type->getTimestampKind() == TimestampKind::REGULAR
-                                     ? fields[i].type
-                                     : fields[i].type->copyWithTimestampKind(TimestampKind::REGULAR);
+      LogicalTypePtr tableType =
+          fields[i].type->getTimestampKind() == TimestampKind::REGULAR
+              ? fields[i].type
+              : fields[i].type->copyWithTimestampKind(TimestampKind::REGULAR);
       if (physical[i]->name != fields[i].name ||
-          declaredType->copy(true)->asSummaryString() !=
-              tableType->copy(true)->asSummaryString()) {
-        throw ValidationException("The column " + std::to_string(i) + " of the schema given to "
-                                  "toChangelogStream() is '" + physical[i]->name + "' " +
-                                  declaredType->asSummaryString() + " but the table's is '" +
-                                  fields[i].name + "' " + fields[i].type->asSummaryString());
+          declaredType->copy(true)->asSummaryString() != tableType->copy(true)->asSummaryString()) {
+        throw ValidationException("The column " + std::to_string(i) +
+                                  " of the schema given to "
+                                  "toChangelogStream() is '" +
+                                  physical[i]->name + "' " + declaredType->asSummaryString() +
+                                  " but the table's is '" + fields[i].name + "' " +
+                                  fields[i].type->asSummaryString());
       }
     }
   }
   bool updating = isStreaming() && table.plan()->changelogMode != sql::ChangelogMode::kInsertOnly;
   if (mode.isInsertOnly() && updating) {
-    throw TableException("toChangelogStream() with ChangelogMode.insertOnly() cannot consume the "
-                         "update changes produced by node " +
-                         sql::updateProducer(*table.plan()).describe());
+    throw TableException(
+        "toChangelogStream() with ChangelogMode.insertOnly() cannot consume the "
+        "update changes produced by node " +
+        sql::updateProducer(*table.plan()).describe());
   }
   if (mode.isUpsert() && !targetSchema.getPrimaryKey()) {
-    throw ValidationException("toChangelogStream() in upsert mode (ChangelogMode.upsert()) needs a "
-                              "primary key in the schema: declare one with "
-                              "Schema.newBuilder().primaryKey(...)");
+    throw ValidationException(
+        "toChangelogStream() in upsert mode (ChangelogMode.upsert()) needs a "
+        "primary key in the schema: declare one with "
+        "Schema.newBuilder().primaryKey(...)");
   }
   // The schema's primary key (columns of the table).
   std::optional<std::vector<int>> key;
@@ -620,7 +664,8 @@ DataStream<std::tuple<bool, Row>> StreamTableEnvironment::toRetractStream(const 
   DataStream<Row> rows = toRows(table, false);
   return rows
       .map([](const Row& row) {
-        bool accumulate = row.getKind() == RowKind::INSERT || row.getKind() == RowKind::UPDATE_AFTER;
+        bool accumulate =
+            row.getKind() == RowKind::INSERT || row.getKind() == RowKind::UPDATE_AFTER;
         Row copy = row;
         copy.setKind(RowKind::INSERT);
         return std::tuple<bool, Row>(accumulate, std::move(copy));

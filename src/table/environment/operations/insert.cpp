@@ -1,7 +1,8 @@
 // INSERT statements and statement sets: an INSERT bound onto its table's columns
 // (TableEnvironment::planInsert: column lists, static partitions, NULL for the columns not
-// written), its sink added to a job (the implicit casts to the sink's column types, the NOT
-// NULL enforcer, update-before removal and the upsert materializer, the connector's sink),
+// written), its sink added to a job (the implicit casts to the sink's column types, then
+// sql::planSink's LogicalSink over the optimized query: the NOT NULL enforcer, update-before
+// removal and the upsert materializer, the connector's sink),
 // several INSERTs run as one job (runInserts, executeInserts; also StatementSet and
 // Table::executeInsert) or explained (explainInserts), or added to a DataStream program
 // (addInsertsTo, for StreamStatementSet).
@@ -23,6 +24,7 @@
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/unparse.h"
 #include "sql/physical/translator.h"
+#include "sql/planner/plan_sink.h"
 #include "sql/planner/plan_table_scan.h"
 #include "table/environment/operations/job_progress.h"
 #include "table/environment/operations/statement_operations.h"
@@ -83,8 +85,8 @@ std::string describeColumns(const LogicalType& rowType) {
 /// The sink of one INSERT added to a job.
 struct AddedSink {
   std::string identifier;          // catalog.database.table
-  sql::LogicalNodePtr plan;        // the rows cast to the sink's columns, as bound
-  sql::LogicalNodePtr optimized;   // that plan optimized, as the sink consumes it
+  sql::LogicalNodePtr plan;        // the LogicalSink over the rows cast to its columns, as bound
+  sql::LogicalNodePtr optimized;   // the LogicalSink over them optimized, as it consumes them
   DataStream<vector::Chunk> sink;  // the sink transformation
 };
 
@@ -116,12 +118,10 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   std::vector<expression::ExpressionPtr> casts;
   std::vector<std::string> names;
   // The NOT NULL columns of the sink that the query may fill with NULL.
-  auto notNull = std::make_shared<runtime::operators::NotNullEnforcerSpec>();
-  notNull->dropRows = translation.dropNotNullViolations;
+  std::vector<int> notNullColumns;
   for (size_t i = 0; i < sinkFields.size(); ++i) {
     if (!sinkFields[i].type->isNullable() && queryFields[i].type->isNullable()) {
-      notNull->columns.push_back(static_cast<int>(i));
-      notNull->names.push_back(sinkFields[i].name);
+      notNullColumns.push_back(static_cast<int>(i));
     }
     auto column = expression::column(static_cast<int>(i), queryFields[i].type);
     // A string into a string column: only trimmed or padded to the column's length with
@@ -180,58 +180,27 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     }
     sink->applyStaticPartition(insert.staticPartition);
   }
-  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
-      !sink->acceptsUpdates()) {
-    throw TableException("Table sink '" + identifier.asSummaryString() +
-                         "' doesn't support consuming update changes which is produced by node " +
-                         sql::updateProducer(*plan).describe());
-  }
   // The sink's primary key (columns of the rows written; the key's columns are physical).
-  std::optional<std::vector<int>> sinkKey;
+  sql::SinkTarget sinkTarget;
+  sinkTarget.tableName = identifier.asSummaryString();
+  sinkTarget.sink = std::move(sink);
+  sinkTarget.overwrite = insert.overwrite;
+  sinkTarget.notNullColumns = notNullColumns;
   if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
-    sinkKey.emplace();
+    sinkTarget.declaresPrimaryKey = true;
+    std::vector<int> key;
     for (const std::string& name : primaryKey->columnNames) {
-      sinkKey->push_back(sinkType->getFieldIndex(name));
+      key.push_back(sinkType->getFieldIndex(name));
     }
-    if (std::find(sinkKey->begin(), sinkKey->end(), -1) != sinkKey->end()) sinkKey.reset();
+    if (std::find(key.begin(), key.end(), -1) == key.end()) sinkTarget.primaryKey = std::move(key);
   }
-  // A sink that does not consume -U rows (Flink: its changelog mode has no UPDATE_BEFORE) gets
-  // the updates without them where the query allows (sql::withoutUpdateBefore); with a primary
-  // key only when the updates are upserts by exactly that key.
-  if (translation.streaming && plan->changelogMode != sql::ChangelogMode::kInsertOnly &&
-      !sink->consumesUpdateBefore() && (sinkKey || !target.table->schema.getPrimaryKey())) {
-    if (sql::LogicalNodePtr upserts = sql::withoutUpdateBefore(plan, sinkKey)) plan = upserts;
-  }
-  // Flink's SinkUpsertMaterializer before an upsert sink (one with a primary key that takes
-  // updates without -U; a retract sink, which takes -U and +U, gets none, as in Flink).
-  std::shared_ptr<runtime::operators::SinkUpsertMaterializerSpec> materializer;
-  if (translation.streaming && sinkKey && sink->acceptsUpdates() && !sink->consumesUpdateBefore()) {
-    materializer = sql::upsertMaterializerFor(*plan, *sinkKey, translation.upsertMaterialize);
-  }
-  auto rows = sql::translateOptimizedPlan(plan, environment, translation);
-  if (!notNull->columns.empty()) {
-    // Flink's ConstraintEnforcer, chained before the sink.
-    DataStream<vector::Chunk> enforced = rows.transform<vector::Chunk>(
-        fmt::format("ConstraintEnforcer[NotNullEnforcer(fields=[{}])]",
-                    fmt::join(notNull->names, ", ")),
-        std::make_shared<runtime::LambdaOperatorFactory>([notNull] {
-          return std::make_unique<runtime::operators::NotNullEnforcerOperator>(notNull);
-        }));
-    enforced.setParallelism(rows.getParallelism());
-    rows = std::move(enforced);
-  }
-  if (materializer) rows = sql::materializeUpserts(rows, materializer);
-  if (countRows) rows = withSinkInputMetrics(std::move(rows));
-  auto sinkStream = rows.transform<vector::Chunk>("Sink: " + identifier.asSummaryString(),
-                                                  sink->createSinkOperator());
-  sinkStream.setDescription(fmt::format("Sink(table=[{}], fields=[{}]{})",
-                                        identifier.asSummaryString(),
-                                        fmt::join(plan->rowType->getFieldNames(), ", "),
-                                        materializer ? ", upsertMaterialize=[true]" : ""));
-  // Flink's default: the sink runs at its input's parallelism (chained, so a changelog keeps
-  // its order), unless the table sets 'sink.parallelism'.
-  sinkStream.setParallelism(sink->sinkParallelism().value_or(rows.getParallelism()));
-  return AddedSink{identifier.asSummaryString(), bound, std::move(plan), std::move(sinkStream)};
+  std::shared_ptr<const sql::LogicalSink> sinkNode =
+      sql::planSink(plan, sinkTarget, translation.streaming, translation.upsertMaterialize);
+  sql::TranslationSettings settings = translation;
+  if (countRows) settings.beforeSink = withSinkInputMetrics;
+  auto sinkStream = sql::translateOptimizedPlan(sinkNode, environment, settings);
+  return AddedSink{identifier.asSummaryString(), sql::withSinkInput(*sinkNode, bound), sinkNode,
+                   std::move(sinkStream)};
 }
 
 }  // namespace
@@ -269,27 +238,11 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::string syntaxTree, optimized, physical;
-  auto indented = [](const std::string& text) {
-    std::string result;
-    size_t begin = 0;
-    while (begin < text.size()) {
-      size_t end = text.find('\n', begin);
-      if (end == std::string::npos) end = text.size();
-      result += "  " + text.substr(begin, end - begin) + "\n";
-      begin = end + 1;
-    }
-    return result;
-  };
   for (const InsertPlan& insert : inserts) {
     AddedSink added = addInsertSink(*catalogManager_, *environment, translation, insert, false);
-    const std::string fields =
-        fmt::format("{}", fmt::join(added.plan->rowType->getFieldNames(), ", "));
-    // Flink's LogicalSink line; the rows as they reach the sink (with the implicit casts).
-    std::string sink = "LogicalSink(table=[" + added.identifier + "], fields=[" + fields + "]" +
-                       (insert.overwrite ? ", overwrite=[true]" : "") + ")";
-    syntaxTree += sink + "\n" + indented(sql::explainPlan(*added.plan, false));
-    optimized +=
-        sink + "\n" + indented(sql::explainPlan(*added.optimized, changelogMode, estimatedCost));
+    // The LogicalSink over the rows as they reach it (with the implicit casts).
+    syntaxTree += sql::explainPlan(*added.plan, false);
+    optimized += sql::explainPlan(*added.optimized, changelogMode, estimatedCost);
     physical += sql::explainPhysicalPlan(added.sink);
   }
   return "== Abstract Syntax Tree ==\n" + syntaxTree + "\n== Optimized Logical Plan ==\n" +
