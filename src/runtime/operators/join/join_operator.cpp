@@ -22,7 +22,7 @@
 #include "common/check.h"
 #include "eddy/exceptions.h"
 #include "eddy/state/key_group_range.h"
-#include "runtime/operators/sort/row_sorter.h"
+#include "runtime/operators/stored_rows/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {

@@ -35,7 +35,8 @@
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
 

@@ -26,7 +26,8 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
