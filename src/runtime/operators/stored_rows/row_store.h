@@ -11,8 +11,9 @@
 // does not pin a whole chunk) and repoints the operator's references. Output rows are gathered
 // from the segments a column at a time (KernelVector::interleave).
 //
-// The rest of the stored-rows toolkit beside it: KeyTable (key bytes → per-key state) and
-// RowSorter (stored rows in the order of some of their columns).
+// The rest of the stored-rows toolkit beside it: KeyTable (key bytes → per-key state),
+// RowSorter (stored rows in the order of some of their columns) and RowRefOutputQueue (output
+// rows that are stored rows).
 //
 // Not yet part of a checkpoint (checkpoints are not taken yet; see docs/architecture.md).
 //
