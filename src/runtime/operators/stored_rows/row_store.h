@@ -12,8 +12,8 @@
 // from the segments a column at a time (KernelVector::interleave).
 //
 // The rest of the stored-rows toolkit beside it: KeyTable (key bytes → per-key state),
-// RowSorter (stored rows in the order of some of their columns) and RowRefOutputQueue (output
-// rows that are stored rows).
+// RowSorter (stored rows in the order of some of their columns), RowRefOutputQueue (output rows
+// that are stored rows) and JoinedRowEmitter (output rows joined from two stores).
 //
 // Not yet part of a checkpoint (checkpoints are not taken yet; see docs/architecture.md).
 //
@@ -59,6 +59,8 @@ class RowStore {
   /// Drops every chunk.
   void clear();
 
+  /// The row type of the chunks stored.
+  const LogicalTypePtr& rowType() const { return rowType_; }
   int64_t keptRows() const { return keptRows_; }
   int64_t heldRows() const { return heldRows_; }
   /// Whether compact() would pay: many rows held, fewer than a quarter of them kept.
