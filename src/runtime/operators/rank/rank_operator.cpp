@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "eddy/exceptions.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/stored_rows/row_sorter.h"
 #include "vector/chunk_operations.h"
