@@ -4,7 +4,7 @@
 #include "sql/binder/binder.h"
 
 #include "eddy/exceptions.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "sql/parser/parser.h"
 
 namespace eddy::sql {

@@ -8,7 +8,7 @@
 #include <functional>
 #include <optional>
 
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "sql/parser/ast.h"
 
 namespace eddy::sql {

@@ -14,7 +14,7 @@
 #include "eddy/row.h"
 #include "eddy/types/logical_type.h"
 #include "expression/bound_expression.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/correlate/unnest_operator.h"
 #include "runtime/operators/join/join_operator.h"
 #include "runtime/operators/over/over_aggregate_operator.h"

@@ -38,7 +38,7 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {

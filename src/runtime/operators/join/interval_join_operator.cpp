@@ -5,10 +5,10 @@
 // or time; late; joinable), collect every candidate pair (the row and each stored row of the
 // other side under its key whose time is in its range: a binary search in the key's
 // time-ordered rows), evaluate the residual condition once over the joined chunk of all
-// candidates (ExpressionEvaluator::selectTrue), then walk the rows in order to emit joined and
-// padded rows. The chunk itself is added to the side's RowStore and the stored rows point into
-// it; when most of it is not stored, the stored rows are copied into a chunk of their own
-// instead. Output rows are queued as RowRefs and gathered a column at a time (RowStore::gather);
+// candidates (JoinCondition), then walk the rows in order to emit joined and padded rows. The
+// chunk itself is added to the side's RowStore and the stored rows point into it; when most of
+// it is not stored, the stored rows are copied into a chunk of their own instead. Output rows
+// are queued as RowRefs and gathered a column at a time (JoinedRowEmitter);
 // chunks with no stored row left are freed once the output queued from them is flushed, and a
 // store holding mostly released rows is compacted (RowStore::compact).
 //
@@ -58,38 +58,14 @@ int64_t intervalJoinWatermarkDelay(const IntervalJoinSpec& spec) {
   return std::max<int64_t>(0, std::max(spec.upperBound, negatedLower));
 }
 
-void IntervalJoinOperator::JoinedRows::add(RowRef left, RowRef right) {
-  leftSegmentOf.push_back(left.segment);
-  leftPositionOf.push_back(left.position);
-  rightSegmentOf.push_back(right.segment);
-  rightPositionOf.push_back(right.position);
-}
-
-void IntervalJoinOperator::JoinedRows::clear() {
-  leftSegmentOf.clear();
-  leftPositionOf.clear();
-  rightSegmentOf.clear();
-  rightPositionOf.clear();
-}
-
 IntervalJoinOperator::IntervalJoinOperator(std::shared_ptr<const IntervalJoinSpec> spec)
-    : spec_(std::move(spec)), evaluator_({}) {
+    : spec_(std::move(spec)) {
   EDDY_CHECK(spec_ != nullptr);
   EDDY_CHECK(spec_->leftRowType != nullptr && spec_->rightRowType != nullptr &&
              spec_->outputRowType != nullptr);
-  EDDY_CHECK_EQ(spec_->leftKeys.size(), spec_->rightKeys.size());
+  checkJoinKeyTypes(spec_->leftRowType, spec_->leftKeys, spec_->rightRowType, spec_->rightKeys);
   columnCount_[0] = spec_->leftRowType->getFieldCount();
   columnCount_[1] = spec_->rightRowType->getFieldCount();
-  // Equal keys must give equal key bytes on both sides: the planner casts keys to one type.
-  for (size_t i = 0; i < spec_->leftKeys.size(); ++i) {
-    const LogicalType& leftKey =
-        *spec_->leftRowType->getFields().at(static_cast<size_t>(spec_->leftKeys[i])).type;
-    const LogicalType& rightKey =
-        *spec_->rightRowType->getFields().at(static_cast<size_t>(spec_->rightKeys[i])).type;
-    EDDY_CHECK(vector::physicalLayoutOf(leftKey) == vector::physicalLayoutOf(rightKey));
-    EDDY_CHECK_EQ(leftKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? leftKey.getScale() : 0,
-                  rightKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? rightKey.getScale() : 0);
-  }
   EDDY_CHECK_LE(spec_->lowerBound, spec_->upperBound);
   EDDY_CHECK_GT(spec_->lowerBound, Watermark::kMin);  // its negation is a release offset
   if (!spec_->processingTime) {
@@ -97,11 +73,12 @@ IntervalJoinOperator::IntervalJoinOperator(std::shared_ptr<const IntervalJoinSpe
     checkTimeColumn(spec_->rightRowType, spec_->rightTimeColumn);
   }
   EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(), columnCount_[0] + columnCount_[1]);
-  conditionColumns_.assign(static_cast<size_t>(columnCount_[0] + columnCount_[1]), false);
-  if (spec_->condition) markReadColumns(*spec_->condition, conditionColumns_);
+  condition_ = JoinCondition(spec_->condition, spec_->outputRowType);
   watermarkDelay_ = intervalJoinWatermarkDelay(*spec_);
   stores_[0] = RowStore(spec_->leftRowType);
   stores_[1] = RowStore(spec_->rightRowType);
+  emitter_ = JoinedRowEmitter(&stores_[0], &stores_[1], spec_->outputRowType,
+                              /*rightColumns=*/true);
 }
 
 IntervalJoinOperator::~IntervalJoinOperator() = default;
@@ -227,7 +204,7 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
   countLateRows(lateRows);
 
   // 2. Candidates, condition and emission, in windows of rows.
-  JoinedRows candidates;
+  JoinedRowRefs candidates;
   std::vector<size_t> otherRowOfCandidate;  // index into the key's other-side rows
   std::vector<int64_t> firstCandidateOfRow;
   int64_t storedRows = 0;
@@ -256,9 +233,9 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
         const RowRef inputRow{segment, static_cast<int32_t>(windowEnd)};
         for (; other != others.rows.end() && other->time <= high; ++other) {
           if (inputIsLeft) {
-            candidates.add(inputRow, other->row);
+            candidates.add(RowKind::INSERT, inputRow, other->row);
           } else {
-            candidates.add(other->row, inputRow);
+            candidates.add(RowKind::INSERT, other->row, inputRow);
           }
           otherRowOfCandidate.push_back(static_cast<size_t>(other - others.rows.begin()));
         }
@@ -266,7 +243,7 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
       ++windowEnd;
     }
     firstCandidateOfRow.push_back(candidates.size());
-    const std::vector<uint8_t> matches = evaluateCondition(candidates);
+    const std::vector<uint8_t> matches = condition_.evaluate(candidates, stores_[0], stores_[1]);
 
     for (int64_t row = windowBegin; row < windowEnd; ++row) {
       const auto index = static_cast<size_t>(row);
@@ -276,9 +253,8 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
            ++c) {
         const auto candidate = static_cast<size_t>(c);
         if (matches[candidate] == 0) continue;
-        appendOutput(
-            RowRef{candidates.leftSegmentOf[candidate], candidates.leftPositionOf[candidate]},
-            RowRef{candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]});
+        emitter_.append(RowKind::INSERT, candidates.left(candidate), candidates.right(candidate),
+                        output());
         joined = true;
         if (otherIsOuter) {
           keys_[keyOfRow_[index]].sides[otherSide].rows[otherRowOfCandidate[candidate]].joined =
@@ -295,7 +271,7 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
     }
     windowBegin = windowEnd;
   }
-  flushOutput();  // nothing queued points into the input chunk any more
+  emitter_.flush(output());  // nothing queued points into the input chunk any more
 
   // 3. Store the rows that can still meet rows of the other side: in the input chunk, or,
   // when most of it is not stored, in a chunk of their own (the input chunk is then freed).
@@ -400,7 +376,7 @@ void IntervalJoinOperator::releaseUntil(int64_t watermark) {
       scheduleRelease(entry.key);
     }
   }
-  flushOutput();  // before the chunks of the released rows are freed
+  emitter_.flush(output());  // before the chunks of the released rows are freed
   stores_[0].freeEmpty();
   stores_[1].freeEmpty();
   compactIfSparse();
@@ -409,7 +385,7 @@ void IntervalJoinOperator::releaseUntil(int64_t watermark) {
 void IntervalJoinOperator::compactIfSparse() {
   for (int side = 0; side < 2; ++side) {
     if (!stores_[side].sparse()) continue;
-    EDDY_CHECK_EQ(pendingOutput_.size(), int64_t{0});
+    EDDY_CHECK_EQ(emitter_.queuedRows(), int64_t{0});
     std::vector<RowRef*> references;
     references.reserve(static_cast<size_t>(stores_[side].keptRows()));
     keys_.forEach([&](int32_t, KeyEntry& key) {
@@ -522,7 +498,7 @@ void IntervalJoinOperator::finishInBatchMode() {
   std::vector<uint8_t> buildRowJoined(buildRows.size(), 0);
 
   // Probe with the left rows in arrival order.
-  JoinedRows candidates;
+  JoinedRowRefs candidates;
   std::vector<int32_t> buildRowOfCandidate;
   std::vector<int64_t> firstCandidateOfRow;
   std::vector<int32_t> inRange;
@@ -560,7 +536,8 @@ void IntervalJoinOperator::finishInBatchMode() {
             std::sort(inRange.begin(), inRange.end());  // arrival order
             for (int32_t buildRow : inRange) {
               const BuildRow& right = buildRows[static_cast<size_t>(buildRow)];
-              candidates.add(RowRef{probeSegment, static_cast<int32_t>(windowEnd)}, right.row);
+              candidates.add(RowKind::INSERT, RowRef{probeSegment, static_cast<int32_t>(windowEnd)},
+                             right.row);
               buildRowOfCandidate.push_back(buildRow);
             }
           }
@@ -568,16 +545,15 @@ void IntervalJoinOperator::finishInBatchMode() {
         ++windowEnd;
       }
       firstCandidateOfRow.push_back(candidates.size());
-      const std::vector<uint8_t> matches = evaluateCondition(candidates);
+      const std::vector<uint8_t> matches = condition_.evaluate(candidates, stores_[0], stores_[1]);
       for (int64_t row = windowBegin; row < windowEnd; ++row) {
         bool joined = false;
         const auto offset = static_cast<size_t>(row - windowBegin);
         for (int64_t c = firstCandidateOfRow[offset]; c < firstCandidateOfRow[offset + 1]; ++c) {
           const auto candidate = static_cast<size_t>(c);
           if (matches[candidate] == 0) continue;
-          appendOutput(
-              RowRef{probeSegment, static_cast<int32_t>(row)},
-              RowRef{candidates.rightSegmentOf[candidate], candidates.rightPositionOf[candidate]});
+          emitter_.append(RowKind::INSERT, RowRef{probeSegment, static_cast<int32_t>(row)},
+                          candidates.right(candidate), output());
           buildRowJoined[static_cast<size_t>(buildRowOfCandidate[candidate])] = 1;
           joined = true;
         }
@@ -596,7 +572,7 @@ void IntervalJoinOperator::finishInBatchMode() {
       appendPadded(1, buildRows[buildRow].row);
     }
   }
-  flushOutput();
+  emitter_.flush(output());
   for (int side = 0; side < 2; ++side) {
     stores_[side].clear();
     batchSlots_[side].clear();
@@ -604,46 +580,12 @@ void IntervalJoinOperator::finishInBatchMode() {
   }
 }
 
-vector::Chunk IntervalJoinOperator::assemble(const JoinedRows& rows,
-                                             bool onlyConditionColumns) const {
-  vector::Chunk chunk(spec_->outputRowType);
-  const std::vector<bool>* only = onlyConditionColumns ? &conditionColumns_ : nullptr;
-  stores_[0].gather(rows.leftSegmentOf, rows.leftPositionOf, chunk, 0, only);
-  stores_[1].gather(rows.rightSegmentOf, rows.rightPositionOf, chunk, columnCount_[0], only);
-  chunk.mutableRowKinds().assign(static_cast<size_t>(rows.size()), RowKind::INSERT);
-  return chunk;
-}
-
-std::vector<uint8_t> IntervalJoinOperator::evaluateCondition(const JoinedRows& candidates) const {
-  if (!spec_->condition) return std::vector<uint8_t>(static_cast<size_t>(candidates.size()), 1);
-  std::vector<uint8_t> matches(static_cast<size_t>(candidates.size()), 0);
-  if (candidates.size() == 0) return matches;
-  vector::Chunk joined = assemble(candidates, /*onlyConditionColumns=*/true);
-  for (int32_t selected : evaluator_.selectTrue(spec_->condition, joined)) {
-    matches[static_cast<size_t>(selected)] = 1;
-  }
-  return matches;
-}
-
-void IntervalJoinOperator::appendOutput(RowRef left, RowRef right) {
-  pendingOutput_.add(left, right);
-  if (pendingOutput_.size() >= static_cast<int64_t>(kDefaultBatchSize)) flushOutput();
-}
-
 void IntervalJoinOperator::appendPadded(int side, RowRef row) {
   if (side == 0) {
-    appendOutput(row, RowRef{});
+    emitter_.append(RowKind::INSERT, row, RowRef{}, output());
   } else {
-    appendOutput(RowRef{}, row);
+    emitter_.append(RowKind::INSERT, RowRef{}, row, output());
   }
-}
-
-void IntervalJoinOperator::flushOutput() {
-  if (pendingOutput_.size() == 0) return;
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(assemble(pendingOutput_, /*onlyConditionColumns=*/false), kNoTimestamp);
-  pendingOutput_.clear();
-  output().emitBatch(std::move(batch));
 }
 
 void IntervalJoinOperator::countLateRows(int64_t count) {

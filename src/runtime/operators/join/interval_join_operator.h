@@ -78,9 +78,11 @@
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "expression/bound_expression.h"
-#include "expression/expression_evaluator.h"
+#include "runtime/operators/join/join_condition.h"
 #include "runtime/operators/join/join_operator.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/joined_row_emitter.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -145,20 +147,6 @@ class IntervalJoinOperator final : public StreamOperator {
  private:
   static constexpr int64_t kNoTimer = Watermark::kMax;
 
-  /// Rows of a joined chunk by where their halves come from: row i's left half is the left
-  /// store's row (leftSegmentOf[i], leftPositionOf[i]) (NULLs where the segment is -1), likewise
-  /// its right half.
-  struct JoinedRows {
-    std::vector<int32_t> leftSegmentOf;
-    std::vector<int32_t> leftPositionOf;
-    std::vector<int32_t> rightSegmentOf;
-    std::vector<int32_t> rightPositionOf;
-
-    int64_t size() const { return static_cast<int64_t>(leftSegmentOf.size()); }
-    void add(RowRef left, RowRef right);
-    void clear();
-  };
-
   /// One stored row of a side under one key.
   struct StoredRow {
     int64_t time;
@@ -209,27 +197,19 @@ class IntervalJoinOperator final : public StreamOperator {
   /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
   void compactIfSparse();
 
-  /// For every pair of `candidates`, whether the residual condition holds (all when none).
-  std::vector<uint8_t> evaluateCondition(const JoinedRows& candidates) const;
-  /// The joined chunk of `rows` over the current stores; with `onlyConditionColumns` only the
-  /// columns the condition reads are filled.
-  vector::Chunk assemble(const JoinedRows& rows, bool onlyConditionColumns) const;
-  void appendOutput(RowRef left, RowRef right);
   /// Pads row `row` of `side`.
   void appendPadded(int side, RowRef row);
-  void flushOutput();
   void countLateRows(int64_t count);
 
   std::shared_ptr<const IntervalJoinSpec> spec_;
-  expression::ExpressionEvaluator evaluator_;
+  JoinCondition condition_;
   int columnCount_[2] = {0, 0};
-  std::vector<bool> conditionColumns_;  // joined columns the condition reads
   int64_t watermarkDelay_ = 0;
   bool batchMode_ = false;
   bool finished_ = false;
 
   RowStore stores_[2];  // left, right: STREAMING's stored rows; BATCH's buffered chunks
-  JoinedRows pendingOutput_;
+  JoinedRowEmitter emitter_;
 
   // STREAMING state.
   KeyTable<KeyEntry> keys_;

@@ -2,10 +2,10 @@
 //
 // Both modes work the same way on one batch of probe rows: collect every candidate pair (a
 // probe row and a row of the other side under the same equi key) into one list, evaluate the
-// residual condition once over the joined chunk of all candidates (ExpressionEvaluator::
-// selectTrue), then walk the probe rows in order to emit and do the bookkeeping. Joined and
-// null-padded output rows are queued as positions into the source chunks and assembled a
-// column at a time (KernelVector::interleave), kDefaultBatchSize rows per output chunk.
+// residual condition once over the joined chunk of all candidates (JoinCondition), then walk
+// the probe rows in order to emit and do the bookkeeping. Joined and null-padded output rows
+// are queued as positions into the source chunks and gathered a column at a time
+// (JoinedRowEmitter), kDefaultBatchSize rows per output chunk.
 //
 // What is still per row: encoding the equi key (into a reused buffer), one hash lookup, and
 // a 32-byte StoredRow when the row is kept. A side whose input retracts also encodes and
@@ -22,7 +22,7 @@
 #include "common/check.h"
 #include "eddy/exceptions.h"
 #include "eddy/state/key_group_range.h"
-#include "runtime/operators/sort/row_sorter.h"
+#include "runtime/operators/stored_rows/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -52,6 +52,20 @@ void checkTimeColumn(const LogicalTypePtr& rowType, int column) {
       vector::physicalLayoutOf(*rowType->getFields()[static_cast<size_t>(column)].type);
   EDDY_CHECK(layout == vector::PhysicalLayout::kInt64 ||
              layout == vector::PhysicalLayout::kTimestamp);
+}
+
+void checkJoinKeyTypes(const LogicalTypePtr& leftRowType, const std::vector<int>& leftKeys,
+                       const LogicalTypePtr& rightRowType, const std::vector<int>& rightKeys) {
+  EDDY_CHECK_EQ(leftKeys.size(), rightKeys.size());
+  // Equal keys must give equal key bytes on both sides: the planner casts keys to one type.
+  for (size_t i = 0; i < leftKeys.size(); ++i) {
+    const LogicalType& leftKey = *leftRowType->getFields().at(static_cast<size_t>(leftKeys[i])).type;
+    const LogicalType& rightKey =
+        *rightRowType->getFields().at(static_cast<size_t>(rightKeys[i])).type;
+    EDDY_CHECK(vector::physicalLayoutOf(leftKey) == vector::physicalLayoutOf(rightKey));
+    EDDY_CHECK_EQ(leftKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? leftKey.getScale() : 0,
+                  rightKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? rightKey.getScale() : 0);
+  }
 }
 
 std::string joinTypeName(JoinType type) {
@@ -94,22 +108,6 @@ bool keysSortable(const JoinSpec& spec) {
 
 bool outputsLeftOnly(JoinType type) { return type == JoinType::SEMI || type == JoinType::ANTI; }
 
-void JoinOperator::JoinedRows::add(RowKind kind, RowRef left, RowRef right) {
-  leftSegmentOf.push_back(left.segment);
-  leftPositionOf.push_back(left.position);
-  rightSegmentOf.push_back(right.segment);
-  rightPositionOf.push_back(right.position);
-  kinds.push_back(kind);
-}
-
-void JoinOperator::JoinedRows::clear() {
-  leftSegmentOf.clear();
-  leftPositionOf.clear();
-  rightSegmentOf.clear();
-  rightPositionOf.clear();
-  kinds.clear();
-}
-
 bool isOuterSide(JoinType type, int side) {
   switch (type) {
     case JoinType::INNER:
@@ -126,52 +124,31 @@ bool isOuterSide(JoinType type, int side) {
   return false;
 }
 
-void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns) {
-  if (expression.kind() == expression::ExpressionKind::kColumnReference) {
-    int index = static_cast<const expression::ColumnReference&>(expression).index();
-    EDDY_CHECK_LT(index, static_cast<int>(columns.size()));
-    columns[static_cast<size_t>(index)] = true;
-  }
-  for (const expression::ExpressionPtr& child : expression.children()) {
-    markReadColumns(*child, columns);
-  }
-}
-
-JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec)
-    : spec_(std::move(spec)), evaluator_({}) {
+JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec) : spec_(std::move(spec)) {
   EDDY_CHECK(spec_ != nullptr);
   EDDY_CHECK(spec_->leftRowType != nullptr && spec_->rightRowType != nullptr &&
              spec_->outputRowType != nullptr);
-  EDDY_CHECK_EQ(spec_->leftKeys.size(), spec_->rightKeys.size());
+  checkJoinKeyTypes(spec_->leftRowType, spec_->leftKeys, spec_->rightRowType, spec_->rightKeys);
   leftColumnCount_ = spec_->leftRowType->getFieldCount();
   rightColumnCount_ = spec_->rightRowType->getFieldCount();
-  // Equal keys must give equal key bytes on both sides: the planner casts keys to one type.
-  for (size_t i = 0; i < spec_->leftKeys.size(); ++i) {
-    const LogicalType& leftKey =
-        *spec_->leftRowType->getFields().at(static_cast<size_t>(spec_->leftKeys[i])).type;
-    const LogicalType& rightKey =
-        *spec_->rightRowType->getFields().at(static_cast<size_t>(spec_->rightKeys[i])).type;
-    EDDY_CHECK(vector::physicalLayoutOf(leftKey) == vector::physicalLayoutOf(rightKey));
-    EDDY_CHECK_EQ(leftKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? leftKey.getScale() : 0,
-                  rightKey.getTypeRoot() == LogicalTypeRoot::DECIMAL ? rightKey.getScale() : 0);
-  }
   const bool leftOnly = outputsLeftOnly(spec_->joinType);
   EDDY_CHECK_EQ(spec_->outputRowType->getFieldCount(),
                 leftOnly ? leftColumnCount_ : leftColumnCount_ + rightColumnCount_);
+  // The condition reads both sides' columns; SEMI/ANTI output the left ones only.
+  LogicalTypePtr joinedRowType = spec_->outputRowType;
   if (leftOnly) {
     std::vector<RowField> fields = spec_->leftRowType->getFields();
     for (const RowField& field : spec_->rightRowType->getFields()) fields.push_back(field);
     for (size_t i = 0; i < fields.size(); ++i) fields[i].name = "f" + std::to_string(i);
-    joinedRowType_ = LogicalType::row(std::move(fields));
-  } else {
-    joinedRowType_ = spec_->outputRowType;
+    joinedRowType = LogicalType::row(std::move(fields));
   }
-  conditionColumns_.assign(static_cast<size_t>(leftColumnCount_ + rightColumnCount_), false);
+  condition_ = JoinCondition(spec_->condition, std::move(joinedRowType));
   for (int column = 0; column < leftColumnCount_; ++column) allColumns_[0].push_back(column);
   for (int column = 0; column < rightColumnCount_; ++column) allColumns_[1].push_back(column);
   stores_[0] = RowStore(spec_->leftRowType);
   stores_[1] = RowStore(spec_->rightRowType);
-  if (spec_->condition) markReadColumns(*spec_->condition, conditionColumns_);
+  emitter_ = JoinedRowEmitter(&stores_[0], &stores_[1], spec_->outputRowType,
+                              /*rightColumns=*/!leftOnly);
 }
 
 JoinOperator::~JoinOperator() = default;
@@ -199,43 +176,6 @@ void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {
     batchSlots_[inputIndex].push_back(stores_[inputIndex].add(std::move(chunk)));
   }
   if (!batchMode_) compactIfSparse();
-}
-
-vector::Chunk JoinOperator::assemble(const JoinedRows& rows, bool onlyConditionColumns) const {
-  // Candidates for the condition have both sides' columns; SEMI/ANTI output the left ones.
-  const bool bothSides = onlyConditionColumns || !outputsLeftOnly(spec_->joinType);
-  vector::Chunk chunk(onlyConditionColumns ? joinedRowType_ : spec_->outputRowType);
-  const std::vector<bool>* only = onlyConditionColumns ? &conditionColumns_ : nullptr;
-  stores_[0].gather(rows.leftSegmentOf, rows.leftPositionOf, chunk, 0, only);
-  if (bothSides) {
-    stores_[1].gather(rows.rightSegmentOf, rows.rightPositionOf, chunk, leftColumnCount_, only);
-  }
-  chunk.mutableRowKinds() = rows.kinds;
-  return chunk;
-}
-
-std::vector<uint8_t> JoinOperator::evaluateCondition(const JoinedRows& candidates) const {
-  if (!spec_->condition) return std::vector<uint8_t>(static_cast<size_t>(candidates.size()), 1);
-  std::vector<uint8_t> matches(static_cast<size_t>(candidates.size()), 0);
-  if (candidates.size() == 0) return matches;
-  vector::Chunk joined = assemble(candidates, /*onlyConditionColumns=*/true);
-  for (int32_t selected : evaluator_.selectTrue(spec_->condition, joined)) {
-    matches[static_cast<size_t>(selected)] = 1;
-  }
-  return matches;
-}
-
-void JoinOperator::appendOutput(RowKind kind, RowRef left, RowRef right) {
-  pendingOutput_.add(kind, left, right);
-  if (pendingOutput_.size() >= static_cast<int64_t>(kDefaultBatchSize)) flushOutput();
-}
-
-void JoinOperator::flushOutput() {
-  if (pendingOutput_.size() == 0) return;
-  auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-  batch->push(assemble(pendingOutput_, /*onlyConditionColumns=*/false), kNoTimestamp);
-  pendingOutput_.clear();
-  output().emitBatch(std::move(batch));
 }
 
 uint64_t JoinOperator::hashRow(int side, const vector::Chunk& chunk, int64_t row) {
@@ -266,7 +206,7 @@ void JoinOperator::expireIfIdle(KeyState& key, int side, int64_t now) {
 void JoinOperator::compactIfSparse() {
   for (int side = 0; side < 2; ++side) {
     if (!stores_[side].sparse()) continue;
-    EDDY_CHECK_EQ(pendingOutput_.size(), int64_t{0});
+    EDDY_CHECK_EQ(emitter_.queuedRows(), int64_t{0});
     std::vector<RowRef*> references;
     references.reserve(static_cast<size_t>(stores_[side].keptRows()));
     keys_.forEach([&](int32_t, KeyState& key) {
@@ -278,26 +218,68 @@ void JoinOperator::compactIfSparse() {
 
 void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chunk) {
   const int otherSide = 1 - inputSide;
-  const bool inputIsLeft = inputSide == 0;
-  const bool inputIsOuter = isOuter(inputSide);
-  const bool otherIsOuter = isOuter(otherSide);
-  const bool mergeEqualRows = !spec_->insertOnlyInput[inputSide];
-  const bool leftOnly = outputsLeftOnly(spec_->joinType);
-  const bool anti = spec_->joinType == JoinType::ANTI;
-  const std::vector<int>& keyColumns = inputIsLeft ? spec_->leftKeys : spec_->rightKeys;
   const int32_t slot = stores_[inputSide].add(std::move(chunk));
   const vector::Chunk& input = stores_[inputSide].chunk(slot);
   const int64_t rowCount = input.size();
-  const bool ttl = spec_->stateTtlMillis > 0;
-  const int64_t now = ttl ? context().clock->currentTimeMillis() : 0;
-  const uint64_t serial = ++chunkSerial_;
+  const int64_t now = spec_->stateTtlMillis > 0 ? context().clock->currentTimeMillis() : 0;
 
-  // 1. The key of every row, and the keys the chunk touches (their expired rows released).
+  // 1. The key of every row, and the keys the chunk touches.
+  std::vector<int32_t> touched;
+  const std::vector<int32_t> keyOfRow = findKeysInStreamingMode(inputSide, input, now, touched);
+
+  JoinedRowRefs candidates;
+  std::vector<int64_t> firstCandidateOfRow;
+  std::vector<size_t> matchedRows;  // of one input row, indexes into its key's other rows
+  int64_t windowBegin = 0;
+  while (windowBegin < rowCount) {
+    // 2. The candidate pairs of a window of rows.
+    const int64_t windowEnd = collectCandidatesInStreamingMode(inputSide, slot, windowBegin, keyOfRow,
+                                                               candidates, firstCandidateOfRow);
+    // 3. The residual condition, once for the whole window.
+    const std::vector<uint8_t> matches = condition_.evaluate(candidates, stores_[0], stores_[1]);
+
+    // 4. Emission and bookkeeping, row by row in input order (matches do not depend on the
+    // order; associations do).
+    for (int64_t row = windowBegin; row < windowEnd; ++row) {
+      const int32_t keyIndex = keyOfRow[static_cast<size_t>(row)];
+      matchedRows.clear();
+      int64_t matchCount = 0;  // other-side rows, multiplicities included
+      if (keyIndex >= 0) {
+        const std::vector<StoredRow>& others = keys_[keyIndex].rows[otherSide];
+        const int64_t first = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)];
+        for (size_t j = 0; j < others.size(); ++j) {
+          if (matches[static_cast<size_t>(first) + j] == 0) continue;
+          matchedRows.push_back(j);
+          matchCount += others[j].count;
+        }
+      }
+      processRowInStreamingMode(inputSide, RowRef{slot, static_cast<int32_t>(row)}, keyIndex,
+                                matchedRows, matchCount, now);
+    }
+    windowBegin = windowEnd;
+  }
+
+  // 5. Keys left without rows are dropped; chunks without kept rows are freed once the
+  // output pointing into them is out.
+  for (int32_t keyIndex : touched) {
+    const KeyState& key = keys_[keyIndex];
+    if (key.rows[0].empty() && key.rows[1].empty()) keys_.remove(keyIndex);
+  }
+  emitter_.flush(output());
+  stores_[0].freeEmpty();
+  stores_[1].freeEmpty();
+}
+
+std::vector<int32_t> JoinOperator::findKeysInStreamingMode(int inputSide,
+                                                           const vector::Chunk& input, int64_t now,
+                                                           std::vector<int32_t>& touched) {
   // A row whose key holds a NULL matches nothing and is not stored (Flink stores it, but
   // nothing can ever find it, so no output differs).
-  std::vector<int32_t> keyOfRow(static_cast<size_t>(rowCount), -1);
-  std::vector<int32_t> touched;
-  for (int64_t row = 0; row < rowCount; ++row) {
+  const std::vector<int>& keyColumns = inputSide == 0 ? spec_->leftKeys : spec_->rightKeys;
+  const bool ttl = spec_->stateTtlMillis > 0;
+  const uint64_t serial = ++chunkSerial_;
+  std::vector<int32_t> keyOfRow(static_cast<size_t>(input.size()), -1);
+  for (int64_t row = 0; row < input.size(); ++row) {
     if (keyHasNull(input, keyColumns, row)) continue;
     keyBytes_.clear();
     vector::appendKeyBytes(input, keyColumns, row, keyBytes_);
@@ -313,159 +295,144 @@ void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chun
       }
     }
   }
+  return keyOfRow;
+}
 
-  auto pairOf = [inputIsLeft](RowRef inputRow, RowRef otherRow) {
-    return inputIsLeft ? std::pair{inputRow, otherRow} : std::pair{otherRow, inputRow};
-  };
-  auto emit = [&](RowKind kind, RowRef inputRow, RowRef otherRow) {
-    auto [left, right] = pairOf(inputRow, otherRow);
-    appendOutput(kind, left, right);
-  };
-
-  JoinedRows candidates;
-  std::vector<int64_t> firstCandidateOfRow;
-  std::vector<size_t> matchedRows;  // of one input row, indexes into its key's other rows
-  int64_t windowBegin = 0;
-  while (windowBegin < rowCount) {
-    // 2. The candidate pairs of a window of rows: each row with every stored other row of
-    // its key, in stored order.
-    candidates.clear();
-    firstCandidateOfRow.clear();
-    int64_t windowEnd = windowBegin;
-    while (windowEnd < rowCount &&
-           (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
-      firstCandidateOfRow.push_back(candidates.size());
-      const int32_t keyIndex = keyOfRow[static_cast<size_t>(windowEnd)];
-      if (keyIndex >= 0) {
-        const RowRef inputRow{slot, static_cast<int32_t>(windowEnd)};
-        for (const StoredRow& other : keys_[keyIndex].rows[otherSide]) {
-          auto [left, right] = pairOf(inputRow, other.row);
-          candidates.add(RowKind::INSERT, left, right);
-        }
-      }
-      ++windowEnd;
-    }
-    // 3. The residual condition, once for the whole window.
-    std::vector<uint8_t> matches = evaluateCondition(candidates);
-
-    // 4. Emission and bookkeeping, row by row in input order (matches do not depend on the
-    // order; associations do).
-    for (int64_t row = windowBegin; row < windowEnd; ++row) {
-      const RowKind kind = input.rowKind(row);
-      const RowRef inputRow{slot, static_cast<int32_t>(row)};
-      const int32_t keyIndex = keyOfRow[static_cast<size_t>(row)];
-      KeyState* key = keyIndex >= 0 ? &keys_[keyIndex] : nullptr;
-      matchedRows.clear();
-      int64_t matchCount = 0;  // other-side rows, multiplicities included
-      if (key != nullptr) {
-        const std::vector<StoredRow>& others = key->rows[otherSide];
-        const int64_t first = firstCandidateOfRow[static_cast<size_t>(row - windowBegin)];
-        for (size_t j = 0; j < others.size(); ++j) {
-          if (matches[static_cast<size_t>(first) + j] == 0) continue;
-          matchedRows.push_back(j);
-          matchCount += others[j].count;
-        }
-      }
-
-      if (leftOnly) {
-        // SEMI/ANTI: a left row is emitted with its own kind when it has partners (SEMI) or
-        // none (ANTI); a right row changes the visibility of the left rows it matches.
-        if (inputIsLeft) {
-          if (matchedRows.empty() == anti) emit(kind, inputRow, RowRef{});
-        } else if (!matchedRows.empty()) {
-          const bool accumulate = isAccumulate(kind);
-          for (size_t j : matchedRows) {
-            StoredRow& other = key->rows[otherSide][j];
-            if (other.associations == (accumulate ? 0 : 1)) {
-              // Flink: a semi join forwards the right row's kind, an anti join emits -D / +I.
-              const RowKind visibility =
-                  !anti ? kind : accumulate ? RowKind::DELETE : RowKind::INSERT;
-              for (int64_t copy = 0; copy < other.count; ++copy) {
-                emit(visibility, RowRef{}, other.row);
-              }
-            }
-            other.associations += accumulate ? 1 : -1;
-          }
-          key->lastWrite[otherSide] = now;
-        }
-      }
-      if (isAccumulate(kind)) {
-        if (leftOnly) {
-          // emitted above
-        } else if (matchedRows.empty()) {
-          if (inputIsOuter) emit(RowKind::INSERT, inputRow, RowRef{});
+int64_t JoinOperator::collectCandidatesInStreamingMode(
+    int inputSide, int32_t slot, int64_t windowBegin, const std::vector<int32_t>& keyOfRow,
+    JoinedRowRefs& candidates, std::vector<int64_t>& firstCandidateOfRow) const {
+  candidates.clear();
+  firstCandidateOfRow.clear();
+  const auto rowCount = static_cast<int64_t>(keyOfRow.size());
+  int64_t windowEnd = windowBegin;
+  while (windowEnd < rowCount &&
+         (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
+    firstCandidateOfRow.push_back(candidates.size());
+    const int32_t keyIndex = keyOfRow[static_cast<size_t>(windowEnd)];
+    if (keyIndex >= 0) {
+      const RowRef inputRow{slot, static_cast<int32_t>(windowEnd)};
+      for (const StoredRow& other : keys_[keyIndex].rows[1 - inputSide]) {
+        if (inputSide == 0) {
+          candidates.add(RowKind::INSERT, inputRow, other.row);
         } else {
-          // Flink forwards +U only when neither side is outer.
-          const RowKind joinedKind = inputIsOuter || otherIsOuter ? RowKind::INSERT : kind;
-          for (size_t j : matchedRows) {
-            StoredRow& other = key->rows[otherSide][j];
-            for (int64_t copy = 0; copy < other.count; ++copy) {
-              if (otherIsOuter && other.associations == 0) {
-                emit(RowKind::DELETE, RowRef{}, other.row);
-              }
-              emit(joinedKind, inputRow, other.row);
-            }
-            if (otherIsOuter) ++other.associations;
-          }
-          if (otherIsOuter) key->lastWrite[otherSide] = now;
-        }
-        if (key != nullptr) {
-          std::vector<StoredRow>& rows = key->rows[inputSide];
-          const int64_t associations = inputIsOuter ? matchCount : 0;
-          const uint64_t hash = mergeEqualRows ? hashRow(inputSide, input, row) : 0;
-          auto equal = mergeEqualRows ? findEqual(inputSide, rows, hash) : rows.end();
-          if (equal != rows.end()) {
-            ++equal->count;
-            equal->associations = associations;
-          } else {
-            stores_[inputSide].retain(inputRow);
-            rows.push_back(StoredRow{inputRow, 1, associations, hash});
-          }
-          key->lastWrite[inputSide] = now;
-        }
-      } else {
-        if (key != nullptr) {
-          std::vector<StoredRow>& rows = key->rows[inputSide];
-          auto equal = findEqual(inputSide, rows, hashRow(inputSide, input, row));
-          if (equal != rows.end() && --equal->count == 0) {
-            stores_[inputSide].release(equal->row);
-            rows.erase(equal);
-          }
-          key->lastWrite[inputSide] = now;
-        }
-        if (leftOnly) {
-          // emitted above
-        } else if (matchedRows.empty()) {
-          if (inputIsOuter) emit(RowKind::DELETE, inputRow, RowRef{});
-        } else {
-          // Flink forwards -U only when the input side is not outer.
-          const RowKind joinedKind = inputIsOuter ? RowKind::DELETE : kind;
-          for (size_t j : matchedRows) {
-            StoredRow& other = key->rows[otherSide][j];
-            for (int64_t copy = 0; copy < other.count; ++copy) {
-              emit(joinedKind, inputRow, other.row);
-              if (otherIsOuter && other.associations == 1) {
-                emit(RowKind::INSERT, RowRef{}, other.row);
-              }
-            }
-            if (otherIsOuter) --other.associations;
-          }
-          if (otherIsOuter) key->lastWrite[otherSide] = now;
+          candidates.add(RowKind::INSERT, other.row, inputRow);
         }
       }
     }
-    windowBegin = windowEnd;
+    ++windowEnd;
   }
+  return windowEnd;
+}
 
-  // 5. Keys left without rows are dropped; chunks without kept rows are freed once the
-  // output pointing into them is out.
-  for (int32_t keyIndex : touched) {
-    const KeyState& key = keys_[keyIndex];
-    if (key.rows[0].empty() && key.rows[1].empty()) keys_.remove(keyIndex);
+void JoinOperator::processRowInStreamingMode(int inputSide, RowRef inputRow, int32_t keyIndex,
+                                             const std::vector<size_t>& matchedRows,
+                                             int64_t matchCount, int64_t now) {
+  const RowKind kind = stores_[inputSide].chunk(inputRow.segment).rowKind(inputRow.position);
+  KeyState* key = keyIndex >= 0 ? &keys_[keyIndex] : nullptr;
+  const bool leftOnly = outputsLeftOnly(spec_->joinType);
+  if (leftOnly) emitLeftOnlyInStreamingMode(inputSide, inputRow, kind, key, matchedRows, now);
+  if (isAccumulate(kind)) {
+    if (!leftOnly) emitJoinedInStreamingMode(inputSide, inputRow, kind, key, matchedRows, now);
+    if (key != nullptr) storeRowInStreamingMode(inputSide, inputRow, *key, matchCount, now);
+  } else {
+    if (key != nullptr) removeRowInStreamingMode(inputSide, inputRow, *key, now);
+    if (!leftOnly) emitJoinedInStreamingMode(inputSide, inputRow, kind, key, matchedRows, now);
   }
-  flushOutput();
-  stores_[0].freeEmpty();
-  stores_[1].freeEmpty();
+}
+
+void JoinOperator::emitLeftOnlyInStreamingMode(int inputSide, RowRef inputRow, RowKind kind,
+                                               KeyState* key,
+                                               const std::vector<size_t>& matchedRows,
+                                               int64_t now) {
+  // SEMI/ANTI: a left row is emitted with its own kind when it has partners (SEMI) or none
+  // (ANTI); a right row changes the visibility of the left rows it matches.
+  const bool anti = spec_->joinType == JoinType::ANTI;
+  if (inputSide == 0) {
+    if (matchedRows.empty() == anti) emitInStreamingMode(inputSide, kind, inputRow, RowRef{});
+    return;
+  }
+  if (matchedRows.empty()) return;
+  const bool accumulate = isAccumulate(kind);
+  for (size_t j : matchedRows) {
+    StoredRow& other = key->rows[0][j];
+    if (other.associations == (accumulate ? 0 : 1)) {
+      // Flink: a semi join forwards the right row's kind, an anti join emits -D / +I.
+      const RowKind visibility = !anti ? kind : accumulate ? RowKind::DELETE : RowKind::INSERT;
+      for (int64_t copy = 0; copy < other.count; ++copy) {
+        emitInStreamingMode(inputSide, visibility, RowRef{}, other.row);
+      }
+    }
+    other.associations += accumulate ? 1 : -1;
+  }
+  key->lastWrite[0] = now;
+}
+
+void JoinOperator::emitJoinedInStreamingMode(int inputSide, RowRef inputRow, RowKind kind,
+                                             KeyState* key,
+                                             const std::vector<size_t>& matchedRows,
+                                             int64_t now) {
+  const int otherSide = 1 - inputSide;
+  const bool inputIsOuter = isOuter(inputSide);
+  const bool otherIsOuter = isOuter(otherSide);
+  const bool accumulate = isAccumulate(kind);
+  if (matchedRows.empty()) {
+    if (inputIsOuter) {
+      emitInStreamingMode(inputSide, accumulate ? RowKind::INSERT : RowKind::DELETE, inputRow,
+                          RowRef{});
+    }
+    return;
+  }
+  // Flink forwards +U only when neither side is outer, -U only when the input side is not.
+  const RowKind joinedKind = accumulate ? (inputIsOuter || otherIsOuter ? RowKind::INSERT : kind)
+                                        : (inputIsOuter ? RowKind::DELETE : kind);
+  for (size_t j : matchedRows) {
+    StoredRow& other = key->rows[otherSide][j];
+    for (int64_t copy = 0; copy < other.count; ++copy) {
+      // An outer row's padded row leaves with its first partner and returns after its last.
+      if (accumulate && otherIsOuter && other.associations == 0) {
+        emitInStreamingMode(inputSide, RowKind::DELETE, RowRef{}, other.row);
+      }
+      emitInStreamingMode(inputSide, joinedKind, inputRow, other.row);
+      if (!accumulate && otherIsOuter && other.associations == 1) {
+        emitInStreamingMode(inputSide, RowKind::INSERT, RowRef{}, other.row);
+      }
+    }
+    if (otherIsOuter) other.associations += accumulate ? 1 : -1;
+  }
+  if (otherIsOuter) key->lastWrite[otherSide] = now;
+}
+
+void JoinOperator::storeRowInStreamingMode(int inputSide, RowRef inputRow, KeyState& key,
+                                           int64_t matchCount, int64_t now) {
+  std::vector<StoredRow>& rows = key.rows[inputSide];
+  const bool mergeEqualRows = !spec_->insertOnlyInput[inputSide];
+  const int64_t associations = isOuter(inputSide) ? matchCount : 0;
+  const uint64_t hash =
+      mergeEqualRows
+          ? hashRow(inputSide, stores_[inputSide].chunk(inputRow.segment), inputRow.position)
+          : 0;
+  auto equal = mergeEqualRows ? findEqual(inputSide, rows, hash) : rows.end();
+  if (equal != rows.end()) {
+    ++equal->count;
+    equal->associations = associations;
+  } else {
+    stores_[inputSide].retain(inputRow);
+    rows.push_back(StoredRow{inputRow, 1, associations, hash});
+  }
+  key.lastWrite[inputSide] = now;
+}
+
+void JoinOperator::removeRowInStreamingMode(int inputSide, RowRef inputRow, KeyState& key,
+                                            int64_t now) {
+  std::vector<StoredRow>& rows = key.rows[inputSide];
+  auto equal = findEqual(
+      inputSide, rows,
+      hashRow(inputSide, stores_[inputSide].chunk(inputRow.segment), inputRow.position));
+  if (equal != rows.end() && --equal->count == 0) {
+    stores_[inputSide].release(equal->row);
+    rows.erase(equal);
+  }
+  key.lastWrite[inputSide] = now;
 }
 
 void JoinOperator::finish() {
@@ -485,7 +452,7 @@ void JoinOperator::finishInBatchMode() {
   } else {
     hashJoinInBatchMode();
   }
-  flushOutput();
+  emitter_.flush(output());
   for (int side = 0; side < 2; ++side) {
     stores_[side].clear();
     batchSlots_[side].clear();
@@ -496,16 +463,17 @@ void JoinOperator::emitUnmatchedInBatchMode(int side, RowRef row) {
   if (side == 0) {
     // LEFT/FULL: null-padded; ANTI: the row itself; INNER/RIGHT/SEMI: nothing.
     if (spec_->joinType == JoinType::ANTI || (isOuter(0) && !outputsLeftOnly(spec_->joinType))) {
-      appendOutput(RowKind::INSERT, row, RowRef{});
+      emitter_.append(RowKind::INSERT, row, RowRef{}, output());
     }
   } else if (isOuter(1)) {
-    appendOutput(RowKind::INSERT, RowRef{}, row);
+    emitter_.append(RowKind::INSERT, RowRef{}, row, output());
   }
 }
 
 void JoinOperator::emitProbedRowsInBatchMode(const ProbeWindow& window,
                                              std::vector<uint8_t>& rightMatched) {
-  std::vector<uint8_t> matches = evaluateCondition(window.candidates);
+  const std::vector<uint8_t> matches =
+      condition_.evaluate(window.candidates, stores_[0], stores_[1]);
   for (size_t i = 0; i < window.probeRows.size(); ++i) {
     const RowRef probeRow = window.probeRows[i];
     const int64_t first = window.firstCandidateOfRow[i];
@@ -515,7 +483,7 @@ void JoinOperator::emitProbedRowsInBatchMode(const ProbeWindow& window,
       const bool matched = std::any_of(matches.begin() + first, matches.begin() + end,
                                        [](uint8_t match) { return match != 0; });
       if (matched != (spec_->joinType == JoinType::ANTI)) {
-        appendOutput(RowKind::INSERT, probeRow, RowRef{});
+        emitter_.append(RowKind::INSERT, probeRow, RowRef{}, output());
       }
       continue;
     }
@@ -523,9 +491,7 @@ void JoinOperator::emitProbedRowsInBatchMode(const ProbeWindow& window,
     for (int64_t c = first; c < end; ++c) {
       if (matches[static_cast<size_t>(c)] == 0) continue;
       const auto candidate = static_cast<size_t>(c);
-      appendOutput(RowKind::INSERT, probeRow,
-                   RowRef{window.candidates.rightSegmentOf[candidate],
-                          window.candidates.rightPositionOf[candidate]});
+      emitter_.append(RowKind::INSERT, probeRow, window.candidates.right(candidate), output());
       rightMatched[static_cast<size_t>(window.rightOfCandidate[candidate])] = 1;
       matched = true;
     }

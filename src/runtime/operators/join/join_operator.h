@@ -56,8 +56,10 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "expression/bound_expression.h"
-#include "expression/expression_evaluator.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/join/join_condition.h"
+#include "runtime/operators/stored_rows/joined_row_emitter.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -77,10 +79,6 @@ bool outputsLeftOnly(JoinType type);
 /// a partner are emitted padded with NULLs. The left side of SEMI and ANTI joins counts as
 /// outer too: its rows keep their number of partners.
 bool isOuterSide(JoinType type, int side);
-
-/// Sets `columns[i]` for every column `expression` reads (the residual condition's columns,
-/// which the joins gather from both sides before evaluating it).
-void markReadColumns(const expression::BoundExpression& expression, std::vector<bool>& columns);
 
 /// Whether row `row` of `chunk` has a NULL in one of `keyColumns` (such a key matches nothing).
 bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row);
@@ -105,6 +103,12 @@ bool keysSortable(const JoinSpec& spec);
 /// The operator's name in EXPLAIN: Flink's "HashJoin" and "SortMergeJoin"; AUTO, decided at
 /// run time, "Join" (as the STREAMING join).
 std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm);
+
+/// Checks (EDDY_CHECK) that the equi-join keys `leftKeys` of `leftRowType` and `rightKeys` of
+/// `rightRowType` pair up and give equal key bytes for equal values (the same physical layout,
+/// a DECIMAL the same scale).
+void checkJoinKeyTypes(const LogicalTypePtr& leftRowType, const std::vector<int>& leftKeys,
+                       const LogicalTypePtr& rightRowType, const std::vector<int>& rightKeys);
 
 /// Checks (EDDY_CHECK) that `column` of `rowType` is a time the joins read as epoch
 /// milliseconds: a TIMESTAMP / TIMESTAMP_LTZ or a BIGINT.
@@ -172,21 +176,6 @@ class JoinOperator final : public StreamOperator {
     uint64_t touchedBy = 0;               // the chunk serial that last read the key
   };
 
-  /// Where the rows of a joined chunk come from: row i's left half is the left store's row
-  /// (leftSegmentOf[i], leftPositionOf[i]) (NULLs where the segment is -1), likewise its right
-  /// half; its kind is kinds[i].
-  struct JoinedRows {
-    std::vector<int32_t> leftSegmentOf;
-    std::vector<int32_t> leftPositionOf;
-    std::vector<int32_t> rightSegmentOf;
-    std::vector<int32_t> rightPositionOf;
-    std::vector<RowKind> kinds;
-
-    int64_t size() const { return static_cast<int64_t>(kinds.size()); }
-    void add(RowKind kind, RowRef left, RowRef right);
-    void clear();
-  };
-
   /// BATCH: left rows (in order) to probe, probe row i's candidate pairs being candidates
   /// [firstCandidateOfRow[i], firstCandidateOfRow[i + 1] or the end), candidate c pairing it
   /// with the right row numbered rightOfCandidate[c] (in the algorithm's numbering of right
@@ -194,7 +183,7 @@ class JoinOperator final : public StreamOperator {
   /// kMaxCandidatesPerEvaluation candidates; a single row's candidates are never split).
   struct ProbeWindow {
     std::vector<RowRef> probeRows;
-    JoinedRows candidates;
+    JoinedRowRefs candidates;
     std::vector<int64_t> firstCandidateOfRow;
     std::vector<int32_t> rightOfCandidate;
     void clear();
@@ -207,6 +196,46 @@ class JoinOperator final : public StreamOperator {
 
   bool isOuter(int side) const;
   void processChunkInStreamingMode(int inputSide, vector::Chunk chunk);
+  /// STREAMING: the key slot of every row of `input` (-1: a NULL in its key), added where
+  /// missing; appends the keys first touched by this chunk to `touched`, with the rows of
+  /// theirs the state TTL expired released.
+  std::vector<int32_t> findKeysInStreamingMode(int inputSide, const vector::Chunk& input,
+                                               int64_t now, std::vector<int32_t>& touched);
+  /// STREAMING: the candidate pairs of the rows of input chunk `slot` from `windowBegin` on
+  /// (each row with every stored row of the other side under its key, in stored order), as
+  /// many rows as fit under kMaxCandidatesPerEvaluation pairs (one at least); returns the end
+  /// of those rows. Row i's pairs start at firstCandidateOfRow[i - windowBegin].
+  int64_t collectCandidatesInStreamingMode(int inputSide, int32_t slot, int64_t windowBegin,
+                                           const std::vector<int32_t>& keyOfRow,
+                                           JoinedRowRefs& candidates,
+                                           std::vector<int64_t>& firstCandidateOfRow) const;
+  /// STREAMING: one input row of key `keyIndex` (-1: none) that matches the other side's rows
+  /// `matchedRows` (indexes into its key's rows; `matchCount` with multiplicities): emits what
+  /// it changes downstream and updates the state, as the file comment of the header says.
+  void processRowInStreamingMode(int inputSide, RowRef inputRow, int32_t keyIndex,
+                                 const std::vector<size_t>& matchedRows, int64_t matchCount,
+                                 int64_t now);
+  /// SEMI/ANTI: the left rows whose visibility the input row changes.
+  void emitLeftOnlyInStreamingMode(int inputSide, RowRef inputRow, RowKind kind, KeyState* key,
+                                   const std::vector<size_t>& matchedRows, int64_t now);
+  /// The other joins: the joined (or padded) rows of the input row, and the padded rows of the
+  /// other side that appear or disappear with it.
+  void emitJoinedInStreamingMode(int inputSide, RowRef inputRow, RowKind kind, KeyState* key,
+                                 const std::vector<size_t>& matchedRows, int64_t now);
+  /// Stores an accumulating input row under its key (merged with an equal one when the input
+  /// retracts) / takes a retracted one away.
+  void storeRowInStreamingMode(int inputSide, RowRef inputRow, KeyState& key, int64_t matchCount,
+                               int64_t now);
+  void removeRowInStreamingMode(int inputSide, RowRef inputRow, KeyState& key, int64_t now);
+  /// Queues an output row of `inputRow` (of `inputSide`) and `otherRow` (of the other side);
+  /// either may be RowRef{} (NULLs).
+  void emitInStreamingMode(int inputSide, RowKind kind, RowRef inputRow, RowRef otherRow) {
+    if (inputSide == 0) {
+      emitter_.append(kind, inputRow, otherRow, output());
+    } else {
+      emitter_.append(kind, otherRow, inputRow, output());
+    }
+  }
   void finishInBatchMode();
   void hashJoinInBatchMode();
   void sortMergeJoinInBatchMode();
@@ -227,28 +256,15 @@ class JoinOperator final : public StreamOperator {
                                              uint64_t hash);
   /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
   void compactIfSparse();
-  /// For every candidate pair of `candidates`, whether the residual condition holds (all true
-  /// without a condition). Evaluated once over all pairs.
-  std::vector<uint8_t> evaluateCondition(const JoinedRows& candidates) const;
-  /// The joined chunk described by `rows` over the current sources. With `onlyConditionColumns`
-  /// only the columns the condition reads are filled (the others stay empty).
-  vector::Chunk assemble(const JoinedRows& rows, bool onlyConditionColumns) const;
-  /// Queues one output row; emits a chunk when kDefaultBatchSize rows are queued.
-  void appendOutput(RowKind kind, RowRef left, RowRef right);
-  /// Emits the queued output rows (to be called before the current sources change).
-  void flushOutput();
-
   std::shared_ptr<const JoinSpec> spec_;
-  expression::ExpressionEvaluator evaluator_;
+  JoinCondition condition_;
   int leftColumnCount_ = 0;
   int rightColumnCount_ = 0;
-  LogicalTypePtr joinedRowType_;        // left fields then right fields, for the condition
-  std::vector<bool> conditionColumns_;  // joined columns the condition reads
   std::vector<int> allColumns_[2];      // 0..n-1 of each side, to encode a whole row
   bool batchMode_ = false;
 
   RowStore stores_[2];  // left, right: STREAMING's stored rows; BATCH's buffered chunks
-  JoinedRows pendingOutput_;
+  JoinedRowEmitter emitter_;
 
   // STREAMING
   KeyTable<KeyState> keys_;

@@ -48,7 +48,8 @@
 #include "expression/bound_expression.h"
 #include "expression/expression_evaluator.h"
 #include "runtime/operators/join/join_operator.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {

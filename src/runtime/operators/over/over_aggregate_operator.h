@@ -75,7 +75,7 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
 #include "vector/chunk_operations.h"

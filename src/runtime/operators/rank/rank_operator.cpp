@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "eddy/exceptions.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
-#include "runtime/operators/sort/row_sorter.h"
+#include "runtime/operators/stored_rows/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -36,6 +36,7 @@ void RankOperator::open(OperatorContext& context) {
                                                           context.maxParallelism, *context.clock);
   rowsState_ = stateBackend_->getValueState(ValueStateDescriptor<Rows>("rows"));
   store_ = RowStore(spec_->inputRowType);
+  pending_ = RowRefOutputQueue(&store_, spec_->outputRowType);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
 }
 
@@ -384,41 +385,19 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
 }
 
 void RankOperator::appendRef(RowRef row, int64_t rank, RowKind kind) {
-  pendingSegments_.push_back(row.segment);
-  pendingPositions_.push_back(row.position);
+  pending_.push(row, kind);
   pendingRanks_.push_back(rank);
-  pendingKinds_.push_back(kind);
 }
 
 void RankOperator::flushPending() {
-  const size_t total = pendingKinds_.size();
-  const auto batchSize = static_cast<size_t>(kDefaultBatchSize);
   const int arity = spec_->inputRowType->getFieldCount();
-  std::vector<int32_t> segments, positions;
-  for (size_t begin = 0; begin < total; begin += batchSize) {
-    const size_t end = std::min(total, begin + batchSize);
-    segments.assign(pendingSegments_.begin() + static_cast<std::ptrdiff_t>(begin),
-                    pendingSegments_.begin() + static_cast<std::ptrdiff_t>(end));
-    positions.assign(pendingPositions_.begin() + static_cast<std::ptrdiff_t>(begin),
-                     pendingPositions_.begin() + static_cast<std::ptrdiff_t>(end));
-    vector::Chunk out(spec_->outputRowType);
-    store_.gather(segments, positions, out, 0);
-    if (spec_->outputRankNumber) {
-      out.mutableColumn(arity) = vector::Vector::fromBuffers(
-          spec_->outputRowType->getFields()[static_cast<size_t>(arity)].type,
-          static_cast<int64_t>(end - begin), {},
-          reinterpret_cast<const std::byte*>(pendingRanks_.data() + begin), {}, {}, {});
-    }
-    out.mutableRowKinds().assign(pendingKinds_.begin() + static_cast<std::ptrdiff_t>(begin),
-                                 pendingKinds_.begin() + static_cast<std::ptrdiff_t>(end));
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(std::move(out), kNoTimestamp);
-    output().emitBatch(std::move(batch));
-  }
-  pendingSegments_.clear();
-  pendingPositions_.clear();
+  pending_.flush(output(), [&](vector::Chunk& chunk, size_t firstRow) {
+    if (!spec_->outputRankNumber) return;
+    chunk.mutableColumn(arity) = vector::Vector::fromBuffers(
+        spec_->outputRowType->getFields()[static_cast<size_t>(arity)].type, chunk.size(), {},
+        reinterpret_cast<const std::byte*>(pendingRanks_.data() + firstRow), {}, {}, {});
+  });
   pendingRanks_.clear();
-  pendingKinds_.clear();
 }
 
 void RankOperator::relocateKeptRows(int32_t segment) {
@@ -529,7 +508,7 @@ void RankOperator::finishInBatchMode() {
         end - begin, 0,
         [&](size_t i) { return sorter.compareKeys(rows[begin + i - 1], sorter, rows[begin + i]) == 0; },
         [&](size_t i, int64_t rank) { appendRef(rows[begin + i].row, rank, RowKind::INSERT); });
-    if (pendingKinds_.size() >= static_cast<size_t>(kDefaultBatchSize)) flushPending();
+    if (pending_.size() >= static_cast<size_t>(kDefaultBatchSize)) flushPending();
     begin = end;
   }
   flushPending();

@@ -35,7 +35,9 @@
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_ref_output_queue.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
 
@@ -121,7 +123,7 @@ class RankOperator final : public StreamOperator {
   /// The visible rows of a sorted partition with their ranks, from index `from` on.
   void visibleRefs(const std::vector<RowRef>& sorted, size_t from,
                    std::vector<std::pair<RowRef, int64_t>>& out) const;
-  /// Queues a stored row for output; flushPending() gathers the queue into chunks.
+  /// Queues a stored row for output (with its rank number); flushPending() emits the queue.
   void appendRef(RowRef row, int64_t rank, RowKind kind);
   void flushPending();
   /// Copies the rows of input chunk `segment` still kept (by the partitions in touched_) into a
@@ -151,9 +153,8 @@ class RankOperator final : public StreamOperator {
   // the rows and the queued output).
   RowStore store_;
   KeyTable<Partition> topN_;
-  std::vector<int32_t> pendingSegments_, pendingPositions_;
-  std::vector<int64_t> pendingRanks_;
-  std::vector<RowKind> pendingKinds_;
+  RowRefOutputQueue pending_;
+  std::vector<int64_t> pendingRanks_;  // the rank number of each row of pending_
   std::vector<std::pair<RowRef, int64_t>> before_, after_;
   // The input chunks of the current batch (BATCH: of the whole input), and the partitions a
   // row was added to.

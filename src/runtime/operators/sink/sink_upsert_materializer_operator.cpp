@@ -7,14 +7,13 @@
 #include <string_view>
 #include <utility>
 
-#include "eddy/runtime/record_batch.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
 
 SinkUpsertMaterializerOperator::SinkUpsertMaterializerOperator(
     std::shared_ptr<const SinkUpsertMaterializerSpec> spec)
-    : spec_(std::move(spec)), store_(spec_->rowType) {
+    : spec_(std::move(spec)), store_(spec_->rowType), pending_(&store_, spec_->rowType) {
   matchColumns_ = spec_->upsertKey;
   if (matchColumns_.empty()) {
     matchColumns_.resize(static_cast<size_t>(spec_->rowType->getFieldCount()));
@@ -29,7 +28,7 @@ void SinkUpsertMaterializerOperator::processBatch(int, BatchPtr batch) {
     const int32_t segment = store_.add(std::move(chunk));
     for (int64_t row = 0; row < rows; ++row) processRow(segment, row);
   }
-  flush();
+  pending_.flush(output());
   store_.freeEmpty();
   compactIfSparse();
 }
@@ -66,7 +65,7 @@ void SinkUpsertMaterializerOperator::processRow(int32_t segment, int64_t positio
       store_.release(rows[static_cast<size_t>(same)].row);
       rows[static_cast<size_t>(same)] = Listed{row, hash};
     }
-    emit(row, out);
+    pending_.push(row, out);
     return;
   }
   const int32_t slot = keys_.find(keyBytes_);
@@ -78,40 +77,11 @@ void SinkUpsertMaterializerOperator::processRow(int32_t segment, int64_t positio
   store_.release(rows[static_cast<size_t>(found)].row);
   rows.erase(rows.begin() + found);
   if (rows.empty()) {
-    emit(row, RowKind::DELETE);
+    pending_.push(row, RowKind::DELETE);
     keys_.remove(slot);
   } else if (wasLast) {
-    emit(rows.back().row, RowKind::UPDATE_AFTER);
+    pending_.push(rows.back().row, RowKind::UPDATE_AFTER);
   }
-}
-
-void SinkUpsertMaterializerOperator::emit(RowRef row, RowKind kind) {
-  pendingSegments_.push_back(row.segment);
-  pendingPositions_.push_back(row.position);
-  pendingKinds_.push_back(kind);
-}
-
-void SinkUpsertMaterializerOperator::flush() {
-  const size_t total = pendingKinds_.size();
-  const auto batchSize = static_cast<size_t>(kDefaultBatchSize);
-  std::vector<int32_t> segments, positions;
-  for (size_t begin = 0; begin < total; begin += batchSize) {
-    const size_t end = std::min(total, begin + batchSize);
-    segments.assign(pendingSegments_.begin() + static_cast<std::ptrdiff_t>(begin),
-                    pendingSegments_.begin() + static_cast<std::ptrdiff_t>(end));
-    positions.assign(pendingPositions_.begin() + static_cast<std::ptrdiff_t>(begin),
-                     pendingPositions_.begin() + static_cast<std::ptrdiff_t>(end));
-    vector::Chunk out(spec_->rowType);
-    store_.gather(segments, positions, out, 0);
-    out.mutableRowKinds().assign(pendingKinds_.begin() + static_cast<std::ptrdiff_t>(begin),
-                                 pendingKinds_.begin() + static_cast<std::ptrdiff_t>(end));
-    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-    batch->push(std::move(out), kNoTimestamp);
-    output().emitBatch(std::move(batch));
-  }
-  pendingSegments_.clear();
-  pendingPositions_.clear();
-  pendingKinds_.clear();
 }
 
 void SinkUpsertMaterializerOperator::compactIfSparse() {

@@ -26,7 +26,9 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/key_table.h"
+#include "runtime/operators/stored_rows/row_ref_output_queue.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -62,8 +64,6 @@ class SinkUpsertMaterializerOperator final : public StreamOperator {
   /// The position in `rows` of the first row whose matched columns encode as matchBytes_ did
   /// (hash `hash`), or -1.
   int64_t findFirst(const std::vector<Listed>& rows, uint64_t hash);
-  void emit(RowRef row, RowKind kind);
-  void flush();
   void compactIfSparse();
 
   std::shared_ptr<const SinkUpsertMaterializerSpec> spec_;
@@ -71,8 +71,7 @@ class SinkUpsertMaterializerOperator final : public StreamOperator {
   RowStore store_;
   KeyTable<KeyState> keys_;
   std::string keyBytes_, matchBytes_, listedBytes_;
-  std::vector<int32_t> pendingSegments_, pendingPositions_;
-  std::vector<RowKind> pendingKinds_;
+  RowRefOutputQueue pending_;  // the output of the current batch
 };
 
 }  // namespace eddy::runtime::operators

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "eddy/exceptions.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
-#include "runtime/operators/sort/row_sorter.h"
+#include "function/aggregate/aggregate_call.h"
+#include "runtime/operators/stored_rows/row_sorter.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {

@@ -18,7 +18,7 @@
 
 #include "eddy/row.h"
 #include "eddy/runtime/stream_operator.h"
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {

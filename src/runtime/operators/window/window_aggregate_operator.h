@@ -51,7 +51,7 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
+#include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/window/window_spec.h"
 #include "vector/chunk.h"
 

@@ -6,8 +6,8 @@
 
 #include "catalog/catalog_manager.h"
 #include "eddy/exceptions.h"
+#include "function/aggregate/aggregate_call.h"
 #include "function/function_registry.h"
-#include "runtime/operators/aggregate/aggregate_call.h"
 #include "table/environment/operations/statement_operations.h"
 
 namespace eddy::table::operations {

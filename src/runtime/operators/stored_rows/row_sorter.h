@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 #include "vector/chunk_operations.h"
 

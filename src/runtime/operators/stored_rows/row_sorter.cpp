@@ -1,4 +1,4 @@
-#include "runtime/operators/sort/row_sorter.h"
+#include "runtime/operators/stored_rows/row_sorter.h"
 
 #include <algorithm>
 #include <cstring>

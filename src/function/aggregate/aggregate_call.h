@@ -34,6 +34,15 @@
 //   f(DISTINCT x)        [hash table value → multiplicity, occupied slots, f's
 //                        accumulator...]: a value reaches f when its multiplicity becomes 1
 //                        and leaves it when it drops to 0
+//
+// Where the pieces are (src/function/aggregate/): aggregate_call.cpp creates, updates, merges
+// and reads accumulators by kind; the arithmetic of SUM, AVG and the variances is in
+// numeric_accumulators, the value lists of MIN/MAX with retraction, SINGLE_VALUE, FIRST_VALUE,
+// LAST_VALUE, LISTAGG, COLLECT and the JSON aggregates in collection_accumulators, the DISTINCT
+// tables in distinct_table; the functions by name in aggregate_function_registry.h.
+//
+// Threading: AggregateCall is an immutable definition shared by subtasks; an accumulator is
+// owned by one operator subtask and changed only by its task thread.
 #pragma once
 
 #include <optional>
@@ -43,43 +52,11 @@
 
 #include "eddy/types/logical_type.h"
 #include "eddy/types/value.h"
+#include "function/aggregate/aggregate_function_registry.h"
+#include "function/aggregate/distinct_table.h"
+#include "function/value_order.h"
 
-namespace eddy::runtime::operators {
-
-/// SINGLE_VALUE is Calcite's: the value of a scalar subquery (NULL without rows; more than one
-/// row is an error).
-enum class AggregateKind {
-  COUNT_STAR,
-  COUNT,
-  SUM,
-  AVG,
-  MIN,
-  MAX,
-  SINGLE_VALUE,
-  FIRST_VALUE,
-  LAST_VALUE,
-  LISTAGG,
-  STDDEV_POP,
-  STDDEV_SAMP,
-  VAR_POP,
-  VAR_SAMP,
-  COLLECT,
-  /// LAG(x [, offset [, default]]) OVER (..): x of the row `offset` rows before the current one
-  /// in its partition (OVER only; the frame does not matter).
-  LAG,
-  JSON_OBJECTAGG,
-  JSON_ARRAYAGG
-};
-
-/// The SQL name ("COUNT", "SUM", ...).
-std::string aggregateKindName(AggregateKind kind);
-
-/// The aggregate function called `upperCaseName` (COUNT is COUNT; the binder tells COUNT(*)
-/// apart), or std::nullopt. SINGLE_VALUE is internal and has no name here.
-std::optional<AggregateKind> aggregateKindOfName(std::string_view upperCaseName);
-
-/// Every aggregate function name a query may call, sorted (for SHOW FUNCTIONS).
-const std::vector<std::string>& aggregateFunctionNames();
+namespace eddy::function {
 
 struct AggregateCall {
   AggregateKind kind;
@@ -139,19 +116,26 @@ std::vector<LogicalTypePtr> accumulatorTypes(const AggregateCall& call,
 void merge(const AggregateCall& call, Accumulator& accumulator, const Value* other);
 void merge(const AggregateCall& call, Value* accumulator, const Value* other);
 
-/// One table for several f(DISTINCT x) calls over the same integer argument x (as Flink's
-/// distinct aggregates share one MapView per argument): per distinct value, one multiplicity
-/// per call (each call has its own FILTER), so a row probes the table once for all of them.
-/// The accumulator is [BYTES slots, BIGINT occupied slots]; a slot is the value, a used flag
-/// and `callCount` multiplicities (int64 each), in an open-addressing table of linear probing.
-Accumulator createSharedDistinctTable();
-/// The `callCount` multiplicities of `value` in the table, added (all 0) when missing and
-/// `add` is true; nullptr when missing otherwise. The pointer is valid until the next call.
-/// `table` points at the table's two values.
-int64_t* sharedDistinctCounts(Value* table, int64_t value, int callCount, bool add);
+}  // namespace eddy::function
 
-/// Total order of comparable values of the same kind (numbers, strings, booleans, temporal
-/// values, decimals); <0, 0, >0.
-int compareValues(const Value& left, const Value& right);
-
+// Transitional: the SQL layers (binder, planner, physical translation, SHOW FUNCTIONS) and the
+// operators and their tests still name the aggregate call machinery as it was before it moved
+// here from runtime/operators/aggregate (issue 23). These names go once they say function::.
+namespace eddy::runtime::operators {
+using function::accumulate;
+using function::Accumulator;
+using function::accumulatorTypes;
+using function::AggregateCall;
+using function::aggregateFunctionNames;
+using function::AggregateKind;
+using function::aggregateKindName;
+using function::aggregateKindOfName;
+using function::aggregateResult;
+using function::assignAggregateResult;
+using function::compareValues;
+using function::createAccumulator;
+using function::createSharedDistinctTable;
+using function::merge;
+using function::sharedDistinctCounts;
+using function::supportsMerge;
 }  // namespace eddy::runtime::operators

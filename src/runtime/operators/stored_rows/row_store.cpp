@@ -1,5 +1,5 @@
 // RowStore: chunks kept as they arrived, rows named by (slot, position) (see the header).
-#include "runtime/operators/join/row_store.h"
+#include "runtime/operators/stored_rows/row_store.h"
 
 #include <algorithm>
 #include <utility>
