@@ -102,19 +102,7 @@ JobClient::JobClient(std::shared_ptr<runtime::RunningJob> job) : job_(std::move(
 
 const std::string& JobClient::getJobName() const { return job_->name(); }
 
-JobStatus JobClient::getJobStatus() const {
-  switch (job_->status()) {
-    case runtime::JobStatus::RUNNING:
-      return JobStatus::RUNNING;
-    case runtime::JobStatus::FINISHED:
-      return JobStatus::FINISHED;
-    case runtime::JobStatus::FAILED:
-      return JobStatus::FAILED;
-    case runtime::JobStatus::CANCELED:
-      return JobStatus::CANCELED;
-  }
-  return JobStatus::FAILED;
-}
+JobStatus JobClient::getJobStatus() const { return job_->status(); }
 
 void JobClient::cancel() { job_->cancel(); }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eddy/clock.h"
+#include "eddy/datastream/job_status.h"
 #include "eddy/datastream/operators.h"
 #include "eddy/datastream/runtime_execution_mode.h"
 #include "eddy/datastream/source.h"
@@ -103,8 +104,6 @@ class JobExecutionResult {
   int64_t netRuntimeMillis_;
   int64_t numLateRecordsDropped_;
 };
-
-enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
 
 /// A handle on a job started with executeAsync(). Copies refer to the same job. When the
 /// last handle goes away the job is cancelled and its threads are joined (unlike Flink,
