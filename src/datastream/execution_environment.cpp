@@ -256,17 +256,6 @@ std::string jsonString(const std::string& text) {
   return out + "\"";
 }
 
-const char* shipStrategyName(runtime::PartitionKind kind) {
-  switch (kind) {
-    case runtime::PartitionKind::FORWARD: return "FORWARD";
-    case runtime::PartitionKind::REBALANCE: return "REBALANCE";
-    case runtime::PartitionKind::SHUFFLE: return "SHUFFLE";
-    case runtime::PartitionKind::BROADCAST: return "BROADCAST";
-    case runtime::PartitionKind::HASH: return "HASH";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::string StreamExecutionEnvironment::getExecutionPlan() const {
@@ -299,7 +288,7 @@ std::string StreamExecutionEnvironment::getExecutionPlan() const {
         for (int edgeIndex : vertex.inputEdges) {
           const graph::JobEdge& edge = jobGraph.edges[edgeIndex];
           predecessors.emplace_back(operatorIds[{edge.sourceVertex, edge.sourceOperator}],
-                                    shipStrategyName(edge.partitionKind));
+                                    graph::shipStrategyName(edge.partitionKind));
         }
       }
       json += firstNode ? "" : ",";
@@ -310,7 +299,8 @@ std::string StreamExecutionEnvironment::getExecutionPlan() const {
               "\",\"contents\":" +
               jsonString(transformation.description.empty() ? transformation.name
                                                             : transformation.description) +
-              ",\"parallelism\":" + std::to_string(vertex.parallelism);
+              ",\"parallelism\":" + std::to_string(vertex.parallelism) +
+              ",\"uid\":" + jsonString(vertex.operators[o].uid);
       if (!predecessors.empty()) {
         json += ",\"predecessors\":[";
         for (size_t i = 0; i < predecessors.size(); ++i) {

@@ -186,8 +186,9 @@ class StreamExecutionEnvironment {
 
   /// The program as it would run now, as Flink's JSON execution plan: one node per operator
   /// with its id, name (`type`), description (`contents`: setDescription's text, else the
-  /// name), parallelism and predecessors (with the ship strategy FORWARD, REBALANCE, HASH,
-  /// ...). Runs nothing; throws ValidationException as execute() would.
+  /// name), parallelism, uid (the user's, else the one derived from the plan:
+  /// src/graph/operator_uid.h) and predecessors (with the ship strategy FORWARD, REBALANCE,
+  /// HASH, ...). Runs nothing; throws ValidationException as execute() would.
   std::string getExecutionPlan() const;
 
   /// Adds a transformation (used by DataStream; the environment owns it).
