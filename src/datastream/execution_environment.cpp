@@ -102,19 +102,7 @@ JobClient::JobClient(std::shared_ptr<runtime::RunningJob> job) : job_(std::move(
 
 const std::string& JobClient::getJobName() const { return job_->name(); }
 
-JobStatus JobClient::getJobStatus() const {
-  switch (job_->status()) {
-    case runtime::JobStatus::RUNNING:
-      return JobStatus::RUNNING;
-    case runtime::JobStatus::FINISHED:
-      return JobStatus::FINISHED;
-    case runtime::JobStatus::FAILED:
-      return JobStatus::FAILED;
-    case runtime::JobStatus::CANCELED:
-      return JobStatus::CANCELED;
-  }
-  return JobStatus::FAILED;
-}
+JobStatus JobClient::getJobStatus() const { return job_->status(); }
 
 void JobClient::cancel() { job_->cancel(); }
 
@@ -268,17 +256,6 @@ std::string jsonString(const std::string& text) {
   return out + "\"";
 }
 
-const char* shipStrategyName(runtime::PartitionKind kind) {
-  switch (kind) {
-    case runtime::PartitionKind::FORWARD: return "FORWARD";
-    case runtime::PartitionKind::REBALANCE: return "REBALANCE";
-    case runtime::PartitionKind::SHUFFLE: return "SHUFFLE";
-    case runtime::PartitionKind::BROADCAST: return "BROADCAST";
-    case runtime::PartitionKind::HASH: return "HASH";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::string StreamExecutionEnvironment::getExecutionPlan() const {
@@ -311,7 +288,7 @@ std::string StreamExecutionEnvironment::getExecutionPlan() const {
         for (int edgeIndex : vertex.inputEdges) {
           const graph::JobEdge& edge = jobGraph.edges[edgeIndex];
           predecessors.emplace_back(operatorIds[{edge.sourceVertex, edge.sourceOperator}],
-                                    shipStrategyName(edge.partitionKind));
+                                    graph::shipStrategyName(edge.partitionKind));
         }
       }
       json += firstNode ? "" : ",";
@@ -322,7 +299,8 @@ std::string StreamExecutionEnvironment::getExecutionPlan() const {
               "\",\"contents\":" +
               jsonString(transformation.description.empty() ? transformation.name
                                                             : transformation.description) +
-              ",\"parallelism\":" + std::to_string(vertex.parallelism);
+              ",\"parallelism\":" + std::to_string(vertex.parallelism) +
+              ",\"uid\":" + jsonString(vertex.operators[o].uid);
       if (!predecessors.empty()) {
         json += ",\"predecessors\":[";
         for (size_t i = 0; i < predecessors.size(); ++i) {

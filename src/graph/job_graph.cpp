@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 
 #include "common/check.h"
 #include "eddy/exceptions.h"
+#include "graph/operator_uid.h"
 
 namespace eddy::graph {
 
@@ -23,30 +23,38 @@ bool isPhysical(const Transformation& transformation) {
 struct ResolvedInput {
   const Transformation* upstream;
   int inputIndex;
-  std::optional<PartitionKind> partitionKind;  // unset: FORWARD or REBALANCE by parallelism
-  runtime::HashPartitionerFactory hashPartitionerFactory;
+  // The PARTITION node nearest to the consumer, whose partitioning the edge has; null: the
+  // default, FORWARD or REBALANCE by parallelism.
+  const Transformation* partition;
 };
 
-void resolve(const Transformation* node, int inputIndex, std::optional<PartitionKind> kind,
-             runtime::HashPartitionerFactory hash, std::vector<ResolvedInput>& out) {
+void resolve(const Transformation* node, int inputIndex, const Transformation* partition,
+             std::vector<ResolvedInput>& out) {
   switch (node->kind) {
     case Transformation::Kind::UNION:
-      for (const Transformation* input : node->inputs) resolve(input, inputIndex, kind, hash, out);
+      for (const Transformation* input : node->inputs) resolve(input, inputIndex, partition, out);
       return;
     case Transformation::Kind::PARTITION:
       // The partitioning nearest to the consumer wins.
-      if (!kind) {
-        kind = node->partitionKind;
-        hash = node->hashPartitionerFactory;
-      }
-      resolve(node->inputs.at(0), inputIndex, kind, std::move(hash), out);
+      resolve(node->inputs.at(0), inputIndex, partition ? partition : node, out);
       return;
     default:
-      out.push_back(ResolvedInput{node, inputIndex, kind, std::move(hash)});
+      out.push_back(ResolvedInput{node, inputIndex, partition});
   }
 }
 
 }  // namespace
+
+const char* shipStrategyName(PartitionKind kind) {
+  switch (kind) {
+    case PartitionKind::FORWARD: return "FORWARD";
+    case PartitionKind::REBALANCE: return "REBALANCE";
+    case PartitionKind::SHUFFLE: return "SHUFFLE";
+    case PartitionKind::BROADCAST: return "BROADCAST";
+    case PartitionKind::HASH: return "HASH";
+  }
+  return "?";
+}
 
 int defaultMaxParallelism(int parallelism) {
   int target = parallelism + (parallelism + 1) / 2;
@@ -100,7 +108,8 @@ JobGraph buildJobGraph(const std::vector<const Transformation*>& transformations
     }
   }
 
-  // Resolve every input of every physical node into a typed edge.
+  // Resolve every input of every physical node into a typed edge, and give each node its uid
+  // (inputs before consumers: `physical` is in topological order).
   struct Edge {
     ResolvedInput input;
     const Transformation* target;
@@ -109,18 +118,33 @@ JobGraph buildJobGraph(const std::vector<const Transformation*>& transformations
   std::vector<Edge> edges;
   std::map<const Transformation*, std::vector<int>> inputEdgesOf;
   std::map<const Transformation*, std::vector<int>> outputEdgesOf;
+  std::map<const Transformation*, std::string> uidOf;
+  OperatorUidAssigner uids(physical);
   for (const Transformation* node : physical) {
     std::vector<ResolvedInput> inputs;
     for (size_t i = 0; i < node->inputs.size(); ++i) {
       resolve(node->inputs[i], node->kind == Transformation::Kind::TWO_INPUT ? int(i) : 0,
-              std::nullopt, nullptr, inputs);
+              nullptr, inputs);
     }
+    std::vector<UidInput> uidInputs;
+    for (const ResolvedInput& input : inputs) {
+      auto upstreamUid = uidOf.find(input.upstream);
+      EDDY_CHECK(upstreamUid != uidOf.end());
+      UidInput& uidInput = uidInputs.emplace_back();
+      uidInput.upstreamUid = upstreamUid->second;
+      uidInput.inputIndex = input.inputIndex;
+      if (input.partition) {
+        uidInput.partitionKind = input.partition->partitionKind;
+        uidInput.partitionDescription = input.partition->description;
+      }
+    }
+    uidOf.emplace(node, uids.assign(*node, uidInputs));
     for (ResolvedInput& input : inputs) {
       int upstreamParallelism = parallelism.at(input.upstream);
       int downstreamParallelism = parallelism.at(node);
       PartitionKind kind;
-      if (input.partitionKind) {
-        kind = *input.partitionKind;
+      if (input.partition) {
+        kind = input.partition->partitionKind;
         if (kind == PartitionKind::FORWARD && upstreamParallelism != downstreamParallelism) {
           throw ValidationException(
               "Forward partitioning does not allow change of parallelism. Upstream operation: " +
@@ -154,7 +178,7 @@ JobGraph buildJobGraph(const std::vector<const Transformation*>& transformations
       auto [vertexIndex, upstreamIndex] = placement.at(edge.input.upstream);
       JobVertex& vertex = graph.vertices[vertexIndex];
       int index = static_cast<int>(vertex.operators.size());
-      vertex.operators.push_back(ChainedOperator{node, {}, {}});
+      vertex.operators.push_back(ChainedOperator{node, uidOf.at(node), {}, {}});
       vertex.operators[upstreamIndex].chainedSuccessors.push_back(index);
       vertex.name += " -> " + node->name;
       placement[node] = {vertexIndex, index};
@@ -164,7 +188,7 @@ JobGraph buildJobGraph(const std::vector<const Transformation*>& transformations
       vertex.name = node->name;
       vertex.parallelism = parallelism.at(node);
       vertex.isSource = node->kind == Transformation::Kind::SOURCE;
-      vertex.operators.push_back(ChainedOperator{node, {}, {}});
+      vertex.operators.push_back(ChainedOperator{node, uidOf.at(node), {}, {}});
       placement[node] = {static_cast<int>(graph.vertices.size()), 0};
       graph.vertices.push_back(std::move(vertex));
     }
@@ -183,7 +207,9 @@ JobGraph buildJobGraph(const std::vector<const Transformation*>& transformations
     jobEdge.targetVertex = targetVertex;
     jobEdge.targetInputIndex = edge.input.inputIndex;
     jobEdge.partitionKind = edge.kind;
-    jobEdge.hashPartitionerFactory = edge.input.hashPartitionerFactory;
+    if (edge.input.partition) {
+      jobEdge.hashPartitionerFactory = edge.input.partition->hashPartitionerFactory;
+    }
     jobEdge.recordType = edge.input.upstream->outputType.get();
     JobVertex& target = graph.vertices[targetVertex];
     jobEdge.channelOffset = target.inputChannelCount;

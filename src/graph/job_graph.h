@@ -32,6 +32,9 @@ struct JobEdge {
 
 struct ChainedOperator {
   const runtime::Transformation* transformation = nullptr;
+  /// The operator's uid: the transformation's (a user's), else the one derived from the node
+  /// and its inputs (operator_uid.h); unique within the job.
+  std::string uid;
   std::vector<int> chainedSuccessors;  // chain indices of operators fed directly
   std::vector<int> networkEdges;       // indices into JobGraph::edges
 };
@@ -62,9 +65,13 @@ struct JobGraphSettings {
 
 /// Builds the job graph of all `transformations` (in creation order, which is topological).
 /// Throws ValidationException for programs that cannot run: an unbounded source in BATCH
-/// mode, a FORWARD edge between different parallelisms, a program without operators.
+/// mode, a FORWARD edge between different parallelisms, a program without operators, two
+/// operators with the same user uid.
 JobGraph buildJobGraph(const std::vector<const runtime::Transformation*>& transformations,
                        const JobGraphSettings& settings);
+
+/// The partitioning's name in Flink's plans (its ship strategy): FORWARD, REBALANCE, HASH, ...
+const char* shipStrategyName(runtime::PartitionKind kind);
 
 /// Flink's default max parallelism: 1.5 × parallelism rounded up to a power of two, within
 /// [128, 32768].

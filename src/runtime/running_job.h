@@ -15,13 +15,12 @@
 #include <vector>
 
 #include "eddy/clock.h"
+#include "eddy/datastream/job_status.h"
 #include "graph/job_graph.h"
 #include "eddy/runtime/stream_operator.h"
 #include "runtime/input_gate.h"
 
 namespace eddy::runtime {
-
-enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
 
 class RunningJob : public std::enable_shared_from_this<RunningJob> {
  public:

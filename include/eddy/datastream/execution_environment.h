@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eddy/clock.h"
+#include "eddy/datastream/job_status.h"
 #include "eddy/datastream/operators.h"
 #include "eddy/datastream/runtime_execution_mode.h"
 #include "eddy/datastream/source.h"
@@ -104,8 +105,6 @@ class JobExecutionResult {
   int64_t numLateRecordsDropped_;
 };
 
-enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
-
 /// A handle on a job started with executeAsync(). Copies refer to the same job. When the
 /// last handle goes away the job is cancelled and its threads are joined (unlike Flink,
 /// whose cluster keeps a detached job running): keep a handle while the job should run.
@@ -187,8 +186,9 @@ class StreamExecutionEnvironment {
 
   /// The program as it would run now, as Flink's JSON execution plan: one node per operator
   /// with its id, name (`type`), description (`contents`: setDescription's text, else the
-  /// name), parallelism and predecessors (with the ship strategy FORWARD, REBALANCE, HASH,
-  /// ...). Runs nothing; throws ValidationException as execute() would.
+  /// name), parallelism, uid (the user's, else the one derived from the plan:
+  /// src/graph/operator_uid.h) and predecessors (with the ship strategy FORWARD, REBALANCE,
+  /// HASH, ...). Runs nothing; throws ValidationException as execute() would.
   std::string getExecutionPlan() const;
 
   /// Adds a transformation (used by DataStream; the environment owns it).

@@ -26,6 +26,8 @@ struct Transformation {
   std::string name;
   /// What the node does in detail, for plans (empty: the name says it).
   std::string description;
+  /// The operator's stable name across runs, by which restored state finds it (Flink's uid;
+  /// DataStream::uid). Empty: the job graph derives one from the plan (src/graph/operator_uid.h).
   std::string uid;
   /// -1: the environment's default parallelism.
   int parallelism = -1;
