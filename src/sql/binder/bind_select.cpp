@@ -180,7 +180,7 @@ struct Binder::GroupingBinding {
 };
 
 Binder::Relation Binder::bindSelect(const SelectQuery& select, Correlation* correlation,
-                                   SortItems* sortItems) {
+                                    SortItems* sortItems) {
   SelectBinding state{select, correlation};
   state.sortItems = sortItems;
   if (select.from) {
@@ -302,16 +302,19 @@ void Binder::addSortItems(SelectBinding& state) {
     const Expression& key = *sort.keys[k].expression;
     if (key.is<LiteralExpression>()) continue;  // an ordinal, or a constant
     // (An aggregate call reads the FROM clause's rows.)
-    bool readsOutput = true;
-    forEachAggregate(key, [&](const FunctionCallExpression&) { readsOutput = false; });
+    bool readsOutput = false, readsOther = false;
+    forEachAggregate(key, [&](const FunctionCallExpression&) { readsOther = true; });
     forEachSubexpression(key, [&](const Expression& node) {
-      if (node.is<IdentifierExpression>() &&
-          !outputNames.count(node.as<IdentifierExpression>().names.front())) {
-        readsOutput = false;
+      if (node.is<IdentifierExpression>()) {
+        (outputNames.count(node.as<IdentifierExpression>().names.front()) ? readsOutput
+                                                                          : readsOther) = true;
       }
       return false;
     });
-    if (readsOutput) continue;
+    // A key over output names only binds against the output; one that mixes them with other
+    // columns is left to it too (and fails there): bound over the FROM clause its aliases
+    // would read other columns.
+    if (!readsOther || readsOutput) continue;
     bool aggregates = false;
     forEachAggregate(key, [&](const FunctionCallExpression& call) {
       state.aggregateCalls.push_back(&call);

@@ -1,28 +1,28 @@
 // `left JOIN versioned FOR SYSTEM_TIME AS OF left.time ON ...`: an event-time temporal join
 // (the versioned side's rowtime and primary key, Flink's checks and messages), or, AS OF the
 // left's processing time, a lookup join against a connector that looks rows up by key.
-#include "sql/binder/binder.h"
-
 #include <algorithm>
 
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/exceptions.h"
 #include "function/type_rules.h"
-#include "sql/parser/unparse.h"
+#include "sql/binder/binder.h"
 #include "sql/optimizer/optimizer.h"
+#include "sql/parser/unparse.h"
 #include "sql/planner/plan_join.h"
 
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
 
-Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation left,
-                                          Relation right, runtime::operators::JoinType joinType,
+Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation left, Relation right,
+                                          runtime::operators::JoinType joinType,
                                           const BoundPtr& condition) {
   using runtime::operators::JoinType;
   const auto& versioned = join.right->as<NamedTableReference>();
   std::string tableName;
-  for (size_t i = 0; i < versioned.name.size(); ++i) tableName += (i ? "." : "") + versioned.name[i];
+  for (size_t i = 0; i < versioned.name.size(); ++i)
+    tableName += (i ? "." : "") + versioned.name[i];
   if (joinType != JoinType::INNER && joinType != JoinType::LEFT) {
     fail(join, std::string("Temporal table join currently only supports INNER JOIN and LEFT JOIN, "
                            "but was ") +
@@ -40,13 +40,19 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
   }
   if (asOf->kind() != expression::ExpressionKind::kColumnReference ||
       asOfType.getTimestampKind() != TimestampKind::ROWTIME) {
-    fail(*versioned.systemTimeAsOf, "Temporal table join currently only supports 'FOR "
-                                    "SYSTEM_TIME AS OF' left table's time attribute field");
+    fail(*versioned.systemTimeAsOf,
+         "Temporal table join currently only supports 'FOR "
+         "SYSTEM_TIME AS OF' left table's time attribute field");
   }
   const int leftTime = static_cast<const expression::ColumnReference&>(*asOf).index();
-  if (left.node->changelogMode != ChangelogMode::kInsertOnly) {
-    fail(join, "Temporal join doesn't support consuming update and delete changes which is "
-               "produced by node " + updateProducer(*optimize(left.node)).describe());
+  // (Whether the left side updates, and the node named, are those of the plan as the optimizer
+  // leaves it: a keep-first deduplication is insert-only once its filter is the Rank's range.)
+  if (LogicalNodePtr optimizedLeft = optimize(left.node);
+      optimizedLeft->changelogMode != ChangelogMode::kInsertOnly) {
+    fail(join,
+         "Temporal join doesn't support consuming update and delete changes which is "
+         "produced by node " +
+             updateProducer(*optimizedLeft).describe());
   }
   // The versioned side: a rowtime attribute and a primary key (declared, or the key of a
   // deduplicating view).
@@ -59,8 +65,9 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
     }
   }
   if (rightTime < 0) {
-    fail(*join.right, "Event-Time Temporal Table Join requires both primary key and row time "
-                      "attribute in versioned table, but no row time attribute can be found.");
+    fail(*join.right,
+         "Event-Time Temporal Table Join requires both primary key and row time "
+         "attribute in versioned table, but no row time attribute can be found.");
   }
   // (A deduplicating view's key, and the node named below, are those of the plan as the
   // optimizer leaves it: its filter on the row number is the Rank's range there.)
@@ -69,8 +76,9 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
     primaryKey = uniqueKeyOf(*optimize(right.node)).value_or(std::vector<int>{});
   }
   if (primaryKey.empty()) {
-    fail(*join.right, "Temporal Table Join requires primary key in versioned table, but no "
-                      "primary key can be found.");
+    fail(*join.right,
+         "Temporal Table Join requires primary key in versioned table, but no "
+         "primary key can be found.");
   }
   // Every primary key column must be equated with an expression of the left side.
   const int leftArity = static_cast<int>(left.scope.size());
@@ -95,13 +103,15 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
     for (size_t i = 0; i < primaryKey.size(); ++i) {
       keyNames += (i ? ", " : "") + rightFields[static_cast<size_t>(primaryKey[i])].name;
     }
-    fail(join, "Temporal table's primary key [" + keyNames + "] must be included in the "
-               "equivalence condition of temporal join, but current temporal join condition is [" +
-               unparse(*join.condition) + "].");
+    fail(join,
+         "Temporal table's primary key [" + keyNames +
+             "] must be included in the "
+             "equivalence condition of temporal join, but current temporal join condition is [" +
+             unparse(*join.condition) + "].");
   }
   Relation result;
-  result.node = planJoin(left.node, right.node, joinType, condition,
-                         TemporalJoinTime{leftTime, rightTime});
+  result.node =
+      planJoin(left.node, right.node, joinType, condition, TemporalJoinTime{leftTime, rightTime});
   const auto& fields = result.node->rowType->getFields();
   result.scope = left.scope;
   result.scope.insert(result.scope.end(), right.scope.begin(), right.scope.end());
@@ -123,8 +133,9 @@ Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left
                                         const BoundPtr& condition, const std::string& tableName) {
   const auto& versioned = join.right->as<NamedTableReference>();
   if (right.node->kind != LogicalNodeKind::kTableScan) {
-    notSupported(*join.right, "A lookup join with a view, or with a table that has computed or "
-                              "metadata columns or a watermark,");
+    notSupported(*join.right,
+                 "A lookup join with a view, or with a table that has computed or "
+                 "metadata columns or a watermark,");
   }
   auto table = std::static_pointer_cast<const LogicalTableScan>(right.node);
   // The table's connector must look rows up by key (Flink's LookupTableSource).
@@ -141,10 +152,10 @@ Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left
     lookup = true;
   }
   if (!lookup) {
-    fail(*versioned.systemTimeAsOf,
-         "Processing-time temporal join is not supported yet: table [" + tableName +
-             "] (connector '" + connector + "') cannot be looked up by key; a lookup join "
-             "needs a connector that supports lookups (filesystem)");
+    fail(*versioned.systemTimeAsOf, "Processing-time temporal join is not supported yet: table [" +
+                                        tableName + "] (connector '" + connector +
+                                        "') cannot be looked up by key; a lookup join "
+                                        "needs a connector that supports lookups (filesystem)");
   }
   // Equalities `table.column = <expression over the left side>` are the lookup keys; the rest
   // of the condition filters the pairs.
@@ -162,7 +173,8 @@ Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left
         // A table column widened to the other side's type is compared in its own type.
         if (own->kind() == expression::ExpressionKind::kCast) own = own->children()[0];
         if (own->kind() != expression::ExpressionKind::kColumnReference) continue;
-        const int column = static_cast<const expression::ColumnReference&>(*own).index() - leftArity;
+        const int column =
+            static_cast<const expression::ColumnReference&>(*own).index() - leftArity;
         std::vector<int> otherColumns;
         expression::collectColumns(other, otherColumns);
         bool otherIsLeft = std::all_of(otherColumns.begin(), otherColumns.end(),

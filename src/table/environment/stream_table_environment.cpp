@@ -505,6 +505,12 @@ Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream,
   return fromRows(stream, stream.getType(), &schema, mode, "");
 }
 
+sql::LogicalNodePtr StreamTableEnvironment::optimizedPlanOf(const Table& table) const {
+  sql::TranslationSettings translation;
+  configureTranslation(translation);
+  return sql::optimize(table.plan(), translation.optimizer);
+}
+
 DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
                                                const std::vector<int>* primaryKey) {
   if (table.environment() != this) {
@@ -547,11 +553,14 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
 }
 
 DataStream<Row> StreamTableEnvironment::toDataStream(const Table& table) {
-  if (isStreaming() && table.plan()->changelogMode != sql::ChangelogMode::kInsertOnly) {
+  // Whether the rows update is a property of the optimized plan (a keep-first deduplication
+  // is insert-only once the filter on its row number is the Rank's range).
+  if (sql::LogicalNodePtr optimized = optimizedPlanOf(table);
+      isStreaming() && optimized->changelogMode != sql::ChangelogMode::kInsertOnly) {
     throw TableException("Table sink '*anonymous_datastream_sink$" +
                          std::to_string(++anonymousSinks_) +
                          "*' doesn't support consuming update changes which is produced by node " +
-                         sql::updateProducer(*table.plan()).describe() +
+                         sql::updateProducer(*optimized).describe() +
                          ". Use toChangelogStream() to convert a table with updates into a "
                          "DataStream.");
   }
@@ -622,12 +631,13 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
       }
     }
   }
-  bool updating = isStreaming() && table.plan()->changelogMode != sql::ChangelogMode::kInsertOnly;
+  const sql::LogicalNodePtr optimized = optimizedPlanOf(table);
+  bool updating = isStreaming() && optimized->changelogMode != sql::ChangelogMode::kInsertOnly;
   if (mode.isInsertOnly() && updating) {
     throw TableException(
         "toChangelogStream() with ChangelogMode.insertOnly() cannot consume the "
         "update changes produced by node " +
-        sql::updateProducer(*table.plan()).describe());
+        sql::updateProducer(*optimized).describe());
   }
   if (mode.isUpsert() && !targetSchema.getPrimaryKey()) {
     throw ValidationException(
@@ -649,10 +659,7 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     // exactly that key the plan emits no -U at all; otherwise toRows drops them (after the
     // materializer, where one is needed).
     // (Decided on the optimized plan; toRows optimizes the result again, which changes nothing.)
-    sql::TranslationSettings translation;
-    configureTranslation(translation);
-    if (auto upserts =
-            sql::withoutUpdateBefore(sql::optimize(table.plan(), translation.optimizer), key)) {
+    if (auto upserts = sql::withoutUpdateBefore(optimized, key)) {
       return toRows(Table(this, upserts, table.getResolvedSchema()), true);
     }
   }

@@ -117,6 +117,24 @@ TEST(StreamTableEnvironmentTest, UpsertChangelogOfAnAggregateHasNoUpdateBefore) 
   }
 }
 
+// A deduplication keeping the first row per key on processing time is insert-only, so
+// toDataStream takes it (decided on the optimized plan, where rn = 1 is the Rank's range).
+TEST(StreamTableEnvironmentTest, AKeepFirstDeduplicationConvertsToADataStream) {
+  auto env = environment();
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  DataStream<Row> rows =
+      env->fromElements(Row::of("a", 1), Row::of("a", 2), Row::of("b", 3), Row::of("a", 4));
+  tableEnv->createTemporaryView(
+      "Rows", tableEnv->fromDataStream(
+                  rows, Schema::newBuilder().columnByExpression("pt", "PROCTIME()").build()));
+  Table result = tableEnv->sqlQuery(
+      "SELECT f0 AS name, f1 AS v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY f0 ORDER BY "
+      "pt ASC) AS rn FROM Rows) WHERE rn = 1");
+  std::vector<std::string> changes = collect(tableEnv->toDataStream(result));
+  std::sort(changes.begin(), changes.end());
+  EXPECT_EQ(changes, (std::vector<std::string>{"+I[a, 1]", "+I[b, 3]"}));
+}
+
 // A deduplication keeping the last row per key sends a replacing row as -U old / +U new (Flink's
 // Deduplicate; on processing time a row equal to the held one sends nothing); toChangelogStream
 // in upsert mode by that key gets the +U alone.

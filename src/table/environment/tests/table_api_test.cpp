@@ -340,6 +340,26 @@ TEST(TableApiTest, DescriptorPrintsAsFlinkDoes) {
             "  'connector' = 'filesystem',\n  'format' = 'csv',\n  'path' = '/tmp/it''s'\n)");
 }
 
+// Two equal INSERTs of one statement set are two sinks: sub-plan reuse shares their query's
+// rows, never the sink (each row is written twice).
+TEST(TableApiTest, TwoEqualInsertsOfAStatementSetWriteTwice) {
+  auto env = environment(false);
+  env->executeSql("CREATE TABLE twice (id INT) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'twice')");
+  StatementSet set = env->createStatementSet();
+  set.addInsertSql("INSERT INTO twice VALUES (1), (2)")
+      .addInsertSql("INSERT INTO twice VALUES (1), (2)");
+  ::testing::internal::CaptureStdout();
+  std::vector<std::string> counts = rowsOf(set.execute());
+  std::string printed = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(counts, (std::vector<std::string>{"+I[-1, -1]"}));
+  std::vector<std::string> lines;
+  std::istringstream stream(printed);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  EXPECT_EQ(sorted(lines), (std::vector<std::string>{"twice> +I[1]", "twice> +I[1]",
+                                                     "twice> +I[2]", "twice> +I[2]"}));
+}
+
 TEST(TableApiTest, StatementSetRunsEveryInsertOnceInOneJob) {
   // Seed example A5: a Table pipeline and an SQL insert in one StatementSet.
   auto env = environment(false);
