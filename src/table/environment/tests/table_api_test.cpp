@@ -26,6 +26,14 @@ std::vector<std::string> sorted(std::vector<std::string> rows) {
   return rows;
 }
 
+/// The lines of captured output, sorted (sinks of one job print in any interleaving).
+std::vector<std::string> sortedLines(const std::string& printed) {
+  std::vector<std::string> lines;
+  std::istringstream stream(printed);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return sorted(std::move(lines));
+}
+
 std::unique_ptr<TableEnvironment> environment(bool streaming) {
   auto env = TableEnvironment::create(streaming ? EnvironmentSettings::inStreamingMode()
                                                 : EnvironmentSettings::inBatchMode());
@@ -353,10 +361,7 @@ TEST(TableApiTest, TwoEqualInsertsOfAStatementSetWriteTwice) {
   std::vector<std::string> counts = rowsOf(set.execute());
   std::string printed = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(counts, (std::vector<std::string>{"+I[-1, -1]"}));
-  std::vector<std::string> lines;
-  std::istringstream stream(printed);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
-  EXPECT_EQ(sorted(lines), (std::vector<std::string>{"twice> +I[1]", "twice> +I[1]",
+  EXPECT_EQ(sortedLines(printed), (std::vector<std::string>{"twice> +I[1]", "twice> +I[1]",
                                                      "twice> +I[2]", "twice> +I[2]"}));
 }
 
@@ -388,10 +393,7 @@ TEST(TableApiTest, StatementSetRunsEveryInsertOnceInOneJob) {
   std::vector<std::string> printedResult = rowsOf(std::move(result));
   std::string printed = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(printedResult, (std::vector<std::string>{"+I[-1, -1]"}));
-  std::vector<std::string> lines;
-  std::istringstream stream(printed);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
-  EXPECT_EQ(sorted(lines), (std::vector<std::string>{"first> +I[2, 800.00]", "first> +I[3, 999.99]",
+  EXPECT_EQ(sortedLines(printed), (std::vector<std::string>{"first> +I[2, 800.00]", "first> +I[3, 999.99]",
                                                      "second> +I[u1]", "second> +I[u2]"}));
   try {
     set.execute();  // the set was emptied
