@@ -14,9 +14,11 @@ using function::KernelVector;
 using Rows = std::vector<int32_t>;
 
 // The columns an evaluation reads: borrowed from the chunk, or gathered row subsets of them.
+// `context`: the evaluating operator's, handed to every kernel.
 struct EvaluationInput {
   std::vector<KernelVector> columns;
   int64_t rowCount;
+  function::EvaluationContext* context;
 };
 
 KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInput& input);
@@ -34,7 +36,7 @@ KernelVector evaluateOnRows(const BoundExpression& expression, const EvaluationI
   if (static_cast<int64_t>(rows.size()) == input.rowCount) {
     return evaluateNode(expression, input);  // every row: no gathering
   }
-  EvaluationInput subset{input.columns, static_cast<int64_t>(rows.size())};
+  EvaluationInput subset{input.columns, static_cast<int64_t>(rows.size()), input.context};
   std::vector<int> columns;
   collectColumns(expression, columns);
   std::sort(columns.begin(), columns.end());
@@ -137,7 +139,7 @@ KernelVector evaluateConnective(const Call& node, const EvaluationInput& input, 
     }
     return KernelVector::interleave(operand.type()->copy(true), {&subset}, sourceOf, positionOf);
   }();
-  return node.bound().kernel({left, right}, node.type());
+  return node.bound().kernel({left, right}, node.type(), *input.context);
 }
 
 // `row.field` over boxed ROW values: the field of each non-NULL row, NULL elsewhere.
@@ -177,13 +179,12 @@ KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInp
       for (const ExpressionPtr& child : node.children()) {
         arguments.push_back(evaluateNode(*child, input));
       }
-      if (!arguments.empty()) return node.bound().kernel(arguments, node.type());
+      if (!arguments.empty()) return node.bound().kernel(arguments, node.type(), *input.context);
       // Without arguments a kernel returns one constant row (CURRENT_TIMESTAMP) or, told how
       // many rows the chunk has, a value per row (RAND()).
-      int64_t& rowCount = function::currentEvaluationRowCount();
-      rowCount = input.rowCount;
-      KernelVector result = node.bound().kernel(arguments, node.type());
-      rowCount = 1;
+      input.context->setRowCount(input.rowCount);
+      KernelVector result = node.bound().kernel(arguments, node.type(), *input.context);
+      input.context->setRowCount(1);
       if (result.isConstant()) result.setConstantSize(input.rowCount);
       EDDY_CHECK_EQ(result.size(), input.rowCount);
       return result;
@@ -203,8 +204,8 @@ KernelVector evaluateNode(const BoundExpression& expression, const EvaluationInp
   throw InternalError("unknown expression kind");
 }
 
-EvaluationInput borrowChunk(const vector::Chunk& chunk) {
-  EvaluationInput input{{}, chunk.size()};
+EvaluationInput borrowChunk(const vector::Chunk& chunk, function::EvaluationContext& context) {
+  EvaluationInput input{{}, chunk.size(), &context};
   input.columns.reserve(static_cast<size_t>(chunk.columnCount()));
   for (int column = 0; column < chunk.columnCount(); ++column) {
     input.columns.push_back(KernelVector::borrow(chunk.column(column)));
@@ -219,9 +220,9 @@ ExpressionEvaluator::ExpressionEvaluator(std::vector<ExpressionPtr> expressions)
   for (const ExpressionPtr& expression : expressions_) EDDY_CHECK(expression != nullptr);
 }
 
-void ExpressionEvaluator::evaluate(const vector::Chunk& input,
-                                   std::vector<vector::Vector>& results) const {
-  EvaluationInput borrowed = borrowChunk(input);
+void ExpressionEvaluator::evaluate(const vector::Chunk& input, std::vector<vector::Vector>& results,
+                                   function::EvaluationContext& context) const {
+  EvaluationInput borrowed = borrowChunk(input, context);
   results.clear();
   results.reserve(expressions_.size());
   for (const ExpressionPtr& expression : expressions_) {
@@ -234,13 +235,13 @@ void ExpressionEvaluator::evaluate(const vector::Chunk& input,
   }
 }
 
-void ExpressionEvaluator::evaluate(vector::Chunk&& input,
-                                   std::vector<vector::Vector>& results) const {
+void ExpressionEvaluator::evaluate(vector::Chunk&& input, std::vector<vector::Vector>& results,
+                                   function::EvaluationContext& context) const {
   // Computed expressions first, while every column is still in place.
   std::vector<std::optional<vector::Vector>> computed(expressions_.size());
   std::vector<int> lastReference(static_cast<size_t>(input.columnCount()), -1);
   {
-    EvaluationInput borrowed = borrowChunk(input);
+    EvaluationInput borrowed = borrowChunk(input, context);
     for (size_t i = 0; i < expressions_.size(); ++i) {
       const BoundExpression& expression = *expressions_[i];
       if (expression.kind() == ExpressionKind::kColumnReference) {
@@ -280,14 +281,15 @@ std::vector<bool> ExpressionEvaluator::readColumns(int inputColumnCount) const {
 }
 
 function::KernelVector ExpressionEvaluator::evaluateToKernelVector(
-    int index, const vector::Chunk& input) const {
-  return evaluateNode(*expressions_.at(static_cast<size_t>(index)), borrowChunk(input));
+    int index, const vector::Chunk& input, function::EvaluationContext& context) const {
+  return evaluateNode(*expressions_.at(static_cast<size_t>(index)), borrowChunk(input, context));
 }
 
 std::vector<int32_t> ExpressionEvaluator::selectTrue(const ExpressionPtr& predicate,
-                                                     const vector::Chunk& input) const {
+                                                     const vector::Chunk& input,
+                                                     function::EvaluationContext& context) const {
   EDDY_CHECK(predicate->type()->getTypeRoot() == LogicalTypeRoot::BOOLEAN);
-  KernelVector result = evaluateNode(*predicate, borrowChunk(input));
+  KernelVector result = evaluateNode(*predicate, borrowChunk(input, context));
   std::vector<int32_t> selected;
   int64_t count = input.size();
   if (result.isConstant()) {
@@ -314,7 +316,8 @@ std::vector<int32_t> ExpressionEvaluator::selectTrue(const ExpressionPtr& predic
 std::optional<Value> ExpressionEvaluator::evaluateConstant(const ExpressionPtr& expression) {
   if (!expression->isConstant() || !expression->isDeterministic()) return std::nullopt;
   try {
-    EvaluationInput input{{}, 1};
+    function::EvaluationContext context;
+    EvaluationInput input{{}, 1, &context};
     return evaluateNode(*expression, input).valueAt(0);
   } catch (const EddyException&) {
     return std::nullopt;

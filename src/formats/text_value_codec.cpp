@@ -495,6 +495,23 @@ bool isTextScalarType(const LogicalType& type) {
   }
 }
 
+bool hasNumberText(LogicalTypeRoot root) {
+  switch (root) {
+    case LogicalTypeRoot::TINYINT:
+    case LogicalTypeRoot::SMALLINT:
+    case LogicalTypeRoot::INTEGER:
+    case LogicalTypeRoot::BIGINT:
+    case LogicalTypeRoot::FLOAT:
+    case LogicalTypeRoot::DOUBLE:
+    case LogicalTypeRoot::DECIMAL:
+    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
+    case LogicalTypeRoot::INTERVAL_DAY_TIME:
+      return true;
+    default:
+      return false;
+  }
+}
+
 namespace {
 
 template <typename Integer>

@@ -73,6 +73,9 @@ void appendBase64(std::string_view bytes, std::string& out);
 /// TIMESTAMP, TIMESTAMP_LTZ, and the intervals (INTERVAL YEAR TO MONTH as a number of months,
 /// INTERVAL DAY TO SECOND as a number of milliseconds, as Flink's formats).
 bool isTextScalarType(const LogicalType& type);
+/// True for the scalar types whose text form is a number, which JSON writes as a number and
+/// CSV leaves unquoted: TINYINT..BIGINT, FLOAT, DOUBLE, DECIMAL and the intervals.
+bool hasNumberText(LogicalTypeRoot root);
 
 enum class TextParseResult { kOk, kMalformed, kOutOfRange };
 /// Parses `text` as a value of `column`'s (scalar) type and appends it. On kMalformed or

@@ -23,11 +23,6 @@ std::string ScalarFunction::formatCall(const std::vector<std::string>& arguments
   return fmt::format("{}({})", name_, fmt::join(arguments, ", "));
 }
 
-int64_t& currentEvaluationRowCount() {
-  thread_local int64_t rows = 1;
-  return rows;
-}
-
 const FunctionRegistry& FunctionRegistry::builtIn() {
   static const FunctionRegistry registry = [] {
     FunctionRegistry built;

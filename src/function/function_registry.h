@@ -20,25 +20,60 @@
 // synchronized.
 #pragma once
 
+#include <concepts>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "common/session_time_zone.h"
 #include "eddy/types/logical_type.h"
 #include "eddy/types/value.h"
+#include "function/evaluation_context.h"
 #include "function/kernel_vector.h"
 
 namespace eddy::function {
 
 /// Computes a function over whole vectors: `arguments` all have the same logical size (some
-/// may be constants); returns a vector of `resultType` of that size.
-using ScalarKernel = std::function<KernelVector(const std::vector<KernelVector>& arguments,
-                                                const LogicalTypePtr& resultType)>;
+/// may be constants); returns a vector of `resultType` of that size. Made from a callable of
+/// `(arguments, resultType)` — most kernels, which read nothing else — or of
+/// `(arguments, resultType, EvaluationContext&)` for the few that read the evaluation
+/// (RAND, UUID, CURRENT_WATERMARK); the evaluator always passes its context.
+class ScalarKernel {
+ public:
+  using Function = std::function<KernelVector(const std::vector<KernelVector>& arguments,
+                                              const LogicalTypePtr& resultType,
+                                              EvaluationContext& context)>;
+
+  ScalarKernel() = default;
+  template <typename Callable>
+    requires(!std::same_as<std::remove_cvref_t<Callable>, ScalarKernel>)
+  ScalarKernel(Callable callable) {  // NOLINT(google-explicit-constructor): kernels are lambdas
+    if constexpr (std::is_invocable_r_v<KernelVector, Callable&, const std::vector<KernelVector>&,
+                                        const LogicalTypePtr&, EvaluationContext&>) {
+      function_ = std::move(callable);
+    } else {
+      function_ = [callable = std::move(callable)](const std::vector<KernelVector>& arguments,
+                                                   const LogicalTypePtr& resultType,
+                                                   EvaluationContext&) {
+        return callable(arguments, resultType);
+      };
+    }
+  }
+
+  KernelVector operator()(const std::vector<KernelVector>& arguments,
+                          const LogicalTypePtr& resultType, EvaluationContext& context) const {
+    return function_(arguments, resultType, context);
+  }
+  explicit operator bool() const { return static_cast<bool>(function_); }
+
+ private:
+  Function function_;
+};
 
 /// How a call is written, for messages and EXPLAIN.
 enum class FunctionSyntax {
@@ -70,20 +105,10 @@ using LiteralArguments = std::vector<std::optional<Value>>;
 using ScalarFunctionLiteralBinder = std::function<std::optional<BoundScalarFunction>(
     const std::vector<LogicalTypePtr>&, const LiteralArguments&)>;
 
-/// What a call's kernel may depend on besides its arguments: the session the plan is bound
-/// in. The binder (sql::Binder) resolves it once per plan; functions that need it (the
-/// temporal functions reading TIMESTAMP_LTZ values as wall-clock times) capture it in their
-/// kernel, so nothing is looked up per row or read from a global.
-/// The watermark of the operator evaluating expressions on this thread, which CURRENT_WATERMARK
-/// reads (std::numeric_limits<int64_t>::min(): none yet). An operator that evaluates
-/// expressions sets it before each chunk (the Calc); a task thread runs one operator at a time.
-int64_t& currentEvaluationWatermark();
-
-/// The rows of the chunk being evaluated on this thread, for kernels without arguments that
-/// produce a value per row (RAND(), UUID()); the evaluator sets it before calling such a
-/// kernel, and it is 1 otherwise.
-int64_t& currentEvaluationRowCount();
-
+/// What a call's kernel may depend on besides its arguments and the EvaluationContext: the
+/// session the plan is bound in. The binder (sql::Binder) resolves it once per plan; functions
+/// that need it (the temporal functions reading TIMESTAMP_LTZ values as wall-clock times)
+/// capture it in their kernel, so nothing is looked up per row or read from a global.
 struct BindingContext {
   /// `table.local-time-zone` (UTC unless set).
   common::SessionTimeZone sessionTimeZone;

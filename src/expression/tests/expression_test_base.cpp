@@ -15,8 +15,9 @@ ExpressionPtr col(const vector::Chunk& chunk, int index) {
 
 std::string evaluate(const ExpressionPtr& expression, const vector::Chunk& chunk) {
   ExpressionEvaluator evaluator({expression});
+  function::EvaluationContext context;
   std::vector<vector::Vector> results;
-  evaluator.evaluate(chunk, results);
+  evaluator.evaluate(chunk, results, context);
   EXPECT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].size(), chunk.size());
   EXPECT_TRUE(*results[0].type() == *expression->type())

@@ -8,21 +8,7 @@ namespace {
 
 // Numbers and booleans are written as they are (Jackson's writeNumber / writeBoolean).
 bool isTextType(const LogicalType& type) {
-  switch (type.getTypeRoot()) {
-    case LogicalTypeRoot::BOOLEAN:
-    case LogicalTypeRoot::TINYINT:
-    case LogicalTypeRoot::SMALLINT:
-    case LogicalTypeRoot::INTEGER:
-    case LogicalTypeRoot::BIGINT:
-    case LogicalTypeRoot::FLOAT:
-    case LogicalTypeRoot::DOUBLE:
-    case LogicalTypeRoot::DECIMAL:
-    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
-    case LogicalTypeRoot::INTERVAL_DAY_TIME:
-      return false;
-    default:
-      return true;
-  }
+  return type.getTypeRoot() != LogicalTypeRoot::BOOLEAN && !hasNumberText(type.getTypeRoot());
 }
 
 }  // namespace

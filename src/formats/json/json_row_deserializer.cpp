@@ -109,23 +109,6 @@ simdjson::error_code readScalar(ondemand::value& value, JsonScalar& scalar) {
   return simdjson::INCORRECT_TYPE;
 }
 
-bool isNumericRoot(LogicalTypeRoot root) {
-  switch (root) {
-    case LogicalTypeRoot::TINYINT:
-    case LogicalTypeRoot::SMALLINT:
-    case LogicalTypeRoot::INTEGER:
-    case LogicalTypeRoot::BIGINT:
-    case LogicalTypeRoot::FLOAT:
-    case LogicalTypeRoot::DOUBLE:
-    case LogicalTypeRoot::DECIMAL:
-    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
-    case LogicalTypeRoot::INTERVAL_DAY_TIME:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Appends a non-null scalar to a column of a scalar type.
 Conversion appendScalar(vector::Vector& column, const JsonScalar& scalar) {
   const LogicalType& type = *column.type();
@@ -138,7 +121,7 @@ Conversion appendScalar(vector::Vector& column, const JsonScalar& scalar) {
   }
   if (root == LogicalTypeRoot::BOOLEAN) {
     accepted = scalar.type == JsonType::boolean || scalar.type == JsonType::string;
-  } else if (isNumericRoot(root)) {
+  } else if (hasNumberText(root)) {
     accepted = scalar.type == JsonType::number || scalar.type == JsonType::string;
   } else {
     accepted = scalar.type == JsonType::string;  // binary, temporal

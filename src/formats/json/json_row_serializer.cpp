@@ -68,38 +68,18 @@ vector::Vector& JsonRowSerializer::scratchFor(const LogicalTypePtr& type) {
 
 void JsonRowSerializer::appendScalar(const vector::Vector& column, int64_t index,
                                      std::string& out) {
-  switch (column.type()->getTypeRoot()) {
-    case LogicalTypeRoot::BOOLEAN:
-    case LogicalTypeRoot::TINYINT:
-    case LogicalTypeRoot::SMALLINT:
-    case LogicalTypeRoot::INTEGER:
-    case LogicalTypeRoot::BIGINT:
-    case LogicalTypeRoot::DECIMAL:
-    case LogicalTypeRoot::INTERVAL_YEAR_MONTH:
-    case LogicalTypeRoot::INTERVAL_DAY_TIME:
-      appendValueText(column, index, textOptions_, out);
-      return;
-    case LogicalTypeRoot::FLOAT:
-    case LogicalTypeRoot::DOUBLE: {
-      double value = column.type()->getTypeRoot() == LogicalTypeRoot::FLOAT
-                         ? column.data<float>()[index]
-                         : column.data<double>()[index];
-      if (std::isfinite(value)) {
-        appendValueText(column, index, textOptions_, out);
-      } else {
-        // Jackson writes non-finite numbers as strings (WRITE_NAN_AS_STRINGS).
-        text_.clear();
-        appendValueText(column, index, textOptions_, text_);
-        appendJsonString(text_, out);
-      }
-      return;
-    }
-    default:
-      text_.clear();
-      appendValueText(column, index, textOptions_, text_);
-      appendJsonString(text_, out);
-      return;
+  const LogicalTypeRoot root = column.type()->getTypeRoot();
+  bool bare = root == LogicalTypeRoot::BOOLEAN || hasNumberText(root);
+  // Jackson writes non-finite numbers as strings (WRITE_NAN_AS_STRINGS).
+  if (root == LogicalTypeRoot::FLOAT) bare = std::isfinite(column.data<float>()[index]);
+  if (root == LogicalTypeRoot::DOUBLE) bare = std::isfinite(column.data<double>()[index]);
+  if (bare) {
+    appendValueText(column, index, textOptions_, out);
+    return;
   }
+  text_.clear();
+  appendValueText(column, index, textOptions_, text_);
+  appendJsonString(text_, out);
 }
 
 void JsonRowSerializer::appendValue(const Value& value, const LogicalTypePtr& type,

@@ -117,25 +117,3 @@ void merge(const AggregateCall& call, Accumulator& accumulator, const Value* oth
 void merge(const AggregateCall& call, Value* accumulator, const Value* other);
 
 }  // namespace eddy::function
-
-// Transitional: the SQL layers (binder, planner, physical translation, SHOW FUNCTIONS) and the
-// operators and their tests still name the aggregate call machinery as it was before it moved
-// here from runtime/operators/aggregate (issue 23). These names go once they say function::.
-namespace eddy::runtime::operators {
-using function::accumulate;
-using function::Accumulator;
-using function::accumulatorTypes;
-using function::AggregateCall;
-using function::aggregateFunctionNames;
-using function::AggregateKind;
-using function::aggregateKindName;
-using function::aggregateKindOfName;
-using function::aggregateResult;
-using function::assignAggregateResult;
-using function::compareValues;
-using function::createAccumulator;
-using function::createSharedDistinctTable;
-using function::merge;
-using function::sharedDistinctCounts;
-using function::supportsMerge;
-}  // namespace eddy::runtime::operators

@@ -96,14 +96,11 @@ void addCodec(FunctionRegistry& registry, const char* name, std::string (*codec)
       name, FunctionSyntax::kFunction, {fmt::format("'{}(<CHARACTER>)'", name)},
       [codec](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
         if (arguments.size() != 1) return std::nullopt;
-        LogicalTypePtr type = arguments[0];
-        if (isNullType(*type)) {
-          type = stringType(true);
-        } else if (!isCharacterString(*type)) {
-          return std::nullopt;
-        }
-        return BoundScalarFunction{
-            {type}, stringType(type->isNullable()), unaryKernel<string_view, string_view>(codec)};
+        auto type = characterArgument(arguments[0]);
+        if (!type) return std::nullopt;
+        return BoundScalarFunction{{*type},
+                                   stringType((*type)->isNullable()),
+                                   unaryKernel<string_view, string_view>(codec)};
       }));
 }
 

@@ -176,6 +176,44 @@ std::vector<Element> compileElements(std::string_view pattern, PatternDialect di
 
 // --- Formatting. ---
 
+// The fields both dialects print alike: day, week and clock numbers (padded to the letter
+// count), and the AM/PM marker. False for the letters whose meaning depends on the dialect.
+bool formatSharedField(const Element& element, const DateTimeFields& f, std::string& out) {
+  auto number = [&](int64_t value) {
+    appendPadded(out, value, element.count);
+    return true;
+  };
+  switch (element.letter) {
+    case 'd':
+      return number(f.day);
+    case 'D':
+      return number(f.epochDay - daysFromCivil(f.year, 1, 1) + 1);
+    case 'w':
+      return number(usWeekOfYear(f));
+    case 'W':
+      return number(usWeekOfMonth(f));
+    case 'F':
+      return number((f.day - 1) / 7 + 1);
+    case 'a':
+      out.append(f.hour < 12 ? "AM" : "PM");
+      return true;
+    case 'H':
+      return number(f.hour);
+    case 'k':
+      return number(f.hour == 0 ? 24 : f.hour);
+    case 'K':
+      return number(f.hour % 12);
+    case 'h':
+      return number(f.hour % 12 == 0 ? 12 : f.hour % 12);
+    case 'm':
+      return number(f.minute);
+    case 's':
+      return number(f.second);
+    default:
+      return false;
+  }
+}
+
 void formatJavaTime(const Element& element, const DateTimeFields& f, std::string& out) {
   int count = element.count;
   int64_t yearOfEra = f.year > 0 ? f.year : 1 - f.year;
@@ -235,37 +273,12 @@ void formatJavaTime(const Element& element, const DateTimeFields& f, std::string
       out.append(std::to_string(quarter));
       return;
     }
-    case 'd':
-      return number(f.day);
-    case 'D':
-      return number(f.epochDay - daysFromCivil(f.year, 1, 1) + 1);
     case 'E':
       return text(kDayNames[isoDayOfWeek(f.epochDay) - 1], 3);
     case 'e':
     case 'c':
       if (count <= 2) return number(sundayBasedDayOfWeek(f.epochDay) + 1);
       return text(kDayNames[isoDayOfWeek(f.epochDay) - 1], 3);
-    case 'w':
-      return number(usWeekOfYear(f));
-    case 'W':
-      return number(usWeekOfMonth(f));
-    case 'F':
-      return number((f.day - 1) / 7 + 1);
-    case 'a':
-      out.append(f.hour < 12 ? "AM" : "PM");
-      return;
-    case 'H':
-      return number(f.hour);
-    case 'k':
-      return number(f.hour == 0 ? 24 : f.hour);
-    case 'K':
-      return number(f.hour % 12);
-    case 'h':
-      return number(f.hour % 12 == 0 ? 12 : f.hour % 12);
-    case 'm':
-      return number(f.minute);
-    case 's':
-      return number(f.second);
     case 'S':
       out.append(fmt::format("{:09d}", f.nanoOfSecond).substr(0, static_cast<size_t>(count)));
       return;
@@ -303,35 +316,10 @@ void formatSimpleDateFormat(const Element& element, const DateTimeFields& f, std
     case 'L':
       if (count >= 3) return text(kMonthNames[f.month - 1]);
       return number(f.month);
-    case 'w':
-      return number(usWeekOfYear(f));
-    case 'W':
-      return number(usWeekOfMonth(f));
-    case 'D':
-      return number(f.epochDay - daysFromCivil(f.year, 1, 1) + 1);
-    case 'd':
-      return number(f.day);
-    case 'F':
-      return number((f.day - 1) / 7 + 1);
     case 'E':
       return text(kDayNames[isoDayOfWeek(f.epochDay) - 1]);
     case 'u':
       return number(isoDayOfWeek(f.epochDay));
-    case 'a':
-      out.append(f.hour < 12 ? "AM" : "PM");
-      return;
-    case 'H':
-      return number(f.hour);
-    case 'k':
-      return number(f.hour == 0 ? 24 : f.hour);
-    case 'K':
-      return number(f.hour % 12);
-    case 'h':
-      return number(f.hour % 12 == 0 ? 12 : f.hour % 12);
-    case 'm':
-      return number(f.minute);
-    case 's':
-      return number(f.second);
     case 'S':
       return number(f.nanoOfSecond / 1'000'000);
     case 'z':
@@ -784,6 +772,7 @@ void DateTimePattern::format(const DateTimeFields& fields, std::string& out) con
     if (element.kind == Element::kLiteral) {
       out.append(element.literal);
     } else if (element.kind == Element::kField) {
+      if (formatSharedField(element, fields, out)) continue;
       if (dialect_ == PatternDialect::kDateTimeFormatter) {
         formatJavaTime(element, fields, out);
       } else {

@@ -57,12 +57,6 @@ const EVP_MD* sha2Of(int32_t bits) {
   }
 }
 
-std::optional<LogicalTypePtr> characterArgument(const LogicalTypePtr& type) {
-  if (isNullType(*type)) return stringType(true);
-  if (isCharacterString(*type)) return type;
-  return std::nullopt;
-}
-
 void addDigest(FunctionRegistry& registry, const char* name, const EVP_MD* (*algorithm)(),
                int hexLength) {
   registry.add(ScalarFunction(

@@ -322,22 +322,6 @@ bool isScalar(dom::element element) {
 
 // --- Functions. ---
 
-std::optional<std::vector<LogicalTypePtr>> characterArguments(
-    const std::vector<LogicalTypePtr>& arguments, size_t count) {
-  if (arguments.size() != count) return std::nullopt;
-  std::vector<LogicalTypePtr> types;
-  for (const LogicalTypePtr& type : arguments) {
-    if (isNullType(*type)) {
-      types.push_back(stringType(true));
-    } else if (isCharacterString(*type)) {
-      types.push_back(type);
-    } else {
-      return std::nullopt;
-    }
-  }
-  return types;
-}
-
 template <typename Result, typename Operation>
 ScalarKernel documentKernel(Operation operation) {
   return [operation](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
@@ -378,7 +362,7 @@ std::string errorMessage(string_view function, string_view json, string_view pat
 std::optional<std::vector<LogicalTypePtr>> clauseArguments(const std::vector<LogicalTypePtr>& arguments,
                                                            std::initializer_list<size_t> counts) {
   if (std::find(counts.begin(), counts.end(), arguments.size()) == counts.end()) return std::nullopt;
-  auto types = characterArguments({arguments.begin(), arguments.begin() + 2}, 2);
+  auto types = characterArguments({arguments.begin(), arguments.begin() + 2});
   if (!types) return std::nullopt;
   for (size_t i = 2; i < arguments.size(); ++i) types->push_back(arguments[i]);
   return types;
@@ -584,7 +568,7 @@ std::optional<BoundScalarFunction> bindJsonQuery(const std::vector<LogicalTypePt
 // NULL).
 std::optional<BoundScalarFunction> bindIsJson(const std::vector<LogicalTypePtr>& arguments,
                                               int kind) {
-  auto types = characterArguments(arguments, 1);
+  auto types = shapedArguments(arguments, "S");
   if (!types) return std::nullopt;
   return BoundScalarFunction{
       *types, LogicalType::simple(LogicalTypeRoot::BOOLEAN, false),

@@ -226,6 +226,24 @@ void addDoubleFunction(FunctionRegistry& registry, const char* name, Operation o
       }));
 }
 
+// NAME(<NUMERIC>, <NUMERIC>) as `operation` on the arguments cast to DOUBLE.
+template <typename Operation>
+void addBinaryDoubleFunction(FunctionRegistry& registry, const char* name, Operation operation) {
+  registry.add(ScalarFunction(
+      name, FunctionSyntax::kFunction,
+      std::vector<std::string>{fmt::format("'{}(<NUMERIC>, <NUMERIC>)'", name)},
+      [operation](
+          const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
+        if (arguments.size() != 2 || !isNumeric(*arguments[0]) || !isNumeric(*arguments[1])) {
+          return std::nullopt;
+        }
+        return BoundScalarFunction{
+            {doubleType(arguments[0]->isNullable()), doubleType(arguments[1]->isNullable())},
+            doubleType(anyNullable(arguments)),
+            binaryKernel<double, double, double>(operation)};
+      }));
+}
+
 }  // namespace
 
 void registerMathFunctions(FunctionRegistry& registry) {
@@ -274,17 +292,7 @@ void registerMathFunctions(FunctionRegistry& registry) {
   addDoubleFunction(registry, "LN", [](double x) { return std::log(x); });
   addDoubleFunction(registry, "LOG10", [](double x) { return std::log10(x); });
   addDoubleFunction(registry, "LOG2", [](double x) { return std::log(x) / std::log(2.0); });
-  registry.add(ScalarFunction(
-      "POWER", FunctionSyntax::kFunction, {"'POWER(<NUMERIC>, <NUMERIC>)'"},
-      [](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
-        if (arguments.size() != 2 || !isNumeric(*arguments[0]) || !isNumeric(*arguments[1])) {
-          return std::nullopt;
-        }
-        return BoundScalarFunction{
-            {doubleType(arguments[0]->isNullable()), doubleType(arguments[1]->isNullable())},
-            doubleType(anyNullable(arguments)),
-            binaryKernel<double, double, double>([](double x, double y) { return std::pow(x, y); })};
-      }));
+  addBinaryDoubleFunction(registry, "POWER", [](double x, double y) { return std::pow(x, y); });
   registry.addAlias("POW", "POWER");
   registry.add(ScalarFunction(
       "LOG", FunctionSyntax::kFunction, {"'LOG(<NUMERIC>)'", "'LOG(<NUMERIC>, <NUMERIC>)'"},
@@ -318,17 +326,7 @@ void registerMathFunctions(FunctionRegistry& registry) {
   addDoubleFunction(registry, "TANH", [](double x) { return std::tanh(x); });
   addDoubleFunction(registry, "DEGREES", [](double x) { return x * (180.0 / std::numbers::pi); });
   addDoubleFunction(registry, "RADIANS", [](double x) { return x / 180.0 * std::numbers::pi; });
-  registry.add(ScalarFunction(
-      "ATAN2", FunctionSyntax::kFunction, {"'ATAN2(<NUMERIC>, <NUMERIC>)'"},
-      [](const std::vector<LogicalTypePtr>& arguments) -> std::optional<BoundScalarFunction> {
-        if (arguments.size() != 2 || !isNumeric(*arguments[0]) || !isNumeric(*arguments[1])) {
-          return std::nullopt;
-        }
-        return BoundScalarFunction{
-            {doubleType(arguments[0]->isNullable()), doubleType(arguments[1]->isNullable())},
-            doubleType(anyNullable(arguments)),
-            binaryKernel<double, double, double>([](double y, double x) { return std::atan2(y, x); })};
-      }));
+  addBinaryDoubleFunction(registry, "ATAN2", [](double y, double x) { return std::atan2(y, x); });
   for (const auto& [name, constant] : {std::pair<const char*, double>{"PI", std::numbers::pi},
                                        std::pair<const char*, double>{"E", std::numbers::e}}) {
     registry.add(ScalarFunction(

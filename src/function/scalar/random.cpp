@@ -5,11 +5,11 @@
 // With a seed, Flink's generated code keeps one java.util.Random(seed) per call and operator
 // instance, so every parallel subtask draws the same sequence; eddy does the same with
 // JavaRandom, the linear congruential generator java.util.Random documents (48-bit state,
-// multiplier 0x5DEECE66D), so RAND(42) gives Flink's numbers. Each task thread keeps its own
-// generator per bound call (a plan bound again starts the sequence again). Unseeded calls
-// draw from a per-thread std::mt19937_64 seeded by std::random_device.
+// multiplier 0x5DEECE66D), so RAND(42) gives Flink's numbers. Each operator instance keeps its
+// own generator per bound call in its EvaluationContext (a plan bound again starts the
+// sequence again). Unseeded calls draw from the context's std::mt19937_64, seeded by
+// std::random_device.
 #include <random>
-#include <unordered_map>
 
 #include "common/uuid.h"
 #include "eddy/exceptions.h"
@@ -55,23 +55,9 @@ class JavaRandom {
   uint64_t seed_;
 };
 
-std::mt19937_64& threadRandom() {
-  thread_local std::mt19937_64 random = [] {
-    std::random_device device;
-    return std::mt19937_64((static_cast<uint64_t>(device()) << 32) ^ device());
-  }();
-  return random;
-}
-
-/// The seeded generator of the bound call `call` on this thread, created with `seed`.
-JavaRandom& seededRandom(const void* call, int64_t seed) {
-  thread_local std::unordered_map<const void*, JavaRandom> generators;
-  return generators.try_emplace(call, seed).first->second;
-}
-
 /// The rows a kernel without arguments fills (the evaluator sets them; 1 outside one).
-int64_t rowsToFill(const std::vector<KernelVector>& arguments) {
-  return arguments.empty() ? currentEvaluationRowCount() : arguments[0].size();
+int64_t rowsToFill(const std::vector<KernelVector>& arguments, const EvaluationContext& context) {
+  return arguments.empty() ? context.rowCount() : arguments[0].size();
 }
 
 int32_t checkedBound(int32_t bound) {
@@ -94,11 +80,13 @@ std::optional<BoundScalarFunction> bindRand(const std::vector<LogicalTypePtr>& a
   const bool seeded = arguments.size() == expected;
   LogicalTypePtr result = integer ? LogicalType::simple(LogicalTypeRoot::INTEGER, anyNullable(types))
                                   : LogicalType::simple(LogicalTypeRoot::DOUBLE, anyNullable(types));
-  // The key of this call's per-thread generators: an address owned by the bound call.
+  // The key of this call's generator in an evaluation context: an address owned by the bound
+  // call.
   auto identity = std::make_shared<char>();
   ScalarKernel kernel = [identity, seeded, integer](const std::vector<KernelVector>& values,
-                                                  const LogicalTypePtr& type) {
-    const int64_t rows = rowsToFill(values);
+                                                  const LogicalTypePtr& type,
+                                                  EvaluationContext& context) {
+    const int64_t rows = rowsToFill(values, context);
     vector::Vector out(type);
     out.reserve(rows);
     for (int64_t row = 0; row < rows; ++row) {
@@ -112,13 +100,14 @@ std::optional<BoundScalarFunction> bindRand(const std::vector<LogicalTypePtr>& a
       const int32_t bound =
           integer ? checkedBound(values.back().data<int32_t>()[values.back().physicalIndex(row)]) : 0;
       if (seed != nullptr) {
-        JavaRandom& random = seededRandom(identity.get(), seed[values[0].physicalIndex(row)]);
+        auto& random = context.callState<JavaRandom>(
+            identity.get(), static_cast<int64_t>(seed[values[0].physicalIndex(row)]));
         out.appendValue(integer ? Value(random.nextInt(bound)) : Value(random.nextDouble()));
       } else if (integer) {
         out.appendValue(Value(static_cast<int32_t>(
-            std::uniform_int_distribution<int32_t>(0, bound - 1)(threadRandom()))));
+            std::uniform_int_distribution<int32_t>(0, bound - 1)(context.random()))));
       } else {
-        out.appendValue(Value(std::generate_canonical<double, 53>(threadRandom())));
+        out.appendValue(Value(std::generate_canonical<double, 53>(context.random())));
       }
     }
     return KernelVector::adopt(std::move(out));
@@ -149,12 +138,13 @@ void registerRandomFunctions(FunctionRegistry& registry) {
         if (!arguments.empty()) return std::nullopt;
         return BoundScalarFunction{
             {}, LogicalType::varchar(36, false),
-            [](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
-              const int64_t rows = rowsToFill(values);
+            [](const std::vector<KernelVector>& values, const LogicalTypePtr& type,
+               EvaluationContext& context) {
+              const int64_t rows = rowsToFill(values, context);
               vector::Vector out(type);
               out.reserve(rows);
               for (int64_t row = 0; row < rows; ++row) {
-                out.appendValue(Value(common::randomUuid(threadRandom())));
+                out.appendValue(Value(common::randomUuid(context.random())));
               }
               return KernelVector::adopt(std::move(out));
             }};

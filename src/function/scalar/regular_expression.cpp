@@ -111,23 +111,8 @@ std::optional<string_view> regexExtract(const RE2* regex, string_view text, int6
 std::optional<std::vector<LogicalTypePtr>> regexArguments(
     const std::vector<LogicalTypePtr>& arguments, size_t strings, size_t integers) {
   if (arguments.size() < strings || arguments.size() > strings + integers) return std::nullopt;
-  std::vector<LogicalTypePtr> types;
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    const LogicalTypePtr& type = arguments[i];
-    if (i < strings) {
-      if (isNullType(*type)) {
-        types.push_back(stringType(true));
-      } else if (isCharacterString(*type)) {
-        types.push_back(type);
-      } else {
-        return std::nullopt;
-      }
-    } else {
-      if (!isNullType(*type) && !isIntegral(*type)) return std::nullopt;
-      types.push_back(LogicalType::simple(LogicalTypeRoot::INTEGER, type->isNullable()));
-    }
-  }
-  return types;
+  return shapedArguments(arguments,
+                         std::string(strings, 'S') + std::string(arguments.size() - strings, 'I'));
 }
 
 std::optional<BoundScalarFunction> bindRegexp(const std::vector<LogicalTypePtr>& arguments,

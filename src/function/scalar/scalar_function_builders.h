@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -85,6 +86,40 @@ inline BoundScalarFunction boundAs(const std::vector<LogicalTypePtr>& arguments,
 /// The STRING-ish result type VARCHAR(2147483647) with the given nullability.
 inline LogicalTypePtr stringType(bool nullable) {
   return LogicalType::varchar(LogicalType::kMaxLength, nullable);
+}
+
+/// A character-string argument as a binder takes it: an untyped NULL becomes STRING, CHAR and
+/// VARCHAR keep their types; nullopt for any other type.
+inline std::optional<LogicalTypePtr> characterArgument(const LogicalTypePtr& type) {
+  if (isNullType(*type)) return stringType(true);
+  if (isCharacterString(*type)) return type;
+  return std::nullopt;
+}
+
+/// Arguments of the given shape: 'S' a character string (characterArgument), 'I' an integer
+/// (cast to INT, its nullability kept); nullopt on another count or type.
+inline std::optional<std::vector<LogicalTypePtr>> shapedArguments(
+    const std::vector<LogicalTypePtr>& arguments, std::string_view shape) {
+  if (arguments.size() != shape.size()) return std::nullopt;
+  std::vector<LogicalTypePtr> types;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const LogicalTypePtr& type = arguments[i];
+    if (shape[i] == 'S') {
+      std::optional<LogicalTypePtr> character = characterArgument(type);
+      if (!character) return std::nullopt;
+      types.push_back(std::move(*character));
+    } else {
+      if (!isNullType(*type) && !isIntegral(*type)) return std::nullopt;
+      types.push_back(LogicalType::simple(LogicalTypeRoot::INTEGER, type->isNullable()));
+    }
+  }
+  return types;
+}
+
+/// Character-string arguments, any number of them: shapedArguments with every argument 'S'.
+inline std::optional<std::vector<LogicalTypePtr>> characterArguments(
+    const std::vector<LogicalTypePtr>& arguments) {
+  return shapedArguments(arguments, std::string(arguments.size(), 'S'));
 }
 
 // --- Exact DECIMAL arithmetic on unscaled values. ---

@@ -553,46 +553,6 @@ KernelVector concatKernel(const std::vector<KernelVector>& arguments,
 
 // --- Binders. ---
 
-// A NULL-typed argument becomes STRING; other arguments must be character strings.
-std::optional<std::vector<LogicalTypePtr>> characterArguments(
-    const std::vector<LogicalTypePtr>& arguments) {
-  std::vector<LogicalTypePtr> types;
-  for (const LogicalTypePtr& type : arguments) {
-    if (isNullType(*type)) {
-      types.push_back(stringType(true));
-    } else if (isCharacterString(*type)) {
-      types.push_back(type);
-    } else {
-      return std::nullopt;
-    }
-  }
-  return types;
-}
-
-// Arguments of the given shape: 'S' a character string, 'I' an integer (cast to INT).
-std::optional<std::vector<LogicalTypePtr>> shapedArguments(
-    const std::vector<LogicalTypePtr>& arguments, string_view shape) {
-  if (arguments.size() != shape.size()) return std::nullopt;
-  std::vector<LogicalTypePtr> types;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const LogicalTypePtr& type = arguments[i];
-    bool nullable = type->isNullable();
-    if (shape[i] == 'S') {
-      if (isNullType(*type)) {
-        types.push_back(stringType(true));
-      } else if (isCharacterString(*type)) {
-        types.push_back(type);
-      } else {
-        return std::nullopt;
-      }
-    } else {
-      if (!isNullType(*type) && !isIntegral(*type)) return std::nullopt;
-      types.push_back(LogicalType::simple(LogicalTypeRoot::INTEGER, nullable));
-    }
-  }
-  return types;
-}
-
 std::string formOf(const char* name, string_view shape) {
   std::vector<std::string> parts;
   for (char c : shape) parts.push_back(c == 'S' ? "<CHARACTER>" : "<INTEGER>");

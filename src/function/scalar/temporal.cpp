@@ -89,10 +89,11 @@ ScalarKernel currentTimeKernel(Root root, const common::SessionTimeZone& zone) {
 // type (epoch millis for TIMESTAMP_LTZ; for a TIMESTAMP the watermark is already in its
 // wall-clock scale), NULL before the first watermark — and always in BATCH, which has none.
 ScalarKernel currentWatermarkKernel() {
-  return [](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType) {
+  return [](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType,
+            EvaluationContext& context) {
     KernelVector result(resultType, arguments[0].size(), true);
-    int64_t watermark = currentEvaluationWatermark();
-    if (watermark == std::numeric_limits<int64_t>::min() ||
+    int64_t watermark = context.watermark();
+    if (watermark == EvaluationContext::kNoWatermark ||
         watermark == std::numeric_limits<int64_t>::max()) {
       result.setNull(0);
     } else {
@@ -227,8 +228,9 @@ ScalarKernel plusIntervalKernel(Root datetime, bool yearMonth, int sign) {
 
 // Swaps the arguments of a kernel (interval + datetime).
 ScalarKernel swapped(ScalarKernel kernel) {
-  return [kernel](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType) {
-    return kernel({arguments[1], arguments[0]}, resultType);
+  return [kernel](const std::vector<KernelVector>& arguments, const LogicalTypePtr& resultType,
+                  EvaluationContext& context) {
+    return kernel({arguments[1], arguments[0]}, resultType, context);
   };
 }
 
@@ -294,7 +296,8 @@ std::optional<BoundScalarFunction> bindTimestampAdd(const std::vector<LogicalTyp
   int64_t monthStep = months;
   int64_t millisStep = millis;
   ScalarKernel kernel = [plus, intervalType, monthStep, millisStep](
-                            const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
+                            const std::vector<KernelVector>& values, const LogicalTypePtr& type,
+                            EvaluationContext& context) {
     KernelVector interval =
         monthStep != 0
             ? UnaryExecutor::execute<int64_t, int32_t>(
@@ -306,12 +309,10 @@ std::optional<BoundScalarFunction> bindTimestampAdd(const std::vector<LogicalTyp
                                                                static_cast<uint64_t>(n)),
                                           0};
                   });
-    return plus({values[2], interval}, type);
+    return plus({values[2], interval}, type, context);
   };
   return BoundScalarFunction{{arguments[0], bigintType(count->isNullable()), datetime},
-                             resultType,
-                             [kernel](const std::vector<KernelVector>& values,
-                                      const LogicalTypePtr& type) { return kernel(values, type); }};
+                             resultType, std::move(kernel)};
 }
 
 // A DATE or timestamp argument as epoch milliseconds.
@@ -787,11 +788,6 @@ std::optional<BoundScalarFunction> bindToTimestampLtz(
 
 }  // namespace
 
-int64_t& currentEvaluationWatermark() {
-  thread_local int64_t watermark = std::numeric_limits<int64_t>::min();
-  return watermark;
-}
-
 bool isInterval(const LogicalType& type) {
   return type.getTypeRoot() == Root::INTERVAL_YEAR_MONTH ||
          type.getTypeRoot() == Root::INTERVAL_DAY_TIME;
@@ -962,9 +958,8 @@ void registerTemporalFunctions(FunctionRegistry& registry) {
         return BoundScalarFunction{
             {arguments[0], arguments[1]},
             bound->returnType,
-            [inner](const std::vector<KernelVector>& values, const LogicalTypePtr& type) {
-              return inner({values[1]}, type);
-            }};
+            [inner](const std::vector<KernelVector>& values, const LogicalTypePtr& type,
+                    EvaluationContext& evaluation) { return inner({values[1]}, type, evaluation); }};
       }));
   addFieldFunction(registry, "YEAR", TimeUnit::kYear, false);
   addFieldFunction(registry, "QUARTER", TimeUnit::kQuarter, false);

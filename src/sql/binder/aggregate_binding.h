@@ -1,7 +1,7 @@
 // Binder::AggregateBinding: how the expressions above an aggregation (HAVING, a select list
 // above GROUP BY, the subqueries in them) refer to the aggregation's output. bindSelect fills
-// it while it plans the aggregation; bindExpression and bindFunctionCall read it. Private to
-// the binder's files.
+// it while it plans the aggregation; bindExpression and bindFunctionCall read it from the
+// ClauseContext of HAVING and the select list. Private to the binder's files.
 #pragma once
 
 #include <map>

@@ -8,6 +8,7 @@
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
 #include "function/json_text.h"
+#include "function/scalar/cast.h"
 #include "function/type_rules.h"
 #include "sql/binder/call_analysis.h"
 #include "sql/binder/name_matching.h"
@@ -15,8 +16,8 @@
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
-using runtime::operators::AggregateKind;
+using function::AggregateCall;
+using function::AggregateKind;
 
 namespace {
 
@@ -145,18 +146,18 @@ AggregateCall Binder::bindAggregateCall(const FunctionCallExpression& call, cons
                      " arguments");
     }
     if (hasNestedAggregate(call)) fail(call, "Aggregate expressions cannot be nested");
-    BoundPtr argument = bindExpression(*call.arguments[0], scope, nullptr);
+    BoundPtr argument = bindExpression(*call.arguments[0], {scope});
     argumentType = argument->type();
     if (kind == AggregateKind::LAG) bindLagArguments(call, argumentType, aggregate);
     BoundPtr separator = call.arguments.size() > 1 && kind == AggregateKind::LISTAGG
-                             ? bindExpression(*call.arguments[1], scope, nullptr)
+                             ? bindExpression(*call.arguments[1], {scope})
                              : nullptr;
     std::string error = checkAggregateArguments(call, kind, *argument, separator, aggregate);
     if (!error.empty()) fail(call, error);
     aggregate.argumentColumn = projectOnce(argument, projection, names);
   }
   if (call.filter) {
-    BoundPtr filter = bindExpression(*call.filter, scope, nullptr);
+    BoundPtr filter = bindExpression(*call.filter, {scope});
     if (filter->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*call.filter, "FILTER expression must be of type BOOLEAN");
     }
@@ -179,12 +180,12 @@ BoundPtr Binder::bindJsonAggregateArgument(const FunctionCallExpression& call,
   aggregate.jsonAbsentOnNull = onNull == "ABSENT";
   // A nested JSON_OBJECT/JSON_ARRAY is inserted as JSON, not as a string (as in JSON_OBJECT).
   aggregate.jsonRawValues = isJsonConstructorCall(*call.arguments.back());
-  BoundPtr value = bindExpression(*call.arguments.back(), scope, nullptr);
+  BoundPtr value = bindExpression(*call.arguments.back(), {scope});
   valueType = value->type();
   const bool valueFits = function::isJsonScalarType(*valueType) ||
                          valueType->getTypeRoot() == LogicalTypeRoot::NULL_TYPE;
   std::string shown = "<" + function::typeNameInMessage(*valueType) + ">";
-  BoundPtr key = object ? bindExpression(*call.arguments[0], scope, nullptr) : nullptr;
+  BoundPtr key = object ? bindExpression(*call.arguments[0], {scope}) : nullptr;
   if (key) shown = "<" + function::typeNameInMessage(*key->type()) + ">, " + shown;
   if (!valueFits || (key && !function::isCharacterString(*key->type()))) {
     fail(call, "Cannot apply '" + name + "' to arguments of type '" + name + "(" + shown +
@@ -203,7 +204,7 @@ void Binder::bindLagArguments(const FunctionCallExpression& call, const LogicalT
   // The offset: a non-negative integer literal (1 when not given).
   if (call.arguments.size() > 1) {
     std::optional<Value> offset = expression::ExpressionEvaluator::evaluateConstant(
-        bindExpression(*call.arguments[1], Scope{}, nullptr));
+        bindExpression(*call.arguments[1], {Scope{}}));
     std::optional<int64_t> rows;
     if (offset && !offset->isNull() && offset->kind() == ValueKind::INT) rows = offset->get<int32_t>();
     if (offset && !offset->isNull() && offset->kind() == ValueKind::BIGINT) rows = offset->get<int64_t>();
@@ -214,16 +215,21 @@ void Binder::bindLagArguments(const FunctionCallExpression& call, const LogicalT
   }
   // The default: a constant of (or castable to) the argument's type (NULL when not given).
   if (call.arguments.size() > 2) {
-    std::optional<Value> value;
+    const Expression& argument = *call.arguments[2];
+    const std::string notConstant =
+        "LAG's default must be a constant of type " + type->asSummaryString();
+    BoundPtr bound;
     try {
-      value = expression::ExpressionEvaluator::evaluateConstant(expression::castIfNeeded(
-          bindExpression(*call.arguments[2], Scope{}, nullptr), type->copy(true), context_));
+      bound = bindExpression(argument, {Scope{}});
     } catch (const ValidationException&) {
+      fail(argument, notConstant);  // whatever keeps it from binding over no columns
     }
-    if (!value) {
-      fail(*call.arguments[2],
-           "LAG's default must be a constant of type " + type->asSummaryString());
+    std::optional<Value> value;
+    if (function::isCastSupported(*bound->type(), *type->copy(true))) {
+      value = expression::ExpressionEvaluator::evaluateConstant(
+          expression::castIfNeeded(bound, type->copy(true), context_));
     }
+    if (!value) fail(argument, notConstant);
     aggregate.lagDefault = *value;
   }
 }

@@ -5,6 +5,8 @@
 #include "sql/binder/binder.h"
 
 #include <algorithm>
+#include <charconv>
+#include <functional>
 
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
@@ -50,25 +52,88 @@ BoundPtr bindIntervalLiteral(const IntervalLiteralExpression& interval) {
   return expression::literal(std::move(value), std::move(type));
 }
 
+/// Whether `holds` is true of every identifier that binding `node` resolves: those of its
+/// operands as bindExpression reaches them, not those of its subqueries (bound in their own
+/// scopes) nor those of the symbols of special forms.
+bool allIdentifiers(const Expression& node,
+                    const std::function<bool(const IdentifierExpression&)>& holds) {
+  auto all = [&](const auto& expressions) {
+    return std::all_of(expressions.begin(), expressions.end(),
+                       [&](const ExpressionPtr& e) { return allIdentifiers(*e, holds); });
+  };
+  auto each = [&](std::initializer_list<const Expression*> operands) {
+    return std::all_of(operands.begin(), operands.end(),
+                       [&](const Expression* e) { return !e || allIdentifiers(*e, holds); });
+  };
+  switch (node.kind) {
+    case ExpressionKind::kIdentifier:
+      return holds(node.as<IdentifierExpression>());
+    case ExpressionKind::kUnary:
+      return allIdentifiers(*node.as<UnaryExpression>().operand, holds);
+    case ExpressionKind::kBinary:
+      return each({node.as<BinaryExpression>().left.get(),
+                   node.as<BinaryExpression>().right.get()});
+    case ExpressionKind::kIs:
+      return allIdentifiers(*node.as<IsExpression>().operand, holds);
+    case ExpressionKind::kBetween: {
+      const auto& between = node.as<BetweenExpression>();
+      return each({between.operand.get(), between.lower.get(), between.upper.get()});
+    }
+    case ExpressionKind::kLike: {
+      const auto& like = node.as<LikeExpression>();
+      return each({like.operand.get(), like.pattern.get(), like.escape.get()});
+    }
+    case ExpressionKind::kIn: {
+      const auto& in = node.as<InExpression>();
+      return allIdentifiers(*in.operand, holds) && (in.subquery || all(in.values));
+    }
+    case ExpressionKind::kCase: {
+      const auto& caseNode = node.as<CaseExpression>();
+      for (const auto& when : caseNode.whenClauses) {
+        if (!each({when.condition.get(), when.result.get()})) return false;
+      }
+      return each({caseNode.operand.get(), caseNode.elseResult.get()});
+    }
+    case ExpressionKind::kCast:
+      return allIdentifiers(*node.as<CastExpression>().operand, holds);
+    case ExpressionKind::kFunctionCall: {
+      const auto& call = node.as<FunctionCallExpression>();
+      if (call.json && !each({call.json->emptyDefault.get(), call.json->errorDefault.get()})) {
+        return false;
+      }
+      return all(call.arguments);
+    }
+    case ExpressionKind::kFieldAccess:
+      return allIdentifiers(*node.as<FieldAccessExpression>().base, holds);
+    case ExpressionKind::kConstructor:
+      return all(node.as<ConstructorExpression>().elements);
+    case ExpressionKind::kElementAccess: {
+      const auto& access = node.as<ElementAccessExpression>();
+      return each({access.base.get(), access.index.get()});
+    }
+    default:  // literals, stars, symbols, subqueries, EXISTS
+      return true;
+  }
+}
+
 }  // namespace
 
-BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
-                                     const AggregateBinding* aggregates) {
+BoundPtr Binder::bindExpression(const Expression& node, const ClauseContext& clause) {
   // Above an aggregation, an expression that is a GROUP BY expression is its column.
-  if (aggregates && !node.is<LiteralExpression>()) {
-    if (BoundPtr key = bindGroupingKey(node, scope, *aggregates)) return key;
+  if (clause.aggregates && !node.is<LiteralExpression>()) {
+    if (BoundPtr key = bindGroupingKey(node, clause.scope, *clause.aggregates)) return key;
   }
   try {
     switch (node.kind) {
       case ExpressionKind::kIdentifier:
-        return bindIdentifier(node.as<IdentifierExpression>(), scope);
+        return bindIdentifier(node.as<IdentifierExpression>(), clause.scope);
       case ExpressionKind::kLiteral:
         return bindLiteral(node.as<LiteralExpression>());
       case ExpressionKind::kIntervalLiteral:
         return bindIntervalLiteral(node.as<IntervalLiteralExpression>());
       case ExpressionKind::kUnary: {
         const auto& unary = node.as<UnaryExpression>();
-        BoundPtr operand = bindExpression(*unary.operand, scope, aggregates);
+        BoundPtr operand = bindExpression(*unary.operand, clause);
         switch (unary.op) {
           case UnaryOperator::kNot:
             return expression::call("NOT", {operand});
@@ -92,63 +157,63 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       }
       case ExpressionKind::kBinary: {
         const auto& binary = node.as<BinaryExpression>();
-        BoundPtr left = bindExpression(*binary.left, scope, aggregates);
-        BoundPtr right = bindExpression(*binary.right, scope, aggregates);
+        BoundPtr left = bindExpression(*binary.left, clause);
+        BoundPtr right = bindExpression(*binary.right, clause);
         return expression::call(binaryOperatorText(binary.op), {left, right}, context_);
       }
       case ExpressionKind::kIs:
-        return bindIsExpression(node.as<IsExpression>(), scope, aggregates);
+        return bindIsExpression(node.as<IsExpression>(), clause);
       case ExpressionKind::kBetween: {
         const auto& between = node.as<BetweenExpression>();
         if (between.symmetric) notSupported(node, "BETWEEN SYMMETRIC");
-        return expression::between(bindExpression(*between.operand, scope, aggregates),
-                                   bindExpression(*between.lower, scope, aggregates),
-                                   bindExpression(*between.upper, scope, aggregates),
+        return expression::between(bindExpression(*between.operand, clause),
+                                   bindExpression(*between.lower, clause),
+                                   bindExpression(*between.upper, clause),
                                    between.negated);
       }
       case ExpressionKind::kLike: {
         const auto& like = node.as<LikeExpression>();
-        std::vector<BoundPtr> arguments{bindExpression(*like.operand, scope, aggregates),
-                                             bindExpression(*like.pattern, scope, aggregates)};
-        if (like.escape) arguments.push_back(bindExpression(*like.escape, scope, aggregates));
+        std::vector<BoundPtr> arguments{bindExpression(*like.operand, clause),
+                                             bindExpression(*like.pattern, clause)};
+        if (like.escape) arguments.push_back(bindExpression(*like.escape, clause));
         BoundPtr result =
             expression::call(like.similarTo ? "SIMILAR TO" : "LIKE", std::move(arguments));
         return like.negated ? expression::call("NOT", {result}) : result;
       }
       case ExpressionKind::kIn: {
         const auto& in = node.as<InExpression>();
-        if (in.subquery) return bindInSubquery(in, scope);
+        if (in.subquery) return bindInSubquery(in, clause);
         std::vector<BoundPtr> list;
-        for (const auto& value : in.values) list.push_back(bindExpression(*value, scope, aggregates));
-        return expression::in(bindExpression(*in.operand, scope, aggregates), std::move(list),
+        for (const auto& value : in.values) list.push_back(bindExpression(*value, clause));
+        return expression::in(bindExpression(*in.operand, clause), std::move(list),
                               in.negated);
       }
       case ExpressionKind::kCase: {
         const auto& caseNode = node.as<CaseExpression>();
         std::vector<BoundPtr> conditions, results;
         for (const auto& when : caseNode.whenClauses) {
-          conditions.push_back(bindExpression(*when.condition, scope, aggregates));
-          results.push_back(bindExpression(*when.result, scope, aggregates));
+          conditions.push_back(bindExpression(*when.condition, clause));
+          results.push_back(bindExpression(*when.result, clause));
         }
         BoundPtr otherwise =
-            caseNode.elseResult ? bindExpression(*caseNode.elseResult, scope, aggregates) : nullptr;
+            caseNode.elseResult ? bindExpression(*caseNode.elseResult, clause) : nullptr;
         if (caseNode.operand) {
-          return expression::simpleCase(bindExpression(*caseNode.operand, scope, aggregates),
+          return expression::simpleCase(bindExpression(*caseNode.operand, clause),
                                         std::move(conditions), std::move(results), otherwise);
         }
         return expression::caseWhen(std::move(conditions), std::move(results), otherwise);
       }
       case ExpressionKind::kCast: {
         const auto& castNode = node.as<CastExpression>();
-        BoundPtr operand = bindExpression(*castNode.operand, scope, aggregates);
+        BoundPtr operand = bindExpression(*castNode.operand, clause);
         return castNode.tryCast ? expression::tryCast(operand, castNode.targetType, context_)
                                 : expression::cast(operand, castNode.targetType, context_);
       }
       case ExpressionKind::kFunctionCall:
-        return bindFunctionCall(node.as<FunctionCallExpression>(), scope, aggregates);
+        return bindFunctionCall(node.as<FunctionCallExpression>(), clause);
       case ExpressionKind::kFieldAccess: {
         const auto& access = node.as<FieldAccessExpression>();
-        return expression::fieldAccess(bindExpression(*access.base, scope, aggregates),
+        return expression::fieldAccess(bindExpression(*access.base, clause),
                                        access.field);
       }
       case ExpressionKind::kConstructor: {
@@ -156,7 +221,7 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
         if (constructor.elements.empty()) fail(node, "Require at least 1 argument");
         std::vector<BoundPtr> elements;
         for (const auto& element : constructor.elements) {
-          elements.push_back(bindExpression(*element, scope, aggregates));
+          elements.push_back(bindExpression(*element, clause));
         }
         switch (constructor.constructorKind) {
           case ConstructorKind::kArray:
@@ -171,16 +236,16 @@ BoundPtr Binder::bindExpression(const Expression& node, const Scope& scope,
       case ExpressionKind::kElementAccess: {
         const auto& access = node.as<ElementAccessExpression>();
         return expression::call("ITEM",
-                                {bindExpression(*access.base, scope, aggregates),
-                                 bindExpression(*access.index, scope, aggregates)},
+                                {bindExpression(*access.base, clause),
+                                 bindExpression(*access.index, clause)},
                                 context_);
       }
       case ExpressionKind::kStar:
         fail(node, "'*' is only allowed in the SELECT list and in COUNT(*)");
       case ExpressionKind::kSubquery:
-        return bindScalarSubquery(node, *node.as<SubqueryExpression>().query, scope);
+        return bindScalarSubquery(node, *node.as<SubqueryExpression>().query, clause);
       case ExpressionKind::kExists:
-        return bindExistsSubquery(node, scope);
+        return bindExistsSubquery(node, clause);
       default:
         notSupported(node, "The expression '" + unparse(node) + "'");
     }
@@ -242,20 +307,25 @@ Binder::ColumnLookup Binder::lookupColumn(const IdentifierExpression& identifier
   return ColumnLookup{found, qualified ? size_t{2} : size_t{1}, ""};
 }
 
+bool Binder::resolvesIn(const Expression& expression, const Scope& scope) {
+  return allIdentifiers(expression, [&](const IdentifierExpression& identifier) {
+    return lookupColumn(identifier, scope).found();
+  });
+}
+
 BoundPtr Binder::bindLiteral(const LiteralExpression& literal) {
   try {
     switch (literal.literalKind) {
       case LiteralKind::kExactNumeric: {
         if (literal.value.find('.') == std::string::npos) {
           // INT when it fits, else BIGINT, else DECIMAL (Calcite's exact numeric literals).
-          try {
-            size_t used = 0;
-            long long number = std::stoll(literal.value, &used);
+          int64_t number = 0;
+          const char* end = literal.value.data() + literal.value.size();
+          if (std::from_chars(literal.value.data(), end, number).ec == std::errc{}) {
             if (number >= INT32_MIN && number <= INT32_MAX) {
               return expression::literal(Value(static_cast<int32_t>(number)));
             }
-            return expression::literal(Value(static_cast<int64_t>(number)));
-          } catch (const std::out_of_range&) {
+            return expression::literal(Value(number));
           }
         }
         return expression::literal(Value(Decimal::fromString(literal.value)));
@@ -316,9 +386,8 @@ BoundPtr Binder::bindGroupingKey(const Expression& node, const Scope& scope,
   return nullptr;
 }
 
-BoundPtr Binder::bindIsExpression(const IsExpression& is, const Scope& scope,
-                                  const AggregateBinding* aggregates) {
-  BoundPtr operand = bindExpression(*is.operand, scope, aggregates);
+BoundPtr Binder::bindIsExpression(const IsExpression& is, const ClauseContext& clause) {
+  BoundPtr operand = bindExpression(*is.operand, clause);
   std::string name = std::string("IS ") + (is.negated ? "NOT " : "");
   auto jsonPredicate = [&](const char* predicate) {
     BoundPtr result = expression::call(predicate, {operand});

@@ -18,8 +18,8 @@ namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
 
-BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scope& scope,
-                                       const AggregateBinding* aggregates) {
+BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const ClauseContext& clause) {
+  const AggregateBinding* aggregates = clause.aggregates;
   if (aggregateKindOf(call)) {
     if (aggregates) {
       auto it = aggregates->callColumns.find(&call);
@@ -53,15 +53,15 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     }
     return result;
   }
-  if (call.syntax == FunctionSyntax::kJson) return bindJsonCall(call, scope, aggregates);
+  if (call.syntax == FunctionSyntax::kJson) return bindJsonCall(call, clause);
   if (call.syntax == FunctionSyntax::kOverlay) {
     // OVERLAY(s PLACING r FROM p [FOR n]) = SUBSTRING(s, 1, p - 1) || r || SUBSTRING(s, p + n),
     // n defaulting to CHAR_LENGTH(r) (Flink's definition, with SUBSTRING's clamping).
-    BoundPtr text = bindExpression(*call.arguments[0], scope, aggregates);
-    BoundPtr replacement = bindExpression(*call.arguments[1], scope, aggregates);
-    BoundPtr position = bindExpression(*call.arguments[2], scope, aggregates);
+    BoundPtr text = bindExpression(*call.arguments[0], clause);
+    BoundPtr replacement = bindExpression(*call.arguments[1], clause);
+    BoundPtr position = bindExpression(*call.arguments[2], clause);
     BoundPtr length = call.arguments.size() > 3
-                          ? bindExpression(*call.arguments[3], scope, aggregates)
+                          ? bindExpression(*call.arguments[3], clause)
                           : expression::call("CHAR_LENGTH", {replacement});
     BoundPtr one = expression::literal(Value(int32_t{1}));
     BoundPtr head = expression::call(
@@ -72,12 +72,13 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
         "||", {expression::call("||", {head, replacement}, context_), tail}, context_);
   }
   if (call.over) {
-    auto rank = rankColumns_.find(&call);
-    if (rank != rankColumns_.end()) {
-      return expression::column(rank->second, LogicalType::simple(LogicalTypeRoot::BIGINT, false));
+    // A ranking function or OVER aggregate of the select list reads its node's column.
+    if (clause.overColumns) {
+      auto over = clause.overColumns->find(&call);
+      if (over != clause.overColumns->end()) {
+        return expression::column(over->second.column, over->second.type);
+      }
     }
-    auto over = overColumns_.find(&call);
-    if (over != overColumns_.end()) return expression::column(over->second.first, over->second.second);
     notSupported(call, "OVER windows");
   }
   if (call.distinct || call.filter) fail(call, "DISTINCT and FILTER apply only to aggregate functions");
@@ -86,8 +87,8 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
     // TRIM([BOTH|LEADING|TRAILING] chars FROM s) is TRIM/LTRIM/RTRIM(s, chars).
     const std::string& flag = call.arguments[0]->as<SymbolExpression>().name;
     std::string function = flag == "LEADING" ? "LTRIM" : flag == "TRAILING" ? "RTRIM" : "TRIM";
-    BoundPtr text = bindExpression(*call.arguments[2], scope, aggregates);
-    BoundPtr characters = bindExpression(*call.arguments[1], scope, aggregates);
+    BoundPtr text = bindExpression(*call.arguments[2], clause);
+    BoundPtr characters = bindExpression(*call.arguments[1], clause);
     try {
       return expression::call(function, {text, characters}, context_);
     } catch (const ValidationException& error) {
@@ -102,7 +103,7 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
       arguments.push_back(expression::literal(Value(argument->as<SymbolExpression>().name)));
       continue;
     }
-    arguments.push_back(bindExpression(*argument, scope, aggregates));
+    arguments.push_back(bindExpression(*argument, clause));
   }
   if (call.name.size() == 1) {
     // Conditional functions are built from CASE (their NULL handling is not a function's).
@@ -140,19 +141,18 @@ BoundPtr Binder::bindFunctionCall(const FunctionCallExpression& call, const Scop
   }
 }
 
-BoundPtr Binder::bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
-                              const AggregateBinding* aggregates) {
+BoundPtr Binder::bindJsonCall(const FunctionCallExpression& call, const ClauseContext& clause) {
   // The clauses become INT literal arguments of the functions (src/function/scalar/json.cpp).
   const std::string name = upper(call.name.back());
-  const JsonClauses& clauses = *call.json;
-  auto bind = [&](const Expression& node) { return bindExpression(node, scope, aggregates); };
+  const JsonClauses& json = *call.json;
+  auto bind = [&](const Expression& node) { return bindExpression(node, clause); };
   auto code = [](int32_t value) { return expression::literal(Value(value)); };
   auto illegal = [&](const std::string& behaviour) {
     fail(call, "Illegal behavior '" + behaviour + "' specified in " + name + " function");
   };
   if (name == "JSON_OBJECT" || name == "JSON_ARRAY") {
     const bool object = name == "JSON_OBJECT";
-    const std::string onNull = clauses.onNull.empty() ? (object ? "NULL" : "ABSENT") : clauses.onNull;
+    const std::string onNull = json.onNull.empty() ? (object ? "NULL" : "ABSENT") : json.onNull;
     std::vector<BoundPtr> arguments{code(onNull == "ABSENT" ? 1 : 0)};
     for (size_t i = 0; i < call.arguments.size(); ++i) {
       arguments.push_back(bind(*call.arguments[i]));
@@ -164,24 +164,24 @@ BoundPtr Binder::bindJsonCall(const FunctionCallExpression& call, const Scope& s
   }
   std::vector<BoundPtr> arguments{bind(*call.arguments[0]), bind(*call.arguments[1])};
   if (name == "JSON_EXISTS") {
-    if (clauses.onError.empty()) return expression::call(name, std::move(arguments), context_);
+    if (json.onError.empty()) return expression::call(name, std::move(arguments), context_);
     static const std::map<std::string, int32_t> kModes = {
         {"FALSE", 0}, {"TRUE", 1}, {"UNKNOWN", 2}, {"ERROR", 3}};
-    auto mode = kModes.find(clauses.onError);
-    if (mode == kModes.end()) illegal(clauses.onError);
+    auto mode = kModes.find(json.onError);
+    if (mode == kModes.end()) illegal(json.onError);
     arguments.push_back(code(mode->second));
     return expression::call(name, std::move(arguments), context_);
   }
   if (name == "JSON_VALUE") {
-    if (!clauses.returning && clauses.onEmpty.empty() && clauses.onError.empty()) {
+    if (!json.returning && json.onEmpty.empty() && json.onError.empty()) {
       return expression::call(name, std::move(arguments), context_);
     }
-    LogicalTypePtr type = clauses.returning ? clauses.returning->copy(true)
+    LogicalTypePtr type = json.returning ? json.returning->copy(true)
                                             : LogicalType::varchar(LogicalType::kMaxLength, true);
     arguments.push_back(expression::literal(Value(), type));
     for (const auto& [behaviour, defaultValue] :
-         {std::pair<const std::string&, const ExpressionPtr&>{clauses.onEmpty, clauses.emptyDefault},
-          std::pair<const std::string&, const ExpressionPtr&>{clauses.onError, clauses.errorDefault}}) {
+         {std::pair<const std::string&, const ExpressionPtr&>{json.onEmpty, json.emptyDefault},
+          std::pair<const std::string&, const ExpressionPtr&>{json.onError, json.errorDefault}}) {
       if (behaviour != "" && behaviour != "NULL" && behaviour != "ERROR" && behaviour != "DEFAULT") {
         illegal(behaviour);
       }
@@ -192,16 +192,16 @@ BoundPtr Binder::bindJsonCall(const FunctionCallExpression& call, const Scope& s
     return expression::call(name, std::move(arguments), context_);
   }
   // JSON_QUERY.
-  if (clauses.returning && !function::isCharacterString(*clauses.returning)) {
-    notSupported(call, "JSON_QUERY RETURNING " + clauses.returning->asSummaryString());
+  if (json.returning && !function::isCharacterString(*json.returning)) {
+    notSupported(call, "JSON_QUERY RETURNING " + json.returning->asSummaryString());
   }
-  if (clauses.wrapper.empty() && clauses.onEmpty.empty() && clauses.onError.empty()) {
+  if (json.wrapper.empty() && json.onEmpty.empty() && json.onError.empty()) {
     return expression::call(name, std::move(arguments), context_);
   }
-  arguments.push_back(code(clauses.wrapper == "CONDITIONAL"     ? 1
-                           : clauses.wrapper == "UNCONDITIONAL" ? 2
+  arguments.push_back(code(json.wrapper == "CONDITIONAL"     ? 1
+                           : json.wrapper == "UNCONDITIONAL" ? 2
                                                                 : 0));
-  for (const std::string& behaviour : {clauses.onEmpty, clauses.onError}) {
+  for (const std::string& behaviour : {json.onEmpty, json.onError}) {
     if (behaviour == "DEFAULT" || behaviour == "TRUE" || behaviour == "FALSE" ||
         behaviour == "UNKNOWN") {
       illegal(behaviour);

@@ -15,7 +15,7 @@ namespace eddy::sql {
 using BoundPtr = expression::ExpressionPtr;
 
 Binder::Relation Binder::bindJoin(const JoinReference& join) {
-  using runtime::operators::JoinType;
+  using relational::JoinType;
   Relation left = bindTableReference(*join.left);
   if (join.right->is<UnnestReference>()) {
     // A correlated UNNEST: CROSS JOIN, comma, [INNER] JOIN .. ON cond (a filter above), or
@@ -23,17 +23,17 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
     if (join.natural || !join.usingColumns.empty()) {
       notSupported(join, "UNNEST with NATURAL or USING");
     }
-    const bool leftOuter = join.joinType == sql::JoinType::kLeft;
-    if (join.joinType == sql::JoinType::kRight || join.joinType == sql::JoinType::kFull) {
+    const bool leftOuter = join.joinType == JoinType::LEFT;
+    if (join.joinType == JoinType::RIGHT || join.joinType == JoinType::FULL) {
       notSupported(join, "A RIGHT or FULL join with UNNEST");
     }
-    if ((join.joinType == sql::JoinType::kInner || leftOuter) && !join.condition) {
+    if (join.syntax == JoinSyntax::kJoin && !join.condition) {
       fail(join, "INNER, LEFT, RIGHT or FULL join requires a condition (NATURAL keyword or ON or "
                  "USING clause)");
     }
     Relation result = bindUnnest(join.right->as<UnnestReference>(), &left, leftOuter);
     if (join.condition) {
-      BoundPtr condition = bindExpression(*join.condition, result.scope, nullptr);
+      BoundPtr condition = bindExpression(*join.condition, {result.scope});
       if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
         fail(*join.condition, "ON clause must be a condition");
       }
@@ -49,28 +49,17 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
   }
   const bool temporal = join.right->is<NamedTableReference>() &&
                         join.right->as<NamedTableReference>().systemTimeAsOf != nullptr;
-  bindingVersionedTable_ = temporal;
-  Relation right = bindTableReference(*join.right);
-  bindingVersionedTable_ = false;
-  JoinType joinType = JoinType::INNER;
-  switch (join.joinType) {
-    case sql::JoinType::kLeft:
-      joinType = JoinType::LEFT;
-      break;
-    case sql::JoinType::kRight:
-      joinType = JoinType::RIGHT;
-      break;
-    case sql::JoinType::kFull:
-      joinType = JoinType::FULL;
-      break;
-    default:
-      break;
-  }
+  // The versioned side of a temporal join is the one table that may be read AS OF a time.
+  Relation right =
+      temporal ? renamed(bindNamedTable(join.right->as<NamedTableReference>(), /*versioned=*/true),
+                         *join.right)
+               : bindTableReference(*join.right);
+  const JoinType joinType = join.joinType;
   if (temporal && (join.natural || !join.usingColumns.empty())) {
     notSupported(join, "A temporal join with NATURAL or USING");
   }
   if (join.natural || !join.usingColumns.empty()) return bindUsingJoin(join, left, right, joinType);
-  bool needsCondition = join.joinType != sql::JoinType::kCross && join.joinType != sql::JoinType::kComma;
+  bool needsCondition = join.syntax == JoinSyntax::kJoin;
   if (needsCondition && !join.condition) {
     fail(join, "INNER, LEFT, RIGHT or FULL join requires a condition (NATURAL keyword or ON or "
                "USING clause)");
@@ -83,7 +72,7 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
     bool hasAggregate = false;
     forEachAggregate(*join.condition, [&](const FunctionCallExpression&) { hasAggregate = true; });
     if (hasAggregate) fail(*join.condition, "Aggregate expression is illegal in ON clause");
-    condition = bindExpression(*join.condition, combined, nullptr);
+    condition = bindExpression(*join.condition, {combined});
     if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*join.condition, "ON clause must be a condition");
     }
@@ -103,8 +92,8 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
 
 Binder::Relation Binder::bindUsingJoin(const JoinReference& join, const Relation& left,
                                       const Relation& right,
-                                      runtime::operators::JoinType joinType) {
-  using runtime::operators::JoinType;
+                                      relational::JoinType joinType) {
+  using relational::JoinType;
   // The visible column of a side called `name`; -1 when none.
   auto find = [&](const Scope& scope, const std::string& name, const char* side) {
     int found = -1;

@@ -22,7 +22,7 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
       input.scope.size() -
       static_cast<size_t>(std::count_if(sortItems.columns.begin(), sortItems.columns.end(),
                                         [](int column) { return column >= 0; }));
-  std::vector<runtime::operators::SortKey> keys;
+  std::vector<relational::SortKey> keys;
   std::vector<BoundPtr> hiddenKeys;
   for (size_t k = 0; k < orderBy.orderBy.size(); ++k) {
     const OrderItem& item = orderBy.orderBy[k];
@@ -36,7 +36,7 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
       if (ordinal < 1 || ordinal > static_cast<int>(visible)) fail(key, "Ordinal out of range");
       column = ordinal - 1;
     } else {
-      BoundPtr bound = bindExpression(key, input.scope, nullptr);
+      BoundPtr bound = bindExpression(key, {input.scope});
       if (const auto* reference = dynamic_cast<const expression::ColumnReference*>(bound.get())) {
         column = reference->index();
       } else {
@@ -46,11 +46,11 @@ Binder::Relation Binder::bindOrderBy(const OrderByQuery& orderBy) {
         hiddenKeys.push_back(std::move(bound));
       }
     }
-    keys.push_back(runtime::operators::SortKey{column, !item.descending, nullsFirstOf(item)});
+    keys.push_back(relational::SortKey{column, !item.descending, nullsFirstOf(item)});
   }
   auto count = [this](const ExpressionPtr& expression, const char* clause) -> int64_t {
     if (!expression) return -1;
-    BoundPtr bound = bindExpression(*expression, {}, nullptr);
+    BoundPtr bound = bindExpression(*expression, {Scope{}});
     std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(bound);
     if (!value || value->isNull() ||
         (value->kind() != ValueKind::INT && value->kind() != ValueKind::BIGINT)) {

@@ -13,7 +13,7 @@
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
+using function::AggregateCall;
 
 // The column of `input` that `key` (an expression over its columns) is: the column it reads
 // when it is a plain reference, else a column appended to `input` by a projection that keeps
@@ -43,7 +43,7 @@ int Binder::windowKeyColumn(Relation& input, const expression::ExpressionPtr& ke
 
 void Binder::planOverAggregates(const SelectQuery& select,
                                 const std::vector<const FunctionCallExpression*>& calls,
-                                Relation& input) {
+                                Relation& input, OverColumns& columns) {
   // The window of each call: its own specification or a WINDOW clause entry.
   auto windowOf = [&](const FunctionCallExpression& call) -> const WindowSpecification& {
     const WindowSpecification& own = *call.over;
@@ -68,14 +68,14 @@ void Binder::planOverAggregates(const SelectQuery& select,
     if (!context_.batchMode) {
       notSupported(*otherWindows[0], "OVER aggregates over different windows in one SELECT");
     }
-    planOverAggregates(select, sameWindow, input);
-    planOverAggregates(select, otherWindows, input);
+    planOverAggregates(select, sameWindow, input, columns);
+    planOverAggregates(select, otherWindows, input, columns);
     return;
   }
   // PARTITION BY keys may be expressions (computed below the window); the ORDER BY is a
   // time attribute column.
   auto columnOf = [&](const Expression& expression) {
-    BoundPtr bound = bindExpression(expression, input.scope, nullptr);
+    BoundPtr bound = bindExpression(expression, {input.scope});
     if (!bound->isDeterministic()) {
       notSupported(expression, "A non-deterministic PARTITION BY key in OVER");
     }
@@ -87,13 +87,13 @@ void Binder::planOverAggregates(const SelectQuery& select,
   const char* const streamOrderMessage =
       "OVER windows' ordering in stream mode must be defined on a time attribute.";
   int order = -1;
-  std::vector<runtime::operators::SortKey> orderKeys;
+  std::vector<relational::SortKey> orderKeys;
   if (!context_.batchMode && (window.orderBy.size() != 1 || window.orderBy[0].descending)) {
     fail(window, streamOrderMessage);
   }
   for (const auto& key : window.orderBy) {
     orderKeys.push_back(
-        runtime::operators::SortKey{columnOf(*key.expression), !key.descending, nullsFirstOf(key)});
+        relational::SortKey{columnOf(*key.expression), !key.descending, nullsFirstOf(key)});
   }
   if (orderKeys.size() == 1 && orderKeys[0].ascending &&
       input.scope[orderKeys[0].column].type->getTimestampKind() != TimestampKind::REGULAR) {
@@ -103,15 +103,15 @@ void Binder::planOverAggregates(const SelectQuery& select,
     fail(*window.orderBy[0].expression, streamOrderMessage);
   }
   // The frame: SQL's default with ORDER BY is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
-  runtime::operators::OverFrameUnit unit = runtime::operators::OverFrameUnit::RANGE;
+  relational::OverFrameUnit unit = relational::OverFrameUnit::RANGE;
   std::optional<int64_t> preceding;
   if (window.frame) bindOverFrame(window, order, unit, preceding);
   // BATCH orders by a rowtime as by any column (NULL times sorted, NULLS FIRST/LAST as
   // written), except for a RANGE frame with an offset, which measures time.
   if (context_.batchMode && order >= 0 &&
       input.scope[order].type->getTimestampKind() == TimestampKind::ROWTIME &&
-      !(unit == runtime::operators::OverFrameUnit::RANGE && preceding && *preceding > 0)) {
-    orderKeys.push_back(runtime::operators::SortKey{order, true, nullsFirstOf(window.orderBy[0])});
+      !(unit == relational::OverFrameUnit::RANGE && preceding && *preceding > 0)) {
+    orderKeys.push_back(relational::SortKey{order, true, nullsFirstOf(window.orderBy[0])});
     order = -1;
   }
   // A projection of the input's columns then the calls' arguments, and the OverAggregate.
@@ -147,7 +147,7 @@ void Binder::planOverAggregates(const SelectQuery& select,
   std::vector<std::string> callNames;
   for (size_t i = 0; i < aggregateCalls.size(); ++i) {
     callNames.push_back("w" + std::to_string(windowIndex) + "$o" + std::to_string(i));
-    overColumns_[calls[i]] = {width + static_cast<int>(i), aggregateCalls[i].resultType};
+    columns[calls[i]] = OverColumn{width + static_cast<int>(i), aggregateCalls[i].resultType};
   }
   input.node = std::make_shared<LogicalOverAggregate>(pre, std::move(partition), order, unit,
                                                       preceding, std::move(aggregateCalls),
@@ -164,19 +164,19 @@ void Binder::planOverAggregates(const SelectQuery& select,
 // or milliseconds before the current row; none: unbounded). `order`: the time attribute
 // column the window orders by, -1 when it orders otherwise.
 void Binder::bindOverFrame(const WindowSpecification& window, int order,
-                           runtime::operators::OverFrameUnit& unit,
+                           relational::OverFrameUnit& unit,
                            std::optional<int64_t>& preceding) {
   const WindowFrame& frame = *window.frame;
-  unit = frame.unit == FrameUnit::kRows ? runtime::operators::OverFrameUnit::ROWS
-                                        : runtime::operators::OverFrameUnit::RANGE;
+  unit = frame.unit == FrameUnit::kRows ? relational::OverFrameUnit::ROWS
+                                        : relational::OverFrameUnit::RANGE;
   if (frame.end && frame.end->kind != FrameBoundKind::kCurrentRow) {
     notSupported(window, "An OVER window that does not end at CURRENT ROW");
   }
   if (frame.start.kind == FrameBoundKind::kPreceding) {
-    BoundPtr offset = bindExpression(*frame.start.offset, Scope{}, nullptr);
+    BoundPtr offset = bindExpression(*frame.start.offset, {Scope{}});
     std::optional<Value> value;
     if (offset->isConstant()) value = expression::ExpressionEvaluator::evaluateConstant(offset);
-    if (unit == runtime::operators::OverFrameUnit::ROWS) {
+    if (unit == relational::OverFrameUnit::ROWS) {
       std::optional<int64_t> rows;
       if (value && !value->isNull() && value->kind() == ValueKind::INT) rows = value->get<int32_t>();
       if (value && !value->isNull() && value->kind() == ValueKind::BIGINT) rows = value->get<int64_t>();

@@ -16,7 +16,6 @@
 #include "sql/binder/call_analysis.h"
 #include "sql/binder/clause_syntax.h"
 #include "sql/binder/name_matching.h"
-#include "sql/binder/subquery_scope.h"
 #include "sql/optimizer/window_aggregate_detection.h"
 #include "sql/parser/unparse.h"
 #include "sql/planner/plan_join.h"
@@ -24,7 +23,7 @@
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
+using function::AggregateCall;
 
 namespace {
 
@@ -156,6 +155,8 @@ struct Binder::SelectBinding {
   const FunctionCallExpression* groupWindow = nullptr;
   std::vector<std::string> groupWindowTexts = {};
   int groupWindowColumn = -1;
+  // The columns of the select list's ranking functions and OVER aggregates, planned before it.
+  OverColumns overColumns = {};
   std::vector<BoundPtr> projections = {};
   std::vector<std::string> names = {};
   // ORDER BY keys over the FROM clause: the last `sortColumns` items (hidden in the output).
@@ -215,9 +216,11 @@ void Binder::bindWhere(SelectBinding& state) {
   if (state.correlation) {
     condition = bindCorrelatedWhere(*select.where, input, *state.correlation);
   } else {
-    SubqueryScope subqueries(*this, &input);
-    collectConjuncts(*select.where, topLevelConjuncts_);
-    condition = bindExpression(*select.where, input.scope, nullptr);
+    std::vector<const Expression*> conjuncts;
+    collectConjuncts(*select.where, conjuncts);
+    condition = bindExpression(*select.where, {.scope = input.scope,
+                                               .subqueryInput = &input,
+                                               .topLevelConjuncts = conjuncts});
   }
   if (condition && condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
     fail(*select.where, "WHERE clause must be a condition");
@@ -345,7 +348,7 @@ void Binder::bindGroupWindow(SelectBinding& state) {
     }
     if (state.groupWindow) fail(call, "Only one group window is allowed in GROUP BY");
     state.groupWindow = &call;
-    using runtime::operators::WindowKind;
+    using relational::WindowKind;
     WindowKind kind = name == "TUMBLE" ? WindowKind::TUMBLE
                       : name == "HOP"  ? WindowKind::HOP
                                        : WindowKind::SESSION;
@@ -354,7 +357,7 @@ void Binder::bindGroupWindow(SelectBinding& state) {
     if (call.arguments.size() < minimum || call.arguments.size() > maximum) {
       fail(call, "Invalid number of arguments to the group window function " + name);
     }
-    BoundPtr time = bindExpression(*call.arguments[0], input.scope, nullptr);
+    BoundPtr time = bindExpression(*call.arguments[0], {input.scope});
     if (time->kind() != expression::ExpressionKind::kColumnReference) {
       fail(*call.arguments[0],
            "The time argument of the group window " + name + " must be a time attribute column");
@@ -365,7 +368,7 @@ void Binder::bindGroupWindow(SelectBinding& state) {
         kind == WindowKind::HOP ? call.arguments[2].get() : call.arguments[1].get();
     const Expression* offset =
         call.arguments.size() > minimum ? call.arguments.back().get() : nullptr;
-    runtime::operators::WindowSpec window =
+    relational::WindowSpec window =
         windowSpecOf(*call.arguments[0], kind, timeColumn, input.scope, size, slide, offset);
     bool processingTime = window.processingTime;
     auto function = std::make_shared<LogicalWindowTableFunction>(input.node, std::move(window));
@@ -391,13 +394,13 @@ void Binder::planRankFunctions(SelectBinding& state) {
     const auto& call = item.expression->as<FunctionCallExpression>();
     if (!call.over || call.name.size() != 1) continue;
     std::string name = upper(call.name[0]);
-    runtime::operators::RankKind kind;
+    relational::RankKind kind;
     if (name == "ROW_NUMBER") {
-      kind = runtime::operators::RankKind::ROW_NUMBER;
+      kind = relational::RankKind::ROW_NUMBER;
     } else if (name == "RANK") {
-      kind = runtime::operators::RankKind::RANK;
+      kind = relational::RankKind::RANK;
     } else if (name == "DENSE_RANK") {
-      kind = runtime::operators::RankKind::DENSE_RANK;
+      kind = relational::RankKind::DENSE_RANK;
     } else {
       continue;
     }
@@ -410,7 +413,7 @@ void Binder::planRankFunctions(SelectBinding& state) {
     if (window.orderBy.empty()) fail(window, name + " needs an ORDER BY in its OVER clause");
     // Keys may be expressions: computed below the Rank (Calcite's projection of them).
     auto columnOf = [&](const Expression& expression) {
-      BoundPtr bound = bindExpression(expression, input.scope, nullptr);
+      BoundPtr bound = bindExpression(expression, {input.scope});
       if (!bound->isDeterministic()) {
         notSupported(expression, "A non-deterministic PARTITION BY / ORDER BY key of " + name);
       }
@@ -418,16 +421,17 @@ void Binder::planRankFunctions(SelectBinding& state) {
     };
     std::vector<int> partition;
     for (const auto& key : window.partitionBy) partition.push_back(columnOf(*key));
-    std::vector<runtime::operators::SortKey> sort;
+    std::vector<relational::SortKey> sort;
     for (const OrderItem& key : window.orderBy) {
-      sort.push_back(runtime::operators::SortKey{columnOf(*key.expression), !key.descending,
+      sort.push_back(relational::SortKey{columnOf(*key.expression), !key.descending,
                                                  nullsFirstOf(key)});
     }
     if (++rankFunctions > 1) notSupported(call, "More than one ranking function in a select list");
     if (state.correlated) notSupported(call, name + " in a correlated subquery");
     // Without the columns a WHERE subquery's markers added: the rank column follows the scope's.
     input.node = withFirstColumns(input.node, input.scope.size());
-    rankColumns_[&call] = input.node->rowType->getFieldCount();
+    state.overColumns[&call] = OverColumn{input.node->rowType->getFieldCount(),
+                                          LogicalType::simple(LogicalTypeRoot::BIGINT, false)};
     input.node = std::make_shared<LogicalRank>(input.node, std::move(partition), std::move(sort),
                                                kind, 1, INT64_MAX, true, item.name);
     // The rank column is reachable only through the call (but counts among the input's
@@ -449,7 +453,7 @@ void Binder::planSelectOverAggregates(SelectBinding& state) {
   if (!overCalls.empty()) {
     if (state.aggregating) notSupported(*overCalls[0], "OVER aggregates together with GROUP BY");
     if (state.correlated) notSupported(*overCalls[0], "OVER aggregates in a correlated subquery");
-    planOverAggregates(state.select, overCalls, state.input);
+    planOverAggregates(state.select, overCalls, state.input, state.overColumns);
   }
 }
 
@@ -469,10 +473,11 @@ void Binder::bindProjection(SelectBinding& state) {
       state.names.push_back("$carried" + std::to_string(state.projections.size() - 1));
     }
   }
-  SubqueryScope subqueries(*this, &input);
+  const ClauseContext selectList{
+      .scope = input.scope, .subqueryInput = &input, .overColumns = &state.overColumns};
   for (const SelectBinding::OutputItem& item : state.items) {
     BoundPtr bound = item.expression
-                         ? bindExpression(*item.expression, input.scope, nullptr)
+                         ? bindExpression(*item.expression, selectList)
                          : expression::column(item.inputColumn, input.scope[item.inputColumn].type);
     state.projections.push_back(bound);
     state.names.push_back(item.name);
@@ -505,7 +510,7 @@ void Binder::bindAggregation(SelectBinding& state) {
   }
   for (const AggregateCall& call : grouping.calls) {
     grouping.emptyResults.push_back(
-        runtime::operators::aggregateResult(call, runtime::operators::createAccumulator(call)));
+        function::aggregateResult(call, function::createAccumulator(call)));
   }
   // Two keys of one name (`GROUP BY a.k, b.k`) get distinct names (k, k0).
   grouping.preNames = uniquifyNames(grouping.preNames);
@@ -589,7 +594,7 @@ void Binder::bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping) {
       }
       continue;
     }
-    BoundPtr key = bindExpression(keyExpression, input.scope, nullptr);
+    BoundPtr key = bindExpression(keyExpression, {input.scope});
     binding.groupingTexts.push_back(unparse(keyExpression));
     binding.groupingInputColumns.push_back(
         key->kind() == expression::ExpressionKind::kColumnReference
@@ -668,12 +673,12 @@ void Binder::bindAggregatedOutput(SelectBinding& state, GroupingBinding& groupin
   const int aggregateArity = aggregate->rowType->getFieldCount();
   Relation aggregated{aggregate, {}};
   if (select.having) {
-    BoundPtr condition;
-    {
-      SubqueryScope subqueries(*this, &aggregated, &binding);
-      collectConjuncts(*select.having, topLevelConjuncts_);
-      condition = bindExpression(*select.having, input.scope, &binding);
-    }
+    std::vector<const Expression*> conjuncts;
+    collectConjuncts(*select.having, conjuncts);
+    BoundPtr condition = bindExpression(*select.having, {.scope = input.scope,
+                                                         .aggregates = &binding,
+                                                         .subqueryInput = &aggregated,
+                                                         .topLevelConjuncts = conjuncts});
     if (condition->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
       fail(*select.having, "HAVING clause must be a condition");
     }
@@ -683,13 +688,12 @@ void Binder::bindAggregatedOutput(SelectBinding& state, GroupingBinding& groupin
     projections.push_back(expression::column(k, binding.outputTypes[static_cast<size_t>(k)]));
     state.names.push_back("$corr" + std::to_string(k));
   }
-  {
-    SubqueryScope subqueries(*this, &aggregated, &binding);
-    for (const SelectBinding::OutputItem& item : state.items) {
-      if (!item.expression) fail(select, "'*' cannot be used with GROUP BY or aggregates");
-      projections.push_back(bindExpression(*item.expression, input.scope, &binding));
-      state.names.push_back(item.name);
-    }
+  const ClauseContext selectList{
+      .scope = input.scope, .aggregates = &binding, .subqueryInput = &aggregated};
+  for (const SelectBinding::OutputItem& item : state.items) {
+    if (!item.expression) fail(select, "'*' cannot be used with GROUP BY or aggregates");
+    projections.push_back(bindExpression(*item.expression, selectList));
+    state.names.push_back(item.name);
   }
   aggregate = aggregated.node;
   if (correlationKeys > 0 && select.groupBy.empty()) {

@@ -10,7 +10,7 @@
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
+using function::AggregateCall;
 
 Binder::Relation Binder::bindSetOperation(const SetOperationQuery& set) {
   const char* opName = set.op == SetOperator::kUnion       ? "UNION"

@@ -1,8 +1,8 @@
-// Subqueries in expressions: scalar subqueries, [NOT] IN and [NOT] EXISTS, each evaluated by a
-// join onto the relation of the clause around it (subqueryInput_): a LEFT join with a marker, a
-// semi or anti join for a WHERE conjunct, the value of a scalar subquery, the counts SQL's
-// three-valued NOT IN needs. How a correlated subquery's WHERE is tied to the outer query is
-// decorrelation.cpp's.
+// Subqueries in expressions: scalar subqueries, [NOT] IN and [NOT] EXISTS, each bound by a child
+// binder and evaluated by a join onto the relation of the clause around it (its ClauseContext's
+// subqueryInput): a LEFT join with a marker, a semi or anti join for a WHERE conjunct, the value
+// of a scalar subquery, the counts SQL's three-valued NOT IN needs. How a correlated subquery's
+// WHERE is tied to the outer query is decorrelation.cpp's.
 #include "sql/binder/binder.h"
 
 #include <algorithm>
@@ -10,38 +10,34 @@
 
 #include "eddy/exceptions.h"
 #include "sql/binder/call_analysis.h"
-#include "sql/binder/subquery_scope.h"
 #include "sql/optimizer/window_aggregate_detection.h"
 #include "sql/planner/plan_join.h"
 
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
-using runtime::operators::AggregateKind;
+using function::AggregateCall;
+using function::AggregateKind;
 
-Binder::Relation Binder::bindCorrelated(const Query& query, const Scope& outer,
+Binder::Relation Binder::bindCorrelated(const Query& query, const ClauseContext& clause,
                                         Correlation& correlation) {
-  correlation.outerScope = &outer;
-  correlation.outerAggregates = subqueryAggregates_;  // before the scope below clears it
-  if (subqueryInput_) correlation.outerInput = subqueryInput_->node;
-  SubqueryScope none(*this, nullptr);
-  struct Enclosing {
-    Enclosing(std::vector<const Scope*>& scopes, const Scope* scope) : scopes_(scopes) {
-      scopes_.push_back(scope);
-    }
-    ~Enclosing() { scopes_.pop_back(); }
-    std::vector<const Scope*>& scopes_;
-  } enclosing(enclosingScopes_, &outer);
-  if (query.is<SelectQuery>()) return bindSelect(query.as<SelectQuery>(), &correlation);
-  return bindRelation(query);
+  correlation.outerScope = &clause.scope;
+  // Outer keys above an aggregation read its output. (Only an EXISTS over an aggregation
+  // without GROUP BY, validated alone, gets here from a clause that takes no subquery: none.)
+  correlation.outerAggregates = clause.subqueryInput ? clause.aggregates : nullptr;
+  if (clause.subqueryInput) correlation.outerInput = clause.subqueryInput->node;
+  // Its own binder: the subquery's clauses build their own contexts; the scopes enclosing it
+  // and the WITH items it sees are its parents'.
+  Binder subquery(*this, clause.scope);
+  if (query.is<SelectQuery>()) return subquery.bindSelect(query.as<SelectQuery>(), &correlation);
+  return subquery.bindRelation(query);
 }
 
-Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const Scope& outer,
+Binder::SubqueryRows Binder::bindSubqueryRows(const Query& query, const ClauseContext& clause,
                                               bool needsValue, bool allowResiduals) {
   Correlation correlation;
   correlation.allowResiduals = allowResiduals;
-  Relation relation = bindCorrelated(query, outer, correlation);
+  Relation relation = bindCorrelated(query, clause, correlation);
   size_t keyCount = correlation.innerKeys.size();
   if (!correlation.emptyGroupValues.empty()) {
     notSupported(query, "A correlated IN or EXISTS subquery that aggregates without GROUP BY");
@@ -120,13 +116,14 @@ LogicalNodePtr subqueryAggregate(const LogicalNodePtr& input, std::vector<BoundP
 
 }  // namespace
 
-BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const Scope& scope,
-                              const Expression* inOperand, bool semi, SubqueryRows* bound) {
-  if (!subqueryInput_) notSupported(node, "A subquery in this clause");
-  Relation& outer = *subqueryInput_;
-  BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, subqueryAggregates_) : nullptr;
+BoundPtr Binder::markSubquery(const Expression& node, const Query& query,
+                              const ClauseContext& clause, const Expression* inOperand, bool semi,
+                              SubqueryRows* bound) {
+  if (!clause.subqueryInput) notSupported(node, "A subquery in this clause");
+  Relation& outer = *clause.subqueryInput;
+  BoundPtr operand = inOperand ? bindExpression(*inOperand, clause) : nullptr;
   SubqueryRows rows =
-      bound ? std::move(*bound) : bindSubqueryRows(query, scope, inOperand != nullptr);
+      bound ? std::move(*bound) : bindSubqueryRows(query, clause, inOperand != nullptr);
   // The subquery's side: (TRUE, value?, inner keys...), distinct, so each outer row has at
   // most one partner.
   std::vector<BoundPtr> columns = {expression::literal(Value(true))};
@@ -159,16 +156,16 @@ BoundPtr Binder::markSubquery(const Expression& node, const Query& query, const 
   // A semi join (a WHERE conjunct that keeps only matched rows) is an INNER join with the
   // distinct partners: insert-only over insert-only inputs, as Flink's semi join.
   outer.node = planJoin(outer.node, right,
-                        semi ? runtime::operators::JoinType::INNER : runtime::operators::JoinType::LEFT,
+                        semi ? relational::JoinType::INNER : relational::JoinType::LEFT,
                         conditions.empty() ? nullptr : expression::conjunction(conditions));
   return expression::column(outerArity, LogicalType::simple(LogicalTypeRoot::BOOLEAN, semi ? false : true));
 }
 
-void Binder::semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expression* inOperand,
-                              bool anti) {
-  Relation& outer = *subqueryInput_;
+void Binder::semiJoinSubquery(SubqueryRows rows, const ClauseContext& clause,
+                              const Expression* inOperand, bool anti) {
+  Relation& outer = *clause.subqueryInput;
   // The IN operand first: a subquery in it adds columns to the outer side.
-  BoundPtr operand = inOperand ? bindExpression(*inOperand, scope, subqueryAggregates_) : nullptr;
+  BoundPtr operand = inOperand ? bindExpression(*inOperand, clause) : nullptr;
   // The condition over (outer columns, subquery columns): the IN value, the keys, the others.
   const int outerArity = outer.node->rowType->getFieldCount();
   const int rowsArity = rows.node->rowType->getFieldCount();
@@ -189,44 +186,52 @@ void Binder::semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expre
     conditions.push_back(expression::remapColumns(residual, map));
   }
   outer.node = planJoin(outer.node, rows.node,
-                        anti ? runtime::operators::JoinType::ANTI : runtime::operators::JoinType::SEMI,
+                        anti ? relational::JoinType::ANTI : relational::JoinType::SEMI,
                         expression::conjunction(conditions));
 }
 
-BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
+namespace {
+
+/// Whether `node` is one of the conjuncts of the clause's WHERE or HAVING.
+bool isTopLevelConjunct(const Expression& node, std::span<const Expression* const> conjuncts) {
+  return std::find(conjuncts.begin(), conjuncts.end(), &node) != conjuncts.end();
+}
+
+}  // namespace
+
+BoundPtr Binder::bindInSubquery(const InExpression& in, const ClauseContext& clause) {
   if (aggregatesWithoutGroupBy(*in.subquery)) {
     // Its one row's value v: `x IN (v)` is `x = v` (NOT IN: NOT (x = v)), also for a correlated
     // subquery, whose keys without rows get the aggregation's value over no rows (COUNT's 0).
-    if (!subqueryInput_) notSupported(in, "A subquery in this clause");
-    BoundPtr operand = bindExpression(*in.operand, scope, subqueryAggregates_);
-    BoundPtr value = bindScalarSubquery(*in.subquery, *in.subquery, scope);
+    if (!clause.subqueryInput) notSupported(in, "A subquery in this clause");
+    BoundPtr operand = bindExpression(*in.operand, clause);
+    BoundPtr value = bindScalarSubquery(*in.subquery, *in.subquery, clause);
     BoundPtr result = expression::call("=", {operand, value});
     return in.negated ? expression::call("NOT", {result}) : result;
   }
-  bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &in) !=
-                  topLevelConjuncts_.end();
-  if (topLevel && !in.negated) {
+  if (isTopLevelConjunct(in, clause.topLevelConjuncts) && !in.negated) {
     // WHERE x IN (...) AND ...: a row without a match is filtered out, FALSE or UNKNOWN. With
     // a correlation other than `inner = outer`, a semi join.
     std::optional<SubqueryRows> rows;
-    if (subqueryInput_) {
-      rows = bindSubqueryRows(*in.subquery, scope, true, /*allowResiduals=*/true);
+    if (clause.subqueryInput) {
+      rows = bindSubqueryRows(*in.subquery, clause, true, /*allowResiduals=*/true);
       if (!rows->residuals.empty()) {
-        semiJoinSubquery(std::move(*rows), scope, in.operand.get(), false);
+        semiJoinSubquery(std::move(*rows), clause, in.operand.get(), false);
         return expression::literal(Value(true));
       }
     }
-    return expression::call("IS NOT NULL", {markSubquery(in, *in.subquery, scope, in.operand.get(),
-                                                         true, rows ? &*rows : nullptr)});
+    return expression::call("IS NOT NULL", {markSubquery(in, *in.subquery, clause,
+                                                         in.operand.get(), true,
+                                                         rows ? &*rows : nullptr)});
   }
   // SQL's three-valued IN: TRUE with a match; otherwise FALSE when the subquery is empty or
   // (x is not NULL and the subquery has no NULL), else UNKNOWN. The subquery's row count and
   // NULL count come from a global aggregate joined onto every row.
-  if (!subqueryInput_) notSupported(in, "A subquery in this clause");
-  BoundPtr operand = bindExpression(*in.operand, scope, subqueryAggregates_);
-  BoundPtr marker = markSubquery(in, *in.subquery, scope, in.operand.get());
-  SubqueryRows rows = bindSubqueryRows(*in.subquery, scope, true);
-  Relation& outer = *subqueryInput_;
+  if (!clause.subqueryInput) notSupported(in, "A subquery in this clause");
+  BoundPtr operand = bindExpression(*in.operand, clause);
+  BoundPtr marker = markSubquery(in, *in.subquery, clause, in.operand.get());
+  SubqueryRows rows = bindSubqueryRows(*in.subquery, clause, true);
+  Relation& outer = *clause.subqueryInput;
   LogicalTypePtr count = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
   // The counts per correlation key (one global row when uncorrelated): the keys, then whether
   // the value is NULL.
@@ -249,7 +254,7 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
         "=", {rows.outerKeys[static_cast<size_t>(i)],
               expression::column(outerArity + i, statsFields[static_cast<size_t>(i)].type)}));
   }
-  outer.node = planJoin(outer.node, stats, runtime::operators::JoinType::LEFT,
+  outer.node = planJoin(outer.node, stats, relational::JoinType::LEFT,
                         keyEqualities.empty() ? nullptr : expression::conjunction(keyEqualities));
   LogicalTypePtr nullableCount = count->copy(true);
   BoundPtr rowCount = expression::column(outerArity + keyCount, nullableCount);
@@ -268,7 +273,7 @@ BoundPtr Binder::bindInSubquery(const InExpression& in, const Scope& scope) {
 
 // [NOT] EXISTS (query): TRUE for an aggregation without GROUP BY (one row, whatever it
 // aggregates); a semi (anti) join for a WHERE conjunct; elsewhere the marker of a LEFT join.
-BoundPtr Binder::bindExistsSubquery(const Expression& node, const Scope& scope) {
+BoundPtr Binder::bindExistsSubquery(const Expression& node, const ClauseContext& clause) {
   const Query& query = *node.as<ExistsExpression>().query;
   if (aggregatesWithoutGroupBy(query)) {
     // An aggregation without GROUP BY has one row, whatever it aggregates: TRUE (once the
@@ -276,39 +281,39 @@ BoundPtr Binder::bindExistsSubquery(const Expression& node, const Scope& scope) 
     Correlation correlation;
     correlation.allowResiduals = true;
     correlation.validateOnly = true;
-    bindCorrelated(query, scope, correlation);
+    bindCorrelated(query, clause, correlation);
     return expression::literal(Value(true));
   }
   // WHERE EXISTS (...) AND ...: a semi join; elsewhere the marker of a LEFT join.
-  bool topLevel = std::find(topLevelConjuncts_.begin(), topLevelConjuncts_.end(), &node) !=
-                  topLevelConjuncts_.end();
+  const bool topLevel = isTopLevelConjunct(node, clause.topLevelConjuncts);
   // With a correlation other than `inner = outer`: WHERE [NOT] EXISTS is a semi (anti)
   // join; the conjunct is then TRUE (NOT FALSE) for the rows it leaves.
   const bool negatedTopLevel =
-      std::any_of(topLevelConjuncts_.begin(), topLevelConjuncts_.end(),
+      std::any_of(clause.topLevelConjuncts.begin(), clause.topLevelConjuncts.end(),
                   [&](const Expression* conjunct) {
                     return conjunct->is<UnaryExpression>() &&
                            conjunct->as<UnaryExpression>().op == UnaryOperator::kNot &&
                            conjunct->as<UnaryExpression>().operand.get() == &node;
                   });
   std::optional<SubqueryRows> rows;
-  if ((topLevel || negatedTopLevel) && subqueryInput_) {
-    rows = bindSubqueryRows(query, scope, false, /*allowResiduals=*/true);
+  if ((topLevel || negatedTopLevel) && clause.subqueryInput) {
+    rows = bindSubqueryRows(query, clause, false, /*allowResiduals=*/true);
     if (!rows->residuals.empty()) {
-      semiJoinSubquery(std::move(*rows), scope, nullptr, negatedTopLevel);
+      semiJoinSubquery(std::move(*rows), clause, nullptr, negatedTopLevel);
       return expression::literal(Value(!negatedTopLevel));
     }
   }
   return expression::call(
-      "IS NOT NULL", {markSubquery(node, query, scope, nullptr, topLevel,
+      "IS NOT NULL", {markSubquery(node, query, clause, nullptr, topLevel,
                                    rows ? &*rows : nullptr)});
 }
 
-BoundPtr Binder::bindScalarSubquery(const Node& subquery, const Query& query, const Scope& scope) {
-  if (!subqueryInput_) notSupported(subquery, "A subquery in this clause");
-  Relation& outer = *subqueryInput_;
+BoundPtr Binder::bindScalarSubquery(const Node& subquery, const Query& query,
+                                    const ClauseContext& clause) {
+  if (!clause.subqueryInput) notSupported(subquery, "A subquery in this clause");
+  Relation& outer = *clause.subqueryInput;
   Correlation correlation;
-  Relation relation = bindCorrelated(query, scope, correlation);
+  Relation relation = bindCorrelated(query, clause, correlation);
   const int keyCount = static_cast<int>(correlation.innerKeys.size());
   if (relation.scope.size() != static_cast<size_t>(keyCount) + 1) {
     fail(subquery, "A scalar subquery must return exactly one column; it returns " +
@@ -344,7 +349,7 @@ BoundPtr Binder::bindScalarSubquery(const Node& subquery, const Query& query, co
       names.push_back("$marker");
       right = std::make_shared<LogicalProject>(right, std::move(columns), uniquifyNames(names));
     }
-    outer.node = planJoin(outer.node, right, runtime::operators::JoinType::LEFT, keyEqualities());
+    outer.node = planJoin(outer.node, right, relational::JoinType::LEFT, keyEqualities());
     BoundPtr value = expression::column(outerArity + keyCount, type);
     if (nullWhenEmpty) return value;
     BoundPtr marker = expression::column(outerArity + keyCount + 1,
@@ -360,7 +365,7 @@ BoundPtr Binder::bindScalarSubquery(const Node& subquery, const Query& query, co
       relation.node, std::move(grouping),
       std::vector<AggregateCall>{AggregateCall{AggregateKind::SINGLE_VALUE, keyCount, type, -1}},
       std::vector<std::string>{"$value"});
-  outer.node = planJoin(outer.node, single, runtime::operators::JoinType::LEFT, keyEqualities());
+  outer.node = planJoin(outer.node, single, relational::JoinType::LEFT, keyEqualities());
   return expression::column(outerArity + keyCount, type);
 }
 

@@ -17,7 +17,8 @@ using BoundPtr = expression::ExpressionPtr;
 Binder::Relation Binder::bindTableReference(const TableReference& reference) {
   switch (reference.kind) {
     case TableReferenceKind::kNamedTable:
-      return renamed(bindNamedTable(reference.as<NamedTableReference>()), reference);
+      return renamed(bindNamedTable(reference.as<NamedTableReference>(), /*versioned=*/false),
+                     reference);
     case TableReferenceKind::kDerivedTable: {
       const auto& derived = reference.as<DerivedTableReference>();
       if (derived.lateral) notSupported(reference, "LATERAL");
@@ -35,13 +36,18 @@ Binder::Relation Binder::bindTableReference(const TableReference& reference) {
   notSupported(reference, "This FROM item");
 }
 
-Binder::Relation Binder::bindNamedTable(const NamedTableReference& table) {
-  if (table.systemTimeAsOf && !bindingVersionedTable_) {
+Binder::Relation Binder::bindNamedTable(const NamedTableReference& table, bool versioned) {
+  if (table.systemTimeAsOf && !versioned) {
     notSupported(table, "FOR SYSTEM_TIME AS OF outside the right side of a join");
   }
   if (table.name.size() == 1) {
-    for (auto it = commonTableExpressions_.rbegin(); it != commonTableExpressions_.rend(); ++it) {
-      if (it->first == table.name[0]) return it->second;
+    // A WITH item in scope, the innermost first: this query's, then those of the queries a
+    // subquery is written in.
+    for (const Binder* binder = this; binder; binder = binder->parent_) {
+      const auto& items = binder->commonTableExpressions_;
+      for (auto it = items.rbegin(); it != items.rend(); ++it) {
+        if (it->first == table.name[0]) return it->second;
+      }
     }
   }
   catalog::ObjectIdentifier identifier;

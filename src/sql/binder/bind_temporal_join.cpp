@@ -16,9 +16,9 @@ namespace eddy::sql {
 using BoundPtr = expression::ExpressionPtr;
 
 Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation left, Relation right,
-                                          runtime::operators::JoinType joinType,
+                                          relational::JoinType joinType,
                                           const BoundPtr& condition) {
-  using runtime::operators::JoinType;
+  using relational::JoinType;
   const auto& versioned = join.right->as<NamedTableReference>();
   std::string tableName;
   for (size_t i = 0; i < versioned.name.size(); ++i)
@@ -33,7 +33,7 @@ Binder::Relation Binder::bindTemporalJoin(const JoinReference& join, Relation le
                    tableName + "].");
   }
   // FOR SYSTEM_TIME AS OF: the left side's rowtime attribute.
-  BoundPtr asOf = bindExpression(*versioned.systemTimeAsOf, left.scope, nullptr);
+  BoundPtr asOf = bindExpression(*versioned.systemTimeAsOf, {left.scope});
   const LogicalType& asOfType = *asOf->type();
   if (asOfType.getTimestampKind() == TimestampKind::PROCTIME) {
     return bindLookupJoin(join, std::move(left), std::move(right), joinType, condition, tableName);
@@ -129,7 +129,7 @@ bool comparesAs(const LogicalType& from, const LogicalType& to) {
 }  // namespace
 
 Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left, Relation right,
-                                        runtime::operators::JoinType joinType,
+                                        relational::JoinType joinType,
                                         const BoundPtr& condition, const std::string& tableName) {
   const auto& versioned = join.right->as<NamedTableReference>();
   if (right.node->kind != LogicalNodeKind::kTableScan) {

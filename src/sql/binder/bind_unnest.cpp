@@ -19,7 +19,7 @@ Binder::Relation Binder::bindUnnest(const UnnestReference& unnest, const Relatio
                                                  std::vector<Row>{Row(0)});
   }
   const Expression& argument = *unnest.arguments[0];
-  BoundPtr collection = bindExpression(argument, input.scope, nullptr);
+  BoundPtr collection = bindExpression(argument, {input.scope});
   const LogicalTypeRoot root = collection->type()->getTypeRoot();
   if (root != LogicalTypeRoot::ARRAY && root != LogicalTypeRoot::MAP &&
       root != LogicalTypeRoot::MULTISET) {

@@ -21,7 +21,7 @@ Binder::Relation Binder::bindValues(const ValuesQuery& values) {
     }
     std::vector<BoundPtr> bound;
     for (const auto& value : row) {
-      BoundPtr expression = bindExpression(*value, {}, nullptr);
+      BoundPtr expression = bindExpression(*value, {Scope{}});
       if (!expression->isConstant()) fail(*value, "VALUES accepts only constant expressions");
       bound.push_back(std::move(expression));
     }

@@ -15,7 +15,7 @@ namespace eddy::sql {
 using BoundPtr = expression::ExpressionPtr;
 
 int64_t Binder::windowIntervalMillis(const Expression& argument, const std::string& parameter) {
-  BoundPtr bound = bindExpression(argument, Scope{}, nullptr);
+  BoundPtr bound = bindExpression(argument, {Scope{}});
   std::optional<Value> value;
   if (bound->isConstant()) value = expression::ExpressionEvaluator::evaluateConstant(bound);
   if (!value || value->isNull() || value->kind() != ValueKind::DURATION) {
@@ -26,19 +26,19 @@ int64_t Binder::windowIntervalMillis(const Expression& argument, const std::stri
   return value->get<Duration>().toMillis();
 }
 
-runtime::operators::WindowSpec Binder::windowSpecOf(const Node& at,
-                                                    runtime::operators::WindowKind kind,
+relational::WindowSpec Binder::windowSpecOf(const Node& at,
+                                                    relational::WindowKind kind,
                                                     int timeColumn, const Scope& scope,
                                                     const Expression* size,
                                                     const Expression* slide,
                                                     const Expression* offset) {
-  using runtime::operators::WindowKind;
+  using relational::WindowKind;
   const LogicalType& timeType = *scope[timeColumn].type;
   if (timeType.getTimestampKind() == TimestampKind::REGULAR) {
     fail(at, "The window function requires the timecol is a time attribute type, but is " +
                  timeType.asSummaryString() + ".");
   }
-  runtime::operators::WindowSpec window;
+  relational::WindowSpec window;
   window.kind = kind;
   window.timeColumn = timeColumn;
   window.processingTime = timeType.getTimestampKind() == TimestampKind::PROCTIME;
@@ -65,7 +65,7 @@ runtime::operators::WindowSpec Binder::windowSpecOf(const Node& at,
 }
 
 Binder::Relation Binder::bindWindowTableFunction(const TableFunctionReference& reference) {
-  using runtime::operators::WindowKind;
+  using relational::WindowKind;
   const FunctionCallExpression& call = *reference.call;
   std::string name = call.name.size() == 1 ? upper(call.name[0]) : unparse(call);
   WindowKind kind;
@@ -121,7 +121,7 @@ Binder::Relation Binder::bindWindowTableFunction(const TableFunctionReference& r
   NamedTableReference named;
   named.position = table.position;
   named.name = table.tableName;
-  Relation relation = bindNamedTable(named);
+  Relation relation = bindNamedTable(named, /*versioned=*/false);
   const Expression& descriptor = *arguments["TIMECOL"];
   if (!descriptor.is<DescriptorExpression>() ||
       descriptor.as<DescriptorExpression>().columns.size() != 1) {
@@ -147,7 +147,7 @@ Binder::Relation Binder::bindWindowTableFunction(const TableFunctionReference& r
   const Expression* slide = kind == WindowKind::HOP        ? argumentOf("SLIDE")
                             : kind == WindowKind::CUMULATE ? argumentOf("STEP")
                                                            : nullptr;
-  runtime::operators::WindowSpec window = windowSpecOf(descriptor, kind, timeColumn, relation.scope,
+  relational::WindowSpec window = windowSpecOf(descriptor, kind, timeColumn, relation.scope,
                                                        size, slide, argumentOf("OFFSET"));
   auto node = std::make_shared<LogicalWindowTableFunction>(relation.node, std::move(window));
   Relation result;

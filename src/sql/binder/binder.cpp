@@ -12,6 +12,12 @@ namespace eddy::sql {
 Binder::Binder(const catalog::CatalogManager& catalogManager, function::BindingContext context)
     : catalogManager_(catalogManager), context_(std::move(context)) {}
 
+Binder::Binder(const Binder& parent, const Scope& outerScope)
+    : catalogManager_(parent.catalogManager_),
+      context_(parent.context_),
+      parent_(&parent),
+      outerScope_(&outerScope) {}
+
 void Binder::fail(const Node& node, const std::string& message) {
   throw ValidationException(message, node.position.line, node.position.column);
 }
@@ -37,7 +43,7 @@ expression::ExpressionPtr Binder::bindExpressionText(const std::string& sql,
   Scope scope;
   for (const RowField& field : columns)
     scope.push_back(ScopeColumn{"", field.name, field.type, false});
-  return bindExpression(*parsed, scope, nullptr);
+  return bindExpression(*parsed, {scope});
 }
 
 Binder::Relation Binder::bindRelation(const Query& query) {
@@ -80,7 +86,7 @@ std::string withoutSqlPosition(const std::exception& error) {
 }
 
 bool isAggregateFunctionName(const std::string& upperCaseName) {
-  return runtime::operators::aggregateKindOfName(upperCaseName).has_value();
+  return function::aggregateKindOfName(upperCaseName).has_value();
 }
 
 }  // namespace eddy::sql

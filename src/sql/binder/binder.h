@@ -31,15 +31,27 @@
 //   bind_over_window.cpp              OVER aggregates and their window keys
 //   bind_subquery.cpp                 scalar, IN and EXISTS subqueries as joins
 //   decorrelation.cpp                 a correlated subquery's WHERE, decorrelateResiduals
-// with private headers for what several of them share: aggregate_binding.h, subquery_scope.h,
-// call_analysis.h (which calls are aggregates), clause_syntax.h (conjuncts, NULL order, row
-// types), name_matching.h. It builds plans with sql/planner's plan_join.h,
-// plan_set_operation.h and plan_table_scan.h; a window aggregation it recognizes while binding
-// (sql/optimizer's window_aggregate_detection.h: the choice decides the output types). The
-// rewrites of the plan are the optimizer's passes (sql/optimizer/passes.h).
+// with private headers for what several of them share: aggregate_binding.h, call_analysis.h
+// (which calls are aggregates), clause_syntax.h (conjuncts, NULL order, row types),
+// name_matching.h.
+//
+// What a clause gives the expressions it binds is explicit, as DuckDB's binders pass it: a
+// ClauseContext built on the stack by the clause (its scope, the aggregation it is above, the
+// relation its subqueries join onto, its top-level conjuncts, the columns of its OVER calls)
+// and passed down unchanged to the operands. A subquery is bound by a child Binder of the
+// query around it (DuckDB's child binder): its parent chain holds the scopes enclosing it and
+// the WITH items in scope. Name resolution is a lookup that returns its result or its failure
+// (lookupColumn, resolvesIn): no binding is tried and its error caught to try another reading,
+// so an error of binding ends the statement.
+//
+// It builds plans with sql/planner's plan_join.h, plan_set_operation.h and plan_table_scan.h;
+// a window aggregation it recognizes while binding (sql/optimizer's
+// window_aggregate_detection.h: the choice decides the output types). The rewrites of the plan
+// are the optimizer's passes (sql/optimizer/passes.h).
 #pragma once
 
 #include <map>
+#include <span>
 #include <string>
 
 #include "catalog/catalog_manager.h"
@@ -82,13 +94,42 @@ class Binder {
     std::vector<int> primaryKey = {};
   };
   struct AggregateBinding;
-  struct SubqueryScope;
+
+  /// Where the select list reads a call with OVER: a ranking function's column in the output
+  /// of its Rank, an OVER aggregate's in the output of its OverAggregate.
+  struct OverColumn {
+    int column;
+    LogicalTypePtr type;
+  };
+  using OverColumns = std::map<const FunctionCallExpression*, OverColumn>;
+
+  /// What the expressions of a clause are bound in (DuckDB's ExpressionBinder state as a value):
+  /// the clause builds it on the stack and bindExpression passes it unchanged to the operands
+  /// and subqueries of an expression. Only `scope` is needed: the rest is absent where the
+  /// clause has none of it.
+  struct ClauseContext {
+    /// The columns that names resolve against.
+    const Scope& scope;
+    /// Above an aggregation (HAVING, a select list over GROUP BY): how aggregate calls and GROUP
+    /// BY expressions read its output.
+    const AggregateBinding* aggregates = nullptr;
+    /// The relation the clause's subqueries join onto (the FROM of the SELECT whose WHERE or
+    /// select list is bound, the aggregation's output for HAVING and a select list above GROUP
+    /// BY; `aggregates` tells how expressions read it); null where a subquery is not supported.
+    Relation* subqueryInput = nullptr;
+    /// The conjuncts of the WHERE or HAVING being bound: an IN or EXISTS that is one needs no
+    /// NULL bookkeeping (FALSE and UNKNOWN filter alike), so it is a semi or anti join.
+    std::span<const Expression* const> topLevelConjuncts = {};
+    /// The select list's calls with OVER (planned before it is bound); null elsewhere, where
+    /// such a call is not supported.
+    const OverColumns* overColumns = nullptr;
+  };
 
   /// How a subquery's SELECT is tied to the query around it: each WHERE conjunct
-  /// `inner = outer` (one side over the subquery's FROM, the other over `outerScope`, bound with
-  /// `outerAggregates`) becomes a correlation key instead of a filter. bindSelect then groups
-  /// and outputs per key: the inner keys are its first columns (extra GROUP BY keys when it
-  /// aggregates), the select list follows.
+  /// `inner = outer` (one side naming columns of the subquery's FROM, the other columns of
+  /// `outerScope`, bound with `outerAggregates`) becomes a correlation key instead of a filter.
+  /// bindSelect then groups and outputs per key: the inner keys are its first columns (extra
+  /// GROUP BY keys when it aggregates), the select list follows.
   struct Correlation {
     const Scope* outerScope = nullptr;
     const AggregateBinding* outerAggregates = nullptr;
@@ -115,6 +156,8 @@ class Binder {
   };
 
   // binder.cpp: the dispatch over the kinds of query (WITH items bound there), and errors.
+  /// The binder of a subquery of an expression over `outerScope`, bound inside `parent`'s query.
+  Binder(const Binder& parent, const Scope& outerScope);
   Relation bindRelation(const Query& query);
   [[noreturn]] static void fail(const Node& node, const std::string& message);
   [[noreturn]] static void notSupported(const Node& node, const std::string& what);
@@ -154,7 +197,9 @@ class Binder {
 
   // bind_table_reference.cpp: FROM items.
   Relation bindTableReference(const TableReference& reference);
-  Relation bindNamedTable(const NamedTableReference& table);
+  /// `versioned`: the table is the right side of a join FOR SYSTEM_TIME AS OF (the only place
+  /// a table may be read AS OF a time).
+  Relation bindNamedTable(const NamedTableReference& table, bool versioned);
   static Relation renamed(Relation relation, const TableReference& reference);
 
   // bind_join.cpp, bind_temporal_join.cpp, bind_unnest.cpp.
@@ -162,17 +207,17 @@ class Binder {
   /// JOIN ... USING (cols) and NATURAL JOIN: equalities of the named columns, each merged
   /// into one output column.
   Relation bindUsingJoin(const JoinReference& join, const Relation& left, const Relation& right,
-                         runtime::operators::JoinType joinType);
+                         relational::JoinType joinType);
   /// `left JOIN right FOR SYSTEM_TIME AS OF left.time ON ...`: Flink's checks, then a temporal
   /// LogicalJoin.
   Relation bindTemporalJoin(const JoinReference& join, Relation left, Relation right,
-                            runtime::operators::JoinType joinType,
+                            relational::JoinType joinType,
                             const expression::ExpressionPtr& condition);
   /// A processing-time temporal join (`FOR SYSTEM_TIME AS OF` the left's proctime) against a
   /// connector table that supports lookups: a LogicalLookupJoin on the condition's
   /// `table.column = left expression` equalities.
   Relation bindLookupJoin(const JoinReference& join, Relation left, Relation right,
-                          runtime::operators::JoinType joinType,
+                          relational::JoinType joinType,
                           const expression::ExpressionPtr& condition, const std::string& tableName);
   /// UNNEST(collection) joined with `left` (whose columns the collection may read), or alone
   /// (over one empty row) when `left` is null.
@@ -183,22 +228,20 @@ class Binder {
   Relation bindWindowTableFunction(const TableFunctionReference& reference);
   /// The window of a window TVF call or a legacy group window (`TUMBLE(ts, INTERVAL ..)` in
   /// GROUP BY) over `timeColumn` of `scope`.
-  runtime::operators::WindowSpec windowSpecOf(const Node& at, runtime::operators::WindowKind kind,
-                                              int timeColumn, const Scope& scope,
-                                              const Expression* size, const Expression* slide,
-                                              const Expression* offset);
+  relational::WindowSpec windowSpecOf(const Node& at, relational::WindowKind kind,
+                                      int timeColumn, const Scope& scope, const Expression* size,
+                                      const Expression* slide, const Expression* offset);
   /// Milliseconds of a constant day-time interval argument of a window function.
   int64_t windowIntervalMillis(const Expression& argument, const std::string& parameter);
 
   // bind_expression.cpp.
-  expression::ExpressionPtr bindExpression(const Expression& expression, const Scope& scope,
-                                           const AggregateBinding* aggregates);
+  expression::ExpressionPtr bindExpression(const Expression& expression,
+                                           const ClauseContext& clause);
   /// Above an aggregation (`aggregates`), the output column of the GROUP BY key that `node`
   /// is; null when it is none (an identifier that is none fails: it is not grouped).
   expression::ExpressionPtr bindGroupingKey(const Expression& node, const Scope& scope,
                                             const AggregateBinding& aggregates);
-  expression::ExpressionPtr bindIsExpression(const IsExpression& is, const Scope& scope,
-                                             const AggregateBinding* aggregates);
+  expression::ExpressionPtr bindIsExpression(const IsExpression& is, const ClauseContext& clause);
   expression::ExpressionPtr bindIdentifier(const IdentifierExpression& identifier,
                                            const Scope& scope);
   /// Where an identifier resolves in a scope: its column and the index of the first name of
@@ -212,20 +255,25 @@ class Binder {
     bool found() const { return column >= 0; }
   };
   static ColumnLookup lookupColumn(const IdentifierExpression& identifier, const Scope& scope);
+  /// Whether every identifier of `expression` (outside its subqueries, which have scopes of
+  /// their own) resolves in `scope`: lookups, no binding. Decorrelation tells a correlated
+  /// subquery's own conditions, its `inner = outer` keys and conditions over both queries apart
+  /// by it.
+  static bool resolvesIn(const Expression& expression, const Scope& scope);
   expression::ExpressionPtr bindLiteral(const LiteralExpression& literal);
 
   // bind_function_call.cpp.
-  expression::ExpressionPtr bindFunctionCall(const FunctionCallExpression& call, const Scope& scope,
-                                             const AggregateBinding* aggregates);
+  expression::ExpressionPtr bindFunctionCall(const FunctionCallExpression& call,
+                                             const ClauseContext& clause);
   /// JSON_OBJECT, JSON_ARRAY, JSON_VALUE/QUERY/EXISTS with their clauses.
-  expression::ExpressionPtr bindJsonCall(const FunctionCallExpression& call, const Scope& scope,
-                                         const AggregateBinding* aggregates);
+  expression::ExpressionPtr bindJsonCall(const FunctionCallExpression& call,
+                                         const ClauseContext& clause);
 
   // bind_aggregate_call.cpp.
   /// An aggregate call of `call` (a GROUP BY aggregate or an OVER aggregate): its argument and
   /// FILTER expressions, bound over `scope`, are appended to `projection` (named `$fN`) and
   /// the call refers to them there.
-  runtime::operators::AggregateCall bindAggregateCall(
+  function::AggregateCall bindAggregateCall(
       const FunctionCallExpression& call, const Scope& scope,
       std::vector<expression::ExpressionPtr>& projection, std::vector<std::string>& names);
   /// JSON_OBJECTAGG / JSON_ARRAYAGG: checks the key and value types (character key; a value
@@ -233,21 +281,22 @@ class Binder {
   /// into `aggregate`, sets `valueType`; returns the accumulator's argument (the value, or
   /// ROW(key, value)).
   expression::ExpressionPtr bindJsonAggregateArgument(const FunctionCallExpression& call,
-                                                      runtime::operators::AggregateKind kind,
+                                                      function::AggregateKind kind,
                                                       const Scope& scope,
-                                                      runtime::operators::AggregateCall& aggregate,
+                                                      function::AggregateCall& aggregate,
                                                       LogicalTypePtr& valueType);
   /// LAG's offset and default arguments (literals) into `aggregate`; LAG must have an OVER.
   void bindLagArguments(const FunctionCallExpression& call, const LogicalTypePtr& type,
-                        runtime::operators::AggregateCall& aggregate);
+                        function::AggregateCall& aggregate);
 
   // bind_over_window.cpp.
-  /// OVER aggregates of the select list (`items`): an OverAggregate over `input`, whose
-  /// result columns the calls then read (overColumns_).
+  /// OVER aggregates of the select list (`calls`): an OverAggregate over `input` (one per
+  /// window, chained, in BATCH), whose result columns the calls then read (added to `columns`).
   void planOverAggregates(const SelectQuery& select,
-                          const std::vector<const FunctionCallExpression*>& calls, Relation& input);
+                          const std::vector<const FunctionCallExpression*>& calls, Relation& input,
+                          OverColumns& columns);
   void bindOverFrame(const WindowSpecification& window, int order,
-                     runtime::operators::OverFrameUnit& unit, std::optional<int64_t>& preceding);
+                     relational::OverFrameUnit& unit, std::optional<int64_t>& preceding);
   /// The column of `input` holding a window's PARTITION BY / ORDER BY `key`: the column it
   /// reads, or one appended (hidden in the scope) when it is an expression.
   static int windowKeyColumn(Relation& input, const expression::ExpressionPtr& key);
@@ -266,38 +315,48 @@ class Binder {
     /// the outer scope's; empty unless `allowResiduals`.
     std::vector<expression::ExpressionPtr> residuals;
   };
-  /// The subquery of an expression over `outer` (the enclosing clause's scope), bound with
-  /// `correlation` (its outer scope and aggregation set here) when it is a SELECT, uncorrelated
-  /// otherwise.
-  Relation bindCorrelated(const Query& query, const Scope& outer, Correlation& correlation);
-  SubqueryRows bindSubqueryRows(const Query& query, const Scope& outer, bool needsValue,
+  /// The subquery of an expression of `clause`, bound by a child binder with `correlation`
+  /// (its outer scope, aggregation and rows set here from the clause) when it is a SELECT,
+  /// uncorrelated otherwise.
+  Relation bindCorrelated(const Query& query, const ClauseContext& clause,
+                          Correlation& correlation);
+  SubqueryRows bindSubqueryRows(const Query& query, const ClauseContext& clause, bool needsValue,
                                 bool allowResiduals = false);
-  /// Joins `subqueryInput_` with the subquery (LEFT, on the IN value and the correlation
-  /// keys, the subquery's side distinct) and returns the marker column: TRUE where the row
-  /// has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that keeps
-  /// only the matched rows), so the marker is always TRUE.
+  /// Joins the clause's subquery input with the subquery (LEFT, on the IN value and the
+  /// correlation keys, the subquery's side distinct) and returns the marker column: TRUE where
+  /// the row has a match, NULL where not. `semi`: an INNER join instead (a WHERE conjunct that
+  /// keeps only the matched rows), so the marker is always TRUE.
   /// `bound`: the subquery's rows when the caller bound them already (without residuals).
   expression::ExpressionPtr markSubquery(const Expression& node, const Query& query,
-                                         const Scope& scope, const Expression* inOperand,
+                                         const ClauseContext& clause, const Expression* inOperand,
                                          bool semi = false, SubqueryRows* bound = nullptr);
   /// A WHERE conjunct `[NOT] EXISTS (..)` or `x IN (..)` whose subquery `rows` is correlated
-  /// by conditions other than `inner = outer` (`rows.residuals`): `subqueryInput_` becomes its
-  /// SEMI (ANTI when `anti`) join with the subquery's rows, on the keys, the IN value and
-  /// those conditions.
-  void semiJoinSubquery(SubqueryRows rows, const Scope& scope, const Expression* inOperand,
-                        bool anti);
-  expression::ExpressionPtr bindExistsSubquery(const Expression& node, const Scope& scope);
-  expression::ExpressionPtr bindInSubquery(const InExpression& in, const Scope& scope);
-  /// A scalar subquery (`query`, written at `subquery`): joins `subqueryInput_` with its value
-  /// and returns the value's column.
+  /// by conditions other than `inner = outer` (`rows.residuals`): the clause's subquery input
+  /// becomes its SEMI (ANTI when `anti`) join with the subquery's rows, on the keys, the IN
+  /// value and those conditions.
+  void semiJoinSubquery(SubqueryRows rows, const ClauseContext& clause,
+                        const Expression* inOperand, bool anti);
+  expression::ExpressionPtr bindExistsSubquery(const Expression& node,
+                                               const ClauseContext& clause);
+  expression::ExpressionPtr bindInSubquery(const InExpression& in, const ClauseContext& clause);
+  /// A scalar subquery (`query`, written at `subquery`): joins the clause's subquery input with
+  /// its value and returns the value's column.
   expression::ExpressionPtr bindScalarSubquery(const Node& subquery, const Query& query,
-                                               const Scope& scope);
+                                               const ClauseContext& clause);
 
   // decorrelation.cpp.
   /// The conjuncts of a correlated subquery's WHERE: those over `input` (bound, returned as one
   /// condition, null when none) and the `inner = outer` keys (added to `correlation`).
   expression::ExpressionPtr bindCorrelatedWhere(const Expression& where, Relation& input,
                                                 Correlation& correlation);
+  /// A conjunct `a = b` of a correlated subquery's WHERE whose one side's names are columns of
+  /// `inner` (the subquery's FROM) and the other's of the outer scope, as a correlation key;
+  /// false when it is none.
+  bool bindCorrelationKey(const Expression& conjunct, const Scope& inner,
+                          Correlation& correlation);
+  /// Any other condition over both queries (`inner.y > outer.y`), bound over `inner` followed
+  /// by the outer scope, as a residual of `correlation`.
+  void bindResidual(const Expression& conjunct, const Scope& inner, Correlation& correlation);
   /// A correlated subquery's conditions other than `inner = outer` where no semi or anti join
   /// can take them (the subquery aggregates, or its value is needed: a scalar subquery, IN or
   /// EXISTS outside a WHERE conjunct, NOT IN), as Calcite's decorrelator plans them with a
@@ -308,28 +367,18 @@ class Binder {
 
   const catalog::CatalogManager& catalogManager_;
   const function::BindingContext context_;
-  // The relation that subqueries of the expression being bound join onto (the FROM of the
-  // SELECT whose WHERE or select list is bound, the aggregation's output for HAVING and a
-  // select list above GROUP BY); null where subqueries are not supported.
-  Relation* subqueryInput_ = nullptr;
-  // How expressions over `subqueryInput_` refer to an aggregation's output (HAVING and a select
-  // list above GROUP BY); null elsewhere.
-  const AggregateBinding* subqueryAggregates_ = nullptr;
-  /// The outer scopes of the correlated subqueries being bound, outermost first (the last is
-  /// the innermost subquery's outer scope): a name that resolves only further out is a
-  /// correlation two levels out, reported as such.
-  std::vector<const Scope*> enclosingScopes_;
-  // IN predicates that are top-level conjuncts of the WHERE (or HAVING) being bound: for them
-  // FALSE and UNKNOWN mean the same, so they need no NULL bookkeeping.
-  std::vector<const Expression*> topLevelConjuncts_;
-  // Ranking function calls of the select list being bound → their column in the Rank output.
-  std::map<const FunctionCallExpression*, int> rankColumns_;
-  // OVER aggregate calls of the select list being bound → their column in the OverAggregate.
-  std::map<const FunctionCallExpression*, std::pair<int, LogicalTypePtr>> overColumns_;
-  // WITH items visible to the query being bound, innermost last.
+  /// The binder of the query this binder's subquery is written in (null for a statement's
+  /// query, a view's, an expression's), and the scope of the expression that holds the
+  /// subquery: the chain of them, up to the statement's query, is the scopes enclosing it (a
+  /// name that resolves only further out than the innermost is a correlation two levels out,
+  /// reported as such) and the WITH items it sees.
+  const Binder* const parent_ = nullptr;
+  const Scope* const outerScope_ = nullptr;
+  /// The WITH items (and the Table API's inline tables) visible to the query being bound,
+  /// innermost last; a subquery sees its parents' too. A member, not a parameter: WITH is the
+  /// lexical scoping of the binder itself, which every FROM item bound in its body, however
+  /// deep, reads, and which bindRelation restores when the body is bound.
   std::vector<std::pair<std::string, Relation>> commonTableExpressions_;
-  // Set while the right side of a join with FOR SYSTEM_TIME AS OF is bound.
-  bool bindingVersionedTable_ = false;
 };
 
 /// An error's message without the SQL position of a ValidationException (its message()), for
@@ -337,7 +386,7 @@ class Binder {
 /// Table API operation): the position means nothing there, the cause does.
 std::string withoutSqlPosition(const std::exception& error);
 
-/// True for the aggregate functions the binder knows (runtime::operators::aggregateKindOfName).
+/// True for the aggregate functions the binder knows (function::aggregateKindOfName).
 bool isAggregateFunctionName(const std::string& upperCaseName);
 
 }  // namespace eddy::sql

@@ -6,7 +6,7 @@
 
 namespace eddy::sql {
 
-using runtime::operators::AggregateKind;
+using function::AggregateKind;
 
 bool isJsonConstructorCall(const Expression& node) {
   if (!node.is<FunctionCallExpression>()) return false;
@@ -22,7 +22,7 @@ std::optional<AggregateKind> aggregateKindOfCall(const FunctionCallExpression& c
     bool star = call.arguments.size() == 1 && call.arguments[0]->is<StarExpression>();
     return star || call.arguments.empty() ? AggregateKind::COUNT_STAR : AggregateKind::COUNT;
   }
-  return runtime::operators::aggregateKindOfName(name);
+  return function::aggregateKindOfName(name);
 }
 
 std::optional<AggregateKind> aggregateKindOf(const FunctionCallExpression& call) {

@@ -19,11 +19,11 @@ bool isJsonConstructorCall(const Expression& node);
 
 /// The aggregate function `call` calls, with or without OVER (COUNT(*) and COUNT() are
 /// COUNT_STAR); nullopt for other functions.
-std::optional<runtime::operators::AggregateKind> aggregateKindOfCall(
+std::optional<function::AggregateKind> aggregateKindOfCall(
     const FunctionCallExpression& call);
 
 /// The aggregate function of a GROUP BY aggregate call (not one with OVER).
-std::optional<runtime::operators::AggregateKind> aggregateKindOf(
+std::optional<function::AggregateKind> aggregateKindOf(
     const FunctionCallExpression& call);
 
 /// Calls `visit` for `expression` and its operands, outermost first (the arguments of calls and

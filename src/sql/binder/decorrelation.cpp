@@ -9,138 +9,135 @@
 
 #include "eddy/exceptions.h"
 #include "expression/expression_evaluator.h"
+#include "function/scalar/cast.h"
 #include "sql/binder/clause_syntax.h"
-#include "sql/binder/subquery_scope.h"
 #include "sql/planner/plan_join.h"
 
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
+using function::AggregateCall;
 
+namespace {
+
+/// Whether `conjunct` is a subquery or compares one (`x = (SELECT ..)`): when it is not the
+/// subquery's own condition, binding it as such reports its error.
+bool comparesSubquery(const Expression& conjunct) {
+  auto isSubquery = [](const Expression& e) {
+    return e.is<SubqueryExpression>() || e.is<ExistsExpression>() ||
+           (e.is<InExpression>() && e.as<InExpression>().subquery);
+  };
+  if (isSubquery(conjunct)) return true;
+  if (!conjunct.is<BinaryExpression>()) return false;
+  const auto& binary = conjunct.as<BinaryExpression>();
+  return isSubquery(*binary.left) || isSubquery(*binary.right);
+}
+
+}  // namespace
+
+// A conjunct's names tell which of the three it is, by lookups before anything is bound: the
+// subquery's own condition when they all resolve in its FROM (the innermost scope first, as in
+// Calcite), a key when one side's do and the other side's resolve in the outer scope, a
+// residual otherwise. An error binding it then ends the statement.
 BoundPtr Binder::bindCorrelatedWhere(const Expression& where, Relation& input,
                                      Correlation& correlation) {
   std::vector<const Expression*> conjuncts;
   collectConjuncts(where, conjuncts);
-  auto binds = [&](const Expression& e, const Scope& scope,
-                   const AggregateBinding* aggregates) -> BoundPtr {
-    try {
-      return bindExpression(e, scope, aggregates);
-    } catch (const ValidationException&) {
-      return nullptr;
-    }
-  };
   std::vector<BoundPtr> filters;
   for (const Expression* conjunct : conjuncts) {
-    // A conjunct over the subquery's own columns (it may hold subqueries of its own).
-    std::exception_ptr ownError;
-    LogicalNodePtr before = input.node;
-    try {
-      SubqueryScope subqueries(*this, &input);
-      topLevelConjuncts_ = {conjunct};
-      filters.push_back(bindExpression(*conjunct, input.scope, nullptr));
+    // A conjunct over the subquery's own columns (it may hold subqueries of its own, joined onto
+    // the input). A subquery over other columns reports its own error.
+    if (resolvesIn(*conjunct, input.scope) || comparesSubquery(*conjunct)) {
+      filters.push_back(bindExpression(
+          *conjunct,
+          {.scope = input.scope, .subqueryInput = &input, .topLevelConjuncts = {&conjunct, 1}}));
       continue;
-    } catch (const ValidationException&) {
-      ownError = std::current_exception();
-      input.node = before;
     }
-    // Otherwise a correlation `inner = outer` (or the reverse).
-    bool correlated = false;
-    std::exception_ptr outerError;  // an outer column that is not grouped, above GROUP BY
-    if (conjunct->is<BinaryExpression>() &&
-        conjunct->as<BinaryExpression>().op == BinaryOperator::kEquals) {
-      const auto& equals = conjunct->as<BinaryExpression>();
-      for (int attempt = 0; attempt < 2 && !correlated; ++attempt) {
-        const Expression& innerSide = attempt == 0 ? *equals.left : *equals.right;
-        const Expression& outerSide = attempt == 0 ? *equals.right : *equals.left;
-        BoundPtr inner = binds(innerSide, input.scope, nullptr);
-        BoundPtr outerKey;
-        if (inner) {
-          try {
-            outerKey = bindExpression(outerSide, *correlation.outerScope, correlation.outerAggregates);
-          } catch (const ValidationException&) {
-            if (correlation.outerAggregates && binds(outerSide, *correlation.outerScope, nullptr)) {
-              outerError = std::current_exception();
-            }
-          }
-        }
-        if (inner && outerKey) {
-          try {
-            (void)expression::call("=", {inner, outerKey});  // checks the types
-          } catch (const ValidationException& error) {
-            fail(*conjunct, error.what());
-          }
-          correlation.innerKeys.push_back(inner);
-          correlation.outerKeys.push_back(outerKey);
-          correlated = true;
-        }
-      }
-    }
-    if (!correlated) {
-      if (outerError) std::rethrow_exception(outerError);
-      // A subquery of the subquery reports its own error; other conditions the error over
-      // both queries' columns, which names what is unknown in either.
-      auto isSubquery = [](const Expression& e) {
-        return e.is<SubqueryExpression>() || e.is<ExistsExpression>() ||
-               (e.is<InExpression>() && e.as<InExpression>().subquery);
-      };
-      if (isSubquery(*conjunct) ||
-          (conjunct->is<BinaryExpression>() &&
-           (isSubquery(*conjunct->as<BinaryExpression>().left) ||
-            isSubquery(*conjunct->as<BinaryExpression>().right)))) {
-        std::rethrow_exception(ownError);
-      }
-      // An unqualified name is the subquery's column where it has one (the innermost scope
-      // first, as in Calcite): an outer column of the same name is reachable only qualified.
-      Scope combined = input.scope;
-      for (ScopeColumn column : *correlation.outerScope) {
-        column.hidden = column.hidden ||
-                        std::any_of(input.scope.begin(), input.scope.end(),
-                                    [&](const ScopeColumn& inner) { return inner.name == column.name; });
-        combined.push_back(std::move(column));
-      }
-      BoundPtr residual;
-      try {
-        residual = bindExpression(*conjunct, combined, nullptr);
-      } catch (const ValidationException&) {
-        // A name of a query further out: a correlation two levels out.
-        Scope everything = combined;
-        for (size_t i = 0; i + 1 < enclosingScopes_.size(); ++i) {
-          everything.insert(everything.end(), enclosingScopes_[i]->begin(),
-                            enclosingScopes_[i]->end());
-        }
-        if (everything.size() > combined.size() && binds(*conjunct, everything, nullptr)) {
-          notSupported(*conjunct, "A subquery correlated to a query two levels out");
-        }
-        throw;
-      }
-      if (correlation.outerAggregates) {
-        notSupported(*conjunct,
-                     "A correlated subquery condition other than `inner = outer` above GROUP BY "
-                     "(in the select list or HAVING of an aggregating query)");
-      }
-      if (!correlation.outerInput) {
-        notSupported(*conjunct,
-                     "A correlated subquery condition other than `inner = outer` in this clause");
-      }
-      if (residual->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
-        fail(*conjunct, "WHERE clause must be a condition");
-      }
-      // Evaluated by the semi (anti) join: the subquery carries the inner columns it reads.
-      correlation.inputArity = static_cast<int>(input.scope.size());
-      std::vector<int> columns;
-      expression::collectColumns(residual, columns);
-      for (int column : columns) {
-        if (column < correlation.inputArity &&
-            std::find(correlation.carried.begin(), correlation.carried.end(), column) ==
-                correlation.carried.end()) {
-          correlation.carried.push_back(column);
-        }
-      }
-      correlation.residuals.push_back(std::move(residual));
+    if (!bindCorrelationKey(*conjunct, input.scope, correlation)) {
+      bindResidual(*conjunct, input.scope, correlation);
     }
   }
   return filters.empty() ? nullptr : expression::conjunction(std::move(filters));
+}
+
+bool Binder::bindCorrelationKey(const Expression& conjunct, const Scope& inner,
+                                Correlation& correlation) {
+  if (!conjunct.is<BinaryExpression>() ||
+      conjunct.as<BinaryExpression>().op != BinaryOperator::kEquals) {
+    return false;
+  }
+  const auto& equals = conjunct.as<BinaryExpression>();
+  const Scope& outer = *correlation.outerScope;
+  // `inner = outer` or the reverse (not both: the conjunct would be the subquery's own).
+  const bool leftInner = resolvesIn(*equals.left, inner) && resolvesIn(*equals.right, outer);
+  const bool rightInner = resolvesIn(*equals.right, inner) && resolvesIn(*equals.left, outer);
+  if (!leftInner && !rightInner) return false;
+  BoundPtr innerKey = bindExpression(leftInner ? *equals.left : *equals.right, {inner});
+  // Above an aggregation the outer side reads its output: an outer column that is not grouped
+  // fails here.
+  BoundPtr outerKey = bindExpression(leftInner ? *equals.right : *equals.left,
+                                     {.scope = outer, .aggregates = correlation.outerAggregates});
+  try {
+    (void)expression::call("=", {innerKey, outerKey});  // checks the types
+  } catch (const ValidationException& error) {
+    fail(conjunct, error.what());  // the same error, at the conjunct
+  }
+  correlation.innerKeys.push_back(std::move(innerKey));
+  correlation.outerKeys.push_back(std::move(outerKey));
+  return true;
+}
+
+void Binder::bindResidual(const Expression& conjunct, const Scope& inner,
+                          Correlation& correlation) {
+  // An unqualified name is the subquery's column where it has one (the innermost scope first,
+  // as in Calcite): an outer column of the same name is reachable only qualified.
+  Scope combined = inner;
+  for (ScopeColumn column : *correlation.outerScope) {
+    column.hidden = column.hidden ||
+                    std::any_of(inner.begin(), inner.end(),
+                                [&](const ScopeColumn& own) { return own.name == column.name; });
+    combined.push_back(std::move(column));
+  }
+  if (!resolvesIn(conjunct, combined)) {
+    // A name of a query further out (the outer scopes of the binders this one's subquery is
+    // written in): a correlation two levels out.
+    std::vector<const Scope*> furtherOut;
+    for (const Binder* binder = parent_; binder; binder = binder->parent_) {
+      if (binder->outerScope_) furtherOut.insert(furtherOut.begin(), binder->outerScope_);
+    }
+    Scope everything = combined;
+    for (const Scope* scope : furtherOut) {
+      everything.insert(everything.end(), scope->begin(), scope->end());
+    }
+    if (!furtherOut.empty() && resolvesIn(conjunct, everything)) {
+      notSupported(conjunct, "A subquery correlated to a query two levels out");
+    }
+  }
+  BoundPtr residual = bindExpression(conjunct, {combined});
+  if (correlation.outerAggregates) {
+    notSupported(conjunct,
+                 "A correlated subquery condition other than `inner = outer` above GROUP BY "
+                 "(in the select list or HAVING of an aggregating query)");
+  }
+  if (!correlation.outerInput) {
+    notSupported(conjunct,
+                 "A correlated subquery condition other than `inner = outer` in this clause");
+  }
+  if (residual->type()->getTypeRoot() != LogicalTypeRoot::BOOLEAN) {
+    fail(conjunct, "WHERE clause must be a condition");
+  }
+  // Evaluated by the semi (anti) join: the subquery carries the inner columns it reads.
+  correlation.inputArity = static_cast<int>(inner.size());
+  std::vector<int> columns;
+  expression::collectColumns(residual, columns);
+  for (int column : columns) {
+    if (column < correlation.inputArity &&
+        std::find(correlation.carried.begin(), correlation.carried.end(), column) ==
+            correlation.carried.end()) {
+      correlation.carried.push_back(column);
+    }
+  }
+  correlation.residuals.push_back(std::move(residual));
 }
 
 namespace {
@@ -183,14 +180,11 @@ BoundPtr nullReplacementOf(const LogicalTypePtr& type) {
     default:
       return nullptr;
   }
-  try {
-    std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(
-        expression::castIfNeeded(constant, notNull, function::BindingContext{}));
-    if (!value || value->isNull()) return nullptr;
-    return expression::literal(std::move(*value), notNull);
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  if (!function::isCastSupported(*constant->type(), *notNull)) return nullptr;
+  std::optional<Value> value = expression::ExpressionEvaluator::evaluateConstant(
+      expression::castIfNeeded(constant, notNull, function::BindingContext{}));
+  if (!value || value->isNull()) return nullptr;
+  return expression::literal(std::move(*value), notNull);
 }
 
 }  // namespace
@@ -256,7 +250,7 @@ void Binder::decorrelateResiduals(const Node& at, Relation& input, Correlation& 
         "=", {correlation.innerKeys[k],
               expression::remapColumns(correlation.outerKeys[k], valueColumn)}));
   }
-  input.node = planJoin(input.node, values, runtime::operators::JoinType::INNER,
+  input.node = planJoin(input.node, values, relational::JoinType::INNER,
                         expression::conjunction(conditions));
   // The subquery is now correlated by those values alone, compared NULL-safely (Calcite's IS
   // NOT DISTINCT FROM: an outer row whose value is NULL finds the rows the conditions gave its

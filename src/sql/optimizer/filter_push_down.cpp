@@ -39,14 +39,14 @@ LogicalNodePtr pushFilters(const LogicalNodePtr& node) {
       const auto& join = static_cast<const LogicalJoin&>(*input);
       // A filter above a temporal join stays there: merged into the join's condition it could
       // add equi keys and change which versions a row is matched against.
-      if (runtime::operators::outputsLeftOnly(join.joinType) && !join.temporal) {
+      if (relational::outputsLeftOnly(join.joinType) && !join.temporal) {
         // A SEMI/ANTI join outputs its left input's columns at their positions: the filter
         // applies to the left input (and may become keys of a join there).
         return join.with(
             pushFilters(std::make_shared<LogicalFilter>(input->inputs[0], filter.condition)),
             input->inputs[1], join.condition);
       }
-      if (join.joinType != runtime::operators::JoinType::INNER || join.temporal) return node;
+      if (join.joinType != relational::JoinType::INNER || join.temporal) return node;
       return planJoin(input->inputs[0], input->inputs[1], join.joinType,
                       expression::conjunction({join.fullCondition(), filter.condition}));
     }

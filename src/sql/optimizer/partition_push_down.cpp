@@ -72,7 +72,8 @@ LogicalNodePtr prunePartitions(const LogicalNodePtr& node) {
   std::vector<int32_t> selected;
   try {
     expression::ExpressionEvaluator evaluator({predicate});
-    selected = evaluator.selectTrue(predicate, vector::rowsToChunk(keyRows, keyRowType));
+    function::EvaluationContext context;
+    selected = evaluator.selectTrue(predicate, vector::rowsToChunk(keyRows, keyRowType), context);
   } catch (const std::exception&) {
     return node;  // a failing predicate fails at runtime, row by row
   }

@@ -6,7 +6,7 @@
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
+using function::AggregateCall;
 
 namespace {
 bool readsColumnAtOrAbove(const BoundPtr& e, int column) {
@@ -23,7 +23,7 @@ bool readsColumnAtOrAbove(const BoundPtr& e, int column) {
 LogicalNodePtr planWindowAggregate(const LogicalNodePtr& pre, int groupCount,
                                    const std::vector<AggregateCall>& calls,
                                    const std::vector<std::string>& names) {
-  using Output = runtime::operators::WindowAggregateSpec::OutputColumn;
+  using Output = relational::WindowOutputColumn;
   const auto* project = dynamic_cast<const LogicalProject*>(pre.get());
   if (!project) return nullptr;
   std::vector<BoundPtr> filters;
@@ -87,7 +87,7 @@ LogicalNodePtr planWindowAggregate(const LogicalNodePtr& pre, int groupCount,
     windowCalls[i].filterColumn = move(windowCalls[i].filterColumn);
     outputs.push_back(Output{Output::Kind::CALL, static_cast<int>(i)});
   }
-  runtime::operators::WindowSpec window = function->window;
+  relational::WindowSpec window = function->window;
   const RowField& timeField = data->rowType->getFields()[window.timeColumn];
   window.timeColumn = static_cast<int>(projection.size());
   projection.push_back(expression::column(function->window.timeColumn, timeField.type));

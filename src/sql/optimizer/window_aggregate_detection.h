@@ -17,7 +17,7 @@ namespace eddy::sql {
 /// columns) that groups by window_start and window_end; null otherwise. `names`: the keys'
 /// then the calls' output names.
 LogicalNodePtr planWindowAggregate(const LogicalNodePtr& pre, int groupCount,
-                                   const std::vector<runtime::operators::AggregateCall>& calls,
+                                   const std::vector<function::AggregateCall>& calls,
                                    const std::vector<std::string>& names);
 
 }  // namespace eddy::sql

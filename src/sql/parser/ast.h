@@ -21,10 +21,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "eddy/types/logical_type.h"
+#include "relational/join_type.h"
 
 namespace eddy::sql {
 
@@ -138,6 +140,25 @@ struct LiteralExpression : Expression {
 
 /// The units of an interval qualifier.
 enum class TimeUnit { kYear, kMonth, kDay, kHour, kMinute, kSecond };
+
+/// The unit's SQL keyword, as written in an interval qualifier: `YEAR`, `MONTH`, ... `SECOND`.
+inline std::string_view timeUnitName(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kYear:
+      return "YEAR";
+    case TimeUnit::kMonth:
+      return "MONTH";
+    case TimeUnit::kDay:
+      return "DAY";
+    case TimeUnit::kHour:
+      return "HOUR";
+    case TimeUnit::kMinute:
+      return "MINUTE";
+    case TimeUnit::kSecond:
+      return "SECOND";
+  }
+  return "";
+}
 
 /// `HOUR`, `DAY(3) TO SECOND(6)`, `SECOND(2, 3)`. Precisions are -1 when not written.
 struct IntervalQualifier {
@@ -487,14 +508,16 @@ struct UnnestReference : TableReference {
   bool withOrdinality = false;
 };
 
-/// kComma is the implicit cross join `FROM a, b`.
-enum class JoinType { kInner, kLeft, kRight, kFull, kCross, kComma };
+/// How a join is written: `JOIN` with its type (INNER, LEFT, RIGHT, FULL), `CROSS JOIN`, or the
+/// implicit cross join `FROM a, b` (both INNER without a condition).
+enum class JoinSyntax { kJoin, kCross, kComma };
 
 /// `left [NATURAL] [INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] JOIN right [ON cond | USING (cols)]`.
 struct JoinReference : TableReference {
   static constexpr TableReferenceKind kKind = TableReferenceKind::kJoin;
   JoinReference() : TableReference(kKind) {}
-  JoinType joinType = JoinType::kInner;
+  JoinSyntax syntax = JoinSyntax::kJoin;
+  relational::JoinType joinType = relational::JoinType::INNER;  // INNER, LEFT, RIGHT or FULL
   TableReferencePtr left;
   TableReferencePtr right;
   ExpressionPtr condition;                // ON, null when absent

@@ -828,28 +828,10 @@ IntervalQualifier Parser::parseIntervalQualifier() {
       failAt(start, fmt::format("Invalid interval qualifier at line {}, column {}: {} TO {} is "
                                 "not a valid range (use YEAR TO MONTH, DAY TO HOUR|MINUTE|"
                                 "SECOND, HOUR TO MINUTE|SECOND or MINUTE TO SECOND).",
-                                start.line, start.column, unitName(from), unitName(to)));
+                                start.line, start.column, timeUnitName(from), timeUnitName(to)));
     }
   }
   return qualifier;
-}
-
-std::string_view Parser::unitName(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kYear:
-      return "YEAR";
-    case TimeUnit::kMonth:
-      return "MONTH";
-    case TimeUnit::kDay:
-      return "DAY";
-    case TimeUnit::kHour:
-      return "HOUR";
-    case TimeUnit::kMinute:
-      return "MINUTE";
-    case TimeUnit::kSecond:
-      return "SECOND";
-  }
-  return "";
 }
 
 // `(` [name] [PARTITION BY ..] [ORDER BY ..] [ROWS|RANGE ..] `)`

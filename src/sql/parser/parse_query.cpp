@@ -10,6 +10,8 @@
 
 namespace eddy::sql::detail {
 
+using relational::JoinType;
+
 // True when the current token starts a query, looking through opening parentheses.
 bool Parser::isQueryStart() const {
   size_t ahead = 0;
@@ -249,8 +251,10 @@ GroupingElement Parser::parseGroupingElement(bool topLevel) {
 
 // --- FROM --------------------------------------------------------------------------------
 
-TableReferencePtr Parser::makeJoin(JoinType type, TableReferencePtr left, TableReferencePtr right) {
+TableReferencePtr Parser::makeJoin(JoinSyntax syntax, relational::JoinType type,
+                                   TableReferencePtr left, TableReferencePtr right) {
   auto join = makeNode<JoinReference>(left->position);
+  join->syntax = syntax;
   join->joinType = type;
   join->left = std::move(left);
   join->right = std::move(right);
@@ -263,27 +267,27 @@ TableReferencePtr Parser::parseTableReference() {
   while (true) {
     if (acceptSymbol(",")) {
       guard.chain();
-      left = makeJoin(JoinType::kComma, std::move(left), parseTablePrimary());
+      left = makeJoin(JoinSyntax::kComma, JoinType::INNER, std::move(left), parseTablePrimary());
       continue;
     }
     if (acceptKeyword("CROSS")) {
       expectKeyword("JOIN");
       guard.chain();
-      left = makeJoin(JoinType::kCross, std::move(left), parseTablePrimary());
+      left = makeJoin(JoinSyntax::kCross, JoinType::INNER, std::move(left), parseTablePrimary());
       continue;
     }
     JoinType type;
     const bool natural = acceptKeyword("NATURAL");
     if (acceptKeyword("JOIN")) {
-      type = JoinType::kInner;
+      type = JoinType::INNER;
     } else if (acceptKeyword("INNER")) {
       expectKeyword("JOIN");
-      type = JoinType::kInner;
+      type = JoinType::INNER;
     } else if (isKeyword("LEFT") || isKeyword("RIGHT") || isKeyword("FULL")) {
       std::string keyword = next().keyword;
-      type = keyword == "LEFT"    ? JoinType::kLeft
-             : keyword == "RIGHT" ? JoinType::kRight
-                                  : JoinType::kFull;
+      type = keyword == "LEFT"    ? JoinType::LEFT
+             : keyword == "RIGHT" ? JoinType::RIGHT
+                                  : JoinType::FULL;
       acceptKeyword("OUTER");
       expectKeyword("JOIN");
     } else {
@@ -296,7 +300,7 @@ TableReferencePtr Parser::parseTableReference() {
       return left;
     }
     guard.chain();
-    TableReferencePtr join = makeJoin(type, std::move(left), parseTablePrimary());
+    TableReferencePtr join = makeJoin(JoinSyntax::kJoin, type, std::move(left), parseTablePrimary());
     auto& joinReference = join->as<JoinReference>();
     joinReference.natural = natural;
     if (natural) {

@@ -235,7 +235,6 @@ class Parser {
   ExpressionPtr parseIntervalLiteral();
   TimeUnit parseIntervalUnit();
   IntervalQualifier parseIntervalQualifier();
-  static std::string_view unitName(TimeUnit unit);
   std::unique_ptr<WindowSpecification> parseWindowSpecification();
   FrameBound parseFrameBound();
   std::vector<OrderItem> parseOrderItems();
@@ -257,7 +256,8 @@ class Parser {
 
   // --- FROM (parse_query.cpp) ----------------------------------------------------------------
 
-  TableReferencePtr makeJoin(JoinType type, TableReferencePtr left, TableReferencePtr right);
+  TableReferencePtr makeJoin(JoinSyntax syntax, relational::JoinType type, TableReferencePtr left,
+                             TableReferencePtr right);
   TableReferencePtr parseTableReference();
   void parseTableAlias(TableReference& reference);
   /// The hints after a table name (`previous()`'s hint text): OPTIONS(..) into `table`; other

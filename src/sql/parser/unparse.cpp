@@ -82,24 +82,6 @@ int level(const Expression& expression) {
   }
 }
 
-std::string_view timeUnitText(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kYear:
-      return "YEAR";
-    case TimeUnit::kMonth:
-      return "MONTH";
-    case TimeUnit::kDay:
-      return "DAY";
-    case TimeUnit::kHour:
-      return "HOUR";
-    case TimeUnit::kMinute:
-      return "MINUTE";
-    case TimeUnit::kSecond:
-      return "SECOND";
-  }
-  return "";
-}
-
 // A name printed bare when it is a plain word, backquoted otherwise (named arguments).
 std::string plainOrQuoted(const std::string& name) {
   bool plain =
@@ -450,7 +432,7 @@ class Printer {
   }
 
   std::string intervalQualifier(const IntervalQualifier& qualifier) {
-    std::string text(timeUnitText(qualifier.start));
+    std::string text(timeUnitName(qualifier.start));
     if (qualifier.startPrecision >= 0) {
       if (!qualifier.end && qualifier.fractionalPrecision >= 0) {
         text += fmt::format("({}, {})", qualifier.startPrecision, qualifier.fractionalPrecision);
@@ -459,7 +441,7 @@ class Printer {
       }
     }
     if (qualifier.end) {
-      text += fmt::format(" TO {}", timeUnitText(*qualifier.end));
+      text += fmt::format(" TO {}", timeUnitName(*qualifier.end));
       if (qualifier.fractionalPrecision >= 0) {
         text += fmt::format("({})", qualifier.fractionalPrecision);
       }
@@ -667,24 +649,23 @@ class Printer {
     std::string right = tableReference(*join.right);
     if (join.right->is<JoinReference>()) right = "(" + right + ")";
     std::string left = tableReference(*join.left);
+    if (join.syntax == JoinSyntax::kComma) return left + ", " + right;
+    if (join.syntax == JoinSyntax::kCross) return left + " CROSS JOIN " + right;
+    left += join.natural ? " NATURAL" : "";
     switch (join.joinType) {
-      case JoinType::kComma:
-        return left + ", " + right;
-      case JoinType::kCross:
-        return left + " CROSS JOIN " + right;
-      case JoinType::kInner:
-        left += std::string(join.natural ? " NATURAL" : "") + " JOIN " + right;
+      case relational::JoinType::LEFT:
+        left += " LEFT";
         break;
-      case JoinType::kLeft:
-        left += std::string(join.natural ? " NATURAL" : "") + " LEFT JOIN " + right;
+      case relational::JoinType::RIGHT:
+        left += " RIGHT";
         break;
-      case JoinType::kRight:
-        left += std::string(join.natural ? " NATURAL" : "") + " RIGHT JOIN " + right;
+      case relational::JoinType::FULL:
+        left += " FULL";
         break;
-      case JoinType::kFull:
-        left += std::string(join.natural ? " NATURAL" : "") + " FULL JOIN " + right;
+      default:  // INNER (SEMI and ANTI are not written in SQL)
         break;
     }
+    left += " JOIN " + right;
     if (join.condition) left += " ON " + expression(*join.condition);
     if (!join.usingColumns.empty()) left += " USING (" + quoteNames(join.usingColumns) + ")";
     return left;

@@ -16,10 +16,10 @@ namespace {
 /// Flink's physical-plan form of an aggregation's keys and calls: `groupBy=[k], select=[k,
 /// COUNT(*) AS c, SUM(DISTINCT x) AS s]` (`select=[..]` alone without keys).
 std::string aggregateDescription(const std::vector<int>& groupingColumns,
-                                 const std::vector<runtime::operators::AggregateCall>& calls,
+                                 const std::vector<function::AggregateCall>& calls,
                                  const LogicalTypePtr& inputRowType,
                                  const LogicalTypePtr& outputRowType) {
-  using runtime::operators::AggregateKind;
+  using function::AggregateKind;
   const auto& input = inputRowType->getFields();
   const auto& output = outputRowType->getFields();
   std::string keys = keyNames(inputRowType, groupingColumns);
@@ -30,7 +30,7 @@ std::string aggregateDescription(const std::vector<int>& groupingColumns,
                                ? "*"
                                : (call.distinct ? "DISTINCT " : "") +
                                      input[static_cast<size_t>(call.argumentColumn)].name;
-    std::string item = runtime::operators::aggregateKindName(call.kind) + "(" + argument + ")";
+    std::string item = function::aggregateKindName(call.kind) + "(" + argument + ")";
     if (call.filterColumn >= 0)
       item += " FILTER " + input[static_cast<size_t>(call.filterColumn)].name;
     const size_t column = groupingColumns.size() + i;
@@ -79,7 +79,7 @@ DataStream<vector::Chunk> groupAggregate(
     DataStream<vector::Chunk> input, std::shared_ptr<runtime::operators::GroupAggregateSpec> spec,
     std::string name, const TranslationSettings& settings) {
   if (settings.twoPhaseAggregation && settings.miniBatchSize > 0 &&
-      std::all_of(spec->calls.begin(), spec->calls.end(), runtime::operators::supportsMerge)) {
+      std::all_of(spec->calls.begin(), spec->calls.end(), function::supportsMerge)) {
     return twoPhaseAggregate(std::move(input), std::move(spec), settings);
   }
   std::vector<int> keys = spec->groupingColumns;
@@ -93,8 +93,8 @@ DataStream<vector::Chunk> groupAggregate(
 
 /// Whether a split distinct aggregation can compute `calls`: at least one DISTINCT call, and
 /// every call one whose partial results combine (COUNT and SUM sum, MIN and MAX repeat).
-bool splittable(const std::vector<runtime::operators::AggregateCall>& calls) {
-  using runtime::operators::AggregateKind;
+bool splittable(const std::vector<function::AggregateCall>& calls) {
+  using function::AggregateKind;
   bool anyDistinct = false;
   for (const auto& call : calls) {
     anyDistinct |= call.distinct;
@@ -121,8 +121,8 @@ bool splittable(const std::vector<runtime::operators::AggregateCall>& calls) {
 DataStream<vector::Chunk> splitDistinctAggregate(
     DataStream<vector::Chunk> input, std::shared_ptr<runtime::operators::GroupAggregateSpec> spec,
     const TranslationSettings& settings) {
-  using runtime::operators::AggregateCall;
-  using runtime::operators::AggregateKind;
+  using function::AggregateCall;
+  using function::AggregateKind;
   using runtime::operators::ExpandSpec;
   using runtime::operators::GroupAggregateOperator;
   using runtime::operators::GroupAggregateSpec;

@@ -90,8 +90,7 @@ DataStream<vector::Chunk> translateWatermarkAssigner(const LogicalWatermarkAssig
   spec->watermark = assigner.watermark;
   spec->emitInterval = settings.autoWatermarkInterval;
   spec->idleTimeout = settings.sourceIdleTimeout;
-  return chained(translate(*assigner.inputs[0], env, settings),
-                 assigner.describe().substr(std::string("Logical").size()),
+  return chained(translate(*assigner.inputs[0], env, settings), physicalDescription(assigner),
                  factoryOf<runtime::operators::WatermarkAssignerOperator>(std::move(spec)));
 }
 

@@ -33,7 +33,7 @@ namespace {
 /// broadcast join).
 std::pair<runtime::operators::BatchJoinAlgorithm, std::string> batchJoinChoice(
     const std::string& disabled, const runtime::operators::JoinSpec& spec,
-    runtime::operators::JoinType joinType) {
+    relational::JoinType joinType) {
   using runtime::operators::BatchJoinAlgorithm;
   static const std::vector<std::string> kOperators{
       "NestedLoopJoin", "ShuffleHashJoin", "BroadcastHashJoin", "SortMergeJoin",
@@ -53,7 +53,7 @@ std::pair<runtime::operators::BatchJoinAlgorithm, std::string> batchJoinChoice(
   }
   const bool keyed = !spec.leftKeys.empty();
   if ((!keyed || (hashDisabled && sortMergeDisabled)) && nestedLoopDisabled) {
-    throw TableException("Cannot plan the join " + runtime::operators::joinTypeName(joinType) +
+    throw TableException("Cannot plan the join " + relational::joinTypeName(joinType) +
                          " in BATCH mode: 'table.exec.disabled-operators' = '" + disabled +
                          "' disables " +
                          (keyed ? "HashJoin (or ShuffleHashJoin), SortMergeJoin and NestedLoopJoin"
@@ -68,24 +68,43 @@ std::pair<runtime::operators::BatchJoinAlgorithm, std::string> batchJoinChoice(
   return {BatchJoinAlgorithm::AUTO, "Join"};
 }
 
-/// An interval join (Flink's IntervalJoin): both inputs partitioned by the equi keys; state
-/// of each row released once the watermark passes the last time a partner could arrive.
-DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionEnvironment& env,
-                                       const TranslationSettings& settings) {
-  const IntervalJoinBounds& bounds = *join.interval;
-  auto spec = std::make_shared<runtime::operators::IntervalJoinSpec>();
+/// A two-input join operator's spec with what every such spec takes from `join` as it is: the
+/// join type, the row types of both inputs and of the output, and the equi keys.
+template <typename Spec>
+std::shared_ptr<Spec> twoInputJoinSpec(const LogicalJoin& join) {
+  auto spec = std::make_shared<Spec>();
   spec->joinType = join.joinType;
   spec->leftRowType = join.inputs[0]->rowType;
   spec->rightRowType = join.inputs[1]->rowType;
   spec->leftKeys = join.leftKeys;
   spec->rightKeys = join.rightKeys;
+  spec->outputRowType = join.rowType;
+  return spec;
+}
+
+/// `join` run by the operator of `factory` over its inputs, translated left first and each
+/// partitioned by its equi keys.
+DataStream<vector::Chunk> keyedJoin(const LogicalJoin& join, StreamExecutionEnvironment& env,
+                                    const TranslationSettings& settings, std::string name,
+                                    std::shared_ptr<runtime::OperatorFactory> factory) {
+  DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
+  DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
+  return keyedTwoInput(join, std::move(left), std::move(right), std::move(name), std::move(factory),
+                       settings);
+}
+
+/// An interval join (Flink's IntervalJoin): both inputs partitioned by the equi keys; state
+/// of each row released once the watermark passes the last time a partner could arrive.
+DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionEnvironment& env,
+                                       const TranslationSettings& settings) {
+  const IntervalJoinBounds& bounds = *join.interval;
+  auto spec = twoInputJoinSpec<runtime::operators::IntervalJoinSpec>(join);
   spec->leftTimeColumn = bounds.leftTimeColumn;
   spec->rightTimeColumn = bounds.rightTimeColumn;
   spec->lowerBound = bounds.lowerBound;
   spec->upperBound = bounds.upperBound;
   spec->condition = bounds.residual;
   spec->processingTime = bounds.processingTime;
-  spec->outputRowType = join.rowType;
   std::string name;
   if (bounds.windowJoin) {
     // Flink's WindowJoin, run by the interval join operator on the window ends.
@@ -94,13 +113,13 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
     spec->timeZone = bounds.windowTimeZone;
     const auto& leftFields = join.inputs[0]->rowType->getFields();
     const auto& rightFields = join.inputs[1]->rowType->getFields();
-    name = "WindowJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+    name = "WindowJoin(joinType=[" + relational::joinTypeName(join.joinType) +
            "], windowEnds=[" + leftFields[bounds.leftTimeColumn].name + ", " +
            rightFields[bounds.rightTimeColumn].name + "], where=[" +
            join.fullCondition()->toString(join.rowType->getFieldNames()) + "], select=[" +
            fieldList(join.rowType) + "])";
   } else {
-    name = "IntervalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+    name = "IntervalJoin(joinType=[" + relational::joinTypeName(join.joinType) +
            "], windowBounds=[isRowTime=" + (bounds.processingTime ? "false" : "true") +
            ", leftLowerBound=" + std::to_string(-bounds.upperBound) +
            ", leftUpperBound=" + std::to_string(-bounds.lowerBound) +
@@ -108,35 +127,23 @@ DataStream<vector::Chunk> intervalJoin(const LogicalJoin& join, StreamExecutionE
            ", rightTimeIndex=" + std::to_string(bounds.rightTimeColumn) + "], where=[" +
            join.fullCondition()->toString() + "])";
   }
-  DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
-  DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
-  return keyedTwoInput(join, left, right, std::move(name),
-                       factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)),
-                       settings);
+  return keyedJoin(join, env, settings, std::move(name),
+                   factoryOf<runtime::operators::IntervalJoinOperator>(std::move(spec)));
 }
 
 /// An event-time temporal join (Flink's TemporalJoin): both inputs partitioned by the equi
 /// keys; each left row waits for the watermark, then joins the version valid at its time.
 DataStream<vector::Chunk> temporalJoin(const LogicalJoin& join, StreamExecutionEnvironment& env,
                                        const TranslationSettings& settings) {
-  auto spec = std::make_shared<runtime::operators::TemporalJoinSpec>();
-  spec->joinType = join.joinType;
-  spec->leftRowType = join.inputs[0]->rowType;
-  spec->rightRowType = join.inputs[1]->rowType;
-  spec->leftKeys = join.leftKeys;
-  spec->rightKeys = join.rightKeys;
+  auto spec = twoInputJoinSpec<runtime::operators::TemporalJoinSpec>(join);
   spec->leftTimeColumn = join.temporal->leftTimeColumn;
   spec->rightTimeColumn = join.temporal->rightTimeColumn;
   spec->condition = join.condition;
-  spec->outputRowType = join.rowType;
-  std::string name = "TemporalJoin(joinType=[" + runtime::operators::joinTypeName(join.joinType) +
+  std::string name = "TemporalJoin(joinType=[" + relational::joinTypeName(join.joinType) +
                      "], where=[" + join.fullCondition()->toString() + "], asOf=[$" +
                      std::to_string(join.temporal->leftTimeColumn) + "])";
-  DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
-  DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
-  return keyedTwoInput(join, left, right, std::move(name),
-                       factoryOf<runtime::operators::TemporalJoinOperator>(std::move(spec)),
-                       settings);
+  return keyedJoin(join, env, settings, std::move(name),
+                   factoryOf<runtime::operators::TemporalJoinOperator>(std::move(spec)));
 }
 
 }  // namespace
@@ -145,14 +152,8 @@ DataStream<vector::Chunk> translateJoin(const LogicalJoin& join, StreamExecution
                                         const TranslationSettings& settings) {
   if (join.interval) return intervalJoin(join, env, settings);
   if (join.temporal) return temporalJoin(join, env, settings);
-  auto spec = std::make_shared<runtime::operators::JoinSpec>();
-  spec->joinType = join.joinType;
-  spec->leftRowType = join.inputs[0]->rowType;
-  spec->rightRowType = join.inputs[1]->rowType;
-  spec->leftKeys = join.leftKeys;
-  spec->rightKeys = join.rightKeys;
+  auto spec = twoInputJoinSpec<runtime::operators::JoinSpec>(join);
   spec->condition = join.condition;
-  spec->outputRowType = join.rowType;
   spec->stateTtlMillis = settings.stateTtl;
   for (int side = 0; side < 2; ++side) {
     spec->insertOnlyInput[side] = join.inputs[side]->changelogMode == ChangelogMode::kInsertOnly;
@@ -162,10 +163,8 @@ DataStream<vector::Chunk> translateJoin(const LogicalJoin& join, StreamExecution
           ? std::pair{runtime::operators::BatchJoinAlgorithm::AUTO, std::string("Join")}
           : batchJoinChoice(settings.disabledOperators, *spec, join.joinType);
   spec->batchAlgorithm = algorithm;
-  DataStream<vector::Chunk> left = translate(*join.inputs[0], env, settings);  // left first
-  DataStream<vector::Chunk> right = translate(*join.inputs[1], env, settings);
   std::string description =
-      operatorName + "(joinType=[" + runtime::operators::joinTypeName(join.joinType) + "]";
+      operatorName + "(joinType=[" + relational::joinTypeName(join.joinType) + "]";
   if (expression::ExpressionPtr condition = join.fullCondition()) {
     // The condition reads both sides, also where the output is the left side's (SEMI/ANTI).
     std::vector<std::string> names = join.inputs[0]->rowType->getFieldNames();
@@ -173,8 +172,8 @@ DataStream<vector::Chunk> translateJoin(const LogicalJoin& join, StreamExecution
     description += ", where=[" + condition->toString(uniquifyNames(names)) + "]";
   }
   description += ", select=[" + fieldList(join.rowType) + "])";
-  return keyedTwoInput(join, left, right, operatorName,
-                       factoryOf<runtime::operators::JoinOperator>(std::move(spec)), settings)
+  return keyedJoin(join, env, settings, operatorName,
+                   factoryOf<runtime::operators::JoinOperator>(std::move(spec)))
       .setDescription(std::move(description));
 }
 
@@ -210,7 +209,7 @@ DataStream<vector::Chunk> translateLookupJoin(const LogicalLookupJoin& join,
               "=" + join.inputKeys[i]->toString(inputNames);
   }
   std::string description = "LookupJoin(table=[" + table.tableName + "], joinType=[" +
-                            runtime::operators::joinTypeName(join.joinType) + "], lookup=[" +
+                            relational::joinTypeName(join.joinType) + "], lookup=[" +
                             lookup + "]";
   if (join.condition)
     description += ", where=[" + join.condition->toString(join.rowType->getFieldNames()) + "]";

@@ -14,7 +14,7 @@ namespace {
 
 /// Sort keys as Flink's plans print them: `price DESC, id ASC`.
 std::string orderByNames(const LogicalTypePtr& rowType,
-                         const std::vector<runtime::operators::SortKey>& keys) {
+                         const std::vector<relational::SortKey>& keys) {
   std::string text;
   for (const auto& key : keys) {
     text += (text.empty() ? "" : ", ") +
@@ -31,7 +31,7 @@ std::string rankDescription(const LogicalRank& rank, const std::string& name) {
   std::string range = rank.rankEnd == INT64_MAX ? "rankStart=" + std::to_string(rank.rankStart)
                                                 : "rankStart=" + std::to_string(rank.rankStart) +
                                                       ", rankEnd=" + std::to_string(rank.rankEnd);
-  return name + "(rankType=[" + runtime::operators::rankKindName(rank.rankKind) + "], rankRange=[" +
+  return name + "(rankType=[" + relational::rankKindName(rank.rankKind) + "], rankRange=[" +
          range + "], partitionBy=[" + keyNames(input, rank.partitionKeys) + "], orderBy=[" +
          orderByNames(input, rank.sortKeys) + "], select=[" + fieldList(rank.rowType) + "])";
 }
@@ -43,7 +43,7 @@ DataStream<vector::Chunk> translateSort(const LogicalSort& sort, StreamExecution
   if (settings.streaming) {
     if (!sort.keys.empty() && sort.fetch >= 0) {
       // ORDER BY .. LIMIT: a global Top-N over the rows ranked offset+1 .. offset+fetch.
-      LogicalRank topN(sort.inputs[0], {}, sort.keys, runtime::operators::RankKind::ROW_NUMBER,
+      LogicalRank topN(sort.inputs[0], {}, sort.keys, relational::RankKind::ROW_NUMBER,
                        sort.offset + 1, sort.offset + sort.fetch, false, "");
       // The nodes made here live on this stack frame only: they are translated directly, not
       // through translate(), whose sub-plan reuse identifies nodes by address (the Sort above

@@ -16,7 +16,7 @@ DataStream<vector::Chunk> translateValues(const LogicalValues& values,
   if (!values.rows.empty()) chunks.push_back(vector::rowsToChunk(values.rows, values.rowType));
   return env.fromCollection(std::move(chunks))
       .name("Source: Values")
-      .setDescription(values.describe().substr(std::string("Logical").size()));
+      .setDescription(physicalDescription(values));
 }
 
 std::unique_ptr<connectors::DynamicTableSource> tableSourceOf(const LogicalTableScan& table,

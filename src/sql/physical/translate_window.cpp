@@ -17,8 +17,7 @@ DataStream<vector::Chunk> translateWindowTableFunction(const LogicalWindowTableF
   spec->outputRowType = function.rowType;
   // Validates the window now, at planning time, rather than in every subtask.
   runtime::operators::WindowTableFunctionOperator check(spec);
-  return chained(translate(*function.inputs[0], env, settings),
-                 function.describe().substr(std::string("Logical").size()),
+  return chained(translate(*function.inputs[0], env, settings), physicalDescription(function),
                  factoryOf<runtime::operators::WindowTableFunctionOperator>(std::move(spec)));
 }
 
@@ -34,8 +33,7 @@ DataStream<vector::Chunk> translateWindowAggregate(const LogicalWindowAggregate&
   spec->outputColumns = aggregate.outputColumns;
   spec->outputRowType = aggregate.rowType;
   return keyed(translate(*aggregate.inputs[0], env, settings), aggregate.keyColumns,
-               aggregate.inputs[0]->rowType,
-               aggregate.describe().substr(std::string("Logical").size()),
+               aggregate.inputs[0]->rowType, physicalDescription(aggregate),
                factoryOf<runtime::operators::WindowAggregateOperator>(std::move(spec)), settings);
 }
 
@@ -53,7 +51,7 @@ DataStream<vector::Chunk> translateOverAggregate(const LogicalOverAggregate& ove
   spec->calls = over.calls;
   spec->outputRowType = over.rowType;
   return keyed(translate(*over.inputs[0], env, settings), over.partitionKeys,
-               over.inputs[0]->rowType, over.describe().substr(std::string("Logical").size()),
+               over.inputs[0]->rowType, physicalDescription(over),
                factoryOf<runtime::operators::OverAggregateOperator>(std::move(spec)), settings);
 }
 

@@ -136,6 +136,12 @@ DataStream<vector::Chunk> keyedTwoInput(const LogicalJoin& join, DataStream<vect
 
 // --- Descriptions in Flink's physical-plan form ----------------------------------------------
 
+/// `node`'s description without the `Logical` of its name: `LogicalWindowAggregate(..)` is
+/// described as `WindowAggregate(..)`.
+inline std::string physicalDescription(const LogicalNode& node) {
+  return node.describe().substr(std::string("Logical").size());
+}
+
 /// The names of `keys` in `rowType`, comma-separated.
 inline std::string keyNames(const LogicalTypePtr& rowType, const std::vector<int>& keys) {
   std::string names;

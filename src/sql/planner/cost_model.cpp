@@ -9,7 +9,7 @@
 namespace eddy::sql {
 namespace {
 
-using runtime::operators::JoinType;
+using relational::JoinType;
 
 constexpr double kUnknownTableRows = 1.0E8;
 
@@ -123,7 +123,7 @@ double estimatedRowCount(const LogicalNode& node) {
     case LogicalNodeKind::kWindowTableFunction: {
       // A HOP window copies each row into size / slide windows.
       const auto& window = static_cast<const LogicalWindowTableFunction&>(node).window;
-      double copies = window.kind == runtime::operators::WindowKind::HOP && window.slide > 0
+      double copies = window.kind == relational::WindowKind::HOP && window.slide > 0
                           ? static_cast<double>(window.size) / static_cast<double>(window.slide)
                           : 1.0;
       return inputRows(node) * copies;
@@ -142,7 +142,7 @@ double estimatedRowCount(const LogicalNode& node) {
       const auto& join = static_cast<const LogicalJoin&>(node);
       const double left = inputRows(node, 0);
       const double right = inputRows(node, 1);
-      if (runtime::operators::outputsLeftOnly(join.joinType)) {  // some of the left rows
+      if (relational::outputsLeftOnly(join.joinType)) {  // some of the left rows
         const double matched = selectivity(join.fullCondition());
         return left * (join.joinType == JoinType::SEMI ? matched : 1.0 - matched);
       }

@@ -33,7 +33,7 @@ LogicalTypePtr materialized(const LogicalTypePtr& type) {
 }
 
 LogicalTypePtr aggregateRowType(const LogicalNode& input, const std::vector<int>& grouping,
-                                const std::vector<runtime::operators::AggregateCall>& calls,
+                                const std::vector<function::AggregateCall>& calls,
                                 const std::vector<std::string>& names) {
   std::vector<RowField> fields;
   const auto& inputFields = input.rowType->getFields();
@@ -88,7 +88,7 @@ std::optional<std::vector<int>> uniqueKeyOf(const LogicalNode& node) {
   switch (node.kind) {
     case LogicalNodeKind::kRank: {
       const auto& rank = static_cast<const LogicalRank&>(node);
-      if (rank.rankKind != runtime::operators::RankKind::ROW_NUMBER || rank.rankEnd != 1) {
+      if (rank.rankKind != relational::RankKind::ROW_NUMBER || rank.rankEnd != 1) {
         return std::nullopt;
       }
       return rank.partitionKeys;
@@ -302,7 +302,7 @@ std::vector<std::vector<int>> upsertKeysOf(const LogicalNode& node) {
                         rank.outputRankNumber, rank.sortKeys)) {
         addKey(keys, rank.partitionKeys);
       } else if (rank.outputRankNumber) {
-        if (rank.rankKind == runtime::operators::RankKind::ROW_NUMBER) {
+        if (rank.rankKind == relational::RankKind::ROW_NUMBER) {
           std::vector<int> key = rank.partitionKeys;
           key.push_back(node.rowType->getFieldCount() - 1);
           addKey(keys, std::move(key));
@@ -316,7 +316,7 @@ std::vector<std::vector<int>> upsertKeysOf(const LogicalNode& node) {
     }
     case LogicalNodeKind::kJoin: {
       const auto& join = static_cast<const LogicalJoin&>(node);
-      using runtime::operators::JoinType;
+      using relational::JoinType;
       const Keys left = keysHolding(upsertKeysOf(*node.inputs[0]), join.leftKeys);
       if (outputsLeftOnly(join.joinType)) return left;
       if (join.interval || join.temporal) break;
@@ -392,7 +392,7 @@ LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
       const bool deduplicate = isDeduplicate(*plan->inputs[0], rank.rankKind, rank.rankStart,
                                              rank.rankEnd, rank.outputRankNumber, rank.sortKeys);
       const bool numbered =
-          rank.outputRankNumber && rank.rankKind == runtime::operators::RankKind::ROW_NUMBER;
+          rank.outputRankNumber && rank.rankKind == relational::RankKind::ROW_NUMBER;
       if (!deduplicate && !numbered) return nullptr;
       if (key) {
         std::vector<int> sorted = *key, upsertKey = rank.partitionKeys;
@@ -572,7 +572,7 @@ namespace {
 LogicalTypePtr unnestRowType(const LogicalNode& input, const LogicalType& collection,
                              bool withOrdinality, bool leftOuter) {
   std::vector<RowField> fields = input.rowType->getFields();
-  for (RowField& field : runtime::operators::unnestedFields(collection, withOrdinality)) {
+  for (RowField& field : relational::unnestedFields(collection, withOrdinality)) {
     if (leftOuter) field.type = field.type->copy(true);
     fields.push_back(std::move(field));
   }
@@ -599,7 +599,7 @@ std::string LogicalUnnest::describe() const {
 }
 
 LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> grouping,
-                                   std::vector<runtime::operators::AggregateCall> aggregateCalls,
+                                   std::vector<function::AggregateCall> aggregateCalls,
                                    std::vector<std::string> names, bool updateBefore)
     : LogicalNode(LogicalNodeKind::kAggregate,
                   aggregateRowType(*input, grouping, aggregateCalls, names), {input},
@@ -624,14 +624,14 @@ std::string LogicalAggregate::describe() const {
     const auto& call = calls[i];
     std::string argument = call.argumentColumn < 0 ? "" : "$" + std::to_string(call.argumentColumn);
     text += ", " + fields[groupingColumns.size() + i].name + "=[" +
-            runtime::operators::aggregateKindName(call.kind) + "(" +
+            function::aggregateKindName(call.kind) + "(" +
             (call.distinct ? "DISTINCT " : "") + argument + ")" +
             (call.filterColumn >= 0 ? " FILTER $" + std::to_string(call.filterColumn) : "") + "]";
   }
   return text + ")";
 }
 
-LogicalSort::LogicalSort(LogicalNodePtr input, std::vector<runtime::operators::SortKey> sortKeys,
+LogicalSort::LogicalSort(LogicalNodePtr input, std::vector<relational::SortKey> sortKeys,
                          int64_t sortOffset, int64_t sortFetch)
     : LogicalNode(LogicalNodeKind::kSort, input->rowType, {input}, input->changelogMode),
       keys(std::move(sortKeys)),
@@ -780,7 +780,7 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
                                                      const std::vector<int>& leftKeys,
                                                      const std::vector<int>& rightKeys,
                                                      const expression::ExpressionPtr& condition) {
-  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   if (left.changelogMode != ChangelogMode::kInsertOnly ||
       right.changelogMode != ChangelogMode::kInsertOnly) {
     return std::nullopt;
@@ -792,7 +792,7 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
   IntervalJoinBounds bounds;
   int leftStart = -1;
   int rightStart = -1;
-  std::optional<runtime::operators::WindowSpec> leftWindow, rightWindow;
+  std::optional<relational::WindowSpec> leftWindow, rightWindow;
   for (size_t i = 0; i < leftKeys.size(); ++i) {
     auto leftProperty = windowPropertyOf(left, leftKeys[i]);
     auto rightProperty = windowPropertyOf(right, rightKeys[i]);
@@ -827,7 +827,7 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
   const auto& a = *leftWindow;
   const auto& b = *rightWindow;
   if (a.kind != b.kind || a.size != b.size || a.slide != b.slide || a.offset != b.offset) {
-    auto summary = [](const runtime::operators::WindowSpec& window, const LogicalNode& input,
+    auto summary = [](const relational::WindowSpec& window, const LogicalNode& input,
                       int start, int end) {
       return describeWindowWith(window, "win_start=[" + input.rowType->getFields()[start].name +
                                             "], win_end=[" + input.rowType->getFields()[end].name +
@@ -847,9 +847,9 @@ std::optional<IntervalJoinBounds> windowJoinBoundsOf(const LogicalNode& left,
 
 namespace {
 LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
-                           runtime::operators::JoinType joinType, bool keepLeftTimes,
+                           relational::JoinType joinType, bool keepLeftTimes,
                            bool keepRightTimes) {
-  using runtime::operators::JoinType;
+  using relational::JoinType;
   bool padLeft = joinType == JoinType::RIGHT || joinType == JoinType::FULL;
   bool padRight = joinType == JoinType::LEFT || joinType == JoinType::FULL;
   auto typeOf = [](const LogicalTypePtr& type, bool keepTime, bool padded) {
@@ -860,7 +860,7 @@ LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
   for (const RowField& field : left.rowType->getFields()) {
     fields.push_back(RowField{field.name, typeOf(field.type, keepLeftTimes, padLeft), std::nullopt});
   }
-  if (runtime::operators::outputsLeftOnly(joinType)) return rowTypeWithUniqueNames(std::move(fields));
+  if (relational::outputsLeftOnly(joinType)) return rowTypeWithUniqueNames(std::move(fields));
   for (const RowField& field : right.rowType->getFields()) {
     fields.push_back(
         RowField{field.name, typeOf(field.type, keepRightTimes, padRight), std::nullopt});
@@ -869,13 +869,13 @@ LogicalTypePtr joinRowType(const LogicalNode& left, const LogicalNode& right,
 }
 
 ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
-                       runtime::operators::JoinType joinType, bool temporal, bool timeBounded) {
+                       relational::JoinType joinType, bool temporal, bool timeBounded) {
   // A temporal join emits each (insert-only) left row once, whatever the versioned side does;
   // an interval or window join emits each pair once and each unjoined outer row once, padded.
   if (temporal || timeBounded) return ChangelogMode::kInsertOnly;
   // Flink: an inner or semi join forwards its inputs' kinds of change; the others may emit any.
-  bool insertOnly = (joinType == runtime::operators::JoinType::INNER ||
-                     joinType == runtime::operators::JoinType::SEMI) &&
+  bool insertOnly = (joinType == relational::JoinType::INNER ||
+                     joinType == relational::JoinType::SEMI) &&
                     left.changelogMode == ChangelogMode::kInsertOnly &&
                     right.changelogMode == ChangelogMode::kInsertOnly;
   return insertOnly ? ChangelogMode::kInsertOnly : ChangelogMode::kRetract;
@@ -884,7 +884,7 @@ ChangelogMode joinMode(const LogicalNode& left, const LogicalNode& right,
 
 LogicalLookupJoin::LogicalLookupJoin(LogicalNodePtr input,
                                      std::shared_ptr<const LogicalTableScan> lookupTable,
-                                     runtime::operators::JoinType type,
+                                     relational::JoinType type,
                                      std::vector<expression::ExpressionPtr> keys,
                                      std::vector<int> lookupKeyColumns,
                                      expression::ExpressionPtr residual)
@@ -913,32 +913,32 @@ std::string LogicalLookupJoin::describe() const {
 namespace {
 // An interval join's bounds, else a window join's.
 std::optional<IntervalJoinBounds> timeBoundsOf(const LogicalNode& left, const LogicalNode& right,
-                                               runtime::operators::JoinType joinType,
+                                               relational::JoinType joinType,
                                                const std::vector<int>& leftKeys,
                                                const std::vector<int>& rightKeys,
                                                const expression::ExpressionPtr& condition) {
-  if (runtime::operators::outputsLeftOnly(joinType)) return std::nullopt;  // regular joins only
+  if (relational::outputsLeftOnly(joinType)) return std::nullopt;  // regular joins only
   if (auto bounds = intervalJoinBoundsOf(left, right, condition)) return bounds;
   return windowJoinBoundsOf(left, right, leftKeys, rightKeys, condition);
 }
 }  // namespace
 
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
-                         runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
+                         relational::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual)
     : LogicalJoin(left, right, type, leftKeyColumns, rightKeyColumns, residual,
                   timeBoundsOf(*left, *right, type, leftKeyColumns, rightKeyColumns, residual),
                   std::nullopt) {}
 
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
-                         runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
+                         relational::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual,
                          TemporalJoinTime temporalTime)
     : LogicalJoin(std::move(left), std::move(right), type, std::move(leftKeyColumns),
                   std::move(rightKeyColumns), std::move(residual), std::nullopt, temporalTime) {}
 
 LogicalJoin::LogicalJoin(LogicalNodePtr left, LogicalNodePtr right,
-                         runtime::operators::JoinType type, std::vector<int> leftKeyColumns,
+                         relational::JoinType type, std::vector<int> leftKeyColumns,
                          std::vector<int> rightKeyColumns, expression::ExpressionPtr residual,
                          std::optional<IntervalJoinBounds> bounds,
                          std::optional<TemporalJoinTime> temporalTime)
@@ -1012,19 +1012,19 @@ LogicalTypePtr rankRowType(const LogicalNode& input, bool outputRankNumber,
 }
 }  // namespace
 
-bool isDeduplicate(const LogicalNode& input, runtime::operators::RankKind kind, int64_t rankStart,
+bool isDeduplicate(const LogicalNode& input, relational::RankKind kind, int64_t rankStart,
                    int64_t rankEnd, bool outputRankNumber,
-                   const std::vector<runtime::operators::SortKey>& sortKeys) {
+                   const std::vector<relational::SortKey>& sortKeys) {
   return input.changelogMode == ChangelogMode::kInsertOnly &&
-         kind == runtime::operators::RankKind::ROW_NUMBER && rankStart == 1 && rankEnd == 1 &&
+         kind == relational::RankKind::ROW_NUMBER && rankStart == 1 && rankEnd == 1 &&
          !outputRankNumber && sortKeys.size() == 1 &&
          input.rowType->getFields().at(sortKeys[0].column).type->getTimestampKind() !=
              TimestampKind::REGULAR;
 }
 
-bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind kind,
+bool isProcTimeKeepFirst(const LogicalNode& input, relational::RankKind kind,
                          int64_t rankStart, int64_t rankEnd, bool outputRankNumber,
-                         const std::vector<runtime::operators::SortKey>& sortKeys) {
+                         const std::vector<relational::SortKey>& sortKeys) {
   return isDeduplicate(input, kind, rankStart, rankEnd, outputRankNumber, sortKeys) &&
          sortKeys[0].ascending &&
          input.rowType->getFields().at(sortKeys[0].column).type->getTimestampKind() ==
@@ -1032,7 +1032,7 @@ bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind 
 }
 
 int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partitionKeys) {
-  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   if (input.changelogMode != ChangelogMode::kInsertOnly) return -1;
   int start = -1;
   int end = -1;
@@ -1045,8 +1045,8 @@ int windowRankEndColumn(const LogicalNode& input, const std::vector<int>& partit
 }
 
 LogicalRank::LogicalRank(LogicalNodePtr input, std::vector<int> partition,
-                         std::vector<runtime::operators::SortKey> sort,
-                         runtime::operators::RankKind kind, int64_t start, int64_t end,
+                         std::vector<relational::SortKey> sort,
+                         relational::RankKind kind, int64_t start, int64_t end,
                          bool rankNumber, std::string name, bool updateBefore)
     : LogicalNode(LogicalNodeKind::kRank, rankRowType(*input, rankNumber, name), {input},
                   windowRankEndColumn(*input, partition) >= 0 ||
@@ -1069,7 +1069,7 @@ std::shared_ptr<const LogicalRank> LogicalRank::with(int64_t start, int64_t end,
 }
 
 std::string LogicalRank::describe() const {
-  std::string text = "LogicalRank(rankType=[" + runtime::operators::rankKindName(rankKind) +
+  std::string text = "LogicalRank(rankType=[" + relational::rankKindName(rankKind) +
                      "], rankRange=[rankStart=" + std::to_string(rankStart) + ", rankEnd=" +
                      (rankEnd == INT64_MAX ? std::string("unbounded") : std::to_string(rankEnd)) +
                      "], partitionBy=[";
@@ -1142,15 +1142,15 @@ std::string formatDuration(int64_t millis) {
 }
 }  // namespace
 
-std::string describeWindow(const runtime::operators::WindowSpec& window,
+std::string describeWindow(const relational::WindowSpec& window,
                            const std::string& timeColumn) {
   return describeWindowWith(window, "time_col=[" + timeColumn + "]");
 }
 
-std::string describeWindowWith(const runtime::operators::WindowSpec& window,
+std::string describeWindowWith(const relational::WindowSpec& window,
                                const std::string& columns) {
-  using runtime::operators::WindowKind;
-  std::string text = runtime::operators::windowKindName(window.kind) + "(" + columns;
+  using relational::WindowKind;
+  std::string text = relational::windowKindName(window.kind) + "(" + columns;
   switch (window.kind) {
     case WindowKind::TUMBLE:
       text += ", size=[" + formatDuration(window.size) + "]";
@@ -1173,7 +1173,7 @@ std::string describeWindowWith(const runtime::operators::WindowSpec& window,
 
 namespace {
 LogicalTypePtr windowTableFunctionRowType(const LogicalNode& input,
-                                          const runtime::operators::WindowSpec& window) {
+                                          const relational::WindowSpec& window) {
   std::vector<RowField> fields = input.rowType->getFields();
   const LogicalType& timeType = *fields.at(window.timeColumn).type;
   fields.push_back(RowField{"window_start", windowStartType(), std::nullopt});
@@ -1184,7 +1184,7 @@ LogicalTypePtr windowTableFunctionRowType(const LogicalNode& input,
 }  // namespace
 
 LogicalWindowTableFunction::LogicalWindowTableFunction(LogicalNodePtr input,
-                                                       runtime::operators::WindowSpec spec)
+                                                       relational::WindowSpec spec)
     : LogicalNode(LogicalNodeKind::kWindowTableFunction, windowTableFunctionRowType(*input, spec),
                   {input}, input->changelogMode),
       window(std::move(spec)) {}
@@ -1196,11 +1196,11 @@ std::string LogicalWindowTableFunction::describe() const {
 
 namespace {
 LogicalTypePtr windowAggregateRowType(
-    const LogicalNode& input, const runtime::operators::WindowSpec& window,
-    const std::vector<int>& keys, const std::vector<runtime::operators::AggregateCall>& calls,
-    const std::vector<runtime::operators::WindowAggregateSpec::OutputColumn>& columns,
+    const LogicalNode& input, const relational::WindowSpec& window,
+    const std::vector<int>& keys, const std::vector<function::AggregateCall>& calls,
+    const std::vector<relational::WindowOutputColumn>& columns,
     const std::vector<std::string>& names) {
-  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   const auto& inputFields = input.rowType->getFields();
   std::vector<RowField> fields;
   for (size_t i = 0; i < columns.size(); ++i) {
@@ -1227,9 +1227,9 @@ LogicalTypePtr windowAggregateRowType(
 }  // namespace
 
 LogicalWindowAggregate::LogicalWindowAggregate(
-    LogicalNodePtr input, runtime::operators::WindowSpec spec, std::vector<int> keys,
-    std::vector<runtime::operators::AggregateCall> aggregateCalls,
-    std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> columns,
+    LogicalNodePtr input, relational::WindowSpec spec, std::vector<int> keys,
+    std::vector<function::AggregateCall> aggregateCalls,
+    std::vector<relational::WindowOutputColumn> columns,
     std::vector<std::string> names)
     : LogicalNode(LogicalNodeKind::kWindowAggregate,
                   windowAggregateRowType(*input, spec, keys, aggregateCalls, columns, names),
@@ -1240,7 +1240,7 @@ LogicalWindowAggregate::LogicalWindowAggregate(
       outputColumns(std::move(columns)) {}
 
 std::string LogicalWindowAggregate::describe() const {
-  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   const auto& inputFields = inputs[0]->rowType->getFields();
   std::string text = "LogicalWindowAggregate(groupBy=[";
   for (size_t i = 0; i < keyColumns.size(); ++i) {
@@ -1269,7 +1269,7 @@ std::string LogicalWindowAggregate::describe() const {
         const auto& call = calls[column.index];
         std::string argument =
             call.argumentColumn < 0 ? "*" : inputFields[call.argumentColumn].name;
-        text += runtime::operators::aggregateKindName(call.kind) + "(" +
+        text += function::aggregateKindName(call.kind) + "(" +
                 (call.distinct ? "DISTINCT " : "") + argument + ")" +
                 (call.filterColumn >= 0 ? " FILTER " + inputFields[call.filterColumn].name : "") +
                 " AS " + fields[i].name;
@@ -1282,7 +1282,7 @@ std::string LogicalWindowAggregate::describe() const {
 
 namespace {
 LogicalTypePtr overRowType(const LogicalNode& input,
-                           const std::vector<runtime::operators::AggregateCall>& calls,
+                           const std::vector<function::AggregateCall>& calls,
                            const std::vector<std::string>& names) {
   std::vector<RowField> fields = input.rowType->getFields();
   for (size_t i = 0; i < calls.size(); ++i) {
@@ -1293,11 +1293,11 @@ LogicalTypePtr overRowType(const LogicalNode& input,
 }  // namespace
 
 LogicalOverAggregate::LogicalOverAggregate(LogicalNodePtr input, std::vector<int> partition,
-                                           int order, runtime::operators::OverFrameUnit frameUnit,
+                                           int order, relational::OverFrameUnit frameUnit,
                                            std::optional<int64_t> framePreceding,
-                                           std::vector<runtime::operators::AggregateCall> overCalls,
+                                           std::vector<function::AggregateCall> overCalls,
                                            std::vector<std::string> names,
-                                           std::vector<runtime::operators::SortKey> keys)
+                                           std::vector<relational::SortKey> keys)
     : LogicalNode(LogicalNodeKind::kOverAggregate, overRowType(*input, overCalls, names), {input},
                   ChangelogMode::kInsertOnly),
       partitionKeys(std::move(partition)),
@@ -1328,14 +1328,14 @@ std::string LogicalOverAggregate::describe() const {
     }
   }
   text += "], orderBy=[" + orderBy + "], window=[" +
-          (unit == runtime::operators::OverFrameUnit::ROWS ? "ROWS" : "RANGE") + " BETWEEN " +
+          (unit == relational::OverFrameUnit::ROWS ? "ROWS" : "RANGE") + " BETWEEN " +
           (preceding ? std::to_string(*preceding) : std::string("UNBOUNDED")) +
           " PRECEDING AND CURRENT ROW], select=[";
   const auto& fields = rowType->getFields();
   for (size_t i = 0; i < calls.size(); ++i) {
     const auto& call = calls[i];
     std::string argument = call.argumentColumn < 0 ? "*" : inputFields[call.argumentColumn].name;
-    text += (i ? ", " : "") + runtime::operators::aggregateKindName(call.kind) + "(" +
+    text += (i ? ", " : "") + function::aggregateKindName(call.kind) + "(" +
             (call.distinct ? "DISTINCT " : "") + argument + ") AS " +
             fields[inputFields.size() + i].name;
   }
@@ -1343,7 +1343,7 @@ std::string LogicalOverAggregate::describe() const {
 }
 
 std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int column) {
-  using Kind = runtime::operators::WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   switch (node.kind) {
     case LogicalNodeKind::kWindowTableFunction: {
       const auto& function = static_cast<const LogicalWindowTableFunction&>(node);
@@ -1383,7 +1383,7 @@ std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int colu
       if (!join.interval || !join.interval->windowJoin) return std::nullopt;
       const int leftArity = node.inputs[0]->rowType->getFieldCount();
       const int side = column < leftArity ? 0 : 1;
-      if (runtime::operators::isOuterSide(join.joinType, 1 - side)) return std::nullopt;
+      if (relational::isOuterSide(join.joinType, 1 - side)) return std::nullopt;
       return windowPropertyOf(*node.inputs[static_cast<size_t>(side)],
                               side == 0 ? column : column - leftArity);
     }

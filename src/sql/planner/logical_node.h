@@ -15,13 +15,10 @@
 #include "eddy/types/logical_type.h"
 #include "expression/bound_expression.h"
 #include "function/aggregate/aggregate_call.h"
-#include "runtime/operators/correlate/unnest_operator.h"
-#include "runtime/operators/join/join_operator.h"
-#include "runtime/operators/over/over_aggregate_operator.h"
-#include "runtime/operators/rank/rank_operator.h"
-#include "runtime/operators/sort/sort_operator.h"
-#include "runtime/operators/window/window_aggregate_operator.h"
-#include "runtime/operators/window/window_spec.h"
+#include "relational/join_type.h"
+#include "relational/ordering.h"
+#include "relational/unnest_fields.h"
+#include "relational/window.h"
 
 namespace eddy {
 class StreamExecutionEnvironment;
@@ -177,7 +174,7 @@ struct LogicalFilter final : LogicalNode {
 
 /// `input [CROSS|LEFT] JOIN UNNEST(collection) [WITH ORDINALITY]`: each input row joined with
 /// the elements of a collection computed from it (Flink's LogicalCorrelate over an Uncollect).
-/// Output: the input's columns, the element's columns (runtime::operators::unnestedFields,
+/// Output: the input's columns, the element's columns (relational::unnestedFields,
 /// nullable for a LEFT join), then ORDINALITY. The changelog mode is the input's. With a
 /// BIGINT `collection` (planned by INTERSECT/EXCEPT ALL) each row is repeated that often.
 struct LogicalUnnest final : LogicalNode {
@@ -192,11 +189,11 @@ struct LogicalUnnest final : LogicalNode {
 struct LogicalAggregate final : LogicalNode {
   /// Output: the grouping columns (in order) then one column per call, named `names`.
   LogicalAggregate(LogicalNodePtr input, std::vector<int> groupingColumns,
-                   std::vector<runtime::operators::AggregateCall> calls,
+                   std::vector<function::AggregateCall> calls,
                    std::vector<std::string> names, bool generateUpdateBefore = true);
   std::string describe() const override;
   const std::vector<int> groupingColumns;
-  const std::vector<runtime::operators::AggregateCall> calls;
+  const std::vector<function::AggregateCall> calls;
   /// False when the rows go to a consumer that takes upserts by the grouping columns (see
   /// withoutUpdateBefore): an update is a +U alone, without the -U of the old row.
   const bool generateUpdateBefore;
@@ -211,10 +208,10 @@ struct LogicalUnion final : LogicalNode {
 /// ORDER BY and/or LIMIT/OFFSET: rows in key order (arrival order without keys), `offset`
 /// skipped, at most `fetch` kept (-1: all).
 struct LogicalSort final : LogicalNode {
-  LogicalSort(LogicalNodePtr input, std::vector<runtime::operators::SortKey> keys, int64_t offset,
+  LogicalSort(LogicalNodePtr input, std::vector<relational::SortKey> keys, int64_t offset,
               int64_t fetch);
   std::string describe() const override;
-  const std::vector<runtime::operators::SortKey> keys;
+  const std::vector<relational::SortKey> keys;
   const int64_t offset;
   const int64_t fetch;
 };
@@ -272,12 +269,12 @@ struct TemporalJoinTime {
 /// identical types; a NULL key never matches) and `condition` (the residual predicate over the
 /// concatenated row, null for none) is TRUE.
 struct LogicalJoin final : LogicalNode {
-  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
+  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, relational::JoinType joinType,
               std::vector<int> leftKeys, std::vector<int> rightKeys,
               expression::ExpressionPtr condition);
   /// An event-time temporal join (INNER or LEFT, insert-only output, the left's time
   /// attributes kept, the right's materialized).
-  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
+  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, relational::JoinType joinType,
               std::vector<int> leftKeys, std::vector<int> rightKeys,
               expression::ExpressionPtr condition, TemporalJoinTime temporal);
   /// This join over other inputs (of the same row types) with another residual condition; a
@@ -287,7 +284,7 @@ struct LogicalJoin final : LogicalNode {
   std::string describe() const override;
   /// The whole join condition: the key equalities AND the residual (TRUE without either).
   expression::ExpressionPtr fullCondition() const;
-  const runtime::operators::JoinType joinType;
+  const relational::JoinType joinType;
   const std::vector<int> leftKeys;
   const std::vector<int> rightKeys;
   const expression::ExpressionPtr condition;
@@ -299,7 +296,7 @@ struct LogicalJoin final : LogicalNode {
   const std::optional<TemporalJoinTime> temporal;
 
  private:
-  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, runtime::operators::JoinType joinType,
+  LogicalJoin(LogicalNodePtr left, LogicalNodePtr right, relational::JoinType joinType,
               std::vector<int> leftKeys, std::vector<int> rightKeys,
               expression::ExpressionPtr condition, std::optional<IntervalJoinBounds> interval,
               std::optional<TemporalJoinTime> temporal);
@@ -313,12 +310,12 @@ struct LogicalJoin final : LogicalNode {
 /// the table's physical columns (nullable for a LEFT join); each row keeps its input row's kind.
 struct LogicalLookupJoin final : LogicalNode {
   LogicalLookupJoin(LogicalNodePtr input, std::shared_ptr<const LogicalTableScan> table,
-                    runtime::operators::JoinType joinType,
+                    relational::JoinType joinType,
                     std::vector<expression::ExpressionPtr> inputKeys, std::vector<int> lookupKeys,
                     expression::ExpressionPtr condition);
   std::string describe() const override;
   const std::shared_ptr<const LogicalTableScan> table;
-  const runtime::operators::JoinType joinType;
+  const relational::JoinType joinType;
   const std::vector<expression::ExpressionPtr> inputKeys;
   const std::vector<int> lookupKeys;
   const expression::ExpressionPtr condition;
@@ -329,15 +326,15 @@ struct LogicalLookupJoin final : LogicalNode {
 /// named `rankName`.
 struct LogicalRank final : LogicalNode {
   LogicalRank(LogicalNodePtr input, std::vector<int> partitionKeys,
-              std::vector<runtime::operators::SortKey> sortKeys,
-              runtime::operators::RankKind rankKind, int64_t rankStart, int64_t rankEnd,
+              std::vector<relational::SortKey> sortKeys,
+              relational::RankKind rankKind, int64_t rankStart, int64_t rankEnd,
               bool outputRankNumber, std::string rankName, bool generateUpdateBefore = true);
   std::string describe() const override;
   /// This rank with other bounds or without the rank column.
   std::shared_ptr<const LogicalRank> with(int64_t start, int64_t end, bool rankNumber) const;
   const std::vector<int> partitionKeys;
-  const std::vector<runtime::operators::SortKey> sortKeys;
-  const runtime::operators::RankKind rankKind;
+  const std::vector<relational::SortKey> sortKeys;
+  const relational::RankKind rankKind;
   const int64_t rankStart;
   const int64_t rankEnd;
   const bool outputRankNumber;
@@ -362,9 +359,9 @@ struct LogicalWatermarkAssigner final : LogicalNode {
 /// aggregation): the input's columns, then window_start, window_end and window_time, one row
 /// per window that contains the row's time.
 struct LogicalWindowTableFunction final : LogicalNode {
-  LogicalWindowTableFunction(LogicalNodePtr input, runtime::operators::WindowSpec window);
+  LogicalWindowTableFunction(LogicalNodePtr input, relational::WindowSpec window);
   std::string describe() const override;
-  const runtime::operators::WindowSpec window;
+  const relational::WindowSpec window;
 };
 
 /// The window properties' types for a time column of type `timeType`: window_start and
@@ -376,8 +373,8 @@ LogicalTypePtr windowTimeType(const LogicalType& timeType);
 /// "TUMBLE(time_col=[ts], size=[10 min])", as Flink's EXPLAIN names a window; `columns`
 /// replaces `time_col=[ts]` where the window is known by other columns (Flink's
 /// "win_start=[..], win_end=[..]" of a window attached to window_start/window_end).
-std::string describeWindow(const runtime::operators::WindowSpec& window, const std::string& timeColumn);
-std::string describeWindowWith(const runtime::operators::WindowSpec& window,
+std::string describeWindow(const relational::WindowSpec& window, const std::string& timeColumn);
+std::string describeWindowWith(const relational::WindowSpec& window,
                                const std::string& columns);
 
 /// A window aggregation (Flink's WindowAggregate): GROUP BY window_start, window_end [, keys]
@@ -385,15 +382,15 @@ std::string describeWindowWith(const runtime::operators::WindowSpec& window,
 /// end. Output: `outputColumns` (keys, window properties, aggregate results) in order.
 struct LogicalWindowAggregate final : LogicalNode {
   LogicalWindowAggregate(
-      LogicalNodePtr input, runtime::operators::WindowSpec window, std::vector<int> keyColumns,
-      std::vector<runtime::operators::AggregateCall> calls,
-      std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> outputColumns,
+      LogicalNodePtr input, relational::WindowSpec window, std::vector<int> keyColumns,
+      std::vector<function::AggregateCall> calls,
+      std::vector<relational::WindowOutputColumn> outputColumns,
       std::vector<std::string> names);
   std::string describe() const override;
-  const runtime::operators::WindowSpec window;
+  const relational::WindowSpec window;
   const std::vector<int> keyColumns;
-  const std::vector<runtime::operators::AggregateCall> calls;
-  const std::vector<runtime::operators::WindowAggregateSpec::OutputColumn> outputColumns;
+  const std::vector<function::AggregateCall> calls;
+  const std::vector<relational::WindowOutputColumn> outputColumns;
 };
 
 /// OVER aggregation (Flink's OverAggregate): every input row, followed by aggregates over its
@@ -403,19 +400,19 @@ struct LogicalWindowAggregate final : LogicalNode {
 /// UNBOUNDED or CURRENT ROW), or not ordered at all (every row of a partition a peer).
 struct LogicalOverAggregate final : LogicalNode {
   LogicalOverAggregate(LogicalNodePtr input, std::vector<int> partitionKeys, int orderColumn,
-                       runtime::operators::OverFrameUnit unit, std::optional<int64_t> preceding,
-                       std::vector<runtime::operators::AggregateCall> calls,
+                       relational::OverFrameUnit unit, std::optional<int64_t> preceding,
+                       std::vector<function::AggregateCall> calls,
                        std::vector<std::string> names,
-                       std::vector<runtime::operators::SortKey> orderKeys = {});
+                       std::vector<relational::SortKey> orderKeys = {});
   std::string describe() const override;
   const std::vector<int> partitionKeys;
   const int orderColumn;
   /// With orderColumn -1: the ORDER BY keys (empty: no ORDER BY).
-  const std::vector<runtime::operators::SortKey> orderKeys;
+  const std::vector<relational::SortKey> orderKeys;
   const bool processingTime;
-  const runtime::operators::OverFrameUnit unit;
+  const relational::OverFrameUnit unit;
   const std::optional<int64_t> preceding;
-  const std::vector<runtime::operators::AggregateCall> calls;
+  const std::vector<function::AggregateCall> calls;
 };
 
 /// The sink of an INSERT (Flink's LogicalSink): its input's rows, cast to the table's columns,
@@ -442,8 +439,8 @@ struct LogicalSink final : LogicalNode {
 
 /// A window property column: which property, of which window.
 struct WindowProperty {
-  runtime::operators::WindowAggregateSpec::OutputColumn::Kind kind;  // WINDOW_START/_END/_TIME
-  runtime::operators::WindowSpec window;
+  relational::WindowOutputColumn::Kind kind;  // WINDOW_START/_END/_TIME
+  relational::WindowSpec window;
 };
 /// What column `column` of `node` is when it is a window's window_start, window_end or
 /// window_time (produced by a window TVF or a window aggregation, passed on unchanged by
@@ -454,17 +451,17 @@ std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int colu
 /// keepLastRow = false on a proctime): ROW_NUMBER() OVER (PARTITION BY .. ORDER BY proctime ASC)
 /// = 1, the rank number not selected, over insert-only input. Insert-only: the first row of
 /// each key is emitted, later ones are dropped.
-bool isProcTimeKeepFirst(const LogicalNode& input, runtime::operators::RankKind kind,
+bool isProcTimeKeepFirst(const LogicalNode& input, relational::RankKind kind,
                          int64_t rankStart, int64_t rankEnd, bool outputRankNumber,
-                         const std::vector<runtime::operators::SortKey>& sortKeys);
+                         const std::vector<relational::SortKey>& sortKeys);
 /// Whether a rank is Flink's Deduplicate: `ROW_NUMBER() OVER (PARTITION BY .. ORDER BY
 /// time_attr [ASC|DESC]) = 1` over an insert-only input, the rank number not selected. It keeps
 /// the first or last row of each key by the time attribute (processing or event time); a
 /// replaced row is retracted with -U and its successor sent as +U (EXPLAIN CHANGELOG_MODE
 /// `[I,UB,UA]`), except for keep-first on processing time, which is insert-only.
-bool isDeduplicate(const LogicalNode& input, runtime::operators::RankKind kind, int64_t rankStart,
+bool isDeduplicate(const LogicalNode& input, relational::RankKind kind, int64_t rankStart,
                    int64_t rankEnd, bool outputRankNumber,
-                   const std::vector<runtime::operators::SortKey>& sortKeys);
+                   const std::vector<relational::SortKey>& sortKeys);
 
 /// Window Top-N (Flink's WindowRank): the partition key that is window_end when a rank over
 /// `input` partitioned by `partitionKeys` ranks the rows of each window (the keys include a

@@ -24,7 +24,7 @@ int sideOf(const BoundPtr& expression, int leftArity) {
 }  // namespace
 
 LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
-                        runtime::operators::JoinType joinType, const BoundPtr& condition,
+                        relational::JoinType joinType, const BoundPtr& condition,
                         std::optional<TemporalJoinTime> temporal) {
   const int leftArity = left->rowType->getFieldCount();
   const int rightArity = right->rowType->getFieldCount();
@@ -103,7 +103,7 @@ LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
                : std::make_shared<LogicalJoin>(left, right, joinType, std::move(leftKeys),
                                                std::move(rightKeys), residualCondition);
   // Drop the computed key columns again (a SEMI/ANTI join outputs the left columns only).
-  const bool leftOnly = runtime::operators::outputsLeftOnly(joinType);
+  const bool leftOnly = relational::outputsLeftOnly(joinType);
   if (leftExtra == 0 && (rightExtra == 0 || leftOnly)) return join;
   std::vector<BoundPtr> projection;
   std::vector<std::string> names;

@@ -15,7 +15,7 @@ namespace eddy::sql {
 /// (computed keys are projected below the join and dropped above it), the rest its residual
 /// condition.
 LogicalNodePtr planJoin(LogicalNodePtr left, LogicalNodePtr right,
-                        runtime::operators::JoinType joinType,
+                        relational::JoinType joinType,
                         const expression::ExpressionPtr& condition,
                         std::optional<TemporalJoinTime> temporal = std::nullopt);
 

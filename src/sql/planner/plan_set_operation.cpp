@@ -4,8 +4,8 @@
 namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
-using runtime::operators::AggregateCall;
-using runtime::operators::AggregateKind;
+using function::AggregateCall;
+using function::AggregateKind;
 
 LogicalNodePtr intersectOrExcept(const LogicalNodePtr& left, const LogicalNodePtr& right,
                                  bool intersect, bool all) {

@@ -8,6 +8,16 @@
 
 namespace eddy::runtime::operators {
 
+using function::AggregateCall;
+using function::AggregateKind;
+using function::accumulate;
+using function::accumulatorTypes;
+using function::assignAggregateResult;
+using function::createAccumulator;
+using function::createSharedDistinctTable;
+using function::merge;
+using function::sharedDistinctCounts;
+
 namespace {
 bool isAccumulate(RowKind kind) {
   return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER;

@@ -49,7 +49,7 @@ enum class AggregatePhase { kComplete, kLocal, kGlobal };
 struct GroupAggregateSpec {
   LogicalTypePtr inputRowType;
   std::vector<int> groupingColumns;
-  std::vector<AggregateCall> calls;
+  std::vector<function::AggregateCall> calls;
   LogicalTypePtr outputRowType;
   bool generateUpdateBefore = true;
   /// table.exec.state.ttl (ms; 0: never): a group's accumulators expire when the group was not
@@ -160,7 +160,7 @@ class GroupAggregateOperator final : public StreamOperator {
     std::vector<int> calls;  // indices into spec_->calls
   };
   std::vector<SharedDistinct> sharedDistinct_;
-  std::vector<AggregateCall> effectiveCalls_;  // spec_->calls, shared ones without `distinct`
+  std::vector<function::AggregateCall> effectiveCalls_;  // spec_->calls, shared ones without `distinct`
   std::vector<bool> shared_;                   // per call: counted through a shared table
   /// Per call: how accumulateRow folds a row without making a Value of it (COUNT(*), COUNT and
   /// SUM/AVG of an integer column, none of them DISTINCT), or kGeneric.

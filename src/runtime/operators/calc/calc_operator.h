@@ -29,9 +29,11 @@ class CalcOperator final : public StreamOperator {
  private:
   std::shared_ptr<const CalcSpec> spec_;
   expression::ExpressionEvaluator evaluator_;
+  /// What this instance's evaluations read besides their chunk (see EvaluationContext): the
+  /// watermark CURRENT_WATERMARK reads.
+  function::EvaluationContext evaluationContext_;
   std::vector<vector::Vector> results_;
   std::vector<bool> readColumns_;  // input columns the projections read (set by the first chunk)
-  int64_t watermark_ = Watermark::kMin;
 };
 
 }  // namespace eddy::runtime::operators

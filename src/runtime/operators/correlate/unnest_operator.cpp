@@ -1,43 +1,10 @@
 #include "runtime/operators/correlate/unnest_operator.h"
 
 #include "eddy/exceptions.h"
+#include "relational/unnest_fields.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
-
-std::vector<RowField> unnestedFields(const LogicalType& collectionType, bool withOrdinality) {
-  std::vector<RowField> fields;
-  switch (collectionType.getTypeRoot()) {
-    case LogicalTypeRoot::ARRAY:
-    case LogicalTypeRoot::MULTISET: {
-      const LogicalTypePtr& element = collectionType.getElementType();
-      if (element->getTypeRoot() == LogicalTypeRoot::ROW) {
-        for (const RowField& field : element->getFields()) {
-          // A NULL element unnests to NULL fields.
-          fields.push_back(RowField{field.name, field.type->copy(field.type->isNullable() ||
-                                                                 element->isNullable()),
-                                    field.description});
-        }
-      } else {
-        fields.push_back(RowField{"EXPR$0", element, {}});
-      }
-      break;
-    }
-    case LogicalTypeRoot::MAP:
-      fields.push_back(RowField{"KEY", collectionType.getKeyType(), {}});
-      fields.push_back(RowField{"VALUE", collectionType.getValueType(), {}});
-      break;
-    case LogicalTypeRoot::BIGINT:
-      break;
-    default:
-      throw ValidationException("UNNEST argument must be a collection, but was " +
-                                collectionType.asSummaryString());
-  }
-  if (withOrdinality) {
-    fields.push_back(RowField{"ORDINALITY", LogicalType::simple(LogicalTypeRoot::INTEGER, false), {}});
-  }
-  return fields;
-}
 
 UnnestOperator::UnnestOperator(std::shared_ptr<const UnnestSpec> spec)
     : spec_(std::move(spec)), evaluator_({spec_->collection}) {}
@@ -53,7 +20,7 @@ void UnnestOperator::processBatch(int, BatchPtr batch) {
 }
 
 vector::Chunk UnnestOperator::unnest(const vector::Chunk& input) {
-  evaluator_.evaluate(input, results_);
+  evaluator_.evaluate(input, results_, evaluationContext_);
   const vector::Vector& collections = results_[0];
   const LogicalType& collectionType = *spec_->collection->type();
   const auto& fields = spec_->outputRowType->getFields();

@@ -33,12 +33,6 @@ struct UnnestSpec {
   bool leftOuter = false;
 };
 
-/// The columns one element of a collection of `collectionType` unnests to (named as Calcite's
-/// UNNEST names them: a ROW's field names, `KEY`/`VALUE` for a MAP, `EXPR$0` otherwise), with
-/// `ORDINALITY` INT NOT NULL after them when requested; none for a BIGINT count. Throws
-/// ValidationException for another type.
-std::vector<RowField> unnestedFields(const LogicalType& collectionType, bool withOrdinality);
-
 class UnnestOperator final : public StreamOperator {
  public:
   explicit UnnestOperator(std::shared_ptr<const UnnestSpec> spec);
@@ -49,6 +43,8 @@ class UnnestOperator final : public StreamOperator {
 
   std::shared_ptr<const UnnestSpec> spec_;
   expression::ExpressionEvaluator evaluator_;
+  /// What this instance's evaluations read besides their chunk (see EvaluationContext).
+  function::EvaluationContext evaluationContext_;
   std::vector<vector::Vector> results_;
   std::vector<int32_t> rows_;  // the input row of each output row
 };

@@ -28,6 +28,8 @@
 
 namespace eddy::runtime::operators {
 
+using relational::isOuterSide;
+
 namespace {
 
 // The most candidate pairs materialized for one condition evaluation; probe rows are taken in

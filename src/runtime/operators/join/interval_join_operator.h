@@ -89,7 +89,7 @@ namespace eddy::runtime::operators {
 
 /// The definition of one interval join (built by the planner, shared by all subtasks).
 struct IntervalJoinSpec {
-  JoinType joinType = JoinType::INNER;  // INNER, LEFT, RIGHT or FULL
+  relational::JoinType joinType = relational::JoinType::INNER;  // INNER, LEFT, RIGHT or FULL
   LogicalTypePtr leftRowType;           // ROW<...> of input 0
   LogicalTypePtr rightRowType;          // ROW<...> of input 1
   /// Equi-join key columns of each input, pairwise of identical types. May be empty: every row

@@ -26,13 +26,13 @@ JoinCondition::JoinCondition(expression::ExpressionPtr condition, LogicalTypePtr
 }
 
 std::vector<uint8_t> JoinCondition::evaluate(const JoinedRowRefs& candidates, const RowStore& left,
-                                             const RowStore& right) const {
+                                             const RowStore& right) {
   if (!condition_) return std::vector<uint8_t>(static_cast<size_t>(candidates.size()), 1);
   std::vector<uint8_t> matches(static_cast<size_t>(candidates.size()), 0);
   if (candidates.size() == 0) return matches;
   const vector::Chunk joined =
       candidates.gather(left, right, joinedRowType_, /*rightColumns=*/true, &readColumns_);
-  for (int32_t selected : evaluator_.selectTrue(condition_, joined)) {
+  for (int32_t selected : evaluator_.selectTrue(condition_, joined, evaluationContext_)) {
     matches[static_cast<size_t>(selected)] = 1;
   }
   return matches;

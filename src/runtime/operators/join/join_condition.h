@@ -7,7 +7,8 @@
 // type, only the columns the condition reads (markReadColumns), and the condition selects the
 // TRUE rows (ExpressionEvaluator::selectTrue).
 //
-// Threading: built with the operator; evaluate() is const and keeps no state between calls.
+// Threading: built with the operator instance, used by its thread; evaluate() keeps nothing
+// between calls but the evaluation context (per-call state of the condition's functions).
 #pragma once
 
 #include <cstdint>
@@ -34,13 +35,15 @@ class JoinCondition {
   /// For every pair of `candidates` (halves in `left` and `right`), whether the condition is
   /// TRUE for it (1) or not (0); all 1 without a condition.
   std::vector<uint8_t> evaluate(const JoinedRowRefs& candidates, const RowStore& left,
-                                const RowStore& right) const;
+                                const RowStore& right);
 
  private:
   expression::ExpressionPtr condition_;
   LogicalTypePtr joinedRowType_;
   std::vector<bool> readColumns_;  // the joined columns the condition reads
   expression::ExpressionEvaluator evaluator_;
+  /// What this instance's evaluations read besides their chunk (see EvaluationContext).
+  function::EvaluationContext evaluationContext_;
 };
 
 }  // namespace eddy::runtime::operators

@@ -27,6 +27,11 @@
 
 namespace eddy::runtime::operators {
 
+
+using relational::JoinType;
+using relational::isOuterSide;
+using relational::outputsLeftOnly;
+
 namespace {
 
 // The most candidate pairs materialized for one condition evaluation; probe rows are taken
@@ -68,24 +73,6 @@ void checkJoinKeyTypes(const LogicalTypePtr& leftRowType, const std::vector<int>
   }
 }
 
-std::string joinTypeName(JoinType type) {
-  switch (type) {
-    case JoinType::INNER:
-      return "InnerJoin";
-    case JoinType::LEFT:
-      return "LeftOuterJoin";
-    case JoinType::RIGHT:
-      return "RightOuterJoin";
-    case JoinType::FULL:
-      return "FullOuterJoin";
-    case JoinType::SEMI:
-      return "LeftSemiJoin";
-    case JoinType::ANTI:
-      return "LeftAntiJoin";
-  }
-  throw InternalError("unknown join type");
-}
-
 std::string batchJoinAlgorithmName(BatchJoinAlgorithm algorithm) {
   switch (algorithm) {
     case BatchJoinAlgorithm::AUTO:
@@ -104,24 +91,6 @@ bool keysSortable(const JoinSpec& spec) {
     return vector::physicalLayoutOf(*spec.leftRowType->getFields()[static_cast<size_t>(key)].type) ==
            vector::PhysicalLayout::kBoxed;
   });
-}
-
-bool outputsLeftOnly(JoinType type) { return type == JoinType::SEMI || type == JoinType::ANTI; }
-
-bool isOuterSide(JoinType type, int side) {
-  switch (type) {
-    case JoinType::INNER:
-      return false;
-    case JoinType::LEFT:
-    case JoinType::SEMI:
-    case JoinType::ANTI:
-      return side == 0;
-    case JoinType::RIGHT:
-      return side == 1;
-    case JoinType::FULL:
-      return true;
-  }
-  return false;
 }
 
 JoinOperator::JoinOperator(std::shared_ptr<const JoinSpec> spec) : spec_(std::move(spec)) {

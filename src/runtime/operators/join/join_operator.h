@@ -56,6 +56,7 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "expression/bound_expression.h"
+#include "relational/join_type.h"
 #include "runtime/operators/join/join_condition.h"
 #include "runtime/operators/stored_rows/joined_row_emitter.h"
 #include "runtime/operators/stored_rows/key_table.h"
@@ -63,22 +64,6 @@
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
-
-/// SEMI and ANTI output the left rows only: a SEMI join each left row that has a partner, once
-/// (whatever the number of partners), an ANTI join each left row that has none.
-enum class JoinType { INNER, LEFT, RIGHT, FULL, SEMI, ANTI };
-
-/// Flink's EXPLAIN names: "InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin",
-/// "LeftSemiJoin", "LeftAntiJoin".
-std::string joinTypeName(JoinType type);
-
-/// Whether a `type` join outputs the left rows only (SEMI, ANTI).
-bool outputsLeftOnly(JoinType type);
-
-/// Whether input `side` (0 left, 1 right) of a `type` join is an outer side: its rows without
-/// a partner are emitted padded with NULLs. The left side of SEMI and ANTI joins counts as
-/// outer too: its rows keep their number of partners.
-bool isOuterSide(JoinType type, int side);
 
 /// Whether row `row` of `chunk` has a NULL in one of `keyColumns` (such a key matches nothing).
 bool keyHasNull(const vector::Chunk& chunk, const std::vector<int>& keyColumns, int64_t row);
@@ -116,7 +101,7 @@ void checkTimeColumn(const LogicalTypePtr& rowType, int column);
 
 /// The definition of one regular join (built by the planner, shared by all subtasks).
 struct JoinSpec {
-  JoinType joinType = JoinType::INNER;
+  relational::JoinType joinType = relational::JoinType::INNER;
   LogicalTypePtr leftRowType;   // ROW<...> of input 0
   LogicalTypePtr rightRowType;  // ROW<...> of input 1
   std::vector<int> leftKeys;    // equi-join key columns of the left input ...

@@ -5,6 +5,8 @@
 
 namespace eddy::runtime::operators {
 
+using relational::JoinType;
+
 LookupJoinOperator::LookupJoinOperator(std::shared_ptr<const LookupJoinSpec> spec)
     : spec_(std::move(spec)),
       keyEvaluator_(spec_->keys),
@@ -34,7 +36,7 @@ void LookupJoinOperator::processBatch(int, BatchPtr batch) {
 
 vector::Chunk LookupJoinOperator::join(const vector::Chunk& input) {
   // 1. The probe keys of the rows whose keys are all non-NULL.
-  keyEvaluator_.evaluate(input, keyValues_);
+  keyEvaluator_.evaluate(input, keyValues_, evaluationContext_);
   vector::Chunk keys(keyRowType_);
   std::vector<int32_t> probeRows;  // the input row of each key row
   for (int64_t row = 0; row < input.size(); ++row) {
@@ -68,7 +70,7 @@ vector::Chunk LookupJoinOperator::join(const vector::Chunk& input) {
       combined.mutableColumn(pairs.columnCount() + c) = matches.column(c);  // the whole column
     }
     combined.mutableRowKinds().assign(matchInputRows.size(), RowKind::INSERT);
-    passing = conditionEvaluator_.selectTrue(spec_->condition, combined);
+    passing = conditionEvaluator_.selectTrue(spec_->condition, combined, evaluationContext_);
   } else {
     passing.resize(matchInputRows.size());
     for (size_t m = 0; m < passing.size(); ++m) passing[m] = static_cast<int32_t>(m);

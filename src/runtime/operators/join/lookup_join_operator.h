@@ -24,7 +24,7 @@ using LookupCall =
     std::function<void(const vector::Chunk& keys, vector::Chunk& matches, std::vector<int32_t>& keyRows)>;
 
 struct LookupJoinSpec {
-  JoinType joinType = JoinType::INNER;  // INNER or LEFT
+  relational::JoinType joinType = relational::JoinType::INNER;  // INNER or LEFT
   LogicalTypePtr inputRowType;
   /// The table's physical columns, as the lookup function returns them.
   LogicalTypePtr tableRowType;
@@ -50,6 +50,8 @@ class LookupJoinOperator final : public StreamOperator {
   std::shared_ptr<const LookupJoinSpec> spec_;
   expression::ExpressionEvaluator keyEvaluator_;
   expression::ExpressionEvaluator conditionEvaluator_;
+  /// What this instance's evaluations read besides their chunk (see EvaluationContext).
+  function::EvaluationContext evaluationContext_;
   LookupCall lookup_;
   LogicalTypePtr keyRowType_;
   std::vector<vector::Vector> keyValues_;

@@ -18,6 +18,8 @@
 
 namespace eddy::runtime::operators {
 
+using relational::JoinType;
+
 namespace {
 
 // A right row marked as failing the residual condition while a flush resolves its pairs.
@@ -253,7 +255,7 @@ void TemporalJoinOperator::flushOutput() {
       }
       if (candidates.size() > 0) {
         std::vector<uint8_t> holds(candidates.size(), 0);
-        for (int32_t selected : evaluator_.selectTrue(spec_->condition, assemble(candidates))) {
+        for (int32_t selected : evaluator_.selectTrue(spec_->condition, assemble(candidates), evaluationContext_)) {
           holds[static_cast<size_t>(selected)] = 1;
         }
         for (size_t j = 0; j < candidates.size(); ++j) {

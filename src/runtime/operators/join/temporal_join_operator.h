@@ -56,7 +56,7 @@ namespace eddy::runtime::operators {
 
 /// The definition of one temporal join (built by the planner, shared by all subtasks).
 struct TemporalJoinSpec {
-  JoinType joinType = JoinType::INNER;  // INNER or LEFT
+  relational::JoinType joinType = relational::JoinType::INNER;  // INNER or LEFT
   LogicalTypePtr leftRowType;           // ROW<...> of input 0
   LogicalTypePtr rightRowType;          // ROW<...> of input 1
   /// Equi-join key columns of each input, pairwise of identical types (non-empty).
@@ -133,6 +133,8 @@ class TemporalJoinOperator final : public StreamOperator {
 
   std::shared_ptr<const TemporalJoinSpec> spec_;
   expression::ExpressionEvaluator evaluator_;
+  /// What this instance's evaluations read besides their chunk (see EvaluationContext).
+  function::EvaluationContext evaluationContext_;
   bool batchMode_ = false;
   bool finished_ = false;
 

@@ -13,6 +13,16 @@
 
 namespace eddy::runtime::operators {
 
+using function::Accumulator;
+using function::AggregateCall;
+using function::AggregateKind;
+using function::accumulate;
+using function::aggregateResult;
+using function::createAccumulator;
+
+using relational::OverFrameUnit;
+using relational::SortKey;
+
 namespace {
 
 /// a + b for b >= 0, saturating at Watermark::kMax (times near the end of time stay ordered).

@@ -76,6 +76,7 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "function/aggregate/aggregate_call.h"
+#include "relational/ordering.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
 #include "vector/chunk_operations.h"
@@ -83,8 +84,6 @@
 namespace eddy::runtime::operators {
 
 /// ROWS: the frame counts rows; RANGE: it spans an interval of the order column's time.
-enum class OverFrameUnit { ROWS, RANGE };
-
 /// The definition of one over aggregation: one frame shared by all its calls (the planner
 /// makes one operator per distinct window). Built by the planner, shared by all subtasks.
 struct OverAggregateSpec {
@@ -100,14 +99,14 @@ struct OverAggregateSpec {
   /// columns (none: every row of a partition is a peer of the others); rows of equal keys
   /// are peers, in arrival order. RANGE frames are then UNBOUNDED (`preceding` unset) or
   /// CURRENT ROW (0: the row's peers).
-  std::vector<SortKey> orderKeys;
-  OverFrameUnit unit = OverFrameUnit::ROWS;
+  std::vector<relational::SortKey> orderKeys;
+  relational::OverFrameUnit unit = relational::OverFrameUnit::ROWS;
   /// ROWS: how many rows before the current one; RANGE: how many milliseconds before (a row at
   /// t sees rows with time in [t - preceding, t]); >= 0. nullopt: UNBOUNDED PRECEDING. The
   /// frame always ends at CURRENT ROW.
   std::optional<int64_t> preceding;
   /// Over input columns, as GroupAggregateOperator's (FILTER and DISTINCT included).
-  std::vector<AggregateCall> calls;
+  std::vector<function::AggregateCall> calls;
   /// The input columns (same types), then one column per call (of its resultType).
   LogicalTypePtr outputRowType;
 };
@@ -149,7 +148,7 @@ class OverAggregateOperator final : public StreamOperator {
   struct Partition {
     std::string keyBytes;
     bool inUse = false;
-    std::vector<Accumulator> accumulators;
+    std::vector<function::Accumulator> accumulators;
     FrameRows frame;  // bounded frames only
     /// Event time and BATCH: accepted rows not processed yet, in arrival order, with their
     /// times (null until the first one).

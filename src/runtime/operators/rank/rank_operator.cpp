@@ -10,21 +10,14 @@
 
 namespace eddy::runtime::operators {
 
+using function::compareValues;
+
+using relational::RankKind;
+using relational::SortKey;
+
 namespace {
 bool isAccumulate(RowKind kind) { return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER; }
 }  // namespace
-
-std::string rankKindName(RankKind kind) {
-  switch (kind) {
-    case RankKind::ROW_NUMBER:
-      return "ROW_NUMBER";
-    case RankKind::RANK:
-      return "RANK";
-    case RankKind::DENSE_RANK:
-      return "DENSE_RANK";
-  }
-  return "?";
-}
 
 RankOperator::RankOperator(std::shared_ptr<const RankSpec> spec) : spec_(std::move(spec)) {}
 RankOperator::~RankOperator() = default;

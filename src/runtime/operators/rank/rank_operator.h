@@ -35,24 +35,20 @@
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
+#include "relational/ordering.h"
+#include "runtime/operators/sort/sort_operator.h"
 #include "runtime/operators/stored_rows/key_table.h"
 #include "runtime/operators/stored_rows/row_ref_output_queue.h"
 #include "runtime/operators/stored_rows/row_store.h"
-#include "runtime/operators/sort/sort_operator.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
 
-enum class RankKind { ROW_NUMBER, RANK, DENSE_RANK };
-
-/// "ROW_NUMBER", "RANK", "DENSE_RANK".
-std::string rankKindName(RankKind kind);
-
 struct RankSpec {
   LogicalTypePtr inputRowType;
   std::vector<int> partitionKeys;
-  std::vector<SortKey> sortKeys;
-  RankKind rankKind = RankKind::ROW_NUMBER;
+  std::vector<relational::SortKey> sortKeys;
+  relational::RankKind rankKind = relational::RankKind::ROW_NUMBER;
   int64_t rankStart = 1;          // inclusive, >= 1
   int64_t rankEnd = INT64_MAX;    // inclusive
   bool outputRankNumber = false;  // append the rank as a BIGINT NOT NULL column

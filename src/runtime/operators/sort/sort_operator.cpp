@@ -9,6 +9,10 @@
 
 namespace eddy::runtime::operators {
 
+using function::compareValues;
+
+using relational::SortKey;
+
 void SortOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;

@@ -18,20 +18,15 @@
 
 #include "eddy/row.h"
 #include "eddy/runtime/stream_operator.h"
+#include "relational/ordering.h"
 #include "runtime/operators/stored_rows/row_store.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
 
-struct SortKey {
-  int column;
-  bool ascending = true;
-  bool nullsFirst = true;
-};
-
 struct SortSpec {
   LogicalTypePtr rowType;
-  std::vector<SortKey> keys;
+  std::vector<relational::SortKey> keys;
   int64_t offset = 0;
   int64_t fetch = -1;  // -1: no limit
   /// STREAMING ORDER BY a rowtime (Flink's TemporalSort): this column (the first key,

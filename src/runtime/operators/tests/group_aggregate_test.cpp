@@ -16,6 +16,13 @@
 #include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
+
+using function::Accumulator;
+using function::AggregateCall;
+using function::AggregateKind;
+using function::accumulate;
+using function::aggregateResult;
+using function::createAccumulator;
 namespace {
 
 LogicalTypePtr stringType() { return LogicalType::varchar(2147483647); }

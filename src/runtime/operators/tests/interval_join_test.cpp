@@ -18,6 +18,9 @@
 #include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
+
+using relational::JoinType;
+using relational::joinTypeName;
 namespace {
 
 using testing::Rows;

@@ -15,6 +15,11 @@
 #include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
+
+
+using relational::JoinType;
+using relational::joinTypeName;
+using relational::outputsLeftOnly;
 namespace {
 
 using testing::Rows;

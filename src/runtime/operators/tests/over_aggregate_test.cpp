@@ -21,6 +21,11 @@
 #include "runtime/operators/window/window_spec.h"
 
 namespace eddy::runtime::operators {
+
+using function::AggregateCall;
+using function::AggregateKind;
+
+using relational::OverFrameUnit;
 namespace {
 
 using testing::Rows;

@@ -13,6 +13,8 @@
 #include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
+
+using relational::JoinType;
 namespace {
 
 using testing::Rows;

@@ -12,11 +12,18 @@
 #include "runtime/operators/window/window_table_function_operator.h"
 
 namespace eddy::runtime::operators {
+
+using function::AggregateCall;
+using function::AggregateKind;
+using relational::WindowKind;
+using relational::WindowSpec;
+using relational::windowKindName;
+
 namespace {
 
 using testing::Rows;
-using OutputColumn = WindowAggregateSpec::OutputColumn;
-using ColumnKind = OutputColumn::Kind;
+using relational::WindowOutputColumn;
+using ColumnKind = relational::WindowOutputColumn::Kind;
 
 constexpr int64_t kMinute = 60'000;
 constexpr int64_t kDay = 24 * 60 * kMinute;
@@ -83,12 +90,12 @@ std::shared_ptr<const WindowAggregateSpec> aggregateSpec(
       {"k", LogicalType::varchar(LogicalType::kMaxLength), std::nullopt},
       {"window_start", LogicalType::timestamp(3, TimestampKind::REGULAR, false), std::nullopt},
       {"window_end", LogicalType::timestamp(3, TimestampKind::REGULAR, false), std::nullopt}};
-  spec->outputColumns = {OutputColumn{ColumnKind::KEY, 0},
-                         OutputColumn{ColumnKind::WINDOW_START, 0},
-                         OutputColumn{ColumnKind::WINDOW_END, 0}};
+  spec->outputColumns = {relational::WindowOutputColumn{ColumnKind::KEY, 0},
+                         relational::WindowOutputColumn{ColumnKind::WINDOW_START, 0},
+                         relational::WindowOutputColumn{ColumnKind::WINDOW_END, 0}};
   for (size_t i = 0; i < calls.size(); ++i) {
     fields.push_back(RowField{"c" + std::to_string(i), calls[i].resultType, std::nullopt});
-    spec->outputColumns.push_back(OutputColumn{ColumnKind::CALL, static_cast<int>(i)});
+    spec->outputColumns.push_back(relational::WindowOutputColumn{ColumnKind::CALL, static_cast<int>(i)});
   }
   spec->calls = std::move(calls);
   spec->outputRowType = LogicalType::row(std::move(fields));
@@ -327,7 +334,7 @@ TEST(WindowTest, LocalZonedWindowsAlignToTheZonesWallClock) {
   auto aggregate = std::make_shared<WindowAggregateSpec>(
       *aggregateSpec(spec, {countStar()}, instantInputType()));
   aggregate->outputColumns.insert(aggregate->outputColumns.begin() + 3,
-                                  OutputColumn{ColumnKind::WINDOW_TIME, 0});
+                                  relational::WindowOutputColumn{ColumnKind::WINDOW_TIME, 0});
   aggregate->outputRowType = parseLogicalType(
       "ROW<k STRING, window_start TIMESTAMP(3) NOT NULL, window_end TIMESTAMP(3) NOT NULL, "
       "window_time TIMESTAMP_LTZ(3) NOT NULL, c0 BIGINT NOT NULL>");

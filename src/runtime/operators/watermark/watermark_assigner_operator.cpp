@@ -52,7 +52,7 @@ void WatermarkAssignerOperator::processBatch(int, BatchPtr batch) {
   for (size_t index = 0; index < typed.records.size(); ++index) {
     vector::Chunk& chunk = typed.records[index];
     const int64_t timestamp = typed.timestamps.empty() ? kNoTimestamp : typed.timestamps[index];
-    evaluator_.evaluate(chunk, results_);
+    evaluator_.evaluate(chunk, results_, evaluationContext_);
     const vector::Vector& values = results_[0];
     const int64_t* millis = values.data<int64_t>();
     int64_t begin = 0;

@@ -53,6 +53,8 @@ class WatermarkAssignerOperator final : public StreamOperator {
 
   std::shared_ptr<const WatermarkAssignerSpec> spec_;
   expression::ExpressionEvaluator evaluator_;
+  /// What this instance's evaluations read besides their chunk (see EvaluationContext).
+  function::EvaluationContext evaluationContext_;
   std::vector<vector::Vector> results_;
   std::vector<int32_t> selection_;
   bool generate_ = true;

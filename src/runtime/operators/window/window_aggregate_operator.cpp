@@ -11,6 +11,15 @@
 
 namespace eddy::runtime::operators {
 
+using function::Accumulator;
+using function::AggregateCall;
+using function::accumulate;
+using function::aggregateResult;
+using function::createAccumulator;
+
+using relational::WindowKind;
+using relational::WindowSpec;
+
 namespace {
 
 constexpr size_t kWindowEndBytes = 8;
@@ -43,7 +52,7 @@ int64_t decodeWindowEnd(std::string_view windowKey) {
 
 WindowAggregateOperator::WindowAggregateOperator(std::shared_ptr<const WindowAggregateSpec> spec)
     : spec_(std::move(spec)), assigner_(spec_->window, *spec_->inputRowType) {
-  using Kind = WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   const auto& fields = spec_->outputRowType->getFields();
   if (fields.size() != spec_->outputColumns.size()) {
     throw InternalError(
@@ -51,7 +60,7 @@ WindowAggregateOperator::WindowAggregateOperator(std::shared_ptr<const WindowAgg
                     spec_->outputColumns.size(), spec_->outputRowType->toString(), fields.size()));
   }
   for (size_t i = 0; i < fields.size(); ++i) {
-    const WindowAggregateSpec::OutputColumn& column = spec_->outputColumns[i];
+    const relational::WindowOutputColumn& column = spec_->outputColumns[i];
     bool fits = true;
     switch (column.kind) {
       case Kind::KEY:
@@ -328,9 +337,9 @@ void WindowAggregateOperator::accumulateRow(const vector::Chunk& chunk, int64_t 
 void WindowAggregateOperator::appendResult(const std::vector<Value>& keyValues,
                                            const TimeWindow& window,
                                            const std::vector<Accumulator>& accumulators) {
-  using Kind = WindowAggregateSpec::OutputColumn::Kind;
+  using Kind = relational::WindowOutputColumn::Kind;
   for (size_t i = 0; i < spec_->outputColumns.size(); ++i) {
-    const WindowAggregateSpec::OutputColumn& column = spec_->outputColumns[i];
+    const relational::WindowOutputColumn& column = spec_->outputColumns[i];
     vector::Vector& out = output_->mutableColumn(static_cast<int>(i));
     switch (column.kind) {
       case Kind::KEY:

@@ -60,20 +60,13 @@ namespace eddy::runtime::operators {
 /// The definition of one window aggregation (built by the planner, shared by all subtasks).
 struct WindowAggregateSpec {
   LogicalTypePtr inputRowType;
-  WindowSpec window;
+  relational::WindowSpec window;
   /// GROUP BY columns other than the window's (input columns); may be empty.
   std::vector<int> keyColumns;
   /// Over input columns, as GroupAggregateOperator's (FILTER and DISTINCT included).
-  std::vector<AggregateCall> calls;
-  struct OutputColumn {
-    /// KEY: keyColumns[index]'s value; CALL: calls[index]'s result; WINDOW_START / WINDOW_END:
-    /// the window bounds (window scale, TIMESTAMP(3)); WINDOW_TIME: the window time
-    /// (TIMESTAMP(3), or TIMESTAMP_LTZ(3) when zoned). The window columns must be timestamps.
-    enum class Kind { KEY, WINDOW_START, WINDOW_END, WINDOW_TIME, CALL } kind = Kind::KEY;
-    int index = 0;  ///< into keyColumns (KEY) or calls (CALL); unused otherwise
-  };
+  std::vector<function::AggregateCall> calls;
   /// The output row, in order.
-  std::vector<OutputColumn> outputColumns;
+  std::vector<relational::WindowOutputColumn> outputColumns;
   LogicalTypePtr outputRowType;
 };
 
@@ -94,7 +87,7 @@ class WindowAggregateOperator final : public StreamOperator {
   struct WindowState {
     std::vector<Value> keyValues;
     TimeWindow window;
-    std::vector<Accumulator> accumulators;
+    std::vector<function::Accumulator> accumulators;
   };
   /// The values a session's calls read from one input row (inputColumns_), with the row's
   /// arrival sequence.
@@ -128,11 +121,11 @@ class WindowAggregateOperator final : public StreamOperator {
   void fireSession(const std::string& keyBytes, int64_t end);
   void onProcessingTime(int64_t time);
 
-  std::vector<Accumulator> newAccumulators() const;
+  std::vector<function::Accumulator> newAccumulators() const;
   void accumulateRow(const vector::Chunk& chunk, int64_t row,
-                     std::vector<Accumulator>& accumulators) const;
+                     std::vector<function::Accumulator>& accumulators) const;
   void appendResult(const std::vector<Value>& keyValues, const TimeWindow& window,
-                    const std::vector<Accumulator>& accumulators);
+                    const std::vector<function::Accumulator>& accumulators);
   void emitOutput();
 
   std::shared_ptr<const WindowAggregateSpec> spec_;

@@ -6,19 +6,9 @@
 
 namespace eddy::runtime::operators {
 
-std::string windowKindName(WindowKind kind) {
-  switch (kind) {
-    case WindowKind::TUMBLE:
-      return "TUMBLE";
-    case WindowKind::HOP:
-      return "HOP";
-    case WindowKind::CUMULATE:
-      return "CUMULATE";
-    case WindowKind::SESSION:
-      return "SESSION";
-  }
-  return "UNKNOWN";
-}
+using relational::WindowKind;
+using relational::WindowSpec;
+using relational::windowKindName;
 
 int64_t windowStartWithOffset(int64_t timestamp, int64_t offset, int64_t size) {
   int64_t remainder = (timestamp - offset) % size;

@@ -1,7 +1,8 @@
-// WindowSpec: the time window of one of Flink's windowing table-valued functions — TUMBLE, HOP,
-// CUMULATE or SESSION over a time attribute — as the planner hands it to the window operators
-// (WindowTableFunctionOperator, WindowAggregateOperator), and WindowAssigner, the window
-// arithmetic they share (Flink's TimeWindow.getWindowStartWithOffset and the table runtime's
+// WindowAssigner: the window arithmetic over a relational::WindowSpec (the time window of one of
+// Flink's windowing table-valued functions — TUMBLE, HOP, CUMULATE or SESSION over a time
+// attribute — as the planner hands it to the window operators WindowTableFunctionOperator and
+// WindowAggregateOperator), shared by those operators (Flink's
+// TimeWindow.getWindowStartWithOffset and the table runtime's
 // Tumbling/Sliding/Cumulative/SessionWindowAssigner).
 //
 // A window is [start, end), end exclusive. Windows are computed in the *window scale*: the time
@@ -35,35 +36,10 @@
 
 #include "common/session_time_zone.h"
 #include "eddy/types/logical_type.h"
+#include "relational/window.h"
 #include "vector/vector.h"
 
 namespace eddy::runtime::operators {
-
-enum class WindowKind { TUMBLE, HOP, CUMULATE, SESSION };
-
-/// The name of the table function: "TUMBLE", "HOP", "CUMULATE", "SESSION".
-std::string windowKindName(WindowKind kind);
-
-/// The window of a windowing TVF (see the file comment). Built by the planner, shared
-/// immutably by the subtasks of one operator.
-struct WindowSpec {
-  WindowKind kind = WindowKind::TUMBLE;
-  /// The input column holding the time attribute, TIMESTAMP(p) or TIMESTAMP_LTZ(p) (int64 epoch
-  /// millis in the chunk; nanoseconds within the millisecond are ignored). Unused (may be -1)
-  /// with processingTime.
-  int timeColumn = -1;
-  /// Assign windows by the wall clock at arrival
-  /// (context.processingTimeService->currentProcessingTime(), an instant) instead of timeColumn.
-  bool processingTime = false;
-  int64_t size = 0;    ///< TUMBLE/HOP size, CUMULATE max size, SESSION gap (ms); > 0
-  int64_t slide = 0;   ///< HOP slide, CUMULATE step (ms); > 0 for those two
-  int64_t offset = 0;  ///< TUMBLE/HOP/CUMULATE offset (ms), Flink's `offset` argument
-  /// Set when the time is an instant (TIMESTAMP_LTZ or proctime): windows align to this zone's
-  /// wall clock, window_start/window_end are wall-clock TIMESTAMP(3) millis, and a window's
-  /// event/processing time end is zone.toEpochMillis(window_end). Unset: the time column is a
-  /// TIMESTAMP and start/end are in its own scale (a proctime without zone is read as UTC).
-  std::optional<common::SessionTimeZone> timeZone;
-};
 
 /// A window [start, end) in the window scale.
 struct TimeWindow {
@@ -87,9 +63,9 @@ class WindowAssigner {
   /// Validates `spec` against `inputRowType` (the operator's input ROW type): positive size
   /// (and slide for HOP/CUMULATE), CUMULATE's size a multiple of its step, an event-time
   /// column of type TIMESTAMP or TIMESTAMP_LTZ. Throws ValidationException otherwise.
-  WindowAssigner(const WindowSpec& spec, const LogicalType& inputRowType);
+  WindowAssigner(const relational::WindowSpec& spec, const LogicalType& inputRowType);
 
-  const WindowSpec& spec() const { return spec_; }
+  const relational::WindowSpec& spec() const { return spec_; }
 
   /// The event time of row `row` of the time column (epoch millis); throws TableException
   /// with kNullRowTimeMessage for NULL.
@@ -108,7 +84,7 @@ class WindowAssigner {
   }
 
  private:
-  WindowSpec spec_;
+  relational::WindowSpec spec_;
 };
 
 }  // namespace eddy::runtime::operators

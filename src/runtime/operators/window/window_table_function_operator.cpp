@@ -9,6 +9,9 @@
 
 namespace eddy::runtime::operators {
 
+using relational::WindowKind;
+using relational::WindowSpec;
+
 namespace {
 
 const WindowSpec& checkedWindow(const WindowTableFunctionSpec& spec) {

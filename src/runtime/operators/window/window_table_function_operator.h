@@ -32,7 +32,7 @@ namespace eddy::runtime::operators {
 /// The definition of one window TVF (built by the planner, shared by all subtasks).
 struct WindowTableFunctionSpec {
   LogicalTypePtr inputRowType;
-  WindowSpec window;
+  relational::WindowSpec window;
   /// The input fields, then window_start, window_end, window_time (see the file comment).
   LogicalTypePtr outputRowType;
 };

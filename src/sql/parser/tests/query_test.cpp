@@ -165,10 +165,10 @@ TEST(QueryTreeTest, JoinsAreLeftDeepWithTheirConditions) {
       parseStatement("SELECT * FROM a LEFT JOIN b ON a.x = b.x JOIN c USING (y)");
   const auto& select = statement->as<QueryStatement>().query->as<SelectQuery>();
   const auto& outer = select.from->as<JoinReference>();
-  EXPECT_EQ(outer.joinType, JoinType::kInner);
+  EXPECT_EQ(outer.joinType, relational::JoinType::INNER);
   EXPECT_EQ(outer.usingColumns, (std::vector<std::string>{"y"}));
   const auto& inner = outer.left->as<JoinReference>();
-  EXPECT_EQ(inner.joinType, JoinType::kLeft);
+  EXPECT_EQ(inner.joinType, relational::JoinType::LEFT);
   ASSERT_NE(inner.condition, nullptr);
   EXPECT_EQ(inner.right->as<NamedTableReference>().name, (QualifiedName{"b"}));
 }

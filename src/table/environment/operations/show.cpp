@@ -81,7 +81,7 @@ TableResult show(OperationContext& context, const sql::ShowStatement& show) {
         names.insert(name);
       }
       for (const std::string& name : catalogs.functions().functionNames()) names.insert(name);
-      for (const std::string& name : runtime::operators::aggregateFunctionNames()) {
+      for (const std::string& name : function::aggregateFunctionNames()) {
         names.insert(name);
       }
       for (const char* name : {"CAST", "COALESCE", "DENSE_RANK", "GROUPING", "GROUPING_ID",
