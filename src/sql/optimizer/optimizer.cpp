@@ -31,6 +31,10 @@ const std::vector<Pass>& passes() {
       {"RankNumberPruning", pruneRankNumbers},
       {"ConstantFolding", foldConstants},
       {"FilterPushDown", pushFilters},
+      // FilterPushDown can bring a filter on the rank column down to its Rank (through a
+      // projection over the ranking query): make that a Top-N range too, before ProjectMerge.
+      {"RankFilterPushDown", pushFiltersIntoRanks},
+      {"RankNumberPruning", pruneRankNumbers},
       {"ProjectJoinTranspose", pruneJoinInputs},
       {"ProjectMerge", mergeProjects},
       // Merged projections can put constants together again (CAST(1.5 AS DOUBLE) of a sink's
