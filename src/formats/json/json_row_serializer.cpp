@@ -2,50 +2,12 @@
 
 #include <cmath>
 
+#include "common/json_string.h"
 #include "eddy/exceptions.h"
 #include "eddy/row.h"
 #include "eddy/types/record_format.h"
 
 namespace eddy::formats {
-
-void appendJsonString(std::string_view text, std::string& out) {
-  static constexpr char kHexDigits[] = "0123456789ABCDEF";
-  out.push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out.push_back(kHexDigits[(c >> 4) & 0xF]);
-          out.push_back(kHexDigits[c & 0xF]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 JsonRowSerializer::JsonRowSerializer(LogicalTypePtr rowType, JsonFormatOptions options)
     : rowType_(std::move(rowType)), options_(std::move(options)) {
@@ -54,7 +16,7 @@ JsonRowSerializer::JsonRowSerializer(LogicalTypePtr rowType, JsonFormatOptions o
   textOptions_.decimalNotation.stripTrailingZeros = false;
   for (const RowField& column : rowType_->getFields()) {
     std::string prefix;
-    appendJsonString(column.name, prefix);
+    common::appendJsonString(column.name, prefix);
     prefix.push_back(':');
     memberPrefixes_.push_back(std::move(prefix));
   }
@@ -79,7 +41,7 @@ void JsonRowSerializer::appendScalar(const vector::Vector& column, int64_t index
   }
   text_.clear();
   appendValueText(column, index, textOptions_, text_);
-  appendJsonString(text_, out);
+  common::appendJsonString(text_, out);
 }
 
 void JsonRowSerializer::appendValue(const Value& value, const LogicalTypePtr& type,
@@ -125,7 +87,7 @@ void JsonRowSerializer::appendValue(const Value& value, const LogicalTypePtr& ty
         }
         if (!first) out.push_back(',');
         first = false;
-        appendJsonString(keyText, out);
+        common::appendJsonString(keyText, out);
         out.push_back(':');
         if (isMap) {
           appendValue(entry, type->getValueType(), out);
@@ -146,7 +108,7 @@ void JsonRowSerializer::appendValue(const Value& value, const LogicalTypePtr& ty
         if (field.isNull() && options_.encodeIgnoreNullFields) continue;
         if (!first) out.push_back(',');
         first = false;
-        appendJsonString(fields[i].name, out);
+        common::appendJsonString(fields[i].name, out);
         out.push_back(':');
         appendValue(field, fields[i].type, out);
       }

@@ -23,8 +23,6 @@
 
 namespace eddy::formats {
 
-/// Appends `text` as a JSON string (quotes included), escaped as Jackson escapes.
-void appendJsonString(std::string_view text, std::string& out);
 
 class JsonRowSerializer final : public RowSerializer {
  public:

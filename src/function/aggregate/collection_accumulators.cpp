@@ -5,6 +5,7 @@
 #include <iterator>
 #include <utility>
 
+#include "common/json_string.h"
 #include "eddy/exceptions.h"
 #include "function/json_text.h"
 #include "function/value_order.h"
@@ -173,7 +174,7 @@ Value jsonObjectOf(const ValueMap& entries, bool rawValues) {
   for (const auto& [key, value] : entries) {
     if (!first) json.push_back(',');
     first = false;
-    appendJsonString(key.get<std::string>(), json);
+    common::appendJsonString(key.get<std::string>(), json);
     json.push_back(':');
     appendJsonText(value, rawValues, json);
   }

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "common/json_string.h"
 #include "eddy/exceptions.h"
 #include "function/json_text.h"
 #include "function/scalar/cast.h"
@@ -225,42 +226,6 @@ class JsonEvaluator {
 
 // --- Serialization (Jackson's compact form). ---
 
-void appendQuoted(std::string& out, string_view text) {
-  out.push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\b':
-        out.append("\\b");
-        break;
-      case '\f':
-        out.append("\\f");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out.append(fmt::format("\\u{:04X}", static_cast<unsigned char>(c)));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
-
 // A scalar's text as JSON_VALUE returns it (strings unquoted).
 std::string scalarText(dom::element element) {
   switch (element.type()) {
@@ -300,7 +265,7 @@ void serialize(dom::element element, std::string& out) {
       for (dom::key_value_pair field : object) {
         if (!first) out.push_back(',');
         first = false;
-        appendQuoted(out, field.key);
+        common::appendJsonString(field.key, out);
         out.push_back(':');
         serialize(field.value, out);
       }
@@ -308,7 +273,7 @@ void serialize(dom::element element, std::string& out) {
       return;
     }
     case dom::element_type::STRING:
-      appendQuoted(out, element.get_string().value_unsafe());
+      common::appendJsonString(element.get_string().value_unsafe(), out);
       return;
     default:
       out.append(scalarText(element));
@@ -596,7 +561,7 @@ std::optional<BoundScalarFunction> bindIsJson(const std::vector<LogicalTypePtr>&
 // One SQL value as JSON text.
 void appendJsonValue(const KernelVector& vector, int64_t row, std::string& out) {
   if (isCharacterString(*vector.type())) {
-    appendQuoted(out, vector.stringAt(row));  // without making a Value
+    common::appendJsonString(vector.stringAt(row), out);  // without making a Value
     return;
   }
   appendJsonText(vector.valueAt(row), false, out);
@@ -675,7 +640,7 @@ std::optional<BoundScalarFunction> bindJsonConstructor(const std::vector<Logical
             first = false;
             if (object) {
               if (values[i].isNull(row)) throw TableException("JSON_OBJECT: a key is NULL");
-              appendQuoted(buffer, values[i].stringAt(row));
+              common::appendJsonString(values[i].stringAt(row), buffer);
               buffer.push_back(':');
             }
             if (value.isNull(row)) {
@@ -727,8 +692,6 @@ bool isJsonScalarType(const LogicalType& type) {
   return isCharacterString(type) || isNumeric(type) || isBoolean(type);
 }
 
-void appendJsonString(std::string_view text, std::string& out) { appendQuoted(out, text); }
-
 void appendJsonText(const Value& value, bool raw, std::string& out) {
   switch (value.kind()) {
     case ValueKind::NULL_VALUE:
@@ -738,7 +701,7 @@ void appendJsonText(const Value& value, bool raw, std::string& out) {
       if (raw) {
         out.append(value.get<std::string>());
       } else {
-        appendQuoted(out, value.get<std::string>());
+        common::appendJsonString(value.get<std::string>(), out);
       }
       return;
     case ValueKind::BOOLEAN:
