@@ -9,8 +9,9 @@ namespace eddy::runtime {
 
 namespace {
 // Enough queued batches per producer to keep it busy while the consumer works, few enough
-// to bound memory: each element is at most one batch of kDefaultBatchSize records.
-size_t gateCapacity(int channelCount) { return static_cast<size_t>(std::max(8, 4 * channelCount)); }
+// to bound memory: each element is at most one batch of kDefaultBatchSize records. Four per
+// channel (eight for a single channel), as the shared queue of max(8, 4 x channels) before.
+size_t channelCapacity(int channelCount) { return channelCount == 1 ? 8 : 4; }
 }  // namespace
 
 RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clock)
@@ -21,7 +22,8 @@ RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clo
     gates_[v].resize(vertex.parallelism);
     if (vertex.isSource) continue;
     for (auto& gate : gates_[v]) {
-      gate = std::make_unique<InputGate>(gateCapacity(vertex.inputChannelCount));
+      gate = std::make_unique<InputGate>(vertex.inputChannelCount,
+                                         channelCapacity(vertex.inputChannelCount));
     }
   }
 }

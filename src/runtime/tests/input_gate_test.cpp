@@ -1,5 +1,6 @@
-// The bounded input gate: order, backpressure (a full gate blocks its producer) and
-// cancellation (every waiter wakes and throws TaskCancelled).
+// The input gate: arrival order over its channels, backpressure per channel (a full channel
+// blocks its producer only), blocked channels (barrier alignment) and cancellation (every
+// waiter wakes and throws TaskCancelled).
 #include "runtime/input_gate.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +20,7 @@ BatchPtr batchOf(std::vector<int> values) {
 }
 
 TEST(InputGateTest, DeliversInOrderWithChannels) {
-  InputGate gate(4);
+  InputGate gate(2, 4);
   gate.push(1, batchOf({1, 2}));
   gate.push(0, Watermark{5});
   gate.push(1, EndOfInput{});
@@ -35,8 +36,8 @@ TEST(InputGateTest, DeliversInOrderWithChannels) {
   EXPECT_FALSE(gate.tryPop().has_value());
 }
 
-TEST(InputGateTest, FullGateBlocksTheProducerUntilTheConsumerTakes) {
-  InputGate gate(2);
+TEST(InputGateTest, FullChannelBlocksTheProducerUntilTheConsumerTakes) {
+  InputGate gate(1, 2);
   std::atomic<int> pushed{0};
   std::thread producer([&] {
     for (int i = 0; i < 5; ++i) {
@@ -56,7 +57,7 @@ TEST(InputGateTest, FullGateBlocksTheProducerUntilTheConsumerTakes) {
 }
 
 TEST(InputGateTest, CancelWakesBlockedProducersAndConsumers) {
-  InputGate gate(1);
+  InputGate gate(1, 1);
   gate.push(0, batchOf({1}));
   std::atomic<bool> producerCancelled{false};
   std::atomic<bool> consumerCancelled{false};
@@ -67,7 +68,7 @@ TEST(InputGateTest, CancelWakesBlockedProducersAndConsumers) {
       producerCancelled = true;
     }
   });
-  InputGate emptyGate(1);
+  InputGate emptyGate(1, 1);
   std::thread consumer([&] {
     try {
       emptyGate.pop(std::chrono::steady_clock::now() + 60s);
@@ -85,9 +86,51 @@ TEST(InputGateTest, CancelWakesBlockedProducersAndConsumers) {
 }
 
 TEST(InputGateTest, PopTimesOutWhenNothingArrives) {
-  InputGate gate(1);
+  InputGate gate(1, 1);
   auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(gate.pop(start + 20ms).has_value());
+}
+
+int valueOf(const InputMessage& message) {
+  return typedBatch<int>(*std::get<BatchPtr>(message.element)).records[0];
+}
+
+TEST(InputGateTest, AFullChannelDoesNotBlockTheOthers) {
+  InputGate gate(2, 1);
+  gate.push(0, batchOf({1}));
+  std::atomic<bool> secondPushed{false};
+  std::thread producer([&] {
+    gate.push(1, batchOf({2}));  // channel 0 is full; channel 1 is not
+    secondPushed = true;
+  });
+  producer.join();
+  EXPECT_TRUE(secondPushed);
+  EXPECT_EQ(valueOf(*gate.tryPop()), 1);
+  EXPECT_EQ(valueOf(*gate.tryPop()), 2);
+}
+
+TEST(InputGateTest, ABlockedChannelIsNotReadUntilUnblocked) {
+  InputGate gate(2, 4);
+  gate.push(0, batchOf({1}));
+  gate.push(1, batchOf({2}));
+  gate.push(0, batchOf({3}));
+  gate.push(1, batchOf({4}));
+  gate.blockChannel(0);
+  EXPECT_EQ(valueOf(*gate.tryPop()), 2);
+  EXPECT_EQ(valueOf(*gate.tryPop()), 4);
+  EXPECT_FALSE(gate.tryPop().has_value());
+  EXPECT_FALSE(gate.pop(std::chrono::steady_clock::now() + 10ms).has_value());
+  // A consumer waiting on the blocked gate wakes when the channel is unblocked.
+  std::thread unblocker([&] {
+    std::this_thread::sleep_for(20ms);
+    gate.unblockChannel(0);
+  });
+  auto message = gate.pop(std::chrono::steady_clock::now() + 5s);
+  unblocker.join();
+  ASSERT_TRUE(message.has_value());
+  EXPECT_EQ(message->channel, 0);
+  EXPECT_EQ(valueOf(*message), 1);
+  EXPECT_EQ(valueOf(*gate.tryPop()), 3);
 }
 
 }  // namespace
