@@ -141,32 +141,44 @@ void IntervalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
 }
 
 void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk chunk) {
-  const int otherSide = 1 - side;
-  const bool inputIsLeft = side == 0;
-  const bool inputIsOuter = isOuter(side);
-  const bool otherIsOuter = isOuter(otherSide);
-  const std::vector<int>& keyColumns = inputIsLeft ? spec_->leftKeys : spec_->rightKeys;
-  const int64_t rowCount = chunk.size();
-
   int64_t arrivalTime = 0;
   if (spec_->processingTime) {
     arrivalTime = context().processingTimeService->currentProcessingTime();
-    // Rows of the current millisecond may still arrive; everything before it is complete.
-    const int64_t complete = saturatingAdd(arrivalTime, -1);
-    if (complete > currentWatermark_) releaseUntil(complete);
+    releaseUntilClock(arrivalTime);
   }
-  const int64_t watermark = currentWatermark_;
-  const bool anyWatermark = watermark > Watermark::kMin;
-
-  RowStore& store = stores_[side];
-  const int32_t segment = store.add(std::move(chunk));
-  const vector::Chunk& input = store.chunk(segment);
+  const int64_t rowCount = chunk.size();
+  const int32_t segment = stores_[side].add(std::move(chunk));
 
   // 1. Each row's time, status and key (found among the stored keys or not).
+  const int64_t storedRows = classifyRowsInStreamingMode(side, stores_[side].chunk(segment),
+                                                         arrivalTime);
+
+  // 2. Candidates, condition and emission, in windows of rows.
+  CandidateWindow window;
+  for (int64_t windowBegin = 0; windowBegin < rowCount; windowBegin = window.end) {
+    collectCandidatesInStreamingMode(side, segment, windowBegin, window);
+    const std::vector<uint8_t> matches =
+        condition_.evaluate(window.candidates, stores_[0], stores_[1]);
+    emitWindowInStreamingMode(side, segment, window, matches);
+  }
+  emitter_.flush(output());  // nothing queued points into the input chunk any more
+
+  // 3. Store the rows that can still meet rows of the other side.
+  storeRowsInStreamingMode(side, segment, storedRows);
+  stores_[side].freeEmpty();  // the input chunk when none of its rows is stored in it
+  compactIfSparse();
+}
+
+int64_t IntervalJoinOperator::classifyRowsInStreamingMode(int side, const vector::Chunk& input,
+                                                          int64_t arrivalTime) {
+  const std::vector<int>& keyColumns = side == 0 ? spec_->leftKeys : spec_->rightKeys;
+  const int64_t rowCount = input.size();
+  const int64_t watermark = currentWatermark_;
+  const bool anyWatermark = watermark > Watermark::kMin;
   const vector::Vector* timeVector = nullptr;
   const int64_t* times = nullptr;
   if (!spec_->processingTime) {
-    timeVector = &input.column(inputIsLeft ? spec_->leftTimeColumn : spec_->rightTimeColumn);
+    timeVector = &input.column(side == 0 ? spec_->leftTimeColumn : spec_->rightTimeColumn);
     times = timeVector->data<int64_t>();
   }
   rowTimes_.assign(static_cast<size_t>(rowCount), 0);
@@ -176,10 +188,10 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
   rowJoined_.assign(static_cast<size_t>(rowCount), 0);
   chunkKeyBytes_.clear();
   int64_t lateRows = 0;
+  int64_t storedRows = 0;
   for (int64_t row = 0; row < rowCount; ++row) {
     const auto index = static_cast<size_t>(row);
-    const size_t keyBegin = chunkKeyBytes_.size();
-    keyBytesEnd_[index] = static_cast<int32_t>(keyBegin);
+    keyBytesEnd_[index] = static_cast<int32_t>(chunkKeyBytes_.size());
     if (timeVector != nullptr && timeVector->isNull(row)) continue;
     int64_t time = arrivalTime;
     if (times != nullptr) {
@@ -196,134 +208,169 @@ void IntervalJoinOperator::processChunkInStreamingMode(int side, vector::Chunk c
       continue;
     }
     if (nullKey) continue;
-    rowStatus_[index] =
-        anyWatermark && watermark >= saturatingAdd(time, timeOffset(side)) ? kJoinable : kStored;
+    const bool releasedAtOnce =
+        anyWatermark && watermark >= saturatingAdd(time, timeOffset(side));
+    rowStatus_[index] = releasedAtOnce ? kJoinable : kStored;
+    if (!releasedAtOnce) ++storedRows;
     vector::appendKeyBytes(input, keyColumns, row, chunkKeyBytes_);
     keyBytesEnd_[index] = static_cast<int32_t>(chunkKeyBytes_.size());
-    keyOfRow_[index] = keys_.find(
-        std::string_view(chunkKeyBytes_).substr(keyBegin, chunkKeyBytes_.size() - keyBegin));
+    keyOfRow_[index] = keys_.find(keyBytesOfRow(index));
   }
   countLateRows(lateRows);
+  return storedRows;
+}
 
-  // 2. Candidates, condition and emission, in windows of rows.
-  JoinedRowRefs candidates;
-  std::vector<size_t> otherRowOfCandidate;  // index into the key's other-side rows
-  std::vector<int64_t> firstCandidateOfRow;
-  int64_t storedRows = 0;
-  int64_t windowBegin = 0;
-  while (windowBegin < rowCount) {
-    candidates.clear();
-    otherRowOfCandidate.clear();
-    firstCandidateOfRow.clear();
-    int64_t windowEnd = windowBegin;
-    while (windowEnd < rowCount &&
-           (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
-      const auto index = static_cast<size_t>(windowEnd);
-      firstCandidateOfRow.push_back(candidates.size());
-      if (rowStatus_[index] >= kJoinable && keyOfRow_[index] >= 0) {
-        const int64_t time = rowTimes_[index];
-        // The other side's times this row joins: [time + lower, time + upper] for a left row,
-        // [time - upper, time - lower] for a right row.
-        const int64_t low = inputIsLeft ? saturatingAdd(time, spec_->lowerBound)
-                                        : saturatingAdd(time, -spec_->upperBound);
-        const int64_t high = inputIsLeft ? saturatingAdd(time, spec_->upperBound)
-                                         : saturatingAdd(time, -spec_->lowerBound);
-        const SideRows& others = keys_[keyOfRow_[index]].sides[otherSide];
-        auto other = std::lower_bound(
-            others.rows.begin() + static_cast<std::ptrdiff_t>(others.head), others.rows.end(), low,
-            [](const StoredRow& stored, int64_t value) { return stored.time < value; });
-        const RowRef inputRow{segment, static_cast<int32_t>(windowEnd)};
-        for (; other != others.rows.end() && other->time <= high; ++other) {
-          if (inputIsLeft) {
-            candidates.add(RowKind::INSERT, inputRow, other->row);
-          } else {
-            candidates.add(RowKind::INSERT, other->row, inputRow);
-          }
-          otherRowOfCandidate.push_back(static_cast<size_t>(other - others.rows.begin()));
-        }
-      }
-      ++windowEnd;
-    }
-    firstCandidateOfRow.push_back(candidates.size());
-    const std::vector<uint8_t> matches = condition_.evaluate(candidates, stores_[0], stores_[1]);
+std::string_view IntervalJoinOperator::keyBytesOfRow(size_t row) const {
+  const size_t begin = row == 0 ? 0 : static_cast<size_t>(keyBytesEnd_[row - 1]);
+  return std::string_view(chunkKeyBytes_)
+      .substr(begin, static_cast<size_t>(keyBytesEnd_[row]) - begin);
+}
 
-    for (int64_t row = windowBegin; row < windowEnd; ++row) {
-      const auto index = static_cast<size_t>(row);
-      bool joined = false;
-      const int64_t end = firstCandidateOfRow[index - static_cast<size_t>(windowBegin) + 1];
-      for (int64_t c = firstCandidateOfRow[index - static_cast<size_t>(windowBegin)]; c < end;
-           ++c) {
-        const auto candidate = static_cast<size_t>(c);
-        if (matches[candidate] == 0) continue;
-        emitter_.append(RowKind::INSERT, candidates.left(candidate), candidates.right(candidate),
-                        output());
-        joined = true;
-        if (otherIsOuter) {
-          keys_[keyOfRow_[index]].sides[otherSide].rows[otherRowOfCandidate[candidate]].joined =
-              true;
-        }
-      }
-      rowJoined_[index] = joined ? 1 : 0;
-      if (rowStatus_[index] == kStored) {
-        ++storedRows;
-      } else if (!joined && inputIsOuter &&
-                 !(spec_->dropLateRows && rowStatus_[index] == kLate)) {
-        appendPadded(side, RowRef{segment, static_cast<int32_t>(row)});
+void IntervalJoinOperator::collectCandidatesInStreamingMode(int side, int32_t segment,
+                                                            int64_t windowBegin,
+                                                            CandidateWindow& window) const {
+  const int otherSide = 1 - side;
+  const bool inputIsLeft = side == 0;
+  const auto rowCount = static_cast<int64_t>(rowStatus_.size());
+  for (window.clear(windowBegin); window.end < rowCount && window.hasRoom(); ++window.end) {
+    const auto index = static_cast<size_t>(window.end);
+    window.firstCandidateOfRow.push_back(window.candidates.size());
+    if (rowStatus_[index] < kJoinable || keyOfRow_[index] < 0) continue;
+    const int64_t time = rowTimes_[index];
+    // The other side's times this row joins: [time + lower, time + upper] for a left row,
+    // [time - upper, time - lower] for a right row.
+    const int64_t low = inputIsLeft ? saturatingAdd(time, spec_->lowerBound)
+                                    : saturatingAdd(time, -spec_->upperBound);
+    const int64_t high = inputIsLeft ? saturatingAdd(time, spec_->upperBound)
+                                     : saturatingAdd(time, -spec_->lowerBound);
+    const SideRows& others = keys_[keyOfRow_[index]].sides[otherSide];
+    auto other = std::lower_bound(
+        others.rows.begin() + static_cast<std::ptrdiff_t>(others.head), others.rows.end(), low,
+        [](const StoredRow& stored, int64_t value) { return stored.time < value; });
+    const RowRef inputRow{segment, static_cast<int32_t>(window.end)};
+    for (; other != others.rows.end() && other->time <= high; ++other) {
+      const auto partner = static_cast<size_t>(other - others.rows.begin());
+      if (inputIsLeft) {
+        window.addCandidate(inputRow, other->row, partner);
+      } else {
+        window.addCandidate(other->row, inputRow, partner);
       }
     }
-    windowBegin = windowEnd;
   }
-  emitter_.flush(output());  // nothing queued points into the input chunk any more
+  window.firstCandidateOfRow.push_back(window.candidates.size());
+}
 
-  // 3. Store the rows that can still meet rows of the other side: in the input chunk, or,
-  // when most of it is not stored, in a chunk of their own (the input chunk is then freed).
-  int32_t storedSegment = segment;
+void IntervalJoinOperator::emitWindowInStreamingMode(int side, int32_t segment,
+                                                     const CandidateWindow& window,
+                                                     const std::vector<uint8_t>& matches) {
+  const int otherSide = 1 - side;
+  const bool inputIsOuter = isOuter(side);
+  const bool otherIsOuter = isOuter(otherSide);
+  for (int64_t row = window.begin; row < window.end; ++row) {
+    const auto index = static_cast<size_t>(row);
+    const auto offset = static_cast<size_t>(row - window.begin);
+    bool joined = false;
+    const int64_t end = window.firstCandidateOfRow[offset + 1];
+    for (int64_t c = window.firstCandidateOfRow[offset]; c < end; ++c) {
+      const auto candidate = static_cast<size_t>(c);
+      if (matches[candidate] == 0) continue;
+      emitter_.append(RowKind::INSERT, window.candidates.left(candidate),
+                      window.candidates.right(candidate), output());
+      joined = true;
+      if (otherIsOuter) {
+        keys_[keyOfRow_[index]].sides[otherSide].rows[window.partnerOfCandidate[candidate]].joined =
+            true;
+      }
+    }
+    rowJoined_[index] = joined ? 1 : 0;
+    // An outer row that is not stored and joined nothing is padded now (a window join drops a
+    // late one); a stored one is padded at its release if it never joins.
+    const uint8_t status = rowStatus_[index];
+    if (!joined && inputIsOuter && status != kStored && !(spec_->dropLateRows && status == kLate)) {
+      appendPadded(side, RowRef{segment, static_cast<int32_t>(row)});
+    }
+  }
+}
+
+void IntervalJoinOperator::storeRowsInStreamingMode(int side, int32_t segment,
+                                                    int64_t storedRows) {
+  const auto rowCount = static_cast<int64_t>(rowStatus_.size());
   std::vector<int32_t> storedPositions;  // input row -> position in the stored chunk
-  if (storedRows > 0 && storedRows * 2 <= rowCount) {
-    std::vector<int32_t> selection;
-    selection.reserve(static_cast<size_t>(storedRows));
-    for (int64_t row = 0; row < rowCount; ++row) {
-      if (rowStatus_[static_cast<size_t>(row)] == kStored) {
-        selection.push_back(static_cast<int32_t>(row));
-      }
-    }
-    storedSegment =
-        store.add(vector::gather(input, selection.data(), static_cast<int64_t>(selection.size())));
-    storedPositions.assign(static_cast<size_t>(rowCount), -1);
-    for (size_t i = 0; i < selection.size(); ++i) {
-      storedPositions[static_cast<size_t>(selection[i])] = static_cast<int32_t>(i);
-    }
-  }
+  const int32_t storedSegment =
+      storedRows > 0 && storedRows * 2 <= rowCount
+          ? copyStoredRowsInStreamingMode(side, segment, storedRows, storedPositions)
+          : segment;
+  RowStore& store = stores_[side];
   for (int64_t row = 0; row < rowCount; ++row) {
     const auto index = static_cast<size_t>(row);
     if (rowStatus_[index] != kStored) continue;
     int32_t keyIndex = keyOfRow_[index];
-    if (keyIndex < 0) {
-      const size_t keyBegin = row == 0 ? 0 : static_cast<size_t>(keyBytesEnd_[index - 1]);
-      keyIndex = keys_.findOrAdd(
-          std::string_view(chunkKeyBytes_)
-              .substr(keyBegin, static_cast<size_t>(keyBytesEnd_[index]) - keyBegin));
-    }
+    if (keyIndex < 0) keyIndex = keys_.findOrAdd(keyBytesOfRow(index));
     const StoredRow stored{rowTimes_[index],
                            RowRef{storedSegment, storedPositions.empty() ? static_cast<int32_t>(row)
                                                                          : storedPositions[index]},
                            rowJoined_[index] != 0};
     store.retain(stored.row);
-    SideRows& sideRows = keys_[keyIndex].sides[side];
-    auto& rows = sideRows.rows;
-    if (rows.empty() || rows.back().time <= stored.time) {
-      rows.push_back(stored);
-    } else {
-      // Out of order: after the rows of the same time, so arrival order is kept among them.
-      auto position = std::upper_bound(
-          rows.begin() + static_cast<std::ptrdiff_t>(sideRows.head), rows.end(), stored.time,
-          [](int64_t value, const StoredRow& row) { return value < row.time; });
-      rows.insert(position, stored);
-    }
+    keys_[keyIndex].sides[side].insert(stored);
     scheduleRelease(keyIndex);
   }
-  store.freeEmpty();  // the input chunk when none of its rows is stored in it
-  compactIfSparse();
+}
+
+int32_t IntervalJoinOperator::copyStoredRowsInStreamingMode(int side, int32_t segment,
+                                                            int64_t storedRows,
+                                                            std::vector<int32_t>& storedPositions) {
+  const auto rowCount = static_cast<int64_t>(rowStatus_.size());
+  std::vector<int32_t> selection;
+  selection.reserve(static_cast<size_t>(storedRows));
+  for (int64_t row = 0; row < rowCount; ++row) {
+    if (rowStatus_[static_cast<size_t>(row)] == kStored) {
+      selection.push_back(static_cast<int32_t>(row));
+    }
+  }
+  RowStore& store = stores_[side];
+  const int32_t storedSegment = store.add(
+      vector::gather(store.chunk(segment), selection.data(), static_cast<int64_t>(selection.size())));
+  storedPositions.assign(static_cast<size_t>(rowCount), -1);
+  for (size_t i = 0; i < selection.size(); ++i) {
+    storedPositions[static_cast<size_t>(selection[i])] = static_cast<int32_t>(i);
+  }
+  return storedSegment;
+}
+
+void IntervalJoinOperator::SideRows::insert(const StoredRow& stored) {
+  if (rows.empty() || rows.back().time <= stored.time) {
+    rows.push_back(stored);
+    return;
+  }
+  // Out of order: after the rows of the same time, so arrival order is kept among them.
+  auto position = std::upper_bound(
+      rows.begin() + static_cast<std::ptrdiff_t>(head), rows.end(), stored.time,
+      [](int64_t value, const StoredRow& row) { return value < row.time; });
+  rows.insert(position, stored);
+}
+
+void IntervalJoinOperator::CandidateWindow::clear(int64_t first) {
+  candidates.clear();
+  partnerOfCandidate.clear();
+  firstCandidateOfRow.clear();
+  begin = first;
+  end = first;
+}
+
+bool IntervalJoinOperator::CandidateWindow::hasRoom() const {
+  return end == begin || candidates.size() < kMaxCandidatesPerEvaluation;
+}
+
+void IntervalJoinOperator::CandidateWindow::addCandidate(RowRef left, RowRef right,
+                                                         size_t partner) {
+  candidates.add(RowKind::INSERT, left, right);
+  partnerOfCandidate.push_back(partner);
+}
+
+void IntervalJoinOperator::releaseUntilClock(int64_t now) {
+  // Rows of the current millisecond may still arrive; everything before it is complete.
+  const int64_t complete = saturatingAdd(now, -1);
+  if (complete > currentWatermark_) releaseUntil(complete);
 }
 
 void IntervalJoinOperator::scheduleRelease(int32_t keyIndex) {
@@ -355,9 +402,7 @@ void IntervalJoinOperator::onProcessingTime(int64_t time) {
   if (finished_ || batchMode_) return;
   // The clock reached `time`: every timer up to it has fired (or is firing now).
   if (time >= nextTimerTime_) nextTimerTime_ = kNoTimer;
-  const int64_t now = std::max(time, context().processingTimeService->currentProcessingTime());
-  const int64_t complete = saturatingAdd(now, -1);
-  if (complete > currentWatermark_) releaseUntil(complete);
+  releaseUntilClock(std::max(time, context().processingTimeService->currentProcessingTime()));
   if (!releaseQueue_.empty()) requestTimer(saturatingAdd(releaseQueue_.top().time, 1));
 }
 
@@ -453,125 +498,30 @@ void IntervalJoinOperator::finish() {
   finished_ = true;
 }
 
-void IntervalJoinOperator::finishInBatchMode() {
-  // A buffered row's time: the column's value (nullopt for NULL) or the chunk's arrival time.
-  // `arrival` is the chunk's index in batchSlots_[side].
-  auto timeOf = [&](int side, size_t arrival, const vector::Chunk& chunk, int64_t row,
-                    int64_t& time) {
-    if (spec_->processingTime) {
-      time = batchArrivalTime_[side][arrival];
-      return true;
-    }
-    const vector::Vector& column =
-        chunk.column(side == 0 ? spec_->leftTimeColumn : spec_->rightTimeColumn);
-    if (column.isNull(row)) return false;
-    time = column.data<int64_t>()[row];
-    return true;
-  };
-
-  // Build: the right rows, numbered in arrival order, and per key their numbers ordered by
-  // time, then arrival.
+// The BATCH join at finish(): the right rows (the build side) numbered in arrival order with
+// their times, per key their numbers ordered by time, then arrival, and which of them joined;
+// and the probe's scratch.
+struct IntervalJoinOperator::BatchJoin {
   struct BuildRow {
     RowRef row;
     int64_t time;
   };
   std::vector<BuildRow> buildRows;
   absl::flat_hash_map<std::string, std::vector<int32_t>> buildRowsOfKey;
-  std::string keyBytes;
-  for (size_t arrival = 0; arrival < batchSlots_[1].size(); ++arrival) {
-    const int32_t slot = batchSlots_[1][arrival];
-    const vector::Chunk& chunk = stores_[1].chunk(slot);
-    for (int64_t row = 0; row < chunk.size(); ++row) {
-      const auto buildRow = static_cast<int32_t>(buildRows.size());
-      int64_t time = 0;
-      const bool hasTime = timeOf(1, arrival, chunk, row, time);
-      buildRows.push_back(BuildRow{RowRef{slot, static_cast<int32_t>(row)}, time});
-      if (!hasTime || keyHasNull(chunk, spec_->rightKeys, row)) continue;
-      keyBytes.clear();
-      vector::appendKeyBytes(chunk, spec_->rightKeys, row, keyBytes);
-      buildRowsOfKey[keyBytes].push_back(buildRow);
-    }
-  }
-  for (auto& [key, rows] : buildRowsOfKey) {
-    std::stable_sort(rows.begin(), rows.end(), [&](int32_t a, int32_t b) {
-      return buildRows[static_cast<size_t>(a)].time < buildRows[static_cast<size_t>(b)].time;
-    });
-  }
-  std::vector<uint8_t> buildRowJoined(buildRows.size(), 0);
+  std::vector<uint8_t> buildRowJoined;
+  std::string keyBytes;          // one row's key
+  std::vector<int32_t> inRange;  // one probe row's build rows in its time range
+};
 
-  // Probe with the left rows in arrival order.
-  JoinedRowRefs candidates;
-  std::vector<int32_t> buildRowOfCandidate;
-  std::vector<int64_t> firstCandidateOfRow;
-  std::vector<int32_t> inRange;
-  for (size_t arrival = 0; arrival < batchSlots_[0].size(); ++arrival) {
-    const int32_t probeSegment = batchSlots_[0][arrival];
-    const vector::Chunk& chunk = stores_[0].chunk(probeSegment);
-    int64_t windowBegin = 0;
-    while (windowBegin < chunk.size()) {
-      candidates.clear();
-      buildRowOfCandidate.clear();
-      firstCandidateOfRow.clear();
-      int64_t windowEnd = windowBegin;
-      while (windowEnd < chunk.size() &&
-             (windowEnd == windowBegin || candidates.size() < kMaxCandidatesPerEvaluation)) {
-        firstCandidateOfRow.push_back(candidates.size());
-        int64_t time = 0;
-        if (timeOf(0, arrival, chunk, windowEnd, time) &&
-            !keyHasNull(chunk, spec_->leftKeys, windowEnd)) {
-          keyBytes.clear();
-          vector::appendKeyBytes(chunk, spec_->leftKeys, windowEnd, keyBytes);
-          auto found = buildRowsOfKey.find(keyBytes);
-          if (found != buildRowsOfKey.end()) {
-            const std::vector<int32_t>& rows = found->second;
-            const int64_t low = saturatingAdd(time, spec_->lowerBound);
-            const int64_t high = saturatingAdd(time, spec_->upperBound);
-            auto begin = std::lower_bound(
-                rows.begin(), rows.end(), low, [&](int32_t buildRow, int64_t value) {
-                  return buildRows[static_cast<size_t>(buildRow)].time < value;
-                });
-            auto end =
-                std::upper_bound(begin, rows.end(), high, [&](int64_t value, int32_t buildRow) {
-                  return value < buildRows[static_cast<size_t>(buildRow)].time;
-                });
-            inRange.assign(begin, end);
-            std::sort(inRange.begin(), inRange.end());  // arrival order
-            for (int32_t buildRow : inRange) {
-              const BuildRow& right = buildRows[static_cast<size_t>(buildRow)];
-              candidates.add(RowKind::INSERT, RowRef{probeSegment, static_cast<int32_t>(windowEnd)},
-                             right.row);
-              buildRowOfCandidate.push_back(buildRow);
-            }
-          }
-        }
-        ++windowEnd;
-      }
-      firstCandidateOfRow.push_back(candidates.size());
-      const std::vector<uint8_t> matches = condition_.evaluate(candidates, stores_[0], stores_[1]);
-      for (int64_t row = windowBegin; row < windowEnd; ++row) {
-        bool joined = false;
-        const auto offset = static_cast<size_t>(row - windowBegin);
-        for (int64_t c = firstCandidateOfRow[offset]; c < firstCandidateOfRow[offset + 1]; ++c) {
-          const auto candidate = static_cast<size_t>(c);
-          if (matches[candidate] == 0) continue;
-          emitter_.append(RowKind::INSERT, RowRef{probeSegment, static_cast<int32_t>(row)},
-                          candidates.right(candidate), output());
-          buildRowJoined[static_cast<size_t>(buildRowOfCandidate[candidate])] = 1;
-          joined = true;
-        }
-        if (!joined && isOuter(0)) {
-          appendPadded(0, RowRef{probeSegment, static_cast<int32_t>(row)});
-        }
-      }
-      windowBegin = windowEnd;
-    }
-  }
-
+void IntervalJoinOperator::finishInBatchMode() {
+  BatchJoin join;
+  buildInBatchMode(join);
+  probeInBatchMode(join);
   // The right rows nobody joined, in arrival order.
   if (isOuter(1)) {
-    for (size_t buildRow = 0; buildRow < buildRows.size(); ++buildRow) {
-      if (buildRowJoined[buildRow] != 0) continue;
-      appendPadded(1, buildRows[buildRow].row);
+    for (size_t buildRow = 0; buildRow < join.buildRows.size(); ++buildRow) {
+      if (join.buildRowJoined[buildRow] != 0) continue;
+      appendPadded(1, join.buildRows[buildRow].row);
     }
   }
   emitter_.flush(output());
@@ -579,6 +529,110 @@ void IntervalJoinOperator::finishInBatchMode() {
     stores_[side].clear();
     batchSlots_[side].clear();
     batchArrivalTime_[side].clear();
+  }
+}
+
+std::optional<int64_t> IntervalJoinOperator::timeInBatchMode(int side, size_t arrival,
+                                                             const vector::Chunk& chunk,
+                                                             int64_t row) const {
+  if (spec_->processingTime) return batchArrivalTime_[side][arrival];
+  const vector::Vector& column =
+      chunk.column(side == 0 ? spec_->leftTimeColumn : spec_->rightTimeColumn);
+  if (column.isNull(row)) return std::nullopt;
+  return column.data<int64_t>()[row];
+}
+
+void IntervalJoinOperator::buildInBatchMode(BatchJoin& join) {
+  for (size_t arrival = 0; arrival < batchSlots_[1].size(); ++arrival) {
+    const int32_t slot = batchSlots_[1][arrival];
+    const vector::Chunk& chunk = stores_[1].chunk(slot);
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      const auto buildRow = static_cast<int32_t>(join.buildRows.size());
+      const std::optional<int64_t> time = timeInBatchMode(1, arrival, chunk, row);
+      join.buildRows.push_back(
+          BatchJoin::BuildRow{RowRef{slot, static_cast<int32_t>(row)}, time.value_or(0)});
+      if (!time || keyHasNull(chunk, spec_->rightKeys, row)) continue;
+      join.keyBytes.clear();
+      vector::appendKeyBytes(chunk, spec_->rightKeys, row, join.keyBytes);
+      join.buildRowsOfKey[join.keyBytes].push_back(buildRow);
+    }
+  }
+  const std::vector<BatchJoin::BuildRow>& buildRows = join.buildRows;
+  for (auto& [key, rows] : join.buildRowsOfKey) {
+    std::stable_sort(rows.begin(), rows.end(), [&](int32_t a, int32_t b) {
+      return buildRows[static_cast<size_t>(a)].time < buildRows[static_cast<size_t>(b)].time;
+    });
+  }
+  join.buildRowJoined.assign(buildRows.size(), 0);
+}
+
+void IntervalJoinOperator::probeInBatchMode(BatchJoin& join) {
+  CandidateWindow window;
+  for (size_t arrival = 0; arrival < batchSlots_[0].size(); ++arrival) {
+    const int32_t probeSegment = batchSlots_[0][arrival];
+    const int64_t rowCount = stores_[0].chunk(probeSegment).size();
+    for (int64_t windowBegin = 0; windowBegin < rowCount; windowBegin = window.end) {
+      collectCandidatesInBatchMode(arrival, windowBegin, join, window);
+      const std::vector<uint8_t> matches =
+          condition_.evaluate(window.candidates, stores_[0], stores_[1]);
+      emitWindowInBatchMode(probeSegment, window, matches, join);
+    }
+  }
+}
+
+void IntervalJoinOperator::collectCandidatesInBatchMode(size_t arrival, int64_t windowBegin,
+                                                        BatchJoin& join,
+                                                        CandidateWindow& window) const {
+  const int32_t probeSegment = batchSlots_[0][arrival];
+  const vector::Chunk& chunk = stores_[0].chunk(probeSegment);
+  const std::vector<BatchJoin::BuildRow>& buildRows = join.buildRows;
+  for (window.clear(windowBegin); window.end < chunk.size() && window.hasRoom(); ++window.end) {
+    const int64_t row = window.end;
+    window.firstCandidateOfRow.push_back(window.candidates.size());
+    const std::optional<int64_t> time = timeInBatchMode(0, arrival, chunk, row);
+    if (!time || keyHasNull(chunk, spec_->leftKeys, row)) continue;
+    join.keyBytes.clear();
+    vector::appendKeyBytes(chunk, spec_->leftKeys, row, join.keyBytes);
+    auto found = join.buildRowsOfKey.find(join.keyBytes);
+    if (found == join.buildRowsOfKey.end()) continue;
+    const std::vector<int32_t>& rows = found->second;
+    const int64_t low = saturatingAdd(*time, spec_->lowerBound);
+    const int64_t high = saturatingAdd(*time, spec_->upperBound);
+    auto begin =
+        std::lower_bound(rows.begin(), rows.end(), low, [&](int32_t buildRow, int64_t value) {
+          return buildRows[static_cast<size_t>(buildRow)].time < value;
+        });
+    auto end = std::upper_bound(begin, rows.end(), high, [&](int64_t value, int32_t buildRow) {
+      return value < buildRows[static_cast<size_t>(buildRow)].time;
+    });
+    join.inRange.assign(begin, end);
+    std::sort(join.inRange.begin(), join.inRange.end());  // arrival order
+    const RowRef probeRow{probeSegment, static_cast<int32_t>(row)};
+    for (int32_t buildRow : join.inRange) {
+      window.addCandidate(probeRow, buildRows[static_cast<size_t>(buildRow)].row,
+                          static_cast<size_t>(buildRow));
+    }
+  }
+  window.firstCandidateOfRow.push_back(window.candidates.size());
+}
+
+void IntervalJoinOperator::emitWindowInBatchMode(int32_t probeSegment,
+                                                 const CandidateWindow& window,
+                                                 const std::vector<uint8_t>& matches,
+                                                 BatchJoin& join) {
+  for (int64_t row = window.begin; row < window.end; ++row) {
+    const RowRef probeRow{probeSegment, static_cast<int32_t>(row)};
+    const auto offset = static_cast<size_t>(row - window.begin);
+    bool joined = false;
+    for (int64_t c = window.firstCandidateOfRow[offset]; c < window.firstCandidateOfRow[offset + 1];
+         ++c) {
+      const auto candidate = static_cast<size_t>(c);
+      if (matches[candidate] == 0) continue;
+      emitter_.append(RowKind::INSERT, probeRow, window.candidates.right(candidate), output());
+      join.buildRowJoined[window.partnerOfCandidate[candidate]] = 1;
+      joined = true;
+    }
+    if (!joined && isOuter(0)) appendPadded(0, probeRow);
   }
 }
 

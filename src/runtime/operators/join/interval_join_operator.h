@@ -71,8 +71,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/session_time_zone.h"
@@ -161,6 +163,9 @@ class IntervalJoinOperator final : public StreamOperator {
     absl::InlinedVector<StoredRow, 1> rows;
     size_t head = 0;
     bool empty() const { return head == rows.size(); }
+    /// Adds `stored` in time order, after the rows of the same time (so arrival order is kept
+    /// among them).
+    void insert(const StoredRow& stored);
   };
 
   /// One equi key with stored rows on either side (a slot of keys_).
@@ -179,11 +184,75 @@ class IntervalJoinOperator final : public StreamOperator {
     auto operator<=>(const ReleaseEntry&) const = default;
   };
 
+  /// The candidate pairs of the input rows [begin, end) of one chunk, for one evaluation of the
+  /// residual condition: row begin + i pairs with candidates [firstCandidateOfRow[i],
+  /// firstCandidateOfRow[i + 1]), and partnerOfCandidate[c] names candidate c's stored partner
+  /// (STREAMING: its index in its key's rows of the other side; BATCH: its build row number).
+  /// Rows are added while it has room (under kMaxCandidatesPerEvaluation candidates; a single
+  /// row's candidates are never split).
+  struct CandidateWindow {
+    JoinedRowRefs candidates;
+    std::vector<size_t> partnerOfCandidate;
+    std::vector<int64_t> firstCandidateOfRow;
+    int64_t begin = 0;
+    int64_t end = 0;
+    /// Empties the window, to start at row `first`.
+    void clear(int64_t first);
+    /// Whether another row may be added.
+    bool hasRoom() const;
+    /// Adds the pair (left, right) of the row being added, whose stored partner is `partner`.
+    void addCandidate(RowRef left, RowRef right, size_t partner);
+  };
+
+  /// The BATCH join's working state at finish() (defined in the .cpp).
+  struct BatchJoin;
+
   bool isOuter(int side) const;
   int64_t timeOffset(int side) const;  // a stored row of `side` at t is released at t + this
   int64_t lateThreshold(int side, int64_t time) const;
+
+  /// STREAMING: joins one input chunk of `side` and stores its rows (see the .cpp's comment).
   void processChunkInStreamingMode(int side, vector::Chunk chunk);
+  /// STREAMING: fills the per-chunk scratch for `input` (each row's time, RowStatus, key bytes
+  /// and its key's slot among the stored keys, -1 if none) and counts its late rows; returns
+  /// how many of its rows to store.
+  int64_t classifyRowsInStreamingMode(int side, const vector::Chunk& input, int64_t arrivalTime);
+  /// STREAMING: the equi key bytes of row `row` of the current chunk (empty when it has none).
+  std::string_view keyBytesOfRow(size_t row) const;
+  /// STREAMING: fills `window` from row `windowBegin` of input chunk `segment` on: each joinable
+  /// row with the other side's stored rows of its key whose times are in its range.
+  void collectCandidatesInStreamingMode(int side, int32_t segment, int64_t windowBegin,
+                                        CandidateWindow& window) const;
+  /// STREAMING: emits the window's matching pairs row by row, marks an outer side's stored
+  /// partners joined, and pads the outer input rows that joined nothing and are not stored.
+  void emitWindowInStreamingMode(int side, int32_t segment, const CandidateWindow& window,
+                                 const std::vector<uint8_t>& matches);
+  /// STREAMING: stores the rows of input chunk `segment` that can still meet rows of the other
+  /// side under their keys (in a chunk of their own when they are at most half of it) and
+  /// schedules their release.
+  void storeRowsInStreamingMode(int side, int32_t segment, int64_t storedRows);
+  /// STREAMING: copies the `storedRows` rows to store of input chunk `segment` into a chunk of
+  /// their own; returns its segment, and storedPositions[row]: input row `row`'s position in it.
+  int32_t copyStoredRowsInStreamingMode(int side, int32_t segment, int64_t storedRows,
+                                        std::vector<int32_t>& storedPositions);
+
+  /// BATCH: joins the buffered inputs and emits the result (see the file comment).
   void finishInBatchMode();
+  /// BATCH: row `row`'s time in chunk number `arrival` of `side`; nullopt when it is NULL.
+  std::optional<int64_t> timeInBatchMode(int side, size_t arrival, const vector::Chunk& chunk,
+                                         int64_t row) const;
+  /// BATCH: numbers the right rows in arrival order and orders each key's rows by time.
+  void buildInBatchMode(BatchJoin& join);
+  /// BATCH: joins the left rows in arrival order with the right rows, a window at a time.
+  void probeInBatchMode(BatchJoin& join);
+  /// BATCH: fills `window` from row `windowBegin` of left chunk number `arrival` on: each row
+  /// with the right rows of its key whose times are in its range, in their arrival order.
+  void collectCandidatesInBatchMode(size_t arrival, int64_t windowBegin, BatchJoin& join,
+                                    CandidateWindow& window) const;
+  /// BATCH: emits the window's matching pairs (marking their right rows joined) and pads the
+  /// left rows that joined nothing when the left side is outer.
+  void emitWindowInBatchMode(int32_t probeSegment, const CandidateWindow& window,
+                             const std::vector<uint8_t>& matches, BatchJoin& join);
 
   /// Releases, on every key due, the stored rows whose release time is <= `watermark`; pads
   /// the outer ones that never joined, flushes the output and frees emptied chunks.
@@ -194,6 +263,9 @@ class IntervalJoinOperator final : public StreamOperator {
   void scheduleRelease(int32_t keyIndex);
   void requestTimer(int64_t time);
   void onProcessingTime(int64_t time);
+  /// Processing time: releases what the clock at `now` has completed (all before its
+  /// millisecond).
+  void releaseUntilClock(int64_t now);
   /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
   void compactIfSparse();
 
