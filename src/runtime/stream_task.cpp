@@ -185,6 +185,10 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
       for (int s = 0; s < upstreamParallelism; ++s) {
         inputIndexOfChannel_[edge.channelOffset + s] = edge.targetInputIndex;
       }
+      if (static_cast<int>(openChannelsOfInput_.size()) <= edge.targetInputIndex) {
+        openChannelsOfInput_.resize(static_cast<size_t>(edge.targetInputIndex) + 1, 0);
+      }
+      openChannelsOfInput_[static_cast<size_t>(edge.targetInputIndex)] += upstreamParallelism;
     }
     valve_ = std::make_unique<WatermarkValve>(vertex_.inputChannelCount);
   }
@@ -303,6 +307,8 @@ void StreamTask::processMessage(InputMessage& message, bool& endOfInput) {
           forward(valve_->onWatermarkStatus(message.channel, element));
         } else {
           forward(valve_->onEndOfInput(message.channel));
+          const int input = inputIndexOfChannel_[message.channel];
+          if (--openChannelsOfInput_[static_cast<size_t>(input)] == 0) head.endInput(input);
           endOfInput = valve_->allEnded();
         }
       },
@@ -310,8 +316,11 @@ void StreamTask::processMessage(InputMessage& message, bool& endOfInput) {
 }
 
 void StreamTask::finishAndEndOutputs() {
+  // The head's inputs ended one by one (processMessage); a chained operator's one input ends
+  // when the operator before it has finished.
   for (size_t i = 0; i < operators_.size(); ++i) {
     currentOperator = static_cast<int>(i);
+    if (i > 0) operators_[i]->endInput(0);
     operators_[i]->finish();
   }
   currentOperator = 0;

@@ -64,6 +64,7 @@ class StreamTask final : public ProcessingTimeService {
   std::vector<std::unique_ptr<Output>> outputs_;  // everything the operators emit into
   std::vector<NetworkOutput*> networkOutputs_;
   std::vector<int> inputIndexOfChannel_;
+  std::vector<int> openChannelsOfInput_;  // per input index: channels that have not ended
   std::unique_ptr<WatermarkValve> valve_;
   bool opened_ = false;
 

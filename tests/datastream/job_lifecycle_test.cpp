@@ -5,8 +5,12 @@
 
 #include <eddy/eddy.h>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "datastream/test_sources.h"
 
@@ -127,6 +131,116 @@ TEST(JobLifecycleTest, UnboundedSourceInBatchModeIsRejected) {
               std::string::npos)
         << error.what();
   }
+}
+
+/// What the operators of the endInput test saw, in order (all run on one task thread each;
+/// the mutex orders the two tasks' entries).
+struct InputEndLog {
+  std::mutex mutex;
+  std::vector<std::string> entries;
+  std::atomic<bool> rightEnded{false};
+  void add(std::string entry) {
+    std::lock_guard lock(mutex);
+    entries.push_back(std::move(entry));
+  }
+};
+
+/// Records its batches (per input), endInput calls and finish; forwards the batches.
+class RecordingOperator final : public runtime::StreamOperator {
+ public:
+  RecordingOperator(std::shared_ptr<InputEndLog> log, std::string name)
+      : log_(std::move(log)), name_(std::move(name)) {}
+  void processBatch(int inputIndex, runtime::BatchPtr batch) override {
+    log_->add(name_ + " batch " + std::to_string(inputIndex));
+    output().emitBatch(std::move(batch));
+  }
+  void endInput(int inputIndex) override {
+    log_->add(name_ + " end " + std::to_string(inputIndex));
+    if (name_ == "join" && inputIndex == 1) log_->rightEnded = true;
+  }
+  void finish() override { log_->add(name_ + " finish"); }
+
+ private:
+  std::shared_ptr<InputEndLog> log_;
+  std::string name_;
+};
+
+/// Emits 1, then waits (up to 10 s) until the join saw its right input end, then emits 2 and
+/// ends: the left input is still running when the right one ends.
+class WaitForRightEndSource final : public Source<int64_t> {
+ public:
+  explicit WaitForRightEndSource(std::shared_ptr<InputEndLog> log) : log_(std::move(log)) {}
+  Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
+  std::unique_ptr<SourceReader<int64_t>> createReader(int, int) const override {
+    return std::make_unique<Reader>(log_);
+  }
+
+ private:
+  class Reader final : public SourceReader<int64_t> {
+   public:
+    explicit Reader(std::shared_ptr<InputEndLog> log) : log_(std::move(log)) {}
+    InputStatus pollNext(ReaderOutput<int64_t>& output) override {
+      if (step_ == 0) {
+        output.collect(1);
+        ++step_;
+        deadline_ = std::chrono::steady_clock::now() + 10s;
+        return InputStatus::MORE_AVAILABLE;
+      }
+      if (step_ == 1) {
+        if (!log_->rightEnded && std::chrono::steady_clock::now() < deadline_) {
+          return InputStatus::NOTHING_AVAILABLE;
+        }
+        output.collect(2);
+        ++step_;
+        return InputStatus::MORE_AVAILABLE;
+      }
+      return InputStatus::END_OF_INPUT;
+    }
+
+   private:
+    std::shared_ptr<InputEndLog> log_;
+    int step_ = 0;
+    std::chrono::steady_clock::time_point deadline_;
+  };
+  std::shared_ptr<InputEndLog> log_;
+};
+
+TEST(JobLifecycleTest, ATwoInputOperatorLearnsWhichInputEnded) {
+  auto log = std::make_shared<InputEndLog>();
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  DataStream<int64_t> left = env->fromSource(std::make_shared<WaitForRightEndSource>(log),
+                                             WatermarkStrategy<int64_t>::noWatermarks(), "left");
+  DataStream<int64_t> right = env->fromElements(int64_t{10}, int64_t{20});
+  auto factory = [log](std::string name) {
+    return std::make_shared<runtime::LambdaOperatorFactory>(
+        [log, name] { return std::make_unique<RecordingOperator>(log, name); });
+  };
+  auto values = std::make_shared<std::atomic<int64_t>>(0);
+  left.transformTwoInput<int64_t>("join", right, factory("join"))
+      .transform<int64_t>("chained", factory("chained"))
+      .addSink([values](int64_t value) { *values += value; });
+  env->execute();
+  EXPECT_EQ(values->load(), 33);
+  std::vector<std::string> entries = log->entries;
+  auto position = [&](const std::string& entry) {
+    return std::find(entries.begin(), entries.end(), entry) - entries.begin();
+  };
+  auto last = [&](const std::string& entry) {
+    return entries.rend() - std::find(entries.rbegin(), entries.rend(), entry) - 1;
+  };
+  ASSERT_EQ(std::count(entries.begin(), entries.end(), "join end 0"), 1)
+      << ::testing::PrintToString(entries);
+  ASSERT_EQ(std::count(entries.begin(), entries.end(), "join end 1"), 1);
+  // The right input ended while the left one still ran: its second batch came after.
+  EXPECT_LT(position("join end 1"), last("join batch 0")) << ::testing::PrintToString(entries);
+  EXPECT_LT(last("join batch 1"), position("join end 1"));
+  EXPECT_LT(last("join batch 0"), position("join end 0"));
+  EXPECT_LT(position("join end 0"), position("join finish"));
+  // The chained operator's input ends when the join has finished.
+  EXPECT_LT(position("join finish"), position("chained end 0"));
+  EXPECT_LT(position("chained end 0"), position("chained finish"));
+  EXPECT_EQ(std::count(entries.begin(), entries.end(), "chained end 0"), 1);
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // StreamOperator: the one interface every runtime operator implements (DataStream operators,
-// sources, sinks, and later the Table runtime's operators).
+// sources, sinks, and the Table runtime's chunk operators).
 //
 // An OperatorFactory is the operator's definition: immutable, shared by all subtasks, and
 // asked once per subtask for a fresh StreamOperator, which holds that subtask's mutable
 // state. All calls on a StreamOperator come from the single thread of the task that runs
 // its subtask, in this order: open, then any interleaving of processBatch /
-// processWatermark / processWatermarkStatus / timer callbacks, then finish (only when all
-// input ended normally), then close (always, also after a failure). Exceptions thrown by an
+// processWatermark / processWatermarkStatus / timer callbacks and endInput of each input as it
+// ends, then finish (only when all input ended normally), then close (always, also after a
+// failure). Exceptions thrown by an
 // operator fail the job with their message and the operator's name.
 #pragma once
 
@@ -114,6 +115,11 @@ class StreamOperator {
   virtual void processWatermarkStatus(WatermarkStatus status) {
     output().emitWatermarkStatus(status);
   }
+  /// Input `inputIndex` has ended: every upstream subtask of it sent its end (Flink's
+  /// BoundedMultiInput#endInput), so a two-input operator knows which side is complete while
+  /// the other still runs. Called once per input, before finish(); an operator chained behind
+  /// another gets endInput(0) after that one's finish(). The default does nothing.
+  virtual void endInput(int /*inputIndex*/) {}
   /// All input has ended; emit whatever is still pending.
   virtual void finish() {}
   virtual void close() {}

@@ -1,5 +1,6 @@
-// Transformation: one node of the graph a DataStream program (and, later, a translated Table
-// program) builds, exactly as Flink's Transformation. Sources, operators and sinks are
+// Transformation: one node of the graph a DataStream program (or a Table program, translated
+// into DataStream transformations by src/sql/physical) builds, exactly as Flink's
+// Transformation. Sources, operators and sinks are
 // physical nodes; UNION and PARTITION are virtual nodes that only shape the edges between
 // physical nodes. The StreamExecutionEnvironment owns all transformations; DataStream
 // handles point at them. The job graph builder (src/graph) turns them into chained tasks.
