@@ -31,13 +31,6 @@ bool readDigits(std::string_view text, size_t& position, int minDigits, int maxD
   return count >= minDigits && (position >= text.size() || !isDigit(text[position]));
 }
 
-bool isLeapYear(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int daysInMonth(int64_t year, int month) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && isLeapYear(year) ? 29 : kDays[month - 1];
-}
-
 // yyyy-[m]m-[d]d from `position`.
 bool readDate(std::string_view text, size_t& position, int64_t& epochDay) {
   bool negative = false;
@@ -54,7 +47,7 @@ bool readDate(std::string_view text, size_t& position, int64_t& epochDay) {
   if (!readDigits(text, position, 1, 2, month)) return false;
   if (position >= text.size() || text[position++] != '-') return false;
   if (!readDigits(text, position, 1, 2, day)) return false;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, static_cast<int>(month))) {
+  if (month < 1 || month > 12 || day < 1 || day > types::daysInMonth(year, static_cast<int>(month))) {
     return false;
   }
   epochDay = types::daysFromCivil(year, static_cast<int>(month), static_cast<int>(day));

@@ -32,6 +32,13 @@ CivilDate civilFromDays(int64_t epochDay) {
   return CivilDate{yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day};
 }
 
+bool isLeapYear(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+int daysInMonth(int64_t year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && isLeapYear(year) ? 29 : kDays[month - 1];
+}
+
 }  // namespace types
 
 namespace {
@@ -43,13 +50,7 @@ constexpr int64_t kNanosPerDay = 86'400 * kNanosPerSecond;
 
 using types::CivilDate;
 using types::civilFromDays;
-
-bool isLeapYear(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int daysInMonth(int64_t year, int month) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && isLeapYear(year) ? 29 : kDays[month - 1];
-}
+using types::daysInMonth;
 
 void appendYear(int64_t year, std::string& out) {
   // As LocalDate.toString: at least 4 digits, '+' above 9999.

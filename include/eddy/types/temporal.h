@@ -167,6 +167,10 @@ struct CivilDate {
 /// Hinnant's days_from_civil / civil_from_days).
 int64_t daysFromCivil(int64_t year, int month, int day);
 CivilDate civilFromDays(int64_t epochDay);
+/// Whether `year` of the proleptic Gregorian calendar has 366 days.
+bool isLeapYear(int64_t year);
+/// The days of `month` (1..12) of `year`: 28 to 31.
+int daysInMonth(int64_t year, int month);
 /// Floor division and modulo (results with the divisor's sign).
 inline int64_t floorDivide(int64_t value, int64_t divisor) {
   int64_t quotient = value / divisor;

@@ -88,28 +88,12 @@ int64_t fixedMillisOf(TimeUnit unit) {
 
 }  // namespace
 
-bool isLeapYear(int64_t year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
-
-int lastDayOfMonth(int64_t year, int month) {
-  switch (month) {
-    case 2:
-      return isLeapYear(year) ? 29 : 28;
-    case 4:
-    case 6:
-    case 9:
-    case 11:
-      return 30;
-    default:
-      return 31;
-  }
-}
-
 int64_t addMonthsToDate(int64_t epochDay, int64_t months) {
   CivilDate date = civilFromDays(epochDay);
   int64_t monthIndex = date.year * 12 + (date.month - 1) + months;
   int64_t year = floorDivide(monthIndex, 12);
   int month = static_cast<int>(floorModulo(monthIndex, 12)) + 1;
-  int day = std::min(date.day, lastDayOfMonth(year, month));
+  int day = std::min(date.day, daysInMonth(year, month));
   return daysFromCivil(year, month, day);
 }
 

@@ -30,10 +30,9 @@ using types::CivilDate;
 using types::civilFromDays;
 using types::daysFromCivil;
 using types::floorDivide;
+using types::daysInMonth;
 using types::floorModulo;
-
-bool isLeapYear(int64_t year);
-int lastDayOfMonth(int64_t year, int month);
+using types::isLeapYear;
 
 /// Flink's DateTimeUtils.addMonths: the same day of the month `months` later, clamped to the
 /// month's last day (2021-01-31 + 1 month = 2021-02-28).

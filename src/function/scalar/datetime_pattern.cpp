@@ -689,9 +689,9 @@ std::optional<TimestampValue> resolveJavaTime(const ParsedFields& p) {
     epochDay = daysFromCivil(year, 1, 1) + *p.dayOfYear - 1;
   } else {
     if (p.month && p.day && hasYear) {
-      day = std::min<int64_t>(day, calendar::lastDayOfMonth(year, static_cast<int>(month)));
-    } else if (day > calendar::lastDayOfMonth(year, static_cast<int>(month))) {
-      day = calendar::lastDayOfMonth(year, static_cast<int>(month));
+      day = std::min<int64_t>(day, calendar::daysInMonth(year, static_cast<int>(month)));
+    } else if (day > calendar::daysInMonth(year, static_cast<int>(month))) {
+      day = calendar::daysInMonth(year, static_cast<int>(month));
     }
     epochDay = daysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
   }

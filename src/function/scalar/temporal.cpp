@@ -487,7 +487,7 @@ std::optional<TimestampValue> parseDefaultTimestamp(string_view text) {
     if (position != text.size()) return std::nullopt;
   }
   int dayOfMonth = static_cast<int>(
-      std::min<int64_t>(*day, calendar::lastDayOfMonth(*year, static_cast<int>(*month))));
+      std::min<int64_t>(*day, calendar::daysInMonth(*year, static_cast<int>(*month))));
   int64_t millis =
       calendar::daysFromCivil(*year, static_cast<int>(*month), dayOfMonth) * kMillisPerDay +
       ((hour * 60 + minute) * 60 + second) * 1000 + nanos / 1'000'000;
@@ -533,7 +533,7 @@ std::optional<int32_t> parseDefaultDate(string_view text) {
     }
   }
   if (!year || !month || !day || *year > 9999 || *month < 1 || *month > 12 || *day < 1 ||
-      *day > calendar::lastDayOfMonth(*year, static_cast<int>(*month))) {
+      *day > calendar::daysInMonth(*year, static_cast<int>(*month))) {
     return std::nullopt;
   }
   return static_cast<int32_t>(

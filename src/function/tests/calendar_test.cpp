@@ -29,8 +29,8 @@ TEST(CalendarTest, CivilDatesRoundTrip) {
   EXPECT_EQ(date.day, 31);
   EXPECT_TRUE(isLeapYear(2000));
   EXPECT_FALSE(isLeapYear(1900));
-  EXPECT_EQ(lastDayOfMonth(2024, 2), 29);
-  EXPECT_EQ(lastDayOfMonth(2023, 2), 28);
+  EXPECT_EQ(daysInMonth(2024, 2), 29);
+  EXPECT_EQ(daysInMonth(2023, 2), 28);
 }
 
 TEST(CalendarTest, AddMonthsClampsToMonthEnd) {
