@@ -15,7 +15,7 @@
 #include <optional>
 
 #include "eddy/runtime/stream_element.h"
-#include "eddy/runtime/task_cancelled.h"
+#include "eddy/detail/runtime/task_cancelled.h"
 
 namespace eddy::runtime {
 

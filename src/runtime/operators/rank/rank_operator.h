@@ -39,6 +39,7 @@
 #include "runtime/operators/stored_rows/row_ref_output_queue.h"
 #include "runtime/operators/stored_rows/row_store.h"
 #include "runtime/operators/sort/sort_operator.h"
+#include "state/heap_keyed_state_backend.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
