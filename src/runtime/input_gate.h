@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "eddy/runtime/stream_element.h"
-#include "eddy/runtime/task_cancelled.h"
+#include "eddy/detail/runtime/task_cancelled.h"
 
 namespace eddy::runtime {
 

@@ -1,18 +1,24 @@
 // HeapKeyedStateBackend: the state registry, the current key, and the key group sections of
 // snapshots (the framing of docs/state_format.md; the typed states write the entries).
-#include "eddy/state/heap_keyed_state_backend.h"
+#include "state/heap_keyed_state_backend.h"
 
 #include <fmt/format.h>
 
 #include "common/check.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
-#include "eddy/state/key_group_snapshot.h"
 
 namespace eddy {
 namespace state {
 
 void throwNoCurrentKey() {
   throw InternalError("Keyed state was accessed before a current key was set");
+}
+
+std::unique_ptr<KeyedStateBackend> createHeapKeyedStateBackend(KeyGroupRange range,
+                                                               int maxParallelism,
+                                                               const Clock& clock) {
+  return std::make_unique<HeapKeyedStateBackend>(range, maxParallelism, clock);
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // The non-template half of the state type bridge: kind names and the compatibility check
 // every backend applies when a state name is requested again.
-#include "eddy/state/state_type.h"
+#include "eddy/detail/state/state_type.h"
 
 #include <cxxabi.h>
 #include <fmt/format.h>

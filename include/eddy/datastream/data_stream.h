@@ -22,8 +22,8 @@
 #include "eddy/datastream/execution_environment.h"
 #include "eddy/datastream/field_aggregation.h"
 #include "eddy/datastream/functions.h"
-#include "eddy/datastream/operators.h"
 #include "eddy/datastream/sinks.h"
+#include "eddy/detail/datastream/operators.h"
 #include "eddy/types/type_information.h"
 
 namespace eddy {

@@ -18,10 +18,10 @@
 
 #include "eddy/clock.h"
 #include "eddy/datastream/job_status.h"
-#include "eddy/datastream/operators.h"
 #include "eddy/datastream/runtime_execution_mode.h"
 #include "eddy/datastream/source.h"
 #include "eddy/datastream/watermark_strategy.h"
+#include "eddy/detail/datastream/operators.h"
 #include "eddy/row.h"
 #include "eddy/runtime/transformation.h"
 #include "eddy/types/type_information.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "eddy/runtime/task_cancelled.h"
+#include "eddy/detail/runtime/task_cancelled.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/types/record_format.h"
 

@@ -24,10 +24,10 @@
 #include <string>
 #include <string_view>
 
+#include "eddy/detail/state/state_type.h"
 #include "eddy/state/key_group_range.h"
 #include "eddy/state/keyed_state.h"
 #include "eddy/state/state_descriptor.h"
-#include "eddy/state/state_type.h"
 
 namespace eddy {
 

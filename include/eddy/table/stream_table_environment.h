@@ -221,8 +221,6 @@ class StreamTableEnvironment : public TableEnvironment {
   /// SinkUpsertMaterializer where table.exec.sink.upsert-materialize asks for it.
   DataStream<Row> toRows(const Table& table, bool upsert,
                          const std::vector<int>* primaryKey = nullptr);
-  /// The table's plan as the optimizer leaves it (what decides whether its rows update).
-  std::shared_ptr<const sql::LogicalNode> optimizedPlanOf(const Table& table) const;
 
   StreamExecutionEnvironment& environment_;
   int anonymousStreams_ = 0;

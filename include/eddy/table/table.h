@@ -18,9 +18,12 @@
 
 namespace eddy {
 
-namespace sql {
-struct LogicalNode;
-}
+namespace table {
+// eddy's side of a Table: its bound plan, and the accessor eddy reaches it through
+// (src/table/environment/table_environment_impl.h).
+struct TablePlan;
+class TableInternals;
+}  // namespace table
 class TableEnvironment;
 class Table;
 
@@ -100,14 +103,10 @@ class TablePipeline {
   std::string targetPath_;
 };
 
+/// A Table is made by its TableEnvironment (sqlQuery, from, fromValues, fromDataStream, ...)
+/// and by the operations below.
 class Table {
  public:
-  Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan);
-  /// A table whose schema says more than its plan's row type (computed and metadata columns,
-  /// watermarks: a table read from a DataStream with a Schema).
-  Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan,
-        ResolvedSchema schema);
-
   const ResolvedSchema& getResolvedSchema() const { return schema_; }
   /// Prints the schema to stdout (see ResolvedSchema::toString).
   void printSchema() const;
@@ -178,9 +177,9 @@ class Table {
   std::string explain() const;
 
   TableEnvironment* environment() const { return environment_; }
-  const std::shared_ptr<const sql::LogicalNode>& plan() const { return plan_; }
 
  private:
+  friend class table::TableInternals;
   friend class GroupedTable;
   friend class WindowGroupedTable;
   friend class OverWindowedTable;
@@ -189,9 +188,13 @@ class Table {
   Table derive(const std::string& query, const std::vector<const Table*>& inputs) const;
   Table joinWith(const Table& right, const char* joinKind, const Expression* predicate) const;
   std::vector<std::string> columnNames() const;
+  /// `schema` may say more than the plan's row type (computed and metadata columns,
+  /// watermarks: a table read from a DataStream with a Schema).
+  Table(TableEnvironment* environment, std::shared_ptr<const table::TablePlan> plan,
+        ResolvedSchema schema);
 
   TableEnvironment* environment_;
-  std::shared_ptr<const sql::LogicalNode> plan_;
+  std::shared_ptr<const table::TablePlan> plan_;
   ResolvedSchema schema_;
 };
 

@@ -1,9 +1,11 @@
-// TableEnvironment: the entry point of the Table API and SQL, as Flink's. It owns the catalog
-// manager (catalogs, databases, temporary tables and views) and runs statements: executeSql
-// for DDL, SHOW, USE and queries; sqlQuery to build a Table from a query without running it.
+// TableEnvironment: the entry point of the Table API and SQL, as Flink's. It owns the session
+// (catalogs, databases, temporary tables and views, functions, options) and runs statements:
+// executeSql for DDL, SHOW, USE and queries; sqlQuery to build a Table from a query without
+// running it.
 //
 // Each query runs as its own job on local threads (STREAMING or BATCH as the settings say).
-// A TableEnvironment is used from one thread.
+// A TableEnvironment is used from one thread. The session itself (the catalog manager, the
+// planner's settings) is private to eddy: src/table/environment/table_environment_impl.h.
 #pragma once
 
 #include <map>
@@ -14,35 +16,19 @@
 #include "eddy/table/environment_settings.h"
 #include "eddy/table/functions.h"
 #include "eddy/table/resolved_schema.h"
-#include "eddy/table/table_config.h"
 #include "eddy/table/table.h"
+#include "eddy/table/table_config.h"
 #include "eddy/table/table_descriptor.h"
 #include "eddy/table/table_result.h"
 
 namespace eddy {
 
-namespace catalog {
-class CatalogManager;
-}
-namespace function {
-struct BindingContext;
-}
-class StreamExecutionEnvironment;
-namespace sql {
-struct LogicalNode;
-struct InsertStatement;
-struct TranslationSettings;
-}
-
-/// One INSERT of a job: the target table's catalog path, the plan of the rows (columns in the
-/// table's physical column order), and whether it is an INSERT OVERWRITE.
-struct InsertPlan {
-  std::vector<std::string> targetPath;
-  std::shared_ptr<const sql::LogicalNode> plan;
-  bool overwrite = false;
-  /// `PARTITION (k = v, ..)`: each static partition key with the text of its value.
-  std::map<std::string, std::string> staticPartition;
-};
+namespace table {
+// eddy's side of the API (src/table/environment/table_environment_impl.h).
+class TableEnvironmentImpl;
+class TableInternals;
+struct InsertPlan;
+}  // namespace table
 
 /// Several INSERTs run as one job (Flink's StatementSet): every sink receives its rows once,
 /// sources shared by the inserts are read once per insert. Created by
@@ -61,11 +47,19 @@ class StatementSet {
   /// The plans of the added inserts, as EXPLAIN of an EXECUTE STATEMENT SET prints them.
   std::string explain() const;
 
+  StatementSet(const StatementSet& other);
+  StatementSet(StatementSet&& other) noexcept;
+  StatementSet& operator=(const StatementSet& other);
+  StatementSet& operator=(StatementSet&& other) noexcept;
+  ~StatementSet();
+
  protected:
   friend class TableEnvironment;
-  explicit StatementSet(TableEnvironment* environment) : environment_(environment) {}
+  explicit StatementSet(TableEnvironment* environment);
   TableEnvironment* environment_;
-  std::vector<InsertPlan> inserts_;
+  /// The added inserts (their element type is eddy's; every member touching them is defined
+  /// in src/).
+  std::vector<table::InsertPlan> inserts_;
 };
 
 class TableEnvironment {
@@ -120,62 +114,14 @@ class TableEnvironment {
   void useCatalog(const std::string& name);
   void useDatabase(const std::string& name);
 
-  const EnvironmentSettings& getSettings() const { return settings_; }
+  const EnvironmentSettings& getSettings() const;
   /// Options set with SET or getConfig (Flink's keys, e.g.
   /// table.exec.resource.default-parallelism).
-  TableConfig& getConfig() { return config_; }
-
-  /// Runs a plan as a job and returns its result (used by Table::execute()).
-  TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan);
-  /// EXPLAIN's text for a query plan: the bound plan ("Abstract Syntax Tree"), the optimized
-  /// logical plan (each node's changelog mode with `changelogMode`, its estimated rows and
-  /// cost with `estimatedCost`), and the physical plan the job would run, translated with this
-  /// environment's options (used by Table::explain()).
-  std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                               bool changelogMode, bool estimatedCost = false) const;
-  /// Runs INSERT INTO `targetPath` of a plan as one job (used by Table::executeInsert).
-  TableResult executeInsertPlan(const std::string& targetPath,
-                                const std::shared_ptr<const sql::LogicalNode>& plan);
-  catalog::CatalogManager& catalogManager() { return *catalogManager_; }
-  /// The session statements are bound in now (`table.local-time-zone`), for the Table API's
-  /// operations and the DataStream bridge.
-  function::BindingContext bindingContext() const;
-
- protected:
-  /// The runtime mode: 'execution.runtime-mode' when SET, else the bound
-  /// StreamExecutionEnvironment's (StreamTableEnvironment), else the settings'.
-  bool isStreaming() const;
-  /// An environment for one job, configured from the settings and options (and from the
-  /// bound StreamExecutionEnvironment: parallelism, max parallelism, chaining).
-  std::unique_ptr<StreamExecutionEnvironment> newJobEnvironment(
-      sql::TranslationSettings& translation) const;
-  /// The translation settings of the options (runtime mode, default parallelism, reuse).
-  void configureTranslation(sql::TranslationSettings& translation) const;
-  /// Adds the sinks of `inserts` (INSERT INTO a catalog table of a plan) to `environment`,
-  /// translated with this environment's options; they run with its next execute().
-  void addInsertsTo(StreamExecutionEnvironment& environment,
-                    const std::vector<InsertPlan>& inserts) const;
-  /// The StreamExecutionEnvironment a StreamTableEnvironment is bound to; null otherwise.
-  StreamExecutionEnvironment* streamEnvironment_ = nullptr;
+  TableConfig& getConfig();
 
  private:
-  /// INSERT INTO statements run as one job (several: a statement set).
-  TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts);
-  /// The target path and the bound query of an INSERT statement (a column list mapped onto
-  /// the table's columns, NULL for the others).
-  InsertPlan planInsert(const sql::InsertStatement& insert);
-  /// EXPLAIN of INSERTs: each sink over its query's plans, then the job's physical plan.
-  std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode,
-                             bool estimatedCost = false) const;
-  friend class StatementSet;
-  /// INSERTs of plans into tables (catalog paths) as one job.
-  TableResult runInserts(const std::vector<InsertPlan>& inserts);
-
-  EnvironmentSettings settings_;
-  std::unique_ptr<catalog::CatalogManager> catalogManager_;
-  std::map<std::string, std::string> configuration_;
-  TableConfig config_{configuration_};
-  int anonymousTables_ = 0;
+  friend class table::TableInternals;
+  std::unique_ptr<table::TableEnvironmentImpl> impl_;
 };
 
 }  // namespace eddy

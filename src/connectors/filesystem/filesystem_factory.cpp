@@ -15,7 +15,7 @@
 #include "connectors/filesystem/partition_path.h"
 #include "connectors/table_options.h"
 #include "formats/text_value_codec.h"
-#include "eddy/datastream/operators.h"
+#include "eddy/detail/datastream/operators.h"
 #include "eddy/exceptions.h"
 #include "vector/chunk_operations.h"
 

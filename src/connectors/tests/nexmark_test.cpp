@@ -17,7 +17,7 @@
 #include "connectors/nexmark/nexmark_factory.h"
 #include "connectors/nexmark/nexmark_source.h"
 #include "connectors/tests/connector_test_support.h"
-#include "eddy/datastream/operators.h"
+#include "eddy/detail/datastream/operators.h"
 
 namespace eddy::connectors {
 namespace {

@@ -1,7 +1,7 @@
 // Keyed timers: one timer per (timestamp, key), firing in timestamp order when the watermark
 // or the processing-time clock reaches it, deletable, and drained at the end of a key in
 // BATCH mode.
-#include "eddy/runtime/keyed_timer_service.h"
+#include "eddy/detail/runtime/keyed_timer_service.h"
 
 #include <gtest/gtest.h>
 

@@ -10,6 +10,7 @@
 #include "eddy/clock.h"
 #include "eddy/state/state.h"
 #include "eddy/types/type_serializer.h"
+#include "state/heap_keyed_state_backend.h"
 
 namespace eddy::state {
 

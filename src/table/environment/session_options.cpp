@@ -8,8 +8,8 @@
 #include "config/configuration_view.h"
 #include "eddy/datastream/execution_environment.h"
 #include "eddy/exceptions.h"
-#include "eddy/table/table_environment.h"
 #include "sql/physical/translator.h"
+#include "table/environment/table_environment_impl.h"
 
 namespace eddy {
 
@@ -33,13 +33,13 @@ int parallelismOption(const std::map<std::string, std::string>& configuration,
 
 }  // namespace
 
-function::BindingContext TableEnvironment::bindingContext() const {
+function::BindingContext table::TableEnvironmentImpl::bindingContext() const {
   function::BindingContext context = table::bindingContextOf(configuration_);
   context.batchMode = !isStreaming();
   return context;
 }
 
-bool TableEnvironment::isStreaming() const {
+bool table::TableEnvironmentImpl::isStreaming() const {
   auto it = configuration_.find("execution.runtime-mode");
   if (it == configuration_.end()) {
     if (streamEnvironment_)
@@ -50,7 +50,7 @@ bool TableEnvironment::isStreaming() const {
   return config::ConfigurationView(configuration_).getEnum("execution.runtime-mode") != "BATCH";
 }
 
-std::unique_ptr<StreamExecutionEnvironment> TableEnvironment::newJobEnvironment(
+std::unique_ptr<StreamExecutionEnvironment> table::TableEnvironmentImpl::newJobEnvironment(
     sql::TranslationSettings& translation) const {
   auto environment = StreamExecutionEnvironment::getExecutionEnvironment();
   if (streamEnvironment_) {
@@ -69,7 +69,8 @@ std::unique_ptr<StreamExecutionEnvironment> TableEnvironment::newJobEnvironment(
   return environment;
 }
 
-void TableEnvironment::configureTranslation(sql::TranslationSettings& translation) const {
+void table::TableEnvironmentImpl::configureTranslation(
+    sql::TranslationSettings& translation) const {
   translation.streaming = isStreaming();
   translation.defaultParallelism =
       parallelismOption(configuration_, "table.exec.resource.default-parallelism");

@@ -12,6 +12,7 @@
 #include "sql/planner/logical_node.h"
 #include "sql/planner/plan_sink.h"
 #include "sql/planner/plan_table_scan.h"
+#include "table/environment/table_environment_impl.h"
 
 namespace eddy {
 
@@ -19,6 +20,15 @@ namespace {
 
 using BoundPtr = expression::ExpressionPtr;
 using sql::logicalTypeOf;
+using table::TableInternals;
+
+/// The table's plan as the optimizer leaves it (what decides whether its rows update).
+sql::LogicalNodePtr optimizedPlanOf(const table::TableEnvironmentImpl& session,
+                                    const Table& table) {
+  sql::TranslationSettings translation;
+  session.configureTranslation(translation);
+  return sql::optimize(TableInternals::planOf(table), translation.optimizer);
+}
 
 std::string joinNames(const std::vector<RowField>& fields) {
   std::string text;
@@ -400,7 +410,8 @@ void StreamStatementSet::attachAsDataStream() {
   }
   auto inserts = std::move(inserts_);
   inserts_.clear();
-  streamEnvironment_->addInsertsTo(streamEnvironment_->environment_, inserts);
+  TableInternals::implOf(*streamEnvironment_)
+      .addInsertsTo(streamEnvironment_->environment_, inserts);
 }
 
 std::unique_ptr<StreamTableEnvironment> StreamTableEnvironment::create(
@@ -421,7 +432,7 @@ StreamTableEnvironment::StreamTableEnvironment(StreamExecutionEnvironment& envir
     : TableEnvironment(settings), environment_(environment) {
   // An explicit batch mode propagates to the environment, as in Flink.
   if (!settings.isStreamingMode()) environment.setRuntimeMode(RuntimeExecutionMode::BATCH);
-  streamEnvironment_ = &environment;
+  TableInternals::implOf(*this).streamEnvironment_ = &environment;
 }
 
 Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeInformation& type,
@@ -466,7 +477,8 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
   if (!rawTypeName.empty()) source->unreadableType = stream.derived.front().type->asSummaryString();
   LogicalTypePtr scanType = LogicalType::row(scanFields, false);
 
-  sql::Binder binder(catalogManager(), bindingContext());
+  table::TableEnvironmentImpl& session = TableInternals::implOf(*this);
+  sql::Binder binder(session.catalogManager(), session.bindingContext());
   TableColumns table = tableColumnsOf(binder, declared, stream, scanFields, fieldCount, method);
   TableWatermark watermark = watermarkOf(binder, declared, table, method);
   applyPrimaryKey(declared, table, fieldCount, method, *source);
@@ -487,8 +499,8 @@ Table StreamTableEnvironment::fromRows(const DataStream<Row>& rows, const TypeIn
     plan = std::make_shared<sql::LogicalWatermarkAssigner>(plan, watermark.column,
                                                            std::move(watermark.expression));
   }
-  return Table(this, std::move(plan),
-               ResolvedSchema(std::move(table.columns), std::move(watermark.specs)));
+  return TableInternals::newTable(
+      this, std::move(plan), ResolvedSchema(std::move(table.columns), std::move(watermark.specs)));
 }
 
 Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream) {
@@ -505,12 +517,6 @@ Table StreamTableEnvironment::fromChangelogStream(const DataStream<Row>& stream,
   return fromRows(stream, stream.getType(), &schema, mode, "");
 }
 
-sql::LogicalNodePtr StreamTableEnvironment::optimizedPlanOf(const Table& table) const {
-  sql::TranslationSettings translation;
-  configureTranslation(translation);
-  return sql::optimize(table.plan(), translation.optimizer);
-}
-
 DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
                                                const std::vector<int>* primaryKey) {
   if (table.environment() != this) {
@@ -518,12 +524,14 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
         "Only tables that belong to this StreamTableEnvironment can be "
         "converted into a DataStream.");
   }
+  const table::TableEnvironmentImpl& session = TableInternals::implOf(*this);
   sql::TranslationSettings translation;
-  configureTranslation(translation);
-  const sql::LogicalNodePtr optimized = sql::optimize(table.plan(), translation.optimizer);
+  session.configureTranslation(translation);
+  const sql::LogicalNodePtr optimized =
+      sql::optimize(TableInternals::planOf(table), translation.optimizer);
   DataStream<vector::Chunk> chunks =
       sql::translateOptimizedPlan(optimized, environment_, translation);
-  if (primaryKey != nullptr && isStreaming()) {
+  if (primaryKey != nullptr && session.isStreaming()) {
     if (sql::needsUpsertMaterializer(*optimized, *primaryKey, translation.upsertMaterialize)) {
       chunks =
           sql::materializeUpserts(chunks, sql::upsertMaterializerSpec(*optimized, *primaryKey));
@@ -531,7 +539,7 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
   }
   // A single rowtime attribute becomes the records' timestamp.
   int rowtime = -1;
-  const auto& fields = table.plan()->rowType->getFields();
+  const auto& fields = TableInternals::planOf(table)->rowType->getFields();
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].type->getTimestampKind() == TimestampKind::ROWTIME) {
       rowtime = rowtime == -1 ? static_cast<int>(i) : -2;
@@ -548,15 +556,16 @@ DataStream<Row> StreamTableEnvironment::toRows(const Table& table, bool upsert,
                .name("DropUpdateBefore")
                .setParallelism(chunks.getParallelism());
   }
-  rows.returns(typeInformationOf(*table.plan()->rowType));
+  rows.returns(typeInformationOf(*TableInternals::planOf(table)->rowType));
   return rows;
 }
 
 DataStream<Row> StreamTableEnvironment::toDataStream(const Table& table) {
   // Whether the rows update is a property of the optimized plan (a keep-first deduplication
   // is insert-only once the filter on its row number is the Rank's range).
-  if (sql::LogicalNodePtr optimized = optimizedPlanOf(table);
-      isStreaming() && optimized->changelogMode != sql::ChangelogMode::kInsertOnly) {
+  const table::TableEnvironmentImpl& session = TableInternals::implOf(*this);
+  if (sql::LogicalNodePtr optimized = optimizedPlanOf(session, table);
+      session.isStreaming() && optimized->changelogMode != sql::ChangelogMode::kInsertOnly) {
     throw TableException("Table sink '*anonymous_datastream_sink$" +
                          std::to_string(++anonymousSinks_) +
                          "*' doesn't support consuming update changes which is produced by node " +
@@ -570,7 +579,7 @@ DataStream<Row> StreamTableEnvironment::toDataStream(const Table& table) {
 void StreamTableEnvironment::checkTargetColumns(const Table& table,
                                                 const std::vector<std::string>& fieldNames,
                                                 const std::string& typeName) const {
-  const auto& fields = table.plan()->rowType->getFields();
+  const auto& fields = TableInternals::planOf(table)->rowType->getFields();
   if (fieldNames.empty()) {
     if (fields.size() != 1) {
       throw ValidationException("toDataStream() into the atomic type " + typeName +
@@ -607,7 +616,7 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
   for (const Schema::Column& column : targetSchema.getColumns()) {
     if (const auto* p = std::get_if<Schema::PhysicalColumn>(&column)) physical.push_back(p);
   }
-  const auto& fields = table.plan()->rowType->getFields();
+  const auto& fields = TableInternals::planOf(table)->rowType->getFields();
   if (!physical.empty()) {
     if (physical.size() != fields.size()) {
       throw ValidationException("The schema given to toChangelogStream() declares " +
@@ -631,8 +640,10 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
       }
     }
   }
-  const sql::LogicalNodePtr optimized = optimizedPlanOf(table);
-  bool updating = isStreaming() && optimized->changelogMode != sql::ChangelogMode::kInsertOnly;
+  const table::TableEnvironmentImpl& session = TableInternals::implOf(*this);
+  const sql::LogicalNodePtr optimized = optimizedPlanOf(session, table);
+  bool updating =
+      session.isStreaming() && optimized->changelogMode != sql::ChangelogMode::kInsertOnly;
   if (mode.isInsertOnly() && updating) {
     throw TableException(
         "toChangelogStream() with ChangelogMode.insertOnly() cannot consume the "
@@ -650,7 +661,7 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
   if (const auto& primaryKey = targetSchema.getPrimaryKey()) {
     key.emplace();
     for (const std::string& name : primaryKey->columnNames) {
-      key->push_back(table.plan()->rowType->getFieldIndex(name));
+      key->push_back(TableInternals::planOf(table)->rowType->getFieldIndex(name));
     }
     if (std::find(key->begin(), key->end(), -1) != key->end()) key.reset();
   }
@@ -660,7 +671,7 @@ DataStream<Row> StreamTableEnvironment::toChangelogStream(const Table& table,
     // materializer, where one is needed).
     // (Decided on the optimized plan; toRows optimizes the result again, which changes nothing.)
     if (auto upserts = sql::withoutUpdateBefore(optimized, key)) {
-      return toRows(Table(this, upserts, table.getResolvedSchema()), true);
+      return toRows(TableInternals::newTable(this, upserts, table.getResolvedSchema()), true);
     }
   }
   // In upsert mode through Flink's SinkUpsertMaterializer where needed (retract mode: none).

@@ -10,6 +10,7 @@
 #include "sql/binder/binder.h"
 #include "sql/parser/parser.h"
 #include "sql/planner/logical_node.h"
+#include "table/environment/table_environment_impl.h"
 
 namespace eddy {
 
@@ -56,12 +57,7 @@ std::optional<std::string> columnNameOf(const Expression& expression) {
 
 // ---- Table ----------------------------------------------------------------------------------
 
-Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan)
-    : environment_(environment),
-      plan_(std::move(plan)),
-      schema_(ResolvedSchema::fromRowType(plan_->rowType)) {}
-
-Table::Table(TableEnvironment* environment, std::shared_ptr<const sql::LogicalNode> plan,
+Table::Table(TableEnvironment* environment, std::shared_ptr<const table::TablePlan> plan,
              ResolvedSchema schema)
     : environment_(environment), plan_(std::move(plan)), schema_(std::move(schema)) {}
 
@@ -69,7 +65,7 @@ void Table::printSchema() const { std::cout << schema_.toString() << std::endl; 
 
 std::vector<std::string> Table::columnNames() const {
   std::vector<std::string> names;
-  for (const RowField& field : plan_->rowType->getFields()) names.push_back(field.name);
+  for (const RowField& field : plan_->node->rowType->getFields()) names.push_back(field.name);
   return names;
 }
 
@@ -81,12 +77,14 @@ Table Table::derive(const std::string& query, const std::vector<const Table*>& i
     }
   }
   sql::StatementPtr statement = sql::parseStatement(query);
-  sql::Binder binder(environment_->catalogManager(), environment_->bindingContext());
+  table::TableEnvironmentImpl& session = table::TableInternals::implOf(*environment_);
+  sql::Binder binder(session.catalogManager(), session.bindingContext());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    binder.addInlineTable("input" + std::to_string(i), inputs[i]->plan_);
+    binder.addInlineTable("input" + std::to_string(i), inputs[i]->plan_->node);
   }
   try {
-    return Table(environment_, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
+    return table::TableInternals::newTable(
+        environment_, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
   } catch (const ValidationException& error) {
     rethrowWithoutPosition(error);
   }
@@ -265,17 +263,21 @@ Table Table::renameColumns(const std::vector<Expression>& fields) const {
   return select(items);
 }
 
-TableResult Table::execute() const { return environment_->executePlan(plan_); }
+TableResult Table::execute() const {
+  return table::TableInternals::implOf(*environment_).executePlan(plan_->node);
+}
 
 TableResult Table::executeInsert(const std::string& path) const {
-  return environment_->executeInsertPlan(path, plan_);
+  return table::TableInternals::implOf(*environment_).executeInsertPlan(path, plan_->node);
 }
 
 TablePipeline Table::insertInto(const std::string& path) const {
   return TablePipeline(*this, path);
 }
 
-std::string Table::explain() const { return environment_->explainQueryPlan(plan_, true); }
+std::string Table::explain() const {
+  return table::TableInternals::implOf(*environment_).explainQueryPlan(plan_->node, true);
+}
 
 // ---- GroupedTable, TablePipeline ------------------------------------------------------------
 

@@ -2,8 +2,9 @@
 // as Tables (sqlQuery, from, fromValues), tables and views registered from the Table API,
 // user-defined functions, the StatementSet, and executeSql, which parses a statement and hands
 // it to the operation of its kind (operations/statement_operations.h, one file per kind).
-// How the session's options configure jobs is in session_options.cpp; running and explaining
-// queries and INSERTs in operations/query.cpp and operations/insert.cpp.
+// The session behind it is a TableEnvironmentImpl (table_environment_impl.h): how the
+// session's options configure jobs is in session_options.cpp; running and explaining queries
+// and INSERTs in operations/query.cpp and operations/insert.cpp.
 #include "eddy/table/table_environment.h"
 
 #include <algorithm>
@@ -13,10 +14,11 @@
 #include "function/function_registry.h"
 #include "function/user_defined_function.h"
 #include "sql/binder/binder.h"
-#include "sql/planner/plan_table_scan.h"
 #include "sql/parser/parser.h"
+#include "sql/planner/plan_table_scan.h"
 #include "table/environment/operations/operation_context.h"
 #include "table/environment/operations/statement_operations.h"
+#include "table/environment/table_environment_impl.h"
 
 namespace eddy {
 
@@ -27,41 +29,67 @@ std::unique_ptr<TableEnvironment> TableEnvironment::create(const EnvironmentSett
 }
 
 TableEnvironment::TableEnvironment(const EnvironmentSettings& settings)
-    : settings_(settings), catalogManager_(std::make_unique<catalog::CatalogManager>()) {}
+    : impl_(std::make_unique<table::TableEnvironmentImpl>(settings)) {}
 
 TableEnvironment::~TableEnvironment() = default;
 
+const EnvironmentSettings& TableEnvironment::getSettings() const { return impl_->settings_; }
+
+TableConfig& TableEnvironment::getConfig() { return impl_->config_; }
+
+namespace table {
+
+TableEnvironmentImpl::TableEnvironmentImpl(const EnvironmentSettings& settings)
+    : settings_(settings), catalogManager_(std::make_unique<catalog::CatalogManager>()) {}
+
+Table TableInternals::newTable(TableEnvironment* environment,
+                               std::shared_ptr<const sql::LogicalNode> plan) {
+  ResolvedSchema schema = ResolvedSchema::fromRowType(plan->rowType);
+  return newTable(environment, std::move(plan), std::move(schema));
+}
+
+Table TableInternals::newTable(TableEnvironment* environment,
+                               std::shared_ptr<const sql::LogicalNode> plan,
+                               ResolvedSchema schema) {
+  return Table(environment, std::make_shared<const TablePlan>(TablePlan{std::move(plan)}),
+               std::move(schema));
+}
+
+}  // namespace table
+
 std::vector<std::string> TableEnvironment::listCatalogs() const {
-  return catalogManager_->listCatalogs();
+  return impl_->catalogManager().listCatalogs();
 }
 std::vector<std::string> TableEnvironment::listDatabases() const {
-  return catalogManager_->getCatalog(catalogManager_->getCurrentCatalog()).listDatabases();
+  return impl_->catalogManager()
+      .getCatalog(impl_->catalogManager().getCurrentCatalog())
+      .listDatabases();
 }
 std::vector<std::string> TableEnvironment::listTables() const {
-  return catalogManager_->listTables(catalogManager_->getCurrentCatalog(),
-                                     catalogManager_->getCurrentDatabase());
+  return impl_->catalogManager().listTables(impl_->catalogManager().getCurrentCatalog(),
+                                            impl_->catalogManager().getCurrentDatabase());
 }
 std::string TableEnvironment::getCurrentCatalog() const {
-  return catalogManager_->getCurrentCatalog();
+  return impl_->catalogManager().getCurrentCatalog();
 }
 std::string TableEnvironment::getCurrentDatabase() const {
-  return catalogManager_->getCurrentDatabase();
+  return impl_->catalogManager().getCurrentDatabase();
 }
 void TableEnvironment::useCatalog(const std::string& name) {
-  catalogManager_->setCurrentCatalog(name);
+  impl_->catalogManager().setCurrentCatalog(name);
 }
 void TableEnvironment::useDatabase(const std::string& name) {
-  catalogManager_->setCurrentDatabase(name);
+  impl_->catalogManager().setCurrentDatabase(name);
 }
 
 Table TableEnvironment::sqlQuery(const std::string& query) {
   sql::StatementPtr statement = sql::parseStatement(query);
   if (!statement->is<sql::QueryStatement>()) {
-    throw ValidationException(
-        "Unsupported SQL query! sqlQuery() only accepts a single SQL query.");
+    throw ValidationException("Unsupported SQL query! sqlQuery() only accepts a single SQL query.");
   }
-  sql::Binder binder(*catalogManager_, bindingContext());
-  return Table(this, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
+  sql::Binder binder(impl_->catalogManager(), impl_->bindingContext());
+  return table::TableInternals::newTable(
+      this, binder.bindQuery(*statement->as<sql::QueryStatement>().query));
 }
 
 namespace {
@@ -93,8 +121,8 @@ std::vector<std::string> splitPath(const std::string& path) {
 
 }  // namespace
 
-TableResult TableEnvironment::executeInsertPlan(const std::string& targetPath,
-                                                const std::shared_ptr<const sql::LogicalNode>& plan) {
+TableResult table::TableEnvironmentImpl::executeInsertPlan(
+    const std::string& targetPath, const std::shared_ptr<const sql::LogicalNode>& plan) {
   return runInserts({InsertPlan{splitPath(targetPath), plan, false, {}}});
 }
 
@@ -115,15 +143,17 @@ Table TableEnvironment::fromValues(const std::vector<Expression>& rows) {
   query += ")";
   Table values = sqlQuery(query);
   std::vector<std::string> names;
-  for (int i = 0; i < values.plan()->rowType->getFieldCount(); ++i) names.push_back("f" + std::to_string(i));
+  for (int i = 0; i < values.getResolvedSchema().getColumnCount(); ++i)
+    names.push_back("f" + std::to_string(i));
   return values.as(names);
 }
 
 namespace {
 catalog::CatalogBaseTable catalogTableOf(const TableDescriptor& descriptor) {
   if (!descriptor.getSchema()) {
-    throw ValidationException("The TableDescriptor needs a schema: eddy does not infer schemas "
-                              "from connectors or formats yet");
+    throw ValidationException(
+        "The TableDescriptor needs a schema: eddy does not infer schemas "
+        "from connectors or formats yet");
   }
   catalog::CatalogBaseTable table;
   table.schema = *descriptor.getSchema();
@@ -139,25 +169,35 @@ Table TableEnvironment::from(const TableDescriptor& descriptor) {
   auto connector = table.options.find("connector");
   std::string name = "*anonymous_" +
                      (connector == table.options.end() ? std::string("table") : connector->second) +
-                     "$" + std::to_string(++anonymousTables_) + "*";
-  return Table(this, sql::planTableScan(*catalogManager_, table, name,
-                                        sql::MetadataKeys::kCheck, bindingContext()));
+                     "$" + std::to_string(++impl_->anonymousTables_) + "*";
+  return table::TableInternals::newTable(
+      this, sql::planTableScan(impl_->catalogManager(), table, name, sql::MetadataKeys::kCheck,
+                               impl_->bindingContext()));
 }
 
 void TableEnvironment::createTable(const std::string& path, const TableDescriptor& descriptor) {
-  catalogManager_->createTable(catalogTableOf(descriptor),
-                               catalogManager_->qualifyIdentifier(splitPath(path)), false);
+  impl_->catalogManager().createTable(catalogTableOf(descriptor),
+                                      impl_->catalogManager().qualifyIdentifier(splitPath(path)),
+                                      false);
 }
 
 void TableEnvironment::createTemporaryTable(const std::string& path,
                                             const TableDescriptor& descriptor) {
-  catalogManager_->createTemporaryTable(catalogTableOf(descriptor),
-                                        catalogManager_->qualifyIdentifier(splitPath(path)), false);
+  impl_->catalogManager().createTemporaryTable(
+      catalogTableOf(descriptor), impl_->catalogManager().qualifyIdentifier(splitPath(path)),
+      false);
 }
 
 StatementSet TableEnvironment::createStatementSet() { return StatementSet(this); }
 
 // ---- StatementSet ---------------------------------------------------------------------------
+
+StatementSet::StatementSet(TableEnvironment* environment) : environment_(environment) {}
+StatementSet::StatementSet(const StatementSet& other) = default;
+StatementSet::StatementSet(StatementSet&& other) noexcept = default;
+StatementSet& StatementSet::operator=(const StatementSet& other) = default;
+StatementSet& StatementSet::operator=(StatementSet&& other) noexcept = default;
+StatementSet::~StatementSet() = default;
 
 StatementSet& StatementSet::add(const TablePipeline& pipeline) {
   return addInsert(pipeline.targetPath(), pipeline.table());
@@ -168,9 +208,10 @@ StatementSet& StatementSet::addInsert(const std::string& targetPath, const Table
     throw ValidationException("Only tables that belong to this TableEnvironment can be inserted.");
   }
   std::vector<std::string> path = splitPath(targetPath);
-  environment_->catalogManager().getTableOrThrow(
-      environment_->catalogManager().qualifyIdentifier(path));
-  inserts_.push_back(InsertPlan{std::move(path), table.plan(), false, {}});
+  catalog::CatalogManager& catalogs = table::TableInternals::implOf(*environment_).catalogManager();
+  catalogs.getTableOrThrow(catalogs.qualifyIdentifier(path));
+  inserts_.push_back(
+      table::InsertPlan{std::move(path), table::TableInternals::planOf(table), false, {}});
   return *this;
 }
 
@@ -179,40 +220,45 @@ StatementSet& StatementSet::addInsertSql(const std::string& statement) {
   if (!parsed->is<sql::InsertStatement>()) {
     throw ValidationException("Only insert statement is supported now.");
   }
-  inserts_.push_back(environment_->planInsert(parsed->as<sql::InsertStatement>()));
+  inserts_.push_back(
+      table::TableInternals::implOf(*environment_).planInsert(parsed->as<sql::InsertStatement>()));
   return *this;
 }
 
 TableResult StatementSet::execute() {
   if (inserts_.empty()) {
-    throw TableException("No statement to execute. Please add an INSERT statement or a Table "
-                         "pipeline to the StatementSet.");
+    throw TableException(
+        "No statement to execute. Please add an INSERT statement or a Table "
+        "pipeline to the StatementSet.");
   }
   auto inserts = std::move(inserts_);
   inserts_.clear();
-  return environment_->runInserts(inserts);
+  return table::TableInternals::implOf(*environment_).runInserts(inserts);
 }
 
 std::string StatementSet::explain() const {
   if (inserts_.empty()) {
-    throw TableException("No statement to explain. Please add an INSERT statement or a Table "
-                         "pipeline to the StatementSet.");
+    throw TableException(
+        "No statement to explain. Please add an INSERT statement or a Table "
+        "pipeline to the StatementSet.");
   }
-  return environment_->explainInserts(inserts_, false);
+  return table::TableInternals::implOf(*environment_).explainInserts(inserts_, false);
 }
 void TableEnvironment::createTemporaryView(const std::string& path, const Table& table) {
   if (table.environment() != this) {
-    throw ValidationException("Only tables that belong to this TableEnvironment can be registered.");
+    throw ValidationException(
+        "Only tables that belong to this TableEnvironment can be registered.");
   }
-  catalog::CatalogBaseTable view = table::operations::viewOf("", *table.plan());
-  view.plan = table.plan();
-  catalogManager_->createTemporaryTable(std::move(view),
-                                        catalogManager_->qualifyIdentifier(splitPath(path)), false);
+  const std::shared_ptr<const sql::LogicalNode>& plan = table::TableInternals::planOf(table);
+  catalog::CatalogBaseTable view = table::operations::viewOf("", *plan);
+  view.plan = plan;
+  impl_->catalogManager().createTemporaryTable(
+      std::move(view), impl_->catalogManager().qualifyIdentifier(splitPath(path)), false);
 }
 
 bool TableEnvironment::dropTemporaryView(const std::string& path) {
-  return catalogManager_->dropTemporaryTable(catalogManager_->qualifyIdentifier(splitPath(path)),
-                                            true, true);
+  return impl_->catalogManager().dropTemporaryTable(
+      impl_->catalogManager().qualifyIdentifier(splitPath(path)), true, true);
 }
 
 void TableEnvironment::createTemporarySystemFunction(const std::string& name,
@@ -224,8 +270,9 @@ void TableEnvironment::createTemporarySystemFunction(const std::string& name,
     throw ValidationException("The definition of function '" + name +
                               "' lacks its evaluation or a type.");
   }
-  function::FunctionRegistry& functions = catalogManager_->functions();
-  function::ScalarFunction registered = function::userDefinedScalarFunction(name, std::move(function));
+  function::FunctionRegistry& functions = impl_->catalogManager().functions();
+  function::ScalarFunction registered =
+      function::userDefinedScalarFunction(name, std::move(function));
   const std::vector<std::string> existing = functions.functionNames();
   if (std::find(existing.begin(), existing.end(), registered.name()) != existing.end()) {
     throw ValidationException("Could not register temporary system function. A function named '" +
@@ -235,12 +282,12 @@ void TableEnvironment::createTemporarySystemFunction(const std::string& name,
 }
 
 bool TableEnvironment::dropTemporarySystemFunction(const std::string& name) {
-  return catalogManager_->functions().remove(name);
+  return impl_->catalogManager().functions().remove(name);
 }
 
 std::vector<std::string> TableEnvironment::listUserDefinedFunctions() const {
   std::vector<std::string> names;
-  for (std::string name : catalogManager_->functions().functionNames()) {
+  for (std::string name : impl_->catalogManager().functions().functionNames()) {
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     names.push_back(std::move(name));
   }
@@ -249,44 +296,39 @@ std::vector<std::string> TableEnvironment::listUserDefinedFunctions() const {
 
 TableResult TableEnvironment::executeSql(const std::string& text) {
   sql::StatementPtr statement = sql::parseStatement(text);
-  // What the operations may use of this environment (a local class has the access of the
-  // member function it is in).
+  // What the operations may use of this environment: its session.
   class Context final : public table::operations::OperationContext {
    public:
-    explicit Context(TableEnvironment& environment) : environment_(environment) {}
-    catalog::CatalogManager& catalogs() override { return *environment_.catalogManager_; }
-    std::map<std::string, std::string>& configuration() override {
-      return environment_.configuration_;
-    }
-    function::BindingContext bindingContext() const override {
-      return environment_.bindingContext();
-    }
-    bool isStreaming() const override { return environment_.isStreaming(); }
+    explicit Context(table::TableEnvironmentImpl& session) : session_(session) {}
+    catalog::CatalogManager& catalogs() override { return session_.catalogManager(); }
+    std::map<std::string, std::string>& configuration() override { return session_.configuration_; }
+    function::BindingContext bindingContext() const override { return session_.bindingContext(); }
+    bool isStreaming() const override { return session_.isStreaming(); }
     TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) override {
-      return environment_.executePlan(plan);
+      return session_.executePlan(plan);
     }
     std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
                                  bool changelogMode, bool estimatedCost) const override {
-      return environment_.explainQueryPlan(plan, changelogMode, estimatedCost);
+      return session_.explainQueryPlan(plan, changelogMode, estimatedCost);
     }
-    InsertPlan planInsert(const sql::InsertStatement& insert) override {
-      return environment_.planInsert(insert);
+    table::InsertPlan planInsert(const sql::InsertStatement& insert) override {
+      return session_.planInsert(insert);
     }
     TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts) override {
-      return environment_.executeInserts(inserts);
+      return session_.executeInserts(inserts);
     }
-    TableResult runInserts(const std::vector<InsertPlan>& inserts) override {
-      return environment_.runInserts(inserts);
+    TableResult runInserts(const std::vector<table::InsertPlan>& inserts) override {
+      return session_.runInserts(inserts);
     }
-    std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode,
+    std::string explainInserts(const std::vector<table::InsertPlan>& inserts, bool changelogMode,
                                bool estimatedCost) const override {
-      return environment_.explainInserts(inserts, changelogMode, estimatedCost);
+      return session_.explainInserts(inserts, changelogMode, estimatedCost);
     }
 
    private:
-    TableEnvironment& environment_;
+    table::TableEnvironmentImpl& session_;
   };
-  Context context(*this);
+  Context context(*impl_);
   namespace operations = table::operations;
   const sql::Statement& parsed = *statement;
   switch (parsed.kind) {

@@ -39,6 +39,7 @@
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
 #include "function/aggregate/aggregate_call.h"
+#include "state/heap_keyed_state_backend.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
-#include "eddy/state/heap_keyed_state_backend.h"
 #include "eddy/state/state.h"
+#include "state/heap_keyed_state_backend.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {

@@ -40,6 +40,7 @@
 #include "runtime/operators/stored_rows/key_table.h"
 #include "runtime/operators/stored_rows/row_ref_output_queue.h"
 #include "runtime/operators/stored_rows/row_store.h"
+#include "state/heap_keyed_state_backend.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {

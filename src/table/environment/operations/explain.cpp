@@ -1,6 +1,6 @@
 // EXPLAIN [CHANGELOG_MODE, ESTIMATED_COST, ...] of a query, an INSERT (or EXECUTE INSERT), a
 // statement set or a CTAS/RTAS: the plans as one text cell (the abstract syntax tree, the
-// optimized logical plan, the physical plan), as TableEnvironment::explainQueryPlan and
+// optimized logical plan, the physical plan), as TableEnvironmentImpl::explainQueryPlan and
 // explainInserts write them. Nothing runs, and no catalog object is left changed.
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // INSERT statements and statement sets: an INSERT bound onto its table's columns
-// (TableEnvironment::planInsert: column lists, static partitions, NULL for the columns not
+// (TableEnvironmentImpl::planInsert: column lists, static partitions, NULL for the columns not
 // written), its sink added to a job (the implicit casts to the sink's column types, then
 // sql::planSink's LogicalSink over the optimized query: the NOT NULL enforcer, update-before
 // removal and the upsert materializer, the connector's sink),
@@ -15,7 +15,6 @@
 #include "connectors/dynamic_table_factory.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/exceptions.h"
-#include "eddy/table/table_environment.h"
 #include "expression/expression_evaluator.h"
 #include "formats/text_value_codec.h"
 #include "function/type_rules.h"
@@ -29,10 +28,13 @@
 #include "table/environment/operations/job_progress.h"
 #include "table/environment/operations/statement_operations.h"
 #include "table/environment/session_options.h"
+#include "table/environment/table_environment_impl.h"
 
 namespace eddy {
 
 namespace {
+
+using table::InsertPlan;
 
 using table::operations::progressOf;
 using table::operations::withSinkInputMetrics;
@@ -205,7 +207,7 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
 
 }  // namespace
 
-TableResult TableEnvironment::runInserts(const std::vector<InsertPlan>& inserts) {
+TableResult table::TableEnvironmentImpl::runInserts(const std::vector<InsertPlan>& inserts) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::vector<ResolvedSchema::Column> columns;
@@ -224,8 +226,8 @@ TableResult TableEnvironment::runInserts(const std::vector<InsertPlan>& inserts)
       false);
 }
 
-void TableEnvironment::addInsertsTo(StreamExecutionEnvironment& environment,
-                                    const std::vector<InsertPlan>& inserts) const {
+void table::TableEnvironmentImpl::addInsertsTo(StreamExecutionEnvironment& environment,
+                                               const std::vector<InsertPlan>& inserts) const {
   sql::TranslationSettings translation;
   configureTranslation(translation);
   for (const InsertPlan& insert : inserts) {
@@ -233,8 +235,9 @@ void TableEnvironment::addInsertsTo(StreamExecutionEnvironment& environment,
   }
 }
 
-std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inserts,
-                                             bool changelogMode, bool estimatedCost) const {
+std::string table::TableEnvironmentImpl::explainInserts(const std::vector<InsertPlan>& inserts,
+                                                        bool changelogMode,
+                                                        bool estimatedCost) const {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::string syntaxTree, optimized, physical;
@@ -249,7 +252,7 @@ std::string TableEnvironment::explainInserts(const std::vector<InsertPlan>& inse
          optimized + "\n== Physical Plan ==\n" + physical;
 }
 
-InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
+table::InsertPlan table::TableEnvironmentImpl::planInsert(const sql::InsertStatement& insert) {
   catalog::ObjectIdentifier identifier = catalogManager_->qualifyIdentifier(insert.tableName);
   catalog::CatalogManager::ResolvedTable target = catalogManager_->getTableOrThrow(identifier);
   sql::Binder binder(*catalogManager_, bindingContext());
@@ -361,7 +364,7 @@ InsertPlan TableEnvironment::planInsert(const sql::InsertStatement& insert) {
                     std::move(staticPartition)};
 }
 
-TableResult TableEnvironment::executeInserts(
+TableResult table::TableEnvironmentImpl::executeInserts(
     const std::vector<const sql::InsertStatement*>& inserts) {
   std::vector<InsertPlan> plans;
   for (const sql::InsertStatement* insert : inserts) plans.push_back(planInsert(*insert));

@@ -1,11 +1,10 @@
 // OperationContext: what the operation of a statement (statement_operations.h) may use of the
 // TableEnvironment that runs it: the session's catalogs and options, the context plans are
-// bound in, and the environment's ways to run or explain a query plan and INSERTs (defined in
-// query.cpp and insert.cpp, as TableEnvironment members). It is the operations' one door into
-// the environment, so they need no access to its private members (Flink's converters get a
-// ConvertContext the same way).
+// bound in, and the session's ways to run or explain a query plan and INSERTs (defined in
+// query.cpp and insert.cpp, as TableEnvironmentImpl members). It is the operations' one door
+// into the environment (Flink's converters get a ConvertContext the same way).
 //
-// TableEnvironment::executeSql implements it over itself for one statement; the operations
+// TableEnvironment::executeSql implements it over its session for one statement; the operations
 // use it from the environment's thread and keep no reference past the statement.
 #pragma once
 
@@ -14,8 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "eddy/table/table_environment.h"
+#include "eddy/table/table_result.h"
 #include "function/function_registry.h"
+#include "table/environment/table_environment_impl.h"
 
 namespace eddy::table::operations {
 
@@ -27,23 +27,23 @@ class OperationContext {
   virtual catalog::CatalogManager& catalogs() = 0;
   /// The session's options (SET, RESET, TableEnvironment::getConfig()).
   virtual std::map<std::string, std::string>& configuration() = 0;
-  /// The session plans are bound in now (TableEnvironment::bindingContext()).
+  /// The session plans are bound in now (TableEnvironmentImpl::bindingContext()).
   virtual function::BindingContext bindingContext() const = 0;
-  /// The runtime mode (TableEnvironment::isStreaming()).
+  /// The runtime mode (TableEnvironmentImpl::isStreaming()).
   virtual bool isStreaming() const = 0;
 
-  /// Runs a query plan as a job (TableEnvironment::executePlan).
+  /// Runs a query plan as a job (TableEnvironmentImpl::executePlan).
   virtual TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) = 0;
-  /// EXPLAIN's text for a query plan (TableEnvironment::explainQueryPlan).
+  /// EXPLAIN's text for a query plan (TableEnvironmentImpl::explainQueryPlan).
   virtual std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
                                        bool changelogMode, bool estimatedCost) const = 0;
-  /// The bound INSERT of a statement (TableEnvironment::planInsert).
+  /// The bound INSERT of a statement (TableEnvironmentImpl::planInsert).
   virtual InsertPlan planInsert(const sql::InsertStatement& insert) = 0;
-  /// INSERT statements run as one job (TableEnvironment::executeInserts).
+  /// INSERT statements run as one job (TableEnvironmentImpl::executeInserts).
   virtual TableResult executeInserts(const std::vector<const sql::InsertStatement*>& inserts) = 0;
-  /// INSERTs of plans run as one job (TableEnvironment::runInserts).
+  /// INSERTs of plans run as one job (TableEnvironmentImpl::runInserts).
   virtual TableResult runInserts(const std::vector<InsertPlan>& inserts) = 0;
-  /// EXPLAIN's text for INSERTs (TableEnvironment::explainInserts).
+  /// EXPLAIN's text for INSERTs (TableEnvironmentImpl::explainInserts).
   virtual std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode,
                                      bool estimatedCost) const = 0;
 };

@@ -1,17 +1,17 @@
 // Queries (SELECT, VALUES, set operations): a query statement bound and run as a job whose
-// rows the result pulls through a collect sink (TableEnvironment::executePlan, also
-// Table::execute()), or explained (TableEnvironment::explainQueryPlan, also EXPLAIN and
+// rows the result pulls through a collect sink (TableEnvironmentImpl::executePlan, also
+// Table::execute()), or explained (TableEnvironmentImpl::explainQueryPlan, also EXPLAIN and
 // Table::explain()).
 #include <memory>
 
 #include "eddy/datastream/data_stream.h"
-#include "eddy/table/table_environment.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "sql/binder/binder.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/physical/translator.h"
 #include "table/environment/operations/job_progress.h"
 #include "table/environment/operations/statement_operations.h"
+#include "table/environment/table_environment_impl.h"
 #include "table/tableau_printer.h"
 
 namespace eddy {
@@ -50,7 +50,8 @@ class JobRowSource final : public table::SessionRowSource {
 
 }  // namespace
 
-TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) {
+TableResult table::TableEnvironmentImpl::executePlan(
+    const std::shared_ptr<const sql::LogicalNode>& plan) {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   // The result's rows and watermark count for the job's progress (JobProgress).
@@ -70,8 +71,9 @@ TableResult TableEnvironment::executePlan(const std::shared_ptr<const sql::Logic
                      translation.streaming);
 }
 
-std::string TableEnvironment::explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                                               bool changelogMode, bool estimatedCost) const {
+std::string table::TableEnvironmentImpl::explainQueryPlan(
+    const std::shared_ptr<const sql::LogicalNode>& plan, bool changelogMode,
+    bool estimatedCost) const {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   DataStream<vector::Chunk> physical = sql::translateToDataStream(plan, *environment, translation);

@@ -13,6 +13,9 @@
 //
 // A StateType lives only for the duration of one createOrGetState call and refers to the
 // caller's descriptor; backends copy what they keep.
+//
+// Internal (eddy/detail/): installed only because KeyedStateBackend's typed accessors
+// instantiate it in user code; users do not include it.
 #pragma once
 
 #include <memory>
@@ -21,8 +24,8 @@
 #include <typeindex>
 #include <typeinfo>
 
+#include "eddy/detail/state/heap_keyed_state.h"
 #include "eddy/exceptions.h"
-#include "eddy/state/heap_keyed_state.h"
 #include "eddy/state/state_descriptor.h"
 #include "eddy/state/state_ttl_config.h"
 

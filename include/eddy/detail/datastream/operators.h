@@ -3,6 +3,9 @@
 // virtual call per record). The DataStream methods in data_stream.h create them; users do
 // not name them. Every operator here follows runtime::StreamOperator's contract: one task
 // thread, open → process* → finish → close.
+//
+// Internal (eddy/detail/): installed only because the DataStream templates instantiate these
+// operators in user code.
 #pragma once
 
 #include <algorithm>
@@ -16,7 +19,7 @@
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
 #include "eddy/datastream/watermark_strategy.h"
-#include "eddy/runtime/keyed_timer_service.h"
+#include "eddy/detail/runtime/keyed_timer_service.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/types/type_serializer.h"
 
@@ -427,8 +430,8 @@ class KeyedOperatorBase : public runtime::StreamOperator {
   void open(runtime::OperatorContext& context) override {
     StreamOperator::open(context);
     batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
-    stateBackend_ = std::make_unique<HeapKeyedStateBackend>(
-        context.keyGroupRange, context.maxParallelism, *context.clock);
+    stateBackend_ = state::createHeapKeyedStateBackend(context.keyGroupRange,
+                                                       context.maxParallelism, *context.clock);
     timers_.open(
         batchMode_ ? nullptr : context.processingTimeService,
         [this](int64_t timestamp, const std::string& keyBytes) {
@@ -528,7 +531,7 @@ class KeyedOperatorBase : public runtime::StreamOperator {
 
   KeySelector keySelector_;
   bool batchMode_ = false;
-  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
+  std::unique_ptr<KeyedStateBackend> stateBackend_;
   runtime::KeyedTimerService timers_;
   std::optional<K> currentKey_;
   std::string currentKeyBytes_;

@@ -1,7 +1,10 @@
 // HeapKeyedStateBackend: the default keyed state backend, keeping every state's values as
-// typed C++ objects in abseil hash maps, one map per key group per state (see
-// heap_keyed_state.h). Accessing state costs a hash lookup of the current key's bytes and
-// never serializes; serializers run only when a key group is snapshotted or restored.
+// typed C++ objects in hash tables, one per key group per state (see
+// eddy/detail/state/heap_keyed_state.h, whose typed states user code instantiates). The
+// backend itself is eddy's: the DataStream keyed operators get one from
+// state::createHeapKeyedStateBackend, the SQL operators construct it. Accessing state costs a hash
+// lookup of the current key's bytes and never serializes; serializers run only when a key group is
+// snapshotted or restored.
 //
 // Restores are lazy by state name: a key group section may be restored before the user
 // function registers its states (it registers them in open(), after restore). The backend
@@ -23,7 +26,7 @@
 #include <vector>
 
 #include "eddy/clock.h"
-#include "eddy/state/heap_keyed_state.h"
+#include "eddy/detail/state/heap_keyed_state.h"
 #include "eddy/state/key_group_range.h"
 #include "eddy/state/keyed_state_backend.h"
 

@@ -6,6 +6,9 @@
 // function registers the state with its serializers).
 //
 // Everything here is a pure function over strings; callers own the buffers.
+//
+// Internal (eddy/detail/): installed only because the heap backend's typed states
+// (heap_keyed_state.h) are templates instantiated in user code.
 #pragma once
 
 #include <cstdint>

@@ -1,24 +1,27 @@
 // The heap backend's typed state objects. Each registered state is one object that is both
 // the user-facing interface (ValueState<V>, ListState<V>, ...) and a table of typed values:
-// one abseil hash map per key group of the backend's range, keyed by the serialized key bytes
-// the runtime passed to setCurrentKey. Reads and writes touch C++ objects only; serializers
-// run only when a key group is snapshotted or restored. Partitioning by key group lets a
-// snapshot write (and a rescale move) one key group's entries on their own.
+// per key group of the backend's range, a KeySlotIndex from the serialized key bytes the
+// runtime passed to setCurrentKey to a dense slot, and a vector of the keys' entries by slot.
+// Reads and writes touch C++ objects only; serializers run only when a key group is
+// snapshotted or restored. Partitioning by key group lets a snapshot write (and a rescale
+// move) one key group's entries on their own.
 //
 // With TTL, every value (list element, map entry) is a TtlValue carrying the processing time
 // of its last access; without TTL the timestamp is never read or written. Expired values are
 // removed when the key that holds them is accessed and never written to snapshots.
 //
-// These classes are internal to eddy (namespace eddy::state) and live in a public header only
-// because the state templates are instantiated in user code. Ownership and threading: the
-// HeapKeyedStateBackend owns them, shares its HeapKeyContext with them by reference, and calls
-// them (as does the user function) from the one task thread of the subtask.
+// These classes are internal to eddy (namespace eddy::state) and live in an installed header
+// only because the state templates are instantiated in user code (a user function's
+// getState(descriptor) builds the typed state of its value types). They use no third-party
+// header: the key index is implemented in src/state (key_slot_index.cpp) with a Swiss table,
+// and a MapState's user keys are held in a std::unordered_map. Ownership and threading: the
+// heap backend (src/state/heap_keyed_state_backend.h) owns them, shares its HeapKeyContext
+// with them by reference, and calls them (as does the user function) from the one task thread
+// of the subtask.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
-#include <absl/hash/hash.h>
-
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,15 +29,21 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "eddy/clock.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
-#include "eddy/state/key_group_snapshot.h"
+#include "eddy/state/key_group_range.h"
 #include "eddy/state/keyed_state.h"
 #include "eddy/state/state_descriptor.h"
 #include "eddy/state/state_ttl_config.h"
+
+namespace eddy {
+class KeyedStateBackend;
+}  // namespace eddy
 
 namespace eddy::state {
 
@@ -112,22 +121,96 @@ class HeapRegisteredState {
                                int64_t now) = 0;
 };
 
+/// The keys of one key group of one state: serialized key bytes to dense slots 0..size()-1
+/// (a Swiss table in src/state/key_slot_index.cpp). Slots are what KeyGroupTable indexes its
+/// entries with; erasing a slot moves the last slot's key into it, so slots stay dense.
+class KeySlotIndex {
+ public:
+  static constexpr size_t kNotFound = static_cast<size_t>(-1);
+
+  KeySlotIndex();
+  ~KeySlotIndex();
+  KeySlotIndex(KeySlotIndex&& other) noexcept;
+  KeySlotIndex& operator=(KeySlotIndex&& other) noexcept;
+
+  size_t size() const;
+  /// The slot of `key`, or kNotFound.
+  size_t find(std::string_view key) const;
+  /// The slot of `key`, added as slot size() when absent; `.second` tells whether it was.
+  std::pair<size_t, bool> insert(std::string_view key);
+  /// Removes the key of `slot`; the key of the last slot (if another) takes its place.
+  void eraseSlot(size_t slot);
+  std::string_view keyAt(size_t slot) const;
+
+ private:
+  struct Keys;
+  std::unique_ptr<Keys> keys_;  // null until the first insert
+};
+
+/// One key group of one state: each key's entry, by the key's slot.
+template <typename Entry>
+class KeyGroupTable {
+ public:
+  size_t size() const { return entries_.size(); }
+  std::string_view keyAt(size_t slot) const { return index_.keyAt(slot); }
+  Entry& entryAt(size_t slot) { return entries_[slot]; }
+  const Entry& entryAt(size_t slot) const { return entries_[slot]; }
+
+  /// The key's entry, or nullptr.
+  Entry* find(std::string_view key) {
+    size_t slot = index_.find(key);
+    return slot == KeySlotIndex::kNotFound ? nullptr : &entries_[slot];
+  }
+  /// The key's entry, default-constructed when absent (for list and map entries).
+  Entry& findOrCreate(std::string_view key) {
+    auto [slot, added] = index_.insert(key);
+    if (added) entries_.emplace_back();
+    return entries_[slot];
+  }
+  /// Sets the key's entry (Entry need not be default-constructible).
+  void insertOrAssign(std::string_view key, Entry entry) {
+    auto [slot, added] = index_.insert(key);
+    if (added) {
+      entries_.push_back(std::move(entry));
+    } else {
+      entries_[slot] = std::move(entry);
+    }
+  }
+  void erase(std::string_view key) {
+    size_t slot = index_.find(key);
+    if (slot != KeySlotIndex::kNotFound) eraseSlot(slot);
+  }
+  /// Removes the entry at `slot` (the pointer find returned for it is invalid afterwards).
+  void eraseSlot(size_t slot) {
+    index_.eraseSlot(slot);
+    if (slot + 1 != entries_.size()) entries_[slot] = std::move(entries_.back());
+    entries_.pop_back();
+  }
+  /// Removes the entry `entry` points at (one find or findOrCreate returned).
+  void eraseEntry(const Entry* entry) { eraseSlot(static_cast<size_t>(entry - entries_.data())); }
+
+ private:
+  KeySlotIndex index_;
+  std::vector<Entry> entries_;
+};
+
 /// The per-key-group tables of one state with entries of type Entry, and the loops that
 /// snapshot and restore them; the typed states below supply how one entry is encoded.
 template <typename Entry>
 class HeapStateTable : public HeapRegisteredState {
  public:
-  using KeyMap = absl::flat_hash_map<std::string, Entry>;
+  using KeyMap = KeyGroupTable<Entry>;
 
   bool writesTimestamps() const final { return ttl_.enabled(); }
 
   size_t snapshotKeyGroup(int keyGroupIndex, int64_t now, std::string& out) const final {
     std::string entries;
     size_t count = 0;
-    for (const auto& [key, entry] : keyGroups_[keyGroupIndex]) {
+    const KeyMap& keyGroup = keyGroups_[keyGroupIndex];
+    for (size_t slot = 0; slot < keyGroup.size(); ++slot) {
       size_t mark = entries.size();
-      writeLengthPrefixed(key, entries);
-      if (writeEntry(entry, now, entries)) {
+      writeLengthPrefixed(keyGroup.keyAt(slot), entries);
+      if (writeEntry(keyGroup.entryAt(slot), now, entries)) {
         ++count;
       } else {
         entries.resize(mark);  // every value of this key expired
@@ -144,8 +227,8 @@ class HeapStateTable : public HeapRegisteredState {
     KeyMap& keyGroup = keyGroups_[keyGroupIndex];
     uint64_t count = serialization::readVarint(body);
     for (uint64_t i = 0; i < count; ++i) {
-      std::string key(readLengthPrefixed(body));
-      keyGroup.insert_or_assign(std::move(key), readEntry(body, hasTimestamps, now));
+      std::string_view key = readLengthPrefixed(body);
+      keyGroup.insertOrAssign(key, readEntry(body, hasTimestamps, now));
     }
     if (!body.empty()) throw InternalError("trailing bytes after a state block in a snapshot");
   }
@@ -167,19 +250,13 @@ class HeapStateTable : public HeapRegisteredState {
   }
 
   /// The current key's entry, or nullptr.
-  Entry* findEntry() {
-    KeyMap& keyGroup = currentKeyGroupMap();
-    auto it = keyGroup.find(context_.currentKey);
-    return it == keyGroup.end() ? nullptr : &it->second;
-  }
+  Entry* findEntry() { return currentKeyGroupMap().find(context_.currentKey); }
 
   /// The current key's entry, default-constructed when absent.
-  Entry& findOrCreateEntry() {
-    return currentKeyGroupMap().try_emplace(context_.currentKey).first->second;
-  }
+  Entry& findOrCreateEntry() { return currentKeyGroupMap().findOrCreate(context_.currentKey); }
 
   void setEntry(Entry entry) {
-    currentKeyGroupMap().insert_or_assign(context_.currentKey, std::move(entry));
+    currentKeyGroupMap().insertOrAssign(context_.currentKey, std::move(entry));
   }
 
   void eraseEntry() { currentKeyGroupMap().erase(context_.currentKey); }
@@ -216,32 +293,32 @@ class HeapSingleValueTable : public HeapStateTable<TtlValue<T>> {
   /// reads refresh it); an expired one is removed and returned only when visibility allows.
   std::optional<T> readCurrent() {
     auto& keyGroup = this->currentKeyGroupMap();
-    auto it = keyGroup.find(this->context_.currentKey);
-    if (it == keyGroup.end()) return std::nullopt;
+    TtlValue<T>* entry = keyGroup.find(this->context_.currentKey);
+    if (entry == nullptr) return std::nullopt;
     if (this->ttl_.enabled()) {
       int64_t now = this->now();
-      if (this->ttl_.isExpired(it->second.lastAccessTimestamp, now)) {
+      if (this->ttl_.isExpired(entry->lastAccessTimestamp, now)) {
         std::optional<T> expired;
-        if (this->ttl_.returnExpired()) expired = std::move(it->second.userValue);
-        keyGroup.erase(it);
+        if (this->ttl_.returnExpired()) expired = std::move(entry->userValue);
+        keyGroup.eraseEntry(entry);
         return expired;
       }
-      if (this->ttl_.updateOnRead()) it->second.lastAccessTimestamp = now;
+      if (this->ttl_.updateOnRead()) entry->lastAccessTimestamp = now;
     }
-    return it->second.userValue;
+    return entry->userValue;
   }
 
   /// The current key's live value for an in-place update, or nullptr; an expired value is
   /// removed whatever the visibility (Flink folds new input into live values only).
   TtlValue<T>* findLive(int64_t now) {
     auto& keyGroup = this->currentKeyGroupMap();
-    auto it = keyGroup.find(this->context_.currentKey);
-    if (it == keyGroup.end()) return nullptr;
-    if (this->ttl_.isExpired(it->second.lastAccessTimestamp, now)) {
-      keyGroup.erase(it);
+    TtlValue<T>* entry = keyGroup.find(this->context_.currentKey);
+    if (entry == nullptr) return nullptr;
+    if (this->ttl_.isExpired(entry->lastAccessTimestamp, now)) {
+      keyGroup.eraseEntry(entry);
       return nullptr;
     }
-    return &it->second;
+    return entry;
   }
 
   bool writeEntry(const TtlValue<T>& entry, int64_t now, std::string& out) const final {
@@ -439,12 +516,12 @@ class HeapListState final : public ListState<V>, public HeapStateTable<std::vect
   }
 };
 
-/// How MapState stores user keys: as the K objects themselves when abseil can hash them
+/// How MapState stores user keys: as the K objects themselves when std::hash can hash them
 /// (no serialization on access), otherwise as their serialized bytes.
 template <typename K, typename KeySerializer>
 struct MapUserKeyStorage {
   static constexpr bool kStoresObjects =
-      std::is_default_constructible_v<absl::Hash<K>> && std::equality_comparable<K>;
+      std::is_default_constructible_v<std::hash<K>> && std::equality_comparable<K>;
   using StoredKey = std::conditional_t<kStoresObjects, K, std::string>;
 
   /// What to look a user key up with: the key itself, or its bytes.
@@ -499,11 +576,11 @@ struct MapUserKeyStorage {
 template <typename K, typename V, typename KeySerializer, typename ValueSerializer>
 class HeapMapState final
     : public MapState<K, V>,
-      public HeapStateTable<absl::flat_hash_map<
+      public HeapStateTable<std::unordered_map<
           typename MapUserKeyStorage<K, KeySerializer>::StoredKey, TtlValue<V>>> {
  public:
   using UserKeys = MapUserKeyStorage<K, KeySerializer>;
-  using UserMap = absl::flat_hash_map<typename UserKeys::StoredKey, TtlValue<V>>;
+  using UserMap = std::unordered_map<typename UserKeys::StoredKey, TtlValue<V>>;
 
   HeapMapState(const HeapKeyContext& context, const std::optional<StateTtlConfig>& ttlConfig)
       : HeapStateTable<UserMap>(context, ttlConfig) {}
@@ -659,12 +736,19 @@ class HeapMapState final
       visit(key, value.userValue);
     }
     if (!anyExpired) return;
-    absl::erase_if(*userMap, [this, now](const auto& entry) {
+    std::erase_if(*userMap, [this, now](const auto& entry) {
       return this->ttl_.isExpired(entry.second.lastAccessTimestamp, now);
     });
     if (userMap->empty()) this->eraseEntry();
   }
 };
+
+/// The heap backend (src/state/heap_keyed_state_backend.h) owning the key groups in `range`
+/// of an operator with `maxParallelism` key groups; TTL reads processing time from `clock`,
+/// which must outlive it. The DataStream keyed operators keep their state in one.
+std::unique_ptr<KeyedStateBackend> createHeapKeyedStateBackend(KeyGroupRange range,
+                                                               int maxParallelism,
+                                                               const Clock& clock);
 
 // The heap state for each descriptor; called through StateType::createHeapState.
 

@@ -4,6 +4,9 @@
 // reaches their timestamp; processing-time timers when the clock does (the service asks the
 // task's ProcessingTimeService to wake it at the earliest one). Timers fire in timestamp
 // order. Used only by the task thread that owns the operator.
+//
+// Internal (eddy/detail/): installed only because the DataStream keyed operator templates
+// (eddy/detail/datastream/operators.h) hold one; users do not include it.
 #pragma once
 
 #include <cstdint>
