@@ -1,11 +1,11 @@
 // InputGate: how one subtask receives the elements of all its input channels (one channel per
 // upstream subtask of each input edge), with one bounded queue per channel.
 //
-// One producer thread pushes into each channel, the one consumer thread (the owning task) pops
-// from all of them, oldest element first. Each channel holds at most `channelCapacity`
-// elements; a producer pushing into its full channel blocks until the consumer takes from it
-// (backpressure: nothing is dropped, memory stays bounded, and one fast channel cannot fill the
-// gate for the others). A blocked channel (blockChannel) is not read until it is unblocked
+// Producer threads push into the channels (one per channel in a job; the gate does not rely on
+// it), the one consumer thread (the owning task) pops from all of them, oldest element first.
+// Each channel holds at most `channelCapacity` elements; a producer pushing into its full
+// channel blocks until the consumer takes from it (backpressure: nothing is dropped, memory
+// stays bounded, and one fast channel cannot fill the gate for the others). A blocked channel (blockChannel) is not read until it is unblocked
 // while the others are: checkpoint barrier alignment stops a channel whose barrier arrived
 // until the barriers of the other channels are in, and only that channel's producer waits.
 // cancel() wakes every waiter and makes every later call throw TaskCancelled, which is how a

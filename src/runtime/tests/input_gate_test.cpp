@@ -100,11 +100,17 @@ TEST(InputGateTest, AFullChannelDoesNotBlockTheOthers) {
   gate.push(0, batchOf({1}));
   std::atomic<bool> secondPushed{false};
   std::thread producer([&] {
-    gate.push(1, batchOf({2}));  // channel 0 is full; channel 1 is not
-    secondPushed = true;
+    try {
+      gate.push(1, batchOf({2}));  // channel 0 is full; channel 1 is not
+      secondPushed = true;
+    } catch (const TaskCancelled&) {
+    }
   });
+  for (int i = 0; i < 500 && !secondPushed; ++i) std::this_thread::sleep_for(10ms);
+  const bool pushedWithoutWaiting = secondPushed;
+  if (!pushedWithoutWaiting) gate.cancel();  // a regression: fail instead of hanging
   producer.join();
-  EXPECT_TRUE(secondPushed);
+  ASSERT_TRUE(pushedWithoutWaiting);
   EXPECT_EQ(valueOf(*gate.tryPop()), 1);
   EXPECT_EQ(valueOf(*gate.tryPop()), 2);
 }
@@ -125,9 +131,11 @@ TEST(InputGateTest, ABlockedChannelIsNotReadUntilUnblocked) {
     std::this_thread::sleep_for(20ms);
     gate.unblockChannel(0);
   });
-  auto message = gate.pop(std::chrono::steady_clock::now() + 5s);
+  const auto waitStart = std::chrono::steady_clock::now();
+  auto message = gate.pop(waitStart + 5s);
   unblocker.join();
   ASSERT_TRUE(message.has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - waitStart, 2s);  // woken, not timed out
   EXPECT_EQ(message->channel, 0);
   EXPECT_EQ(valueOf(*message), 1);
   EXPECT_EQ(valueOf(*gate.tryPop()), 3);

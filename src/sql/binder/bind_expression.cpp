@@ -101,8 +101,12 @@ bool allIdentifiers(const Expression& node,
       if (call.json && !each({call.json->emptyDefault.get(), call.json->errorDefault.get()})) {
         return false;
       }
-      return all(call.arguments);
+      // An aggregate's FILTER reads names too (an OVER window fails when bound: it is not
+      // allowed where this is asked, a WHERE conjunct).
+      return each({call.filter.get()}) && all(call.arguments);
     }
+    case ExpressionKind::kNamedArgument:
+      return allIdentifiers(*node.as<NamedArgumentExpression>().value, holds);
     case ExpressionKind::kFieldAccess:
       return allIdentifiers(*node.as<FieldAccessExpression>().base, holds);
     case ExpressionKind::kConstructor:

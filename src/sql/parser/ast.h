@@ -142,7 +142,7 @@ struct LiteralExpression : Expression {
 enum class TimeUnit { kYear, kMonth, kDay, kHour, kMinute, kSecond };
 
 /// The unit's SQL keyword, as written in an interval qualifier: `YEAR`, `MONTH`, ... `SECOND`.
-inline std::string_view timeUnitName(TimeUnit unit) {
+inline std::string_view intervalUnitKeyword(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kYear:
       return "YEAR";

@@ -828,7 +828,7 @@ IntervalQualifier Parser::parseIntervalQualifier() {
       failAt(start, fmt::format("Invalid interval qualifier at line {}, column {}: {} TO {} is "
                                 "not a valid range (use YEAR TO MONTH, DAY TO HOUR|MINUTE|"
                                 "SECOND, HOUR TO MINUTE|SECOND or MINUTE TO SECOND).",
-                                start.line, start.column, timeUnitName(from), timeUnitName(to)));
+                                start.line, start.column, intervalUnitKeyword(from), intervalUnitKeyword(to)));
     }
   }
   return qualifier;

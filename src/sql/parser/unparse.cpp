@@ -432,7 +432,7 @@ class Printer {
   }
 
   std::string intervalQualifier(const IntervalQualifier& qualifier) {
-    std::string text(timeUnitName(qualifier.start));
+    std::string text(intervalUnitKeyword(qualifier.start));
     if (qualifier.startPrecision >= 0) {
       if (!qualifier.end && qualifier.fractionalPrecision >= 0) {
         text += fmt::format("({}, {})", qualifier.startPrecision, qualifier.fractionalPrecision);
@@ -441,7 +441,7 @@ class Printer {
       }
     }
     if (qualifier.end) {
-      text += fmt::format(" TO {}", timeUnitName(*qualifier.end));
+      text += fmt::format(" TO {}", intervalUnitKeyword(*qualifier.end));
       if (qualifier.fractionalPrecision >= 0) {
         text += fmt::format("({})", qualifier.fractionalPrecision);
       }

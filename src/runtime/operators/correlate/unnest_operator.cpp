@@ -102,4 +102,9 @@ vector::Chunk UnnestOperator::unnest(const vector::Chunk& input) {
   return result;
 }
 
+void UnnestOperator::processWatermark(Watermark watermark) {
+  evaluationContext_.setWatermark(watermark.timestamp);
+  output().emitWatermark(watermark);
+}
+
 }  // namespace eddy::runtime::operators

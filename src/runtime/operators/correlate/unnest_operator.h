@@ -37,6 +37,8 @@ class UnnestOperator final : public StreamOperator {
  public:
   explicit UnnestOperator(std::shared_ptr<const UnnestSpec> spec);
   void processBatch(int inputIndex, BatchPtr batch) override;
+  /// Keeps the watermark for CURRENT_WATERMARK in its expressions, then forwards it.
+  void processWatermark(Watermark watermark) override;
 
  private:
   vector::Chunk unnest(const vector::Chunk& input);

@@ -468,6 +468,7 @@ void IntervalJoinOperator::releaseRows(KeyEntry& key, int side, int64_t watermar
 void IntervalJoinOperator::processWatermark(Watermark watermark) {
   // BATCH: the output comes at finish(), after any watermark; none is forwarded.
   if (batchMode_) return;
+  condition_.setWatermark(watermark.timestamp);
   if (spec_->processingTime) {
     if (watermark.timestamp > lastEmittedWatermark_) {
       lastEmittedWatermark_ = watermark.timestamp;

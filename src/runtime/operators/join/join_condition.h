@@ -36,6 +36,8 @@ class JoinCondition {
   /// TRUE for it (1) or not (0); all 1 without a condition.
   std::vector<uint8_t> evaluate(const JoinedRowRefs& candidates, const RowStore& left,
                                 const RowStore& right);
+  /// The join's current watermark, which CURRENT_WATERMARK in the condition reads.
+  void setWatermark(int64_t watermark) { evaluationContext_.setWatermark(watermark); }
 
  private:
   expression::ExpressionPtr condition_;

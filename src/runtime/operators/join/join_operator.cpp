@@ -643,4 +643,9 @@ void JoinOperator::sortMergeJoinInBatchMode() {
   }
 }
 
+void JoinOperator::processWatermark(Watermark watermark) {
+  condition_.setWatermark(watermark.timestamp);
+  output().emitWatermark(watermark);
+}
+
 }  // namespace eddy::runtime::operators

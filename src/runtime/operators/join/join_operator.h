@@ -136,6 +136,8 @@ class JoinOperator final : public StreamOperator {
   void open(OperatorContext& context) override;
   /// `inputIndex` 0 is the left input, 1 the right input.
   void processBatch(int inputIndex, BatchPtr batch) override;
+  /// Keeps the watermark for CURRENT_WATERMARK in its expressions, then forwards it.
+  void processWatermark(Watermark watermark) override;
   void finish() override;
 
   /// The rows kept in state (STREAMING), both sides; for tests.

@@ -101,4 +101,9 @@ vector::Chunk LookupJoinOperator::join(const vector::Chunk& input) {
   return result;
 }
 
+void LookupJoinOperator::processWatermark(Watermark watermark) {
+  evaluationContext_.setWatermark(watermark.timestamp);
+  output().emitWatermark(watermark);
+}
+
 }  // namespace eddy::runtime::operators

@@ -43,6 +43,8 @@ class LookupJoinOperator final : public StreamOperator {
   explicit LookupJoinOperator(std::shared_ptr<const LookupJoinSpec> spec);
   void open(OperatorContext& context) override;
   void processBatch(int inputIndex, BatchPtr batch) override;
+  /// Keeps the watermark for CURRENT_WATERMARK in its expressions, then forwards it.
+  void processWatermark(Watermark watermark) override;
 
  private:
   vector::Chunk join(const vector::Chunk& input);

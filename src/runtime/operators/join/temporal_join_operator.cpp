@@ -157,7 +157,8 @@ void TemporalJoinOperator::processRight(const vector::Chunk& chunk, int32_t slot
 }
 
 void TemporalJoinOperator::processWatermark(Watermark watermark) {
-  if (batchMode_) return;  // BATCH: everything is joined at finish()
+  if (batchMode_) return;
+  evaluationContext_.setWatermark(watermark.timestamp);  // BATCH: everything is joined at finish()
   if (watermark.timestamp <= currentWatermark_) return;
   currentWatermark_ = watermark.timestamp;
   advanceTo(watermark.timestamp);
