@@ -50,10 +50,7 @@ Binder::Relation Binder::bindJoin(const JoinReference& join) {
   const bool temporal = join.right->is<NamedTableReference>() &&
                         join.right->as<NamedTableReference>().systemTimeAsOf != nullptr;
   // The versioned side of a temporal join is the one table that may be read AS OF a time.
-  Relation right =
-      temporal ? renamed(bindNamedTable(join.right->as<NamedTableReference>(), /*versioned=*/true),
-                         *join.right)
-               : bindTableReference(*join.right);
+  Relation right = bindTableReference(*join.right, /*versioned=*/temporal);
   const JoinType joinType = join.joinType;
   if (temporal && (join.natural || !join.usingColumns.empty())) {
     notSupported(join, "A temporal join with NATURAL or USING");

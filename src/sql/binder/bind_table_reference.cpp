@@ -14,11 +14,10 @@ namespace eddy::sql {
 
 using BoundPtr = expression::ExpressionPtr;
 
-Binder::Relation Binder::bindTableReference(const TableReference& reference) {
+Binder::Relation Binder::bindTableReference(const TableReference& reference, bool versioned) {
   switch (reference.kind) {
     case TableReferenceKind::kNamedTable:
-      return renamed(bindNamedTable(reference.as<NamedTableReference>(), /*versioned=*/false),
-                     reference);
+      return renamed(bindNamedTable(reference.as<NamedTableReference>(), versioned), reference);
     case TableReferenceKind::kDerivedTable: {
       const auto& derived = reference.as<DerivedTableReference>();
       if (derived.lateral) notSupported(reference, "LATERAL");

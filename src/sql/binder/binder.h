@@ -196,7 +196,8 @@ class Binder {
   Relation bindValues(const ValuesQuery& values);
 
   // bind_table_reference.cpp: FROM items.
-  Relation bindTableReference(const TableReference& reference);
+  /// `versioned`: a named table is the right side of a join FOR SYSTEM_TIME AS OF.
+  Relation bindTableReference(const TableReference& reference, bool versioned = false);
   /// `versioned`: the table is the right side of a join FOR SYSTEM_TIME AS OF (the only place
   /// a table may be read AS OF a time).
   Relation bindNamedTable(const NamedTableReference& table, bool versioned);
