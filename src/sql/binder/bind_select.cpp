@@ -9,6 +9,7 @@
 // grouping and outputting per correlation key (Binder::Correlation).
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <set>
 
 #include "sql/binder/aggregate_binding.h"
@@ -16,9 +17,9 @@
 #include "sql/binder/call_analysis.h"
 #include "sql/binder/clause_syntax.h"
 #include "sql/binder/name_matching.h"
-#include "sql/optimizer/window_aggregate_detection.h"
 #include "sql/parser/unparse.h"
 #include "sql/planner/plan_join.h"
+#include "sql/planner/window_grouping.h"
 
 namespace eddy::sql {
 
@@ -485,8 +486,8 @@ void Binder::bindProjection(SelectBinding& state) {
 }
 
 // With aggregation: the projection of the grouping keys and the calls' arguments, the
-// aggregate over it (a window aggregation, or one aggregate per grouping set), then HAVING
-// and the select list over its output.
+// aggregation over it (its grouping sets and its window, if any, left to the optimizer's
+// passes), then HAVING and the select list over its output.
 void Binder::bindAggregation(SelectBinding& state) {
   const SelectQuery& select = state.select;
   Relation& input = state.input;
@@ -516,27 +517,25 @@ void Binder::bindAggregation(SelectBinding& state) {
   grouping.preNames = uniquifyNames(grouping.preNames);
   LogicalNodePtr pre =
       std::make_shared<LogicalProject>(input.node, grouping.preProjection, grouping.preNames);
-  LogicalNodePtr aggregate;
-  if (!grouping.multipleSets) {
-    // One grouping set: every key, in order; a window aggregation when it groups by the
-    // window of a window TVF.
-    std::vector<std::string> outputNames(grouping.preNames.begin(),
-                                         grouping.preNames.begin() + groupCount);
-    outputNames.insert(outputNames.end(), grouping.callNames.begin(), grouping.callNames.end());
-    aggregate = planWindowAggregate(pre, groupCount, grouping.calls, outputNames);
-    if (!aggregate) {
-      std::vector<int> keys;
-      for (int i = 0; i < groupCount; ++i) keys.push_back(i);
-      aggregate = std::make_shared<LogicalAggregate>(pre, std::move(keys),
-                                                     std::move(grouping.calls), grouping.callNames);
-    }
-    // The keys' types as the aggregation outputs them (time attributes materialized by a
-    // regular aggregation, window_time kept by a window aggregation).
-    for (int k = 0; k < groupCount; ++k) {
-      binding.outputTypes[k] = aggregate->rowType->getFields()[k].type;
-    }
-  } else {
-    aggregate = planGroupingSets(pre, grouping);
+  // One aggregation: with grouping sets (planned by GroupingSetsExpansion), or windowed when
+  // it groups by the window of a window TVF (planned by WindowAggregateDetection).
+  std::vector<int> keys(static_cast<size_t>(groupCount));
+  std::iota(keys.begin(), keys.end(), 0);
+  std::vector<std::vector<int>> sets;
+  if (grouping.multipleSets) sets = grouping.groupingSets;
+  const bool windowed =
+      !grouping.multipleSets && windowGroupingOf(*pre, groupCount, grouping.calls).has_value();
+  if (grouping.multipleSets) {
+    binding.groupingFlagsOffset = groupCount + static_cast<int>(grouping.calls.size());
+  }
+  LogicalNodePtr aggregate =
+      std::make_shared<LogicalAggregate>(pre, std::move(keys), grouping.calls, grouping.callNames,
+                                         true, std::move(sets), windowed);
+  // The keys' types as the aggregation outputs them (time attributes materialized, but
+  // window_time of a window aggregation; NULL where a grouping set lacks the key).
+  for (int k = 0; k < groupCount; ++k) {
+    binding.outputTypes[static_cast<size_t>(k)] =
+        aggregate->rowType->getFields()[static_cast<size_t>(k)].type;
   }
   bindAggregatedOutput(state, grouping, std::move(aggregate));
 }
@@ -600,12 +599,8 @@ void Binder::bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping) {
         key->kind() == expression::ExpressionKind::kColumnReference
             ? static_cast<const expression::ColumnReference&>(*key).index()
             : -1);
-    // A key absent from some grouping set is NULL in that set's rows.
-    bool inEverySet = std::all_of(groupingSets.begin(), groupingSets.end(), [&](const auto& set) {
-      return std::find(set.begin(), set.end(), static_cast<int>(k)) != set.end();
-    });
-    binding.outputTypes.push_back(multipleSets && !inEverySet ? key->type()->copy(true)
-                                                              : key->type());
+    // (Replaced by the aggregation's output type of the key, NULL where a set lacks it.)
+    binding.outputTypes.push_back(key->type());
     std::string keyName = keyExpression.is<IdentifierExpression>()
                               ? keyExpression.as<IdentifierExpression>().names.back()
                               : "$f" + std::to_string(preProjection.size());
@@ -613,51 +608,6 @@ void Binder::bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping) {
     preNames.push_back(keyName);
   }
   grouping.groupCount = static_cast<int>(preProjection.size());
-}
-
-// GROUPING SETS, ROLLUP, CUBE: one aggregate per grouping set, each padded to all keys (NULL
-// where the set lacks a key) plus one GROUPING flag per key (1 where it lacks it), then UNION
-// ALL.
-LogicalNodePtr Binder::planGroupingSets(const LogicalNodePtr& pre, GroupingBinding& grouping) {
-  AggregateBinding& binding = grouping.binding;
-  const int groupCount = grouping.groupCount;
-  const std::vector<AggregateCall>& calls = grouping.calls;
-  const std::vector<std::string>& callNames = grouping.callNames;
-  binding.groupingFlagsOffset = groupCount + static_cast<int>(calls.size());
-  LogicalTypePtr flagType = LogicalType::simple(LogicalTypeRoot::BIGINT, false);
-  std::vector<LogicalNodePtr> perSet;
-  std::vector<std::string> names;
-  for (int k = 0; k < groupCount; ++k) names.push_back(grouping.preNames[k]);
-  for (const std::string& name : callNames) names.push_back(name);
-  for (int k = 0; k < groupCount; ++k) names.push_back("$g" + std::to_string(k));
-  std::vector<LogicalTypePtr> unionTypes;
-  for (const auto& set : grouping.groupingSets) {
-    LogicalNodePtr setAggregate = std::make_shared<LogicalAggregate>(pre, set, calls, callNames);
-    const auto& fields = setAggregate->rowType->getFields();
-    std::vector<BoundPtr> columns;
-    for (int k = 0; k < groupCount; ++k) {
-      auto position = std::find(set.begin(), set.end(), k);
-      if (position == set.end()) {
-        columns.push_back(expression::literal(Value(), binding.outputTypes[k]));
-      } else {
-        int column = static_cast<int>(position - set.begin());
-        columns.push_back(expression::column(column, fields[column].type));
-      }
-    }
-    for (size_t c = 0; c < calls.size(); ++c) {
-      int column = static_cast<int>(set.size() + c);
-      columns.push_back(expression::column(column, fields[column].type));
-    }
-    for (int k = 0; k < groupCount; ++k) {
-      bool absent = std::find(set.begin(), set.end(), k) == set.end();
-      columns.push_back(expression::literal(Value(int64_t{absent ? 1 : 0}), flagType));
-    }
-    perSet.push_back(std::make_shared<LogicalProject>(setAggregate, std::move(columns), names));
-  }
-  for (int k = 0; k < groupCount; ++k) unionTypes.push_back(binding.outputTypes[k]);
-  for (const AggregateCall& call : calls) unionTypes.push_back(call.resultType);
-  for (int k = 0; k < groupCount; ++k) unionTypes.push_back(flagType);
-  return std::make_shared<LogicalUnion>(std::move(perSet), rowTypeOf(names, unionTypes));
 }
 
 // HAVING and the select list, over the aggregation's output; their subqueries join onto it

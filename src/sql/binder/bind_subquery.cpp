@@ -10,8 +10,8 @@
 
 #include "eddy/exceptions.h"
 #include "sql/binder/call_analysis.h"
-#include "sql/optimizer/window_aggregate_detection.h"
 #include "sql/planner/plan_join.h"
+#include "sql/planner/window_grouping.h"
 
 namespace eddy::sql {
 
@@ -103,15 +103,12 @@ LogicalNodePtr subqueryAggregate(const LogicalNodePtr& input, std::vector<BoundP
   } else {
     pre = std::make_shared<LogicalProject>(input, std::move(columns), names);
   }
-  std::vector<std::string> outputNames(names.begin(), names.begin() + groupCount);
-  outputNames.insert(outputNames.end(), callNames.begin(), callNames.end());
-  if (LogicalNodePtr window = planWindowAggregate(pre, groupCount, calls, outputNames)) {
-    return window;
-  }
   std::vector<int> grouping(static_cast<size_t>(groupCount));
   std::iota(grouping.begin(), grouping.end(), 0);
+  const bool windowed = windowGroupingOf(*pre, groupCount, calls).has_value();
   return std::make_shared<LogicalAggregate>(pre, std::move(grouping), std::move(calls),
-                                            std::move(callNames));
+                                            std::move(callNames), true,
+                                            std::vector<std::vector<int>>{}, windowed);
 }
 
 }  // namespace

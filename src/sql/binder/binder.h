@@ -44,10 +44,11 @@
 // (lookupColumn, resolvesIn): no binding is tried and its error caught to try another reading,
 // so an error of binding ends the statement.
 //
-// It builds plans with sql/planner's plan_join.h, plan_set_operation.h and plan_table_scan.h;
-// a window aggregation it recognizes while binding (sql/optimizer's
-// window_aggregate_detection.h: the choice decides the output types). The rewrites of the plan
-// are the optimizer's passes (sql/optimizer/passes.h).
+// It builds plans with sql/planner's plan_join.h, plan_set_operation.h and plan_table_scan.h.
+// An aggregation stays one LogicalAggregate: its grouping sets, and whether it groups by a
+// window TVF's window (sql/planner/window_grouping.h, which decides its output types as
+// Flink's do), are the optimizer's to plan. The rewrites of the plan are the optimizer's passes
+// (sql/optimizer/passes.h).
 #pragma once
 
 #include <map>
@@ -185,7 +186,6 @@ class Binder {
   void bindProjection(SelectBinding& state);
   void bindAggregation(SelectBinding& state);
   void bindGroupingKeys(SelectBinding& state, GroupingBinding& grouping);
-  static LogicalNodePtr planGroupingSets(const LogicalNodePtr& pre, GroupingBinding& grouping);
   void bindAggregatedOutput(SelectBinding& state, GroupingBinding& grouping,
                             LogicalNodePtr aggregate);
   Relation finishSelect(SelectBinding& state);

@@ -25,6 +25,10 @@ struct Pass {
 // The passes in the order they run.
 const std::vector<Pass>& passes() {
   static const std::vector<Pass> kPasses = {
+      // The aggregations the binder leaves to plan, seen as it made them (a window grouping is
+      // recognised by the projection and filters right above its window TVF).
+      {"GroupingSetsExpansion", planGroupingSets},
+      {"WindowAggregateDetection", planWindowAggregates},
       // The Top-N passes see the plan as the binder made it: a filter or projection over the
       // Rank, before FilterPushDown and ProjectMerge move and merge those.
       {"RankFilterPushDown", pushFiltersIntoRanks},

@@ -8,6 +8,18 @@
 
 namespace eddy::sql {
 
+/// GroupingSetsExpansion (grouping_sets_expansion.cpp): an aggregation with grouping sets
+/// (GROUPING SETS, ROLLUP, CUBE) becomes one aggregation per set, padded with NULLs and the
+/// GROUPING flags, under a UNION ALL. The physical plan has no grouping-sets aggregation:
+/// without this pass such a query fails to translate.
+LogicalNodePtr planGroupingSets(const LogicalNodePtr& node);
+
+/// WindowAggregateDetection (window_aggregate_detection.cpp): an aggregation grouped by the
+/// window of a window TVF (LogicalAggregate::windowed) becomes a LogicalWindowAggregate over
+/// the TVF's input. Without this pass such a query fails to translate (its type, insert-only
+/// with window_time a time attribute, is a window aggregation's).
+LogicalNodePtr planWindowAggregates(const LogicalNodePtr& node);
+
 /// RankFilterPushDown (rank_filter_push_down.cpp): a filter over a Top-N's ranking (a Rank
 /// that outputs its rank number, alone or under a projection of plain columns) whose conjuncts
 /// bound the rank column (rn <= N, rn < N, rn = N, rn BETWEEN a AND b, N >= rn) becomes the

@@ -27,12 +27,13 @@ LogicalNodePtr withInputs(const LogicalNode& node, std::vector<LogicalNodePtr> i
       const auto& aggregate = static_cast<const LogicalAggregate&>(node);
       std::vector<std::string> names;
       const auto& fields = node.rowType->getFields();
-      for (size_t i = aggregate.groupingColumns.size(); i < fields.size(); ++i) {
+      const size_t callsEnd = aggregate.groupingColumns.size() + aggregate.calls.size();
+      for (size_t i = aggregate.groupingColumns.size(); i < callsEnd; ++i) {
         names.push_back(fields[i].name);
       }
-      return std::make_shared<LogicalAggregate>(inputs[0], aggregate.groupingColumns,
-                                                aggregate.calls, std::move(names),
-                                                aggregate.generateUpdateBefore);
+      return std::make_shared<LogicalAggregate>(
+          inputs[0], aggregate.groupingColumns, aggregate.calls, std::move(names),
+          aggregate.generateUpdateBefore, aggregate.groupingSets, aggregate.windowed);
     }
     case LogicalNodeKind::kUnion:
       return std::make_shared<LogicalUnion>(std::move(inputs), node.rowType);

@@ -5,6 +5,7 @@
 // partial aggregation by key and bucket, final aggregation by key).
 #include <algorithm>
 
+#include "eddy/exceptions.h"
 #include "runtime/operators/aggregate/expand_operator.h"
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "sql/physical/translation_context.h"
@@ -191,6 +192,19 @@ DataStream<vector::Chunk> splitDistinctAggregate(
 DataStream<vector::Chunk> translateAggregate(const LogicalAggregate& aggregate,
                                              StreamExecutionEnvironment& env,
                                              const TranslationSettings& settings) {
+  // The two kinds of aggregation the optimizer plans further (passes.h); they reach here only
+  // when its pass is turned off.
+  if (!aggregate.groupingSets.empty()) {
+    throw TableException(
+        "GROUPING SETS, ROLLUP and CUBE are planned by the optimizer pass "
+        "'GroupingSetsExpansion', which 'table.optimizer.disabled-passes' turns off.");
+  }
+  if (aggregate.windowed) {
+    throw TableException(
+        "A window aggregation (GROUP BY window_start, window_end of a window table function) is "
+        "planned by the optimizer pass 'WindowAggregateDetection', which "
+        "'table.optimizer.disabled-passes' turns off.");
+  }
   auto spec = std::make_shared<runtime::operators::GroupAggregateSpec>();
   spec->inputRowType = aggregate.inputs[0]->rowType;
   spec->groupingColumns = aggregate.groupingColumns;

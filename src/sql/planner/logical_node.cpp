@@ -4,7 +4,9 @@
 #include <numeric>
 #include <set>
 
+#include "eddy/exceptions.h"
 #include "sql/planner/cost_model.h"
+#include "sql/planner/window_grouping.h"
 
 namespace eddy::sql {
 
@@ -34,18 +36,55 @@ LogicalTypePtr materialized(const LogicalTypePtr& type) {
 
 LogicalTypePtr aggregateRowType(const LogicalNode& input, const std::vector<int>& grouping,
                                 const std::vector<function::AggregateCall>& calls,
-                                const std::vector<std::string>& names) {
+                                const std::vector<std::string>& names,
+                                const std::vector<std::vector<int>>& groupingSets, bool windowed) {
   std::vector<RowField> fields;
   const auto& inputFields = input.rowType->getFields();
-  for (int column : grouping) {
-    RowField field = inputFields.at(column);
-    field.type = materialized(field.type);
+  std::optional<WindowGrouping> window;
+  if (windowed) {
+    window = windowGroupingOf(input, static_cast<int>(grouping.size()), calls);
+    if (!window) throw InternalError("a windowed aggregation that does not group by a window");
+  }
+  for (size_t k = 0; k < grouping.size(); ++k) {
+    RowField field = inputFields.at(grouping[k]);
+    if (window && window->keys[k] == WindowGrouping::Key::WINDOW_TIME) {
+      field.type = field.type->copy(false);  // a window's time: a time attribute, never NULL
+    } else {
+      field.type = materialized(field.type);
+    }
+    const bool inEverySet =
+        std::all_of(groupingSets.begin(), groupingSets.end(), [&](const std::vector<int>& set) {
+          return std::find(set.begin(), set.end(), static_cast<int>(k)) != set.end();
+        });
+    if (!inEverySet) field.type = field.type->copy(true);
     fields.push_back(std::move(field));
   }
   for (size_t i = 0; i < calls.size(); ++i) {
     fields.push_back(RowField{names.at(i), calls[i].resultType, std::nullopt});
   }
+  if (!groupingSets.empty()) {
+    for (size_t k = 0; k < grouping.size(); ++k) {
+      fields.push_back(RowField{"$g" + std::to_string(k),
+                                LogicalType::simple(LogicalTypeRoot::BIGINT, false), std::nullopt});
+    }
+  }
   return LogicalType::row(std::move(fields), false);
+}
+
+/// An aggregation's changelog: insert-only when it groups without calls (DISTINCT, an IN
+/// subquery's keys) an insert-only input, each group being emitted once and never changed (but
+/// a grouping set without keys is a global aggregate, updated per row), or when it is a window
+/// aggregation; updating otherwise.
+ChangelogMode aggregateMode(const LogicalNode& input, const std::vector<int>& grouping,
+                            const std::vector<function::AggregateCall>& calls,
+                            const std::vector<std::vector<int>>& groupingSets, bool windowed) {
+  if (windowed) return ChangelogMode::kInsertOnly;
+  const bool keyed =
+      !grouping.empty() && std::none_of(groupingSets.begin(), groupingSets.end(),
+                                        [](const std::vector<int>& set) { return set.empty(); });
+  return calls.empty() && keyed && input.changelogMode == ChangelogMode::kInsertOnly
+             ? ChangelogMode::kInsertOnly
+             : ChangelogMode::kRetract;
 }
 
 }  // namespace
@@ -285,6 +324,8 @@ std::vector<std::vector<int>> upsertKeysOf(const LogicalNode& node) {
       break;
     }
     case LogicalNodeKind::kAggregate: {
+      // (Grouping sets repeat keys across sets: unique with the GROUPING flags, once planned.)
+      if (!static_cast<const LogicalAggregate&>(node).groupingSets.empty()) break;
       std::vector<int> key(static_cast<const LogicalAggregate&>(node).groupingColumns.size());
       std::iota(key.begin(), key.end(), 0);
       addKey(keys, std::move(key));
@@ -379,6 +420,7 @@ LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
         std::sort(sorted.begin(), sorted.end());
         if (sorted != grouping) return nullptr;
       }
+      if (!aggregate.groupingSets.empty() || aggregate.windowed) return nullptr;  // not planned yet
       std::vector<std::string> names = plan->rowType->getFieldNames();
       names.erase(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(grouping.size()));
       return std::make_shared<LogicalAggregate>(plan->inputs[0], aggregate.groupingColumns,
@@ -600,18 +642,16 @@ std::string LogicalUnnest::describe() const {
 
 LogicalAggregate::LogicalAggregate(LogicalNodePtr input, std::vector<int> grouping,
                                    std::vector<function::AggregateCall> aggregateCalls,
-                                   std::vector<std::string> names, bool updateBefore)
+                                   std::vector<std::string> names, bool updateBefore,
+                                   std::vector<std::vector<int>> sets, bool window)
     : LogicalNode(LogicalNodeKind::kAggregate,
-                  aggregateRowType(*input, grouping, aggregateCalls, names), {input},
-                  // Grouping without aggregate calls (DISTINCT, an IN subquery's keys) over an
-                  // insert-only input emits each group once and never changes it.
-                  aggregateCalls.empty() && !grouping.empty() &&
-                          input->changelogMode == ChangelogMode::kInsertOnly
-                      ? ChangelogMode::kInsertOnly
-                      : ChangelogMode::kRetract),
+                  aggregateRowType(*input, grouping, aggregateCalls, names, sets, window), {input},
+                  aggregateMode(*input, grouping, aggregateCalls, sets, window)),
       groupingColumns(std::move(grouping)),
       calls(std::move(aggregateCalls)),
-      generateUpdateBefore(updateBefore) {}
+      generateUpdateBefore(updateBefore),
+      groupingSets(std::move(sets)),
+      windowed(window) {}
 
 std::string LogicalAggregate::describe() const {
   std::string text = "LogicalAggregate(group=[{";
@@ -619,6 +659,20 @@ std::string LogicalAggregate::describe() const {
     text += (i ? ", " : "") + std::to_string(groupingColumns[i]);
   }
   text += "}]";
+  auto columnSet = [&](const std::vector<int>& positions) {
+    std::string set = "{";
+    for (size_t i = 0; i < positions.size(); ++i) {
+      set += (i ? ", " : "") + std::to_string(groupingColumns[static_cast<size_t>(positions[i])]);
+    }
+    return set + "}";
+  };
+  if (!groupingSets.empty()) {
+    text += ", groups=[[";
+    for (size_t s = 0; s < groupingSets.size(); ++s) {
+      text += (s ? ", " : "") + columnSet(groupingSets[s]);
+    }
+    text += "]]";
+  }
   const auto fields = fieldsOf(rowType);
   for (size_t i = 0; i < calls.size(); ++i) {
     const auto& call = calls[i];
@@ -627,6 +681,12 @@ std::string LogicalAggregate::describe() const {
             function::aggregateKindName(call.kind) + "(" +
             (call.distinct ? "DISTINCT " : "") + argument + ")" +
             (call.filterColumn >= 0 ? " FILTER $" + std::to_string(call.filterColumn) : "") + "]";
+  }
+  if (!groupingSets.empty()) {
+    for (size_t k = 0; k < groupingColumns.size(); ++k) {
+      text += ", " + fields[groupingColumns.size() + calls.size() + k].name + "=[GROUPING($" +
+              std::to_string(groupingColumns[k]) + ")]";
+    }
   }
   return text + ")";
 }
@@ -1357,6 +1417,25 @@ std::optional<WindowProperty> windowPropertyOf(const LogicalNode& node, int colu
       Kind kind = aggregate.outputColumns.at(column).kind;
       if (kind == Kind::KEY || kind == Kind::CALL) return std::nullopt;
       return WindowProperty{kind, aggregate.window};
+    }
+    case LogicalNodeKind::kAggregate: {
+      // An aggregation grouped by a window, before WindowAggregateDetection plans it.
+      const auto& aggregate = static_cast<const LogicalAggregate&>(node);
+      const int groupCount = static_cast<int>(aggregate.groupingColumns.size());
+      if (!aggregate.windowed || column >= groupCount) return std::nullopt;
+      auto grouping = windowGroupingOf(*node.inputs[0], groupCount, aggregate.calls);
+      if (!grouping) return std::nullopt;
+      switch (grouping->keys.at(static_cast<size_t>(column))) {
+        case WindowGrouping::Key::WINDOW_START:
+          return WindowProperty{Kind::WINDOW_START, grouping->function->window};
+        case WindowGrouping::Key::WINDOW_END:
+          return WindowProperty{Kind::WINDOW_END, grouping->function->window};
+        case WindowGrouping::Key::WINDOW_TIME:
+          return WindowProperty{Kind::WINDOW_TIME, grouping->function->window};
+        case WindowGrouping::Key::DATA:
+          return std::nullopt;
+      }
+      return std::nullopt;
     }
     case LogicalNodeKind::kProject: {
       const auto& expression = static_cast<const LogicalProject&>(node).expressions.at(column);

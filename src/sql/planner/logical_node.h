@@ -187,16 +187,26 @@ struct LogicalUnnest final : LogicalNode {
 };
 
 struct LogicalAggregate final : LogicalNode {
-  /// Output: the grouping columns (in order) then one column per call, named `names`.
+  /// Output: the grouping columns (in order) then one column per call, named `names`; with
+  /// grouping sets, then one GROUPING flag per grouping column ($g0, $g1, ...: 1 in the rows
+  /// of a set without it, whose value there is NULL).
   LogicalAggregate(LogicalNodePtr input, std::vector<int> groupingColumns,
                    std::vector<function::AggregateCall> calls,
-                   std::vector<std::string> names, bool generateUpdateBefore = true);
+                   std::vector<std::string> names, bool generateUpdateBefore = true,
+                   std::vector<std::vector<int>> groupingSets = {}, bool windowed = false);
   std::string describe() const override;
   const std::vector<int> groupingColumns;
   const std::vector<function::AggregateCall> calls;
   /// False when the rows go to a consumer that takes upserts by the grouping columns (see
   /// withoutUpdateBefore): an update is a +U alone, without the -U of the old row.
   const bool generateUpdateBefore;
+  /// GROUPING SETS, ROLLUP, CUBE: the sets (positions in groupingColumns), which the optimizer
+  /// pass GroupingSetsExpansion plans as one aggregation per set; empty: one set of all.
+  const std::vector<std::vector<int>> groupingSets;
+  /// Grouped by the window of a window TVF (window_grouping.h), which the optimizer pass
+  /// WindowAggregateDetection plans as a LogicalWindowAggregate: insert-only, window_time kept
+  /// as a time attribute (the types Flink gives it before time indicators are materialized).
+  const bool windowed;
 };
 
 /// UNION ALL of inputs that all have the union's row type (the binder casts them).
