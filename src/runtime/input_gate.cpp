@@ -64,7 +64,10 @@ std::optional<InputMessage> InputGate::pop(std::chrono::steady_clock::time_point
   Channel* taken = nullptr;
   {
     std::unique_lock lock(mutex_);
-    notEmpty_.wait_until(lock, deadline, [this] { return cancelled_ || hasReadableLocked(); });
+    notEmpty_.wait_until(lock, deadline, [this] {
+      return cancelled_ || wakeUpRequested_ || hasReadableLocked();
+    });
+    wakeUpRequested_ = false;
     message = takeOldestLocked(taken);
   }
   if (taken) taken->notFull.notify_one();
@@ -82,6 +85,14 @@ void InputGate::unblockChannel(int channel) {
     channels_.at(static_cast<size_t>(channel)).blocked = false;
   }
   notEmpty_.notify_one();
+}
+
+void InputGate::wakeUp() {
+  {
+    std::lock_guard lock(mutex_);
+    wakeUpRequested_ = true;
+  }
+  notEmpty_.notify_all();
 }
 
 void InputGate::cancel() {

@@ -8,8 +8,10 @@
 // stays bounded, and one fast channel cannot fill the gate for the others). A blocked channel (blockChannel) is not read until it is unblocked
 // while the others are: checkpoint barrier alignment stops a channel whose barrier arrived
 // until the barriers of the other channels are in, and only that channel's producer waits.
-// cancel() wakes every waiter and makes every later call throw TaskCancelled, which is how a
-// failed or cancelled job stops all its threads.
+// wakeUp() makes a waiting (or the next) pop return early without a message: the task's
+// mailbox calls it so that mail does not wait for input. cancel() wakes every waiter and makes
+// every later call throw TaskCancelled, which is how a failed or cancelled job stops all its
+// threads.
 #pragma once
 
 #include <chrono>
@@ -39,8 +41,12 @@ class InputGate {
   void push(int channel, StreamElement element);
   /// Returns at once: the oldest message of an unblocked channel, or nothing when there is none.
   std::optional<InputMessage> tryPop();
-  /// Waits until an unblocked channel has a message or `deadline` passes (then returns nothing).
+  /// Waits until an unblocked channel has a message, `deadline` passes or wakeUp() is called
+  /// (then returns nothing).
   std::optional<InputMessage> pop(std::chrono::steady_clock::time_point deadline);
+  /// Any thread: the pop that waits now, or the next one if none does, returns at once. Wake-ups
+  /// do not accumulate: several before a pop end one wait.
+  void wakeUp();
   /// Stops handing out `channel`'s messages until unblockChannel; its producer goes on pushing
   /// until the channel is full.
   void blockChannel(int channel);
@@ -68,6 +74,7 @@ class InputGate {
   std::condition_variable notEmpty_;
   std::vector<Channel> channels_;
   uint64_t nextSequence_ = 0;
+  bool wakeUpRequested_ = false;
   bool cancelled_ = false;
 };
 

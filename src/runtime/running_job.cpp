@@ -14,16 +14,22 @@ namespace {
 size_t channelCapacity(int channelCount) { return channelCount == 1 ? 8 : 4; }
 }  // namespace
 
-RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clock)
-    : name_(std::move(name)), graph_(std::move(graph)), clock_(clock) {
+RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
+                       TaskSettings settings)
+    : name_(std::move(name)), graph_(std::move(graph)), clock_(clock), settings_(std::move(settings)) {
   gates_.resize(graph_.vertices.size());
+  mailboxes_.resize(graph_.vertices.size());
+  finishedTasks_.resize(graph_.vertices.size());
   for (size_t v = 0; v < graph_.vertices.size(); ++v) {
     const graph::JobVertex& vertex = graph_.vertices[v];
     gates_[v].resize(vertex.parallelism);
-    if (vertex.isSource) continue;
-    for (auto& gate : gates_[v]) {
-      gate = std::make_unique<InputGate>(vertex.inputChannelCount,
-                                         channelCapacity(vertex.inputChannelCount));
+    finishedTasks_[v].assign(static_cast<size_t>(vertex.parallelism), false);
+    for (int s = 0; s < vertex.parallelism; ++s) {
+      if (!vertex.isSource) {
+        gates_[v][s] = std::make_unique<InputGate>(vertex.inputChannelCount,
+                                                   channelCapacity(vertex.inputChannelCount));
+      }
+      mailboxes_[v].push_back(std::make_unique<Mailbox>(gates_[v][s].get()));
     }
   }
 }
@@ -52,7 +58,7 @@ void RunningJob::runSubtask(int vertex, int subtask) {
   try {
     task = std::make_unique<StreamTask>(
         *this, graph_, vertex, subtask, gates_[vertex][subtask].get(),
-        [this](int v, int s) { return gates_[v][s].get(); }, clock_);
+        [this](int v, int s) { return gates_[v][s].get(); }, clock_, settings_);
     task->run();
   } catch (const TaskCancelled&) {
     // The job is being cancelled: leave quietly.
@@ -64,7 +70,15 @@ void RunningJob::runSubtask(int vertex, int subtask) {
                   graph_.vertices[vertex].parallelism, "unknown exception");
   }
   task.reset();
+  // Nothing runs this task's mail any more. (A task that failed or was cancelled leaves its
+  // checkpoints pending; cancelGates aborts them.)
+  mailboxes_[vertex][subtask]->close();
   if (runningTasks_.fetch_sub(1) == 1) {
+    {
+      std::lock_guard lock(checkpointMutex_);
+      checkpointsStopped_ = true;
+      while (!pendingCheckpoints_.empty()) abortCheckpointLocked(pendingCheckpoints_.begin()->first);
+    }
     std::lock_guard lock(mutex_);
     netRuntimeMillis_ = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - startTime_)
@@ -88,6 +102,14 @@ void RunningJob::reportFailure(const std::string& operatorName, int subtaskIndex
 
 void RunningJob::cancelGates() {
   cancelled_ = true;
+  {
+    std::lock_guard lock(checkpointMutex_);
+    checkpointsStopped_ = true;
+    while (!pendingCheckpoints_.empty()) abortCheckpointLocked(pendingCheckpoints_.begin()->first);
+  }
+  for (auto& mailboxes : mailboxes_) {
+    for (auto& mailbox : mailboxes) mailbox->close();  // wakes a waiting source task
+  }
   for (auto& gates : gates_) {
     for (auto& gate : gates) {
       if (gate) gate->cancel();
@@ -125,6 +147,102 @@ JobStatus RunningJob::status() const {
   if (failed_) return JobStatus::FAILED;
   if (runningTasks_ > 0) return cancelRequested_ ? JobStatus::CANCELED : JobStatus::RUNNING;
   return cancelRequested_ ? JobStatus::CANCELED : JobStatus::FINISHED;
+}
+
+// ---- checkpoints ---------------------------------------------------------------------
+
+bool RunningJob::triggerCheckpoint(int64_t id, CheckpointOptions options) {
+  std::lock_guard lock(checkpointMutex_);
+  if (checkpointsStopped_ || cancelled()) return false;
+  if (id <= latestTriggeredId_) {
+    throw InternalError("checkpoint " + std::to_string(id) + " triggered after checkpoint " +
+                        std::to_string(latestTriggeredId_) + ": ids must increase");
+  }
+  latestTriggeredId_ = id;
+  const CheckpointBarrier barrier{id, clock_.currentTimeMillis(), options};
+  PendingCheckpoint& pending =
+      pendingCheckpoints_.try_emplace(id, barrier, graph_).first->second;
+  for (size_t v = 0; v < graph_.vertices.size(); ++v) {
+    for (int s = 0; s < graph_.vertices[v].parallelism; ++s) {
+      if (finishedTasks_[v][static_cast<size_t>(s)]) {
+        pending.acknowledgeFinished(static_cast<int>(v), s);
+      } else if (graph_.vertices[v].isSource) {
+        mailboxes_[v][s]->put(TriggerCheckpointMail{barrier});
+      }
+    }
+  }
+  completeIfFullyAcknowledgedLocked(id);  // every task may have finished already
+  return true;
+}
+
+CheckpointOutcome RunningJob::waitForCheckpoint(
+    int64_t id, std::chrono::steady_clock::time_point deadline) const {
+  std::unique_lock lock(checkpointMutex_);
+  checkpointChanged_.wait_until(lock, deadline, [&] { return outcomes_.contains(id); });
+  auto found = outcomes_.find(id);
+  return found == outcomes_.end() ? CheckpointOutcome{} : found->second;
+}
+
+void RunningJob::acknowledgeCheckpoint(int vertex, int subtask, int64_t id,
+                                       std::vector<OperatorSnapshot> chainSnapshots) {
+  std::lock_guard lock(checkpointMutex_);
+  auto pending = pendingCheckpoints_.find(id);
+  if (pending == pendingCheckpoints_.end()) return;  // aborted meanwhile
+  pending->second.acknowledge(vertex, subtask, std::move(chainSnapshots));
+  completeIfFullyAcknowledgedLocked(id);
+}
+
+void RunningJob::declineCheckpoint(int /*vertex*/, int /*subtask*/, int64_t id) {
+  std::lock_guard lock(checkpointMutex_);
+  if (pendingCheckpoints_.contains(id)) abortCheckpointLocked(id);
+}
+
+void RunningJob::taskFinished(int vertex, int subtask) {
+  std::lock_guard lock(checkpointMutex_);
+  finishedTasks_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)] = true;
+  std::vector<int64_t> ids;
+  for (auto& [id, pending] : pendingCheckpoints_) {
+    if (pending.acknowledgeFinished(vertex, subtask)) ids.push_back(id);
+  }
+  for (int64_t id : ids) completeIfFullyAcknowledgedLocked(id);
+}
+
+bool RunningJob::hasPendingCheckpointAcknowledgedBy(int vertex, int subtask) const {
+  std::lock_guard lock(checkpointMutex_);
+  for (const auto& [id, pending] : pendingCheckpoints_) {
+    if (pending.isAcknowledgedWithSnapshotBy(vertex, subtask)) return true;
+  }
+  return false;
+}
+
+void RunningJob::completeIfFullyAcknowledgedLocked(int64_t id) {
+  auto pending = pendingCheckpoints_.find(id);
+  if (pending == pendingCheckpoints_.end() || !pending->second.isFullyAcknowledged()) return;
+  std::shared_ptr<const CompletedCheckpoint> checkpoint = pending->second.finalizeCheckpoint();
+  pendingCheckpoints_.erase(pending);
+  // Mail first, outcome after: a finished task that sees nothing pending any more finds the
+  // notification in its mailbox already.
+  sendToAllTasksLocked(CheckpointCompleteMail{id});
+  recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::COMPLETED, std::move(checkpoint)});
+}
+
+void RunningJob::abortCheckpointLocked(int64_t id) {
+  pendingCheckpoints_.erase(id);
+  sendToAllTasksLocked(CheckpointAbortedMail{id});
+  recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::ABORTED, nullptr});
+}
+
+void RunningJob::recordOutcomeLocked(int64_t id, CheckpointOutcome outcome) {
+  outcomes_[id] = std::move(outcome);
+  while (outcomes_.size() > kRetainedOutcomes) outcomes_.erase(outcomes_.begin());
+  checkpointChanged_.notify_all();
+}
+
+void RunningJob::sendToAllTasksLocked(const Mail& mail) {
+  // A task that has ended closed its mailbox, which drops the mail.
+  for (auto& mailboxes : mailboxes_) {
+    for (auto& mailbox : mailboxes) mailbox->put(mail);
+  }
 }
 
 }  // namespace eddy::runtime

@@ -3,11 +3,21 @@
 // failure of any task cancels all others (every gate wakes and throws TaskCancelled), so a
 // failed job stops all its threads and never hangs. Thread-safe; owned through shared_ptr by
 // the job client(s) waiting on it.
+//
+// It is also the job side of checkpoints, as far as tasks see it (the checkpoint coordinator,
+// which decides when to trigger and writes checkpoints to storage, builds on it):
+// triggerCheckpoint puts a trigger into every source task's mailbox; tasks acknowledge with
+// their operators' snapshots or decline; once every task acknowledged (a finished task counts
+// as acknowledged, with finished snapshots), the checkpoint is complete, its snapshots can be
+// read with waitForCheckpoint, and every task is sent notifyCheckpointComplete.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
+#include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,13 +28,18 @@
 #include "eddy/datastream/job_status.h"
 #include "graph/job_graph.h"
 #include "eddy/runtime/stream_operator.h"
+#include "runtime/completed_checkpoint.h"
 #include "runtime/input_gate.h"
+#include "runtime/mailbox.h"
+#include "runtime/pending_checkpoint.h"
+#include "runtime/task_settings.h"
 
 namespace eddy::runtime {
 
 class RunningJob : public std::enable_shared_from_this<RunningJob> {
  public:
-  RunningJob(std::string name, graph::JobGraph graph, const Clock& clock);
+  RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
+             TaskSettings settings = {});
   ~RunningJob();
 
   /// Starts all task threads.
@@ -40,20 +55,52 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   JobMetrics& metrics() { return metrics_; }
   const JobMetrics& metrics() const { return metrics_; }
 
+  /// Starts checkpoint `id` (ids must increase from call to call), timestamped with the job's
+  /// clock: every source task still running gets a trigger in its mailbox, every finished task
+  /// counts as acknowledged. Returns false, triggering nothing, once the job has ended, failed
+  /// or been cancelled.
+  bool triggerCheckpoint(int64_t id, CheckpointOptions options);
+  /// Waits until checkpoint `id` completed or was aborted, or `deadline` passed (PENDING).
+  /// The outcomes of the kRetainedOutcomes latest checkpoints are kept; an older or unknown
+  /// id stays PENDING.
+  CheckpointOutcome waitForCheckpoint(int64_t id,
+                                      std::chrono::steady_clock::time_point deadline) const;
+  static constexpr size_t kRetainedOutcomes = 16;
+
   // Called by tasks.
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
   void reportFailure(const std::string& operatorName, int subtaskIndex, int parallelism,
                      const std::string& message);
+  Mailbox& mailbox(int vertex, int subtask) { return *mailboxes_[vertex][subtask]; }
+  /// The task took its snapshots of checkpoint `id` (one per chained operator, in chain order).
+  void acknowledgeCheckpoint(int vertex, int subtask, int64_t id,
+                             std::vector<OperatorSnapshot> chainSnapshots);
+  /// The task gave up checkpoint `id`: it is aborted for every task.
+  void declineCheckpoint(int vertex, int subtask, int64_t id);
+  /// The task finished (finish() done, end of input sent): it acknowledges every pending and
+  /// later checkpoint as finished and is never triggered again.
+  void taskFinished(int vertex, int subtask);
+  /// Whether a checkpoint the task acknowledged with its snapshots is still pending: a
+  /// finished task waits for it, so that its operators get notifyCheckpointComplete.
+  bool hasPendingCheckpointAcknowledgedBy(int vertex, int subtask) const;
 
  private:
   void cancelGates();
   void runSubtask(int vertex, int subtask);
+  // With checkpointMutex_ held:
+  void completeIfFullyAcknowledgedLocked(int64_t id);
+  void abortCheckpointLocked(int64_t id);
+  void recordOutcomeLocked(int64_t id, CheckpointOutcome outcome);
+  void sendToAllTasksLocked(const Mail& mail);
 
   const std::string name_;
   const graph::JobGraph graph_;
   const Clock& clock_;
   // gates_[vertex][subtask]; null for source vertices.
   std::vector<std::vector<std::unique_ptr<InputGate>>> gates_;
+  // mailboxes_[vertex][subtask]; each wakes its task's gate.
+  std::vector<std::vector<std::unique_ptr<Mailbox>>> mailboxes_;
+  const TaskSettings settings_;
   std::vector<std::thread> threads_;
   std::atomic<bool> cancelled_{false};
   std::atomic<int> runningTasks_{0};
@@ -67,6 +114,16 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   std::string failureMessage_;
   std::chrono::steady_clock::time_point startTime_;
   int64_t netRuntimeMillis_ = 0;
+
+  // Checkpoints; a lock of its own, taken after mutex_ where both are held, and before any
+  // mailbox's or gate's (it puts mail while held, so every task sees notifications in order).
+  mutable std::mutex checkpointMutex_;
+  mutable std::condition_variable checkpointChanged_;
+  std::map<int64_t, PendingCheckpoint> pendingCheckpoints_;
+  std::map<int64_t, CheckpointOutcome> outcomes_;  // the latest kRetainedOutcomes
+  std::vector<std::vector<bool>> finishedTasks_;   // [vertex][subtask]
+  int64_t latestTriggeredId_ = std::numeric_limits<int64_t>::min();
+  bool checkpointsStopped_ = false;  // the job ended, failed or was cancelled
 };
 
 }  // namespace eddy::runtime

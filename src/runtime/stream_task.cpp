@@ -1,8 +1,9 @@
 #include "runtime/stream_task.h"
 
-#include <thread>
+#include <algorithm>
 
 #include "common/check.h"
+#include "eddy/exceptions.h"
 #include "runtime/running_job.h"
 
 namespace eddy::runtime {
@@ -61,6 +62,8 @@ class NetworkOutput final : public Output {
   }
   void emitWatermark(Watermark watermark) override { broadcast(watermark); }
   void emitWatermarkStatus(WatermarkStatus status) override { broadcast(status); }
+  /// After every pending batch: what the operator emitted before the barrier stays before it.
+  void emitBarrier(const CheckpointBarrier& barrier) { broadcast(barrier); }
   void endOfInput() { broadcast(EndOfInput{}); }
 
   void flush() {
@@ -117,12 +120,16 @@ void SourceOperator::processBatch(int, BatchPtr) {
 
 StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertexIndex,
                        int subtaskIndex, InputGate* inputGate,
-                       const std::function<InputGate*(int, int)>& gateOf, const Clock& clock)
+                       const std::function<InputGate*(int, int)>& gateOf, const Clock& clock,
+                       const TaskSettings& settings)
     : job_(job),
       vertex_(graph.vertices[vertexIndex]),
+      vertexIndex_(vertexIndex),
       subtaskIndex_(subtaskIndex),
       inputGate_(inputGate),
-      clock_(clock) {
+      clock_(clock),
+      settings_(settings),
+      mailbox_(job.mailbox(vertexIndex, subtaskIndex)) {
   const size_t chainLength = vertex_.operators.size();
   operators_.reserve(chainLength);
   contexts_.resize(chainLength);
@@ -191,6 +198,9 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
       openChannelsOfInput_[static_cast<size_t>(edge.targetInputIndex)] += upstreamParallelism;
     }
     valve_ = std::make_unique<WatermarkValve>(vertex_.inputChannelCount);
+    CheckpointBarrierHandler::Actions& actions = *this;  // a private base: converted here
+    barrierHandler_ =
+        std::make_unique<CheckpointBarrierHandler>(vertex_.inputChannelCount, *inputGate_, actions);
   }
 }
 
@@ -231,14 +241,39 @@ void StreamTask::flushOutputs() {
 }
 
 void StreamTask::openOperators() {
-  // Downstream operators first, so that an operator never emits into an unopened one. Every
-  // operator gets close() afterwards, even one whose open() did not run or failed.
+  // Downstream operators first, so that an operator never emits into an unopened one; each
+  // restores its state right before its open(), as in Flink. Every operator gets close()
+  // afterwards, even one whose open() did not run or failed.
   opened_ = true;
   for (size_t i = operators_.size(); i-- > 0;) {
     currentOperator = static_cast<int>(i);
+    StateInitializationContext initialization;
+    initialization.restored = settings_.restoredCheckpoint != nullptr;
+    initialization.previous = &restoredSnapshotOf(i);
+    initialization.operatorContext = &contexts_[i];
+    operators_[i]->initializeState(initialization);
     operators_[i]->open(contexts_[i]);
   }
   currentOperator = 0;
+}
+
+const OperatorSnapshot& StreamTask::restoredSnapshotOf(size_t chainIndex) const {
+  static const OperatorSnapshot kNone;
+  const CompletedCheckpoint* checkpoint = settings_.restoredCheckpoint.get();
+  if (checkpoint == nullptr) return kNone;
+  const std::string& uid = vertex_.operators[chainIndex].uid;
+  auto found = checkpoint->operators.find(uid);
+  if (found == checkpoint->operators.end()) return kNone;  // an operator new to the job
+  const std::vector<OperatorSnapshot>& subtasks = found->second;
+  if (subtasks.size() != static_cast<size_t>(vertex_.parallelism)) {
+    // Key-group redistribution and operator list state come with the rescaling step.
+    throw ValidationException("Cannot restore operator '" + contexts_[chainIndex].operatorName +
+                              "' (uid " + uid + ") from checkpoint " +
+                              std::to_string(checkpoint->id) + " taken at parallelism " +
+                              std::to_string(subtasks.size()) + " into parallelism " +
+                              std::to_string(vertex_.parallelism) + ": not supported yet");
+  }
+  return subtasks[static_cast<size_t>(subtaskIndex_)];
 }
 
 void StreamTask::run() {
@@ -250,6 +285,7 @@ void StreamTask::run() {
       runInputLoop();
     }
     finishAndEndOutputs();
+    awaitAcknowledgedCheckpoints();
   } catch (...) {
     int failed = currentOperator;
     closeOperators();
@@ -261,26 +297,36 @@ void StreamTask::run() {
 
 void StreamTask::runSourceLoop() {
   auto& source = static_cast<SourceOperator&>(*operators_[0]);
+  std::chrono::milliseconds idleWait = settings_.sourceIdleWaitInitial;
   while (true) {
     if (job_.cancelled()) throw TaskCancelled{};
+    processMail();
     fireDueTimers();
     currentOperator = 0;
     SourceStatus status = source.emitNext();
     if (status == SourceStatus::END_OF_INPUT) return;
-    if (status == SourceStatus::NOTHING_AVAILABLE) {
-      flushOutputs();
-      std::this_thread::sleep_until(nextWakeUp(std::chrono::milliseconds(1)));
+    if (status == SourceStatus::MORE_AVAILABLE) {
+      idleWait = settings_.sourceIdleWaitInitial;
+      continue;
     }
+    // Nothing available: sleep until mail, the next timer, or the back-off's next poll (the
+    // sources have no availability signal yet; see TaskSettings).
+    flushOutputs();
+    if (!mailbox_.hasMail()) mailbox_.waitForMail(nextWakeUp(idleWait));
+    idleWait = std::min(idleWait * 2, settings_.sourceIdleWaitMaximum);
   }
 }
 
 void StreamTask::runInputLoop() {
   bool endOfInput = inputIndexOfChannel_.empty();
   while (!endOfInput) {
+    processMail();
     fireDueTimers();
     std::optional<InputMessage> message = inputGate_->tryPop();
     if (!message) {
       flushOutputs();
+      if (mailbox_.hasMail()) continue;
+      // Mail put from now on wakes this pop (Mailbox::put → InputGate::wakeUp).
       message = inputGate_->pop(nextWakeUp(std::chrono::milliseconds(100)));
       if (!message) continue;
     }
@@ -305,11 +351,16 @@ void StreamTask::processMessage(InputMessage& message, bool& endOfInput) {
           forward(valve_->onWatermark(message.channel, element));
         } else if constexpr (std::is_same_v<Element, WatermarkStatus>) {
           forward(valve_->onWatermarkStatus(message.channel, element));
+        } else if constexpr (std::is_same_v<Element, CheckpointBarrier>) {
+          barrierHandler_->processBarrier(message.channel, element);
         } else {
+          static_assert(std::is_same_v<Element, EndOfInput>);
           forward(valve_->onEndOfInput(message.channel));
           const int input = inputIndexOfChannel_[message.channel];
           if (--openChannelsOfInput_[static_cast<size_t>(input)] == 0) head.endInput(input);
           endOfInput = valve_->allEnded();
+          // An ended channel is aligned for every checkpoint: this may complete one.
+          barrierHandler_->processEndOfInput(message.channel);
         }
       },
       message.element);
@@ -325,6 +376,88 @@ void StreamTask::finishAndEndOutputs() {
   }
   currentOperator = 0;
   for (NetworkOutput* output : networkOutputs_) output->endOfInput();
+  finished_ = true;
+}
+
+void StreamTask::awaitAcknowledgedCheckpoints() {
+  // Flink's checkpoints after tasks finish, simply: from now on the job acknowledges every
+  // checkpoint for this task as finished; a checkpoint it acknowledged with snapshots before
+  // finishing still completes or aborts, and its operators hear which before they close.
+  job_.taskFinished(vertexIndex_, subtaskIndex_);
+  while (job_.hasPendingCheckpointAcknowledgedBy(vertexIndex_, subtaskIndex_)) {
+    if (job_.cancelled()) throw TaskCancelled{};
+    processMail();
+    // The bound only re-checks cancellation: the job puts the notification before the
+    // checkpoint stops being pending, and the mail ends the wait.
+    mailbox_.waitForMail(std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+  }
+  processMail();
+}
+
+void StreamTask::runQueuedMail() {
+  while (std::optional<Mail> mail = mailbox_.tryTake()) runMail(*mail);
+}
+
+void StreamTask::runMail(Mail& mail) {
+  std::visit(
+      [&](auto& action) {
+        using Action = std::decay_t<decltype(action)>;
+        if constexpr (std::is_same_v<Action, TriggerCheckpointMail>) {
+          // Only sources are triggered; a source that has finished is acknowledged by the job.
+          if (vertex_.isSource && !finished_) performCheckpoint(action.barrier);
+        } else if constexpr (std::is_same_v<Action, CheckpointCompleteMail>) {
+          notifyCheckpointComplete(action.checkpointId);
+        } else if constexpr (std::is_same_v<Action, CheckpointAbortedMail>) {
+          notifyCheckpointAborted(action.checkpointId);
+        } else {
+          action();
+        }
+      },
+      mail);
+}
+
+void StreamTask::performCheckpoint(const CheckpointBarrier& barrier) {
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    currentOperator = static_cast<int>(i);
+    operators_[i]->prepareSnapshotPreBarrier(barrier.id);
+  }
+  std::vector<OperatorSnapshot> snapshots;
+  snapshots.reserve(operators_.size());
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    currentOperator = static_cast<int>(i);
+    StateSnapshotContext context{barrier.id, barrier.timestamp, barrier.options, {}};
+    operators_[i]->snapshotState(context);
+    snapshots.push_back(std::move(context.snapshot));
+  }
+  currentOperator = 0;
+  for (NetworkOutput* output : networkOutputs_) output->emitBarrier(barrier);
+  job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots));
+}
+
+void StreamTask::notifyCheckpointComplete(int64_t checkpointId) {
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    currentOperator = static_cast<int>(i);
+    operators_[i]->notifyCheckpointComplete(checkpointId);
+  }
+  currentOperator = 0;
+}
+
+void StreamTask::notifyCheckpointAborted(int64_t checkpointId) {
+  if (barrierHandler_ && !finished_) barrierHandler_->abortCheckpoint(checkpointId);
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    currentOperator = static_cast<int>(i);
+    operators_[i]->notifyCheckpointAborted(checkpointId);
+  }
+  currentOperator = 0;
+}
+
+void StreamTask::triggerCheckpointOnBarrier(const CheckpointBarrier& barrier) {
+  performCheckpoint(barrier);
+}
+
+void StreamTask::abortCheckpointOnBarrier(int64_t checkpointId) {
+  // The job aborts it everywhere and sends every task, this one too, the abort notification.
+  job_.declineCheckpoint(vertexIndex_, subtaskIndex_, checkpointId);
 }
 
 void StreamTask::closeOperators() noexcept {

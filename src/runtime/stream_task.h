@@ -1,8 +1,20 @@
 // StreamTask: runs one subtask of a JobGraph vertex — its chain of operators — on the
-// calling thread, from open to close. A source chain is driven by polling its head; any
-// other chain by popping its input gate. Between inputs the task fires due processing-time
+// calling thread, from initializeState and open to close. A source chain is driven by polling
+// its head; any other chain by popping its input gate. Between inputs the task drains its
+// mailbox (checkpoint triggers and notifications from the job), fires due processing-time
 // timers and, when its gate is empty, flushes partially filled output batches so that
-// records never wait for a batch to fill while the task idles.
+// records never wait for a batch to fill while the task idles. A source with nothing
+// available waits on the mailbox (bounded by its next timer and a short back-off), a task
+// with an empty gate waits on the gate, which the mailbox wakes.
+//
+// Checkpoints: a source task takes one when its trigger mail runs; a task with inputs when
+// its CheckpointBarrierHandler has the barrier from every channel. Taking it is, on the task
+// thread: prepareSnapshotPreBarrier on every chained operator (head first, they may still
+// emit), snapshotState on every one, the barrier out of every network output (after the
+// pending batches), and the snapshots to the job (RunningJob::acknowledgeCheckpoint). Once
+// finished, the task tells the job (later checkpoints count it as finished) and waits until
+// the checkpoints it acknowledged have completed or aborted, so its operators are notified,
+// before it closes them.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +26,10 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "graph/job_graph.h"
+#include "runtime/checkpoint_barrier_handler.h"
 #include "runtime/input_gate.h"
+#include "runtime/mailbox.h"
+#include "runtime/task_settings.h"
 #include "runtime/watermark_valve.h"
 
 namespace eddy::runtime {
@@ -22,12 +37,13 @@ namespace eddy::runtime {
 class RunningJob;
 class NetworkOutput;
 
-class StreamTask final : public ProcessingTimeService {
+class StreamTask final : public ProcessingTimeService, private CheckpointBarrierHandler::Actions {
  public:
-  /// `gateOf(vertex, subtask)` returns the input gate of any subtask of the job.
+  /// `gateOf(vertex, subtask)` returns the input gate of any subtask of the job. The job, its
+  /// graph and `settings` outlive the task.
   StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertexIndex, int subtaskIndex,
              InputGate* inputGate, const std::function<InputGate*(int, int)>& gateOf,
-             const Clock& clock);
+             const Clock& clock, const TaskSettings& settings);
   ~StreamTask() override;
 
   /// Runs the subtask to its end. Throws on failure; `failedOperatorName()` then names the
@@ -44,10 +60,24 @@ class StreamTask final : public ProcessingTimeService {
 
  private:
   void openOperators();
+  const OperatorSnapshot& restoredSnapshotOf(size_t chainIndex) const;
   void runSourceLoop();
   void runInputLoop();
   void processMessage(InputMessage& message, bool& endOfInput);
   void finishAndEndOutputs();
+  void awaitAcknowledgedCheckpoints();
+  /// Runs the mail that is waiting; one atomic load when there is none.
+  void processMail() {
+    if (mailbox_.hasMail()) runQueuedMail();
+  }
+  void runQueuedMail();
+  void runMail(Mail& mail);
+  void performCheckpoint(const CheckpointBarrier& barrier);
+  void notifyCheckpointComplete(int64_t checkpointId);
+  void notifyCheckpointAborted(int64_t checkpointId);
+  // CheckpointBarrierHandler::Actions
+  void triggerCheckpointOnBarrier(const CheckpointBarrier& barrier) override;
+  void abortCheckpointOnBarrier(int64_t checkpointId) override;
   void closeOperators() noexcept;
   void fireDueTimers();
   void flushOutputs();
@@ -55,9 +85,12 @@ class StreamTask final : public ProcessingTimeService {
 
   RunningJob& job_;
   const graph::JobVertex& vertex_;
+  const int vertexIndex_;
   const int subtaskIndex_;
   InputGate* inputGate_;
   const Clock& clock_;
+  const TaskSettings& settings_;
+  Mailbox& mailbox_;
 
   std::vector<std::unique_ptr<StreamOperator>> operators_;
   std::vector<OperatorContext> contexts_;
@@ -66,7 +99,9 @@ class StreamTask final : public ProcessingTimeService {
   std::vector<int> inputIndexOfChannel_;
   std::vector<int> openChannelsOfInput_;  // per input index: channels that have not ended
   std::unique_ptr<WatermarkValve> valve_;
+  std::unique_ptr<CheckpointBarrierHandler> barrierHandler_;  // tasks with input channels
   bool opened_ = false;
+  bool finished_ = false;  // finish() done: no more checkpoints are taken
 
   struct Timer {
     int64_t time;

@@ -1,13 +1,13 @@
 // StreamElement: what travels through a channel between two subtasks. Data and control
 // share one ordered channel (never flags inside rows): a batch of records, a watermark, a
-// change of watermark status (idle/active), or the end of input. Checkpoint barriers join
-// this variant with the checkpoint issue.
+// change of watermark status (idle/active), a checkpoint barrier, or the end of input.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <variant>
 
+#include "eddy/runtime/checkpoint_barrier.h"
 #include "eddy/runtime/record_batch.h"
 
 namespace eddy::runtime {
@@ -28,6 +28,7 @@ struct WatermarkStatus {
 /// The sender will send nothing more on this channel.
 struct EndOfInput {};
 
-using StreamElement = std::variant<BatchPtr, Watermark, WatermarkStatus, EndOfInput>;
+using StreamElement =
+    std::variant<BatchPtr, Watermark, WatermarkStatus, CheckpointBarrier, EndOfInput>;
 
 }  // namespace eddy::runtime

@@ -4,11 +4,19 @@
 // An OperatorFactory is the operator's definition: immutable, shared by all subtasks, and
 // asked once per subtask for a fresh StreamOperator, which holds that subtask's mutable
 // state. All calls on a StreamOperator come from the single thread of the task that runs
-// its subtask, in this order: open, then any interleaving of processBatch /
-// processWatermark / processWatermarkStatus / timer callbacks and endInput of each input as it
-// ends, then finish (only when all input ended normally), then close (always, also after a
-// failure). Exceptions thrown by an
-// operator fail the job with their message and the operator's name.
+// its subtask, in this order: initializeState, open, then any interleaving of processBatch /
+// processWatermark / processWatermarkStatus / timer callbacks / endInput of each input as it
+// ends / the checkpoint hooks, then finish (only when all input ended normally), then close
+// (always, also after a failure). notifyCheckpointComplete and notifyCheckpointAborted may
+// also come after finish (a checkpoint the operator took part in completing later), never
+// after close. Exceptions thrown by an operator fail the job with their message and the
+// operator's name.
+//
+// A checkpoint reaches an operator as: prepareSnapshotPreBarrier(id), where it may still emit
+// (flush a mini-batch), then snapshotState, where it must not emit; the task then forwards the
+// barrier and acknowledges the snapshot to the job; once every task of the job acknowledged,
+// notifyCheckpointComplete(id) (commit side effects here), or notifyCheckpointAborted(id) when
+// the checkpoint failed. Every hook has a default that keeps no state.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +30,7 @@
 
 #include "eddy/clock.h"
 #include "eddy/datastream/runtime_execution_mode.h"
+#include "eddy/runtime/operator_snapshot.h"
 #include "eddy/runtime/stream_element.h"
 #include "eddy/state/key_group_range.h"
 
@@ -106,6 +115,9 @@ class StreamOperator {
  public:
   virtual ~StreamOperator() = default;
 
+  /// Before open(): restore what snapshotState wrote in the checkpoint the job starts from
+  /// (Flink's initializeState). The default ignores it: an operator without state.
+  virtual void initializeState(StateInitializationContext& /*context*/) {}
   virtual void open(OperatorContext& context) { context_ = &context; }
   /// Records arrived on input `inputIndex` (0 for one-input operators). The operator owns the
   /// batch and may move records out of it.
@@ -123,6 +135,20 @@ class StreamOperator {
   /// All input has ended; emit whatever is still pending.
   virtual void finish() {}
   virtual void close() {}
+
+  /// Checkpoint `checkpointId` is about to be taken: emit what must travel before its barrier
+  /// (buffered mini-batch results, the local phase of a two-phase aggregation). Called on every
+  /// operator of the chain, head first, before any of them snapshots. Default: nothing.
+  virtual void prepareSnapshotPreBarrier(int64_t /*checkpointId*/) {}
+  /// Writes the operator's state as of now into `context.snapshot`; must not emit. Called on
+  /// every operator of the chain, head first, after prepareSnapshotPreBarrier. Default: no state.
+  virtual void snapshotState(StateSnapshotContext& /*context*/) {}
+  /// Every task of the job acknowledged checkpoint `checkpointId`: its snapshot is complete,
+  /// so side effects up to it may be committed (Flink's CheckpointListener). Not called for
+  /// every checkpoint: a later one completing covers the earlier ones. Default: nothing.
+  virtual void notifyCheckpointComplete(int64_t /*checkpointId*/) {}
+  /// Checkpoint `checkpointId` will not complete: discard what was prepared for it.
+  virtual void notifyCheckpointAborted(int64_t /*checkpointId*/) {}
 
  protected:
   OperatorContext& context() const { return *context_; }

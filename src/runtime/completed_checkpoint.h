@@ -1,0 +1,43 @@
+// CompletedCheckpoint: what a job collected for one checkpoint once every task acknowledged
+// it — the snapshot of every operator subtask, by operator uid (graph::ChainedOperator::uid,
+// the name a restored job finds its state by) and subtask index. It lives in memory; the
+// checkpoint coordinator writes it to `<state.checkpoints.dir>/<job-id>/chk-<n>/` and reads it
+// back for a restore. Immutable once built, so it is shared (shared_ptr) between the job, its
+// waiters and a restored job's tasks.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eddy/runtime/checkpoint_barrier.h"
+#include "eddy/runtime/operator_snapshot.h"
+
+namespace eddy::runtime {
+
+struct CompletedCheckpoint {
+  int64_t id = 0;
+  int64_t timestamp = 0;
+  CheckpointOptions options;
+  /// operator uid → one snapshot per subtask, indexed by subtask (the vector's size is the
+  /// operator's parallelism when the checkpoint was taken).
+  std::map<std::string, std::vector<OperatorSnapshot>> operators;
+};
+
+enum class CheckpointStatus {
+  /// Neither completed nor aborted (yet, or before the wait gave up).
+  PENDING,
+  COMPLETED,
+  /// A task declined it, or the job failed or was cancelled before it completed.
+  ABORTED,
+};
+
+struct CheckpointOutcome {
+  CheckpointStatus status = CheckpointStatus::PENDING;
+  /// Set when COMPLETED.
+  std::shared_ptr<const CompletedCheckpoint> checkpoint;
+};
+
+}  // namespace eddy::runtime

@@ -1,0 +1,60 @@
+#include "runtime/pending_checkpoint.h"
+
+#include "common/check.h"
+
+namespace eddy::runtime {
+
+PendingCheckpoint::PendingCheckpoint(const CheckpointBarrier& barrier,
+                                     const graph::JobGraph& graph)
+    : graph_(graph), barrier_(barrier), checkpoint_(std::make_unique<CompletedCheckpoint>()) {
+  checkpoint_->id = barrier.id;
+  checkpoint_->timestamp = barrier.timestamp;
+  checkpoint_->options = barrier.options;
+  tasks_.resize(graph.vertices.size());
+  for (size_t v = 0; v < graph.vertices.size(); ++v) {
+    const graph::JobVertex& vertex = graph.vertices[v];
+    tasks_[v].assign(static_cast<size_t>(vertex.parallelism), TaskState::WAITING);
+    notYetAcknowledged_ += vertex.parallelism;
+    for (const graph::ChainedOperator& chained : vertex.operators) {
+      checkpoint_->operators[chained.uid].resize(static_cast<size_t>(vertex.parallelism));
+    }
+  }
+}
+
+bool PendingCheckpoint::acknowledge(int vertex, int subtask,
+                                    std::vector<OperatorSnapshot> chainSnapshots) {
+  TaskState& state = tasks_.at(static_cast<size_t>(vertex)).at(static_cast<size_t>(subtask));
+  if (state != TaskState::WAITING) return false;
+  const std::vector<graph::ChainedOperator>& chain =
+      graph_.vertices[static_cast<size_t>(vertex)].operators;
+  EDDY_CHECK_EQ(chainSnapshots.size(), chain.size());
+  for (size_t i = 0; i < chain.size(); ++i) {
+    checkpoint_->operators[chain[i].uid][static_cast<size_t>(subtask)] =
+        std::move(chainSnapshots[i]);
+  }
+  state = TaskState::ACKNOWLEDGED;
+  --notYetAcknowledged_;
+  return true;
+}
+
+bool PendingCheckpoint::acknowledgeFinished(int vertex, int subtask) {
+  const size_t chainLength = graph_.vertices[static_cast<size_t>(vertex)].operators.size();
+  std::vector<OperatorSnapshot> finished(chainLength);
+  for (OperatorSnapshot& snapshot : finished) snapshot.finished = true;
+  if (!acknowledge(vertex, subtask, std::move(finished))) return false;
+  tasks_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)] = TaskState::FINISHED;
+  return true;
+}
+
+bool PendingCheckpoint::isAcknowledgedWithSnapshotBy(int vertex, int subtask) const {
+  return tasks_.at(static_cast<size_t>(vertex)).at(static_cast<size_t>(subtask)) ==
+         TaskState::ACKNOWLEDGED;
+}
+
+std::shared_ptr<const CompletedCheckpoint> PendingCheckpoint::finalizeCheckpoint() {
+  EDDY_CHECK_EQ(notYetAcknowledged_, 0);
+  EDDY_CHECK(checkpoint_ != nullptr);
+  return std::shared_ptr<const CompletedCheckpoint>(std::move(checkpoint_));
+}
+
+}  // namespace eddy::runtime
