@@ -16,6 +16,7 @@
 #include "eddy/state/state.h"
 #include "eddy/datastream/data_stream.h"
 #include "eddy/datastream/execution_environment.h"
+#include "eddy/datastream/checkpointed_function.h"
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
 #include "eddy/datastream/watermark_strategy.h"

@@ -32,7 +32,11 @@ const char* optionTypeName(OptionType type) {
 namespace {
 
 // Why an option has no effect yet, shared by the options of one family.
-constexpr const char* kNoCheckpoints = "checkpoints are not taken yet";
+constexpr const char* kNoUnalignedCheckpoints =
+    "checkpoints are aligned; unaligned checkpoints are not there yet";
+constexpr const char* kNoIncrementalCheckpoints =
+    "checkpoints are full; incremental checkpoints come with the RocksDB backend";
+constexpr const char* kNoSavepointTrigger = "savepoints cannot be triggered yet";
 constexpr const char* kHeapStateOnly =
     "state is kept in memory; the RocksDB backend is not there yet";
 constexpr const char* kOneProcess = "eddy runs in one process, without a cluster";
@@ -88,48 +92,56 @@ std::vector<ConfigOption> knownOptions() {
   runtimeMode.notHonouredValueReason = "eddy runs the job in STREAMING mode";
   options.push_back(runtimeMode);
   // ---- Checkpointing ----
-  options.push_back(makeOption("execution.checkpointing.interval", T::kDuration, "", kNoCheckpoints,
+  options.push_back(makeOption("execution.checkpointing.interval", T::kDuration, "", "",
                                "Interval between checkpoints; unset: no checkpoints."));
   options.push_back(makeEnum("execution.checkpointing.mode", {"EXACTLY_ONCE", "AT_LEAST_ONCE"},
-                             "EXACTLY_ONCE", kNoCheckpoints, "The checkpointing guarantee."));
-  options.push_back(makeOption("execution.checkpointing.timeout", T::kDuration, "10 min",
-                               kNoCheckpoints, "A checkpoint not complete by then is discarded."));
-  options.push_back(makeOption("execution.checkpointing.min-pause", T::kDuration, "0 ms",
-                               kNoCheckpoints, "The least time between two checkpoints."));
-  options.push_back(makeInteger("execution.checkpointing.max-concurrent-checkpoints", 1, "1",
-                                kNoCheckpoints, "Checkpoints that may be in progress at once."));
+                             "EXACTLY_ONCE", "", "The checkpointing guarantee."));
+  options.push_back(makeOption("execution.checkpointing.timeout", T::kDuration, "10 min", "",
+                               "A checkpoint not complete by then is discarded."));
+  options.push_back(makeOption("execution.checkpointing.min-pause", T::kDuration, "0 ms", "",
+                               "The least time between two checkpoints."));
+  options.push_back(makeInteger("execution.checkpointing.max-concurrent-checkpoints", 1, "1", "",
+                                "Checkpoints that may be in progress at once."));
   options.push_back(
       makeEnum("execution.checkpointing.externalized-checkpoint-retention",
                {"DELETE_ON_CANCELLATION", "RETAIN_ON_CANCELLATION", "NO_EXTERNALIZED_CHECKPOINTS"},
-               "NO_EXTERNALIZED_CHECKPOINTS", kNoCheckpoints,
+               "NO_EXTERNALIZED_CHECKPOINTS", "",
                "Whether checkpoints are kept when the job is cancelled."));
-  options.push_back(makeInteger("execution.checkpointing.tolerable-failed-checkpoints", 0, "0",
-                                kNoCheckpoints,
+  options.push_back(makeInteger("execution.checkpointing.tolerable-failed-checkpoints", 0, "0", "",
                                 "Failed checkpoints tolerated before the job fails."));
+  options.push_back(makeInteger("execution.checkpointing.num-retained", 1, "1", "",
+                                "Completed checkpoints kept (Flink 2 name of "
+                                "state.checkpoints.num-retained)."));
   options.push_back(makeOption("execution.checkpointing.unaligned.enabled", T::kBoolean, "false",
-                               kNoCheckpoints, "Unaligned checkpoints."));
+                               kNoUnalignedCheckpoints, "Unaligned checkpoints."));
   options.push_back(
-      makeOption("execution.checkpointing.dir", T::kString, "", kNoCheckpoints,
+      makeOption("execution.checkpointing.dir", T::kString, "", "",
                  "Where checkpoints are written (Flink 2 name of state.checkpoints.dir)."));
   options.push_back(
-      makeOption("execution.checkpointing.savepoint-dir", T::kString, "", kNoCheckpoints,
+      makeOption("execution.checkpointing.savepoint-dir", T::kString, "", kNoSavepointTrigger,
                  "Where savepoints are written (Flink 2 name of state.savepoints.dir)."));
   options.push_back(
-      makeOption("execution.checkpointing.incremental", T::kBoolean, "false", kNoCheckpoints,
+      makeOption("execution.checkpointing.incremental", T::kBoolean, "false",
+                 kNoIncrementalCheckpoints,
                  "Incremental checkpoints (Flink 2 name of state.backend.incremental)."));
+  options.push_back(makeOption("execution.state-recovery.path", T::kString, "", "",
+                               "The checkpoint or savepoint directory a job starts from."));
+  options.push_back(makeOption("execution.savepoint.path", T::kString, "", "",
+                               "Older name of execution.state-recovery.path."));
   // ---- State ----
   ConfigOption backend = makeEnum("state.backend.type", {"hashmap", "rocksdb"}, "hashmap", "",
                                   "The state backend: in memory (hashmap) or RocksDB.");
   backend.notHonouredValues = {"rocksdb"};
   backend.notHonouredValueReason = "state is kept in memory; the RocksDB backend is not there yet";
   options.push_back(backend);
-  options.push_back(makeOption("state.backend.incremental", T::kBoolean, "false", kNoCheckpoints,
+  options.push_back(makeOption("state.backend.incremental", T::kBoolean, "false",
+                               kNoIncrementalCheckpoints,
                                "Incremental checkpoints (only changed RocksDB files)."));
-  options.push_back(makeOption("state.checkpoints.dir", T::kString, "", kNoCheckpoints,
-                               "Where checkpoints are written."));
-  options.push_back(makeOption("state.savepoints.dir", T::kString, "", kNoCheckpoints,
+  options.push_back(makeOption("state.checkpoints.dir", T::kString, "", "",
+                               "Where checkpoints are written; unset: kept in memory only."));
+  options.push_back(makeOption("state.savepoints.dir", T::kString, "", kNoSavepointTrigger,
                                "Where savepoints are written."));
-  options.push_back(makeInteger("state.checkpoints.num-retained", 1, "1", kNoCheckpoints,
+  options.push_back(makeInteger("state.checkpoints.num-retained", 1, "1", "",
                                 "Completed checkpoints kept."));
   options.push_back(makeOption("state.backend.rocksdb.memory.managed", T::kBoolean, "true",
                                kHeapStateOnly, "RocksDB uses the task's managed memory."));

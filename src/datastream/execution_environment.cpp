@@ -8,7 +8,10 @@
 #include <mutex>
 #include <thread>
 
+#include "config/configuration_view.h"
 #include "graph/job_graph.h"
+#include "runtime/checkpoint_coordinator.h"
+#include "runtime/checkpoint_storage.h"
 #include "runtime/running_job.h"
 
 namespace eddy {
@@ -20,6 +23,40 @@ void requirePositive(int64_t value, const char* what) {
     throw ValidationException(std::string(what) + " must be positive, got " +
                               std::to_string(value));
   }
+}
+
+/// A checkpoint directory or restore path as a local path: a plain path or a `file://` URI.
+/// eddy has no other file systems yet.
+std::string localPath(const std::string& key, const std::string& value) {
+  constexpr std::string_view kFileScheme = "file://";
+  if (value.starts_with(kFileScheme)) return value.substr(kFileScheme.size());
+  if (auto scheme = value.find("://"); scheme != std::string::npos) {
+    throw ValidationException("'" + key + "' = '" + value + "': eddy reads and writes " +
+                              "checkpoints on the local file system only, not '" +
+                              value.substr(0, scheme) + "'.");
+  }
+  return value;
+}
+
+/// The first of `keys` that `configuration` sets (Flink's fallback keys: newest name first).
+const std::string* firstSet(const std::map<std::string, std::string>& configuration,
+                            std::initializer_list<const char*> keys) {
+  for (const char* key : keys) {
+    if (auto it = configuration.find(key); it != configuration.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+runtime::CheckpointRetention retentionOf(ExternalizedCheckpointRetention retention) {
+  switch (retention) {
+    case ExternalizedCheckpointRetention::DELETE_ON_CANCELLATION:
+      return runtime::CheckpointRetention::DELETE_ON_CANCELLATION;
+    case ExternalizedCheckpointRetention::RETAIN_ON_CANCELLATION:
+      return runtime::CheckpointRetention::RETAIN_ON_CANCELLATION;
+    case ExternalizedCheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS:
+      break;
+  }
+  return runtime::CheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS;
 }
 
 }  // namespace
@@ -96,11 +133,34 @@ CheckpointConfig& CheckpointConfig::setExternalizedCheckpointRetention(
   return *this;
 }
 
+CheckpointConfig& CheckpointConfig::setTolerableCheckpointFailureNumber(int tolerableFailures) {
+  if (tolerableFailures < 0) {
+    throw ValidationException(
+        "The tolerable failure checkpoint number must be non-negative, got " +
+        std::to_string(tolerableFailures));
+  }
+  tolerableFailures_ = tolerableFailures;
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setCheckpointStorage(std::string checkpointDirectory) {
+  checkpointDirectory_ = std::move(checkpointDirectory);
+  return *this;
+}
+
+CheckpointConfig& CheckpointConfig::setNumRetainedCheckpoints(int numRetained) {
+  requirePositive(numRetained, "The number of retained checkpoints");
+  numRetained_ = numRetained;
+  return *this;
+}
+
 // ---- JobClient -------------------------------------------------------------------------
 
 JobClient::JobClient(std::shared_ptr<runtime::RunningJob> job) : job_(std::move(job)) {}
 
 const std::string& JobClient::getJobName() const { return job_->name(); }
+
+const std::string& JobClient::getJobID() const { return job_->jobId(); }
 
 JobStatus JobClient::getJobStatus() const { return job_->status(); }
 
@@ -154,6 +214,53 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::enableCheckpointing(
     int64_t intervalMillis, CheckpointingMode mode) {
   checkpointConfig_.setCheckpointInterval(intervalMillis);
   checkpointConfig_.setCheckpointingMode(mode);
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::configure(
+    const std::map<std::string, std::string>& configuration) {
+  config::ConfigurationView view(configuration);
+  // Read everything before changing anything, so that an invalid value changes nothing.
+  auto interval = view.getDuration("execution.checkpointing.interval");
+  auto mode = view.getEnum("execution.checkpointing.mode");
+  auto timeout = view.getDuration("execution.checkpointing.timeout");
+  auto minPause = view.getDuration("execution.checkpointing.min-pause");
+  auto maxConcurrent = view.getInteger("execution.checkpointing.max-concurrent-checkpoints");
+  auto tolerable = view.getInteger("execution.checkpointing.tolerable-failed-checkpoints");
+  auto retention = view.getEnum("execution.checkpointing.externalized-checkpoint-retention");
+  std::optional<int64_t> numRetained = view.getInteger("execution.checkpointing.num-retained");
+  if (!numRetained) numRetained = view.getInteger("state.checkpoints.num-retained");
+  CheckpointConfig checkpoints = checkpointConfig_;
+  if (interval && interval->count() > 0) checkpoints.setCheckpointInterval(interval->count());
+  if (mode) {
+    checkpoints.setCheckpointingMode(*mode == "AT_LEAST_ONCE" ? CheckpointingMode::AT_LEAST_ONCE
+                                                              : CheckpointingMode::EXACTLY_ONCE);
+  }
+  if (timeout) checkpoints.setCheckpointTimeout(timeout->count());
+  if (minPause) checkpoints.setMinPauseBetweenCheckpoints(minPause->count());
+  if (maxConcurrent) checkpoints.setMaxConcurrentCheckpoints(static_cast<int>(*maxConcurrent));
+  if (tolerable) checkpoints.setTolerableCheckpointFailureNumber(static_cast<int>(*tolerable));
+  if (retention) {
+    checkpoints.setExternalizedCheckpointRetention(
+        *retention == "RETAIN_ON_CANCELLATION"   ? ExternalizedCheckpointRetention::RETAIN_ON_CANCELLATION
+        : *retention == "DELETE_ON_CANCELLATION" ? ExternalizedCheckpointRetention::DELETE_ON_CANCELLATION
+                                                 : ExternalizedCheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS);
+  }
+  if (numRetained) checkpoints.setNumRetainedCheckpoints(static_cast<int>(*numRetained));
+  if (const std::string* directory =
+          firstSet(configuration, {"execution.checkpointing.dir", "state.checkpoints.dir"})) {
+    checkpoints.setCheckpointStorage(*directory);
+  }
+  checkpointConfig_ = checkpoints;
+  if (const std::string* directory = firstSet(
+          configuration, {"execution.checkpointing.savepoint-dir", "state.savepoints.dir"})) {
+    savepointDirectory_ = *directory;
+  }
+  if (const std::string* path = firstSet(
+          configuration, {"execution.state-recovery.path", "execution.savepoint.path"})) {
+    restorePath_ = *path;
+  }
+  for (const auto& [key, value] : configuration) configuration_[key] = value;
   return *this;
 }
 
@@ -322,12 +429,43 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
   for (auto& transformation : transformations_) executed_.push_back(std::move(transformation));
   transformations_.clear();
 
-  if (checkpointConfig_.isCheckpointingEnabled()) {
-    std::cerr << "eddy: checkpointing is configured (every "
-              << checkpointConfig_.getCheckpointInterval()
-              << " ms) but checkpoints are not taken yet in this version\n";
+  runtime::TaskSettings settings;
+  if (!restorePath_.empty()) {
+    // Same parallelism only for now: each operator subtask gets the snapshot of its index.
+    settings.restoredCheckpoint =
+        runtime::readCheckpoint(localPath("execution.state-recovery.path", restorePath_));
   }
-  auto job = std::make_shared<runtime::RunningJob>(std::move(jobName), std::move(jobGraph), *clock_);
+  const int64_t firstCheckpointId =
+      settings.restoredCheckpoint ? settings.restoredCheckpoint->id + 1 : 1;
+  auto job = std::make_shared<runtime::RunningJob>(std::move(jobName), std::move(jobGraph),
+                                                   *clock_, std::move(settings));
+  // As Flink, BATCH jobs take no checkpoints.
+  if (checkpointConfig_.isCheckpointingEnabled() &&
+      runtimeMode_ != RuntimeExecutionMode::BATCH) {
+    runtime::CheckpointCoordinatorConfiguration coordination;
+    coordination.intervalMillis = checkpointConfig_.getCheckpointInterval();
+    coordination.timeoutMillis = checkpointConfig_.getCheckpointTimeout();
+    coordination.minPauseMillis = checkpointConfig_.getMinPauseBetweenCheckpoints();
+    coordination.maxConcurrentCheckpoints = checkpointConfig_.getMaxConcurrentCheckpoints();
+    coordination.tolerableFailedCheckpoints =
+        checkpointConfig_.getTolerableCheckpointFailureNumber();
+    coordination.numRetained = checkpointConfig_.getNumRetainedCheckpoints();
+    coordination.alignment = checkpointConfig_.getCheckpointingMode() == CheckpointingMode::EXACTLY_ONCE
+                                 ? runtime::CheckpointOptions::AlignmentType::ALIGNED
+                                 : runtime::CheckpointOptions::AlignmentType::AT_LEAST_ONCE;
+    coordination.retention = retentionOf(checkpointConfig_.getExternalizedCheckpointRetention());
+    std::unique_ptr<runtime::CheckpointStorage> storage;
+    if (checkpointConfig_.getCheckpointStorage().empty()) {
+      // Flink's JobManagerCheckpointStorage: checkpoints in memory, lost with the process.
+      storage = std::make_unique<runtime::JobManagerCheckpointStorage>();
+    } else {
+      storage = std::make_unique<runtime::FileSystemCheckpointStorage>(
+          localPath("state.checkpoints.dir", checkpointConfig_.getCheckpointStorage()),
+          job->jobId());
+    }
+    job->setCheckpointCoordinator(std::make_unique<runtime::CheckpointCoordinator>(
+        coordination, *job, std::move(storage), *clock_, firstCheckpointId));
+  }
   job->start();
   return JobClient(std::move(job));
 }

@@ -1,8 +1,13 @@
 #include "runtime/running_job.h"
 
 #include <algorithm>
+#include <random>
 
+#include <fmt/format.h>
+
+#include "common/check.h"
 #include "eddy/exceptions.h"
+#include "runtime/finalize_on_master.h"
 #include "runtime/stream_task.h"
 
 namespace eddy::runtime {
@@ -12,11 +17,24 @@ namespace {
 // to bound memory: each element is at most one batch of kDefaultBatchSize records. Four per
 // channel (eight for a single channel), as the shared queue of max(8, 4 x channels) before.
 size_t channelCapacity(int channelCount) { return channelCount == 1 ? 8 : 4; }
+
+// Flink's JobID: 16 random bytes as 32 lower-case hex digits.
+std::string randomJobId() {
+  std::random_device device;
+  std::mt19937_64 random((uint64_t{device()} << 32) ^ device());
+  uint64_t high = random();
+  uint64_t low = random();
+  return fmt::format("{:016x}{:016x}", high, low);
+}
 }  // namespace
 
 RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
                        TaskSettings settings)
-    : name_(std::move(name)), graph_(std::move(graph)), clock_(clock), settings_(std::move(settings)) {
+    : name_(std::move(name)),
+      jobId_(randomJobId()),
+      graph_(std::move(graph)),
+      clock_(clock),
+      settings_(std::move(settings)) {
   gates_.resize(graph_.vertices.size());
   mailboxes_.resize(graph_.vertices.size());
   finishedTasks_.resize(graph_.vertices.size());
@@ -39,6 +57,12 @@ RunningJob::~RunningJob() {
   for (std::thread& thread : threads_) {
     if (thread.joinable()) thread.join();
   }
+  coordinator_.reset();  // stops its timer thread if the job never ran
+}
+
+void RunningJob::setCheckpointCoordinator(std::unique_ptr<CheckpointCoordinator> coordinator) {
+  EDDY_CHECK(threads_.empty());
+  coordinator_ = std::move(coordinator);
 }
 
 void RunningJob::start() {
@@ -51,6 +75,7 @@ void RunningJob::start() {
       threads_.emplace_back([this, v, s] { runSubtask(static_cast<int>(v), s); });
     }
   }
+  if (coordinator_) coordinator_->startTimerThread();
 }
 
 void RunningJob::runSubtask(int vertex, int subtask) {
@@ -77,13 +102,51 @@ void RunningJob::runSubtask(int vertex, int subtask) {
     {
       std::lock_guard lock(checkpointMutex_);
       checkpointsStopped_ = true;
-      while (!pendingCheckpoints_.empty()) abortCheckpointLocked(pendingCheckpoints_.begin()->first);
+      while (!pendingCheckpoints_.empty()) {
+        abortCheckpointLocked(pendingCheckpoints_.begin()->first, CheckpointFailureReason::JOB_ENDED);
+      }
+    }
+    // Every task ended: a job that succeeded commits its job-level output (BATCH file sinks).
+    finalizeOnMasterIfSucceeded();
+    if (coordinator_) {
+      // Before waiters return: the retention policy has run when waitForCompletion returns.
+      JobStatus endStatus;
+      {
+        std::lock_guard lock(mutex_);
+        endStatus = failed_ ? JobStatus::FAILED
+                            : (cancelRequested_ ? JobStatus::CANCELED : JobStatus::FINISHED);
+      }
+      coordinator_->shutdown(endStatus);
     }
     std::lock_guard lock(mutex_);
     netRuntimeMillis_ = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - startTime_)
                             .count();
+    ended_ = true;
     finished_.notify_all();
+  }
+}
+
+void RunningJob::finalizeOnMasterIfSucceeded() {
+  {
+    std::lock_guard lock(mutex_);
+    if (failed_ || cancelRequested_) return;
+  }
+  for (const graph::JobVertex& vertex : graph_.vertices) {
+    for (const graph::ChainedOperator& chained : vertex.operators) {
+      const auto* finalizer =
+          dynamic_cast<const FinalizeOnMaster*>(chained.transformation->operatorFactory.get());
+      if (finalizer == nullptr) continue;
+      try {
+        finalizer->finalizeGlobal(vertex.parallelism);
+      } catch (const std::exception& error) {
+        std::lock_guard lock(mutex_);
+        failed_ = true;
+        failureMessage_ = "Job '" + name_ + "' failed: finalizing operator '" +
+                          chained.transformation->name + "' threw: " + error.what();
+        return;  // the other factories' output is not committed either
+      }
+    }
   }
 }
 
@@ -105,7 +168,9 @@ void RunningJob::cancelGates() {
   {
     std::lock_guard lock(checkpointMutex_);
     checkpointsStopped_ = true;
-    while (!pendingCheckpoints_.empty()) abortCheckpointLocked(pendingCheckpoints_.begin()->first);
+    while (!pendingCheckpoints_.empty()) {
+      abortCheckpointLocked(pendingCheckpoints_.begin()->first, CheckpointFailureReason::JOB_ENDED);
+    }
   }
   for (auto& mailboxes : mailboxes_) {
     for (auto& mailbox : mailboxes) mailbox->close();  // wakes a waiting source task
@@ -115,6 +180,16 @@ void RunningJob::cancelGates() {
       if (gate) gate->cancel();
     }
   }
+}
+
+void RunningJob::failJob(const std::string& message) {
+  {
+    std::lock_guard lock(mutex_);
+    if (failed_ || cancelRequested_ || runningTasks_ == 0) return;
+    failed_ = true;
+    failureMessage_ = "Job '" + name_ + "' failed: " + message;
+  }
+  cancelGates();
 }
 
 void RunningJob::cancel() {
@@ -129,7 +204,7 @@ void RunningJob::cancel() {
 void RunningJob::waitForCompletion() {
   {
     std::unique_lock lock(mutex_);
-    finished_.wait(lock, [this] { return runningTasks_ == 0; });
+    finished_.wait(lock, [this] { return ended_; });
     if (!joined_) {
       joined_ = true;
       lock.unlock();
@@ -145,7 +220,10 @@ void RunningJob::waitForCompletion() {
 JobStatus RunningJob::status() const {
   std::lock_guard lock(mutex_);
   if (failed_) return JobStatus::FAILED;
-  if (runningTasks_ > 0) return cancelRequested_ ? JobStatus::CANCELED : JobStatus::RUNNING;
+  // Until ended_, the last task may still be finalizing (committing the job's output).
+  if (runningTasks_ > 0 || !ended_) {
+    return cancelRequested_ ? JobStatus::CANCELED : JobStatus::RUNNING;
+  }
   return cancelRequested_ ? JobStatus::CANCELED : JobStatus::FINISHED;
 }
 
@@ -194,7 +272,24 @@ void RunningJob::acknowledgeCheckpoint(int vertex, int subtask, int64_t id,
 
 void RunningJob::declineCheckpoint(int /*vertex*/, int /*subtask*/, int64_t id) {
   std::lock_guard lock(checkpointMutex_);
-  if (pendingCheckpoints_.contains(id)) abortCheckpointLocked(id);
+  if (pendingCheckpoints_.contains(id)) abortCheckpointLocked(id, CheckpointFailureReason::DECLINED);
+}
+
+bool RunningJob::completeCheckpoint(int64_t id) {
+  std::lock_guard lock(checkpointMutex_);
+  auto stored = beingStored_.find(id);
+  if (stored == beingStored_.end()) return false;
+  std::shared_ptr<const CompletedCheckpoint> checkpoint = std::move(stored->second);
+  beingStored_.erase(stored);
+  completeCheckpointLocked(id, std::move(checkpoint));
+  return true;
+}
+
+void RunningJob::abortCheckpoint(int64_t id) {
+  std::lock_guard lock(checkpointMutex_);
+  // Asked by the coordinator, which already counted the failure; the reason is not reported
+  // back to it as a new one (it ignores ids it no longer holds pending).
+  if (pendingCheckpoints_.contains(id)) abortCheckpointLocked(id, CheckpointFailureReason::EXPIRED);
 }
 
 void RunningJob::taskFinished(int vertex, int subtask) {
@@ -218,16 +313,30 @@ bool RunningJob::hasPendingCheckpointAcknowledgedBy(int vertex, int subtask) con
 void RunningJob::completeIfFullyAcknowledgedLocked(int64_t id) {
   auto pending = pendingCheckpoints_.find(id);
   if (pending == pendingCheckpoints_.end() || !pending->second.isFullyAcknowledged()) return;
+  if (beingStored_.contains(id)) return;
   std::shared_ptr<const CompletedCheckpoint> checkpoint = pending->second.finalizeCheckpoint();
-  pendingCheckpoints_.erase(pending);
+  if (coordinator_) {
+    // Stays pending until the coordinator has stored it and calls completeCheckpoint.
+    beingStored_.emplace(id, checkpoint);
+    coordinator_->checkpointAcknowledged(std::move(checkpoint));
+    return;
+  }
+  completeCheckpointLocked(id, std::move(checkpoint));
+}
+
+void RunningJob::completeCheckpointLocked(int64_t id,
+                                          std::shared_ptr<const CompletedCheckpoint> checkpoint) {
+  pendingCheckpoints_.erase(id);
   // Mail first, outcome after: a finished task that sees nothing pending any more finds the
   // notification in its mailbox already.
   sendToAllTasksLocked(CheckpointCompleteMail{id});
   recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::COMPLETED, std::move(checkpoint)});
 }
 
-void RunningJob::abortCheckpointLocked(int64_t id) {
+void RunningJob::abortCheckpointLocked(int64_t id, CheckpointFailureReason reason) {
   pendingCheckpoints_.erase(id);
+  beingStored_.erase(id);
+  if (coordinator_) coordinator_->checkpointAborted(id, reason);
   sendToAllTasksLocked(CheckpointAbortedMail{id});
   recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::ABORTED, nullptr});
 }

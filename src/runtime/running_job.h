@@ -9,7 +9,14 @@
 // triggerCheckpoint puts a trigger into every source task's mailbox; tasks acknowledge with
 // their operators' snapshots or decline; once every task acknowledged (a finished task counts
 // as acknowledged, with finished snapshots), the checkpoint is complete, its snapshots can be
-// read with waitForCheckpoint, and every task is sent notifyCheckpointComplete.
+// read with waitForCheckpoint, and every task is sent notifyCheckpointComplete. With a
+// CheckpointCoordinator attached (checkpointing enabled), a fully acknowledged checkpoint is
+// handed to it first, stays pending while the coordinator stores it, and completes only when
+// the coordinator says it is stored (completeCheckpoint); the coordinator also aborts
+// checkpoints that expire (abortCheckpoint) and may fail the job (failJob).
+//
+// Every job has an id, Flink's JobID form (32 lower-case hex digits, random): the directory
+// its checkpoints go to is `<state.checkpoints.dir>/<job id>/`.
 #pragma once
 
 #include <atomic>
@@ -28,6 +35,7 @@
 #include "eddy/datastream/job_status.h"
 #include "graph/job_graph.h"
 #include "eddy/runtime/stream_operator.h"
+#include "runtime/checkpoint_coordinator.h"
 #include "runtime/completed_checkpoint.h"
 #include "runtime/input_gate.h"
 #include "runtime/mailbox.h"
@@ -36,13 +44,20 @@
 
 namespace eddy::runtime {
 
-class RunningJob : public std::enable_shared_from_this<RunningJob> {
+class RunningJob : public std::enable_shared_from_this<RunningJob>, public CheckpointTarget {
  public:
   RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
              TaskSettings settings = {});
   ~RunningJob();
 
-  /// Starts all task threads.
+  /// Attaches the job's checkpoint coordinator (before start(); the job owns it): start()
+  /// starts its timer thread, and it is shut down when the last task ended.
+  void setCheckpointCoordinator(std::unique_ptr<CheckpointCoordinator> coordinator);
+  CheckpointCoordinator* checkpointCoordinator() const { return coordinator_.get(); }
+  /// The job's id (Flink's JobID form), fixed at construction.
+  const std::string& jobId() const { return jobId_; }
+
+  /// Starts all task threads (and the coordinator's timer thread).
   void start();
   /// Blocks until every task thread ended. Throws JobExecutionException when the job failed.
   void waitForCompletion();
@@ -59,7 +74,15 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   /// clock: every source task still running gets a trigger in its mailbox, every finished task
   /// counts as acknowledged. Returns false, triggering nothing, once the job has ended, failed
   /// or been cancelled.
-  bool triggerCheckpoint(int64_t id, CheckpointOptions options);
+  bool triggerCheckpoint(int64_t id, CheckpointOptions options) override;
+  /// The coordinator stored checkpoint `id`, which every task acknowledged: every task gets
+  /// notifyCheckpointComplete. False when it is no longer pending (aborted, the job ended).
+  bool completeCheckpoint(int64_t id) override;
+  /// Aborts checkpoint `id` if it is pending (also while the coordinator stores it): every
+  /// task gets notifyCheckpointAborted.
+  void abortCheckpoint(int64_t id) override;
+  /// Fails the job with `message` (the first failure wins), as a task's failure does.
+  void failJob(const std::string& message) override;
   /// Waits until checkpoint `id` completed or was aborted, or `deadline` passed (PENDING).
   /// The outcomes of the kRetainedOutcomes latest checkpoints are kept; an older or unknown
   /// id stays PENDING.
@@ -87,13 +110,18 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
  private:
   void cancelGates();
   void runSubtask(int vertex, int subtask);
+  // Calls every FinalizeOnMaster factory of the graph when no task failed and the job was not
+  // cancelled; an exception fails the job.
+  void finalizeOnMasterIfSucceeded();
   // With checkpointMutex_ held:
   void completeIfFullyAcknowledgedLocked(int64_t id);
-  void abortCheckpointLocked(int64_t id);
+  void abortCheckpointLocked(int64_t id, CheckpointFailureReason reason);
+  void completeCheckpointLocked(int64_t id, std::shared_ptr<const CompletedCheckpoint> checkpoint);
   void recordOutcomeLocked(int64_t id, CheckpointOutcome outcome);
   void sendToAllTasksLocked(const Mail& mail);
 
   const std::string name_;
+  const std::string jobId_;
   const graph::JobGraph graph_;
   const Clock& clock_;
   // gates_[vertex][subtask]; null for source vertices.
@@ -109,6 +137,8 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   mutable std::mutex mutex_;
   std::condition_variable finished_;
   bool joined_ = false;
+  // Every task ended and the job-level finalization (FinalizeOnMaster) ran.
+  bool ended_ = false;
   bool failed_ = false;
   bool cancelRequested_ = false;
   std::string failureMessage_;
@@ -124,6 +154,12 @@ class RunningJob : public std::enable_shared_from_this<RunningJob> {
   std::vector<std::vector<bool>> finishedTasks_;   // [vertex][subtask]
   int64_t latestTriggeredId_ = std::numeric_limits<int64_t>::min();
   bool checkpointsStopped_ = false;  // the job ended, failed or was cancelled
+  // Fully acknowledged checkpoints the coordinator is storing (still in pendingCheckpoints_,
+  // so that finished tasks keep waiting for their outcome), by id.
+  std::map<int64_t, std::shared_ptr<const CompletedCheckpoint>> beingStored_;
+  // Set before start(), then only read; calls into it never hold checkpointMutex_ except the
+  // queueing notifications (checkpointAcknowledged, checkpointAborted).
+  std::unique_ptr<CheckpointCoordinator> coordinator_;
 };
 
 }  // namespace eddy::runtime

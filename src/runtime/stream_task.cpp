@@ -5,6 +5,8 @@
 #include "common/check.h"
 #include "eddy/exceptions.h"
 #include "runtime/running_job.h"
+#include "eddy/state/operator_state_store.h"
+#include "state/state_redistribution.h"
 
 namespace eddy::runtime {
 
@@ -129,7 +131,8 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
       inputGate_(inputGate),
       clock_(clock),
       settings_(settings),
-      mailbox_(job.mailbox(vertexIndex, subtaskIndex)) {
+      mailbox_(job.mailbox(vertexIndex, subtaskIndex)),
+      maxParallelism_(graph.maxParallelism) {
   const size_t chainLength = vertex_.operators.size();
   operators_.reserve(chainLength);
   contexts_.resize(chainLength);
@@ -147,6 +150,7 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
     context.processingTimeService = this;
     context.clock = &clock;
     context.metrics = &job.metrics();
+    context.stateBackendType = settings.stateBackendType;
   }
 
   // Wire each operator's output: chained successors and network edges.
@@ -251,13 +255,15 @@ void StreamTask::openOperators() {
     initialization.restored = settings_.restoredCheckpoint != nullptr;
     initialization.previous = &restoredSnapshotOf(i);
     initialization.operatorContext = &contexts_[i];
+    // The stores the operator creates (its keyed backend, its operator state) restore from it.
+    contexts_[i].restoredSnapshot = initialization.previous;
     operators_[i]->initializeState(initialization);
     operators_[i]->open(contexts_[i]);
   }
   currentOperator = 0;
 }
 
-const OperatorSnapshot& StreamTask::restoredSnapshotOf(size_t chainIndex) const {
+const OperatorSnapshot& StreamTask::restoredSnapshotOf(size_t chainIndex) {
   static const OperatorSnapshot kNone;
   const CompletedCheckpoint* checkpoint = settings_.restoredCheckpoint.get();
   if (checkpoint == nullptr) return kNone;
@@ -265,15 +271,26 @@ const OperatorSnapshot& StreamTask::restoredSnapshotOf(size_t chainIndex) const 
   auto found = checkpoint->operators.find(uid);
   if (found == checkpoint->operators.end()) return kNone;  // an operator new to the job
   const std::vector<OperatorSnapshot>& subtasks = found->second;
-  if (subtasks.size() != static_cast<size_t>(vertex_.parallelism)) {
-    // Key-group redistribution and operator list state come with the rescaling step.
+  if (subtasks.size() == static_cast<size_t>(vertex_.parallelism)) {
+    // Key groups and list state are where they were, union list state aside.
+    bool hasUnion = false;
+    for (const auto& [name, blob] : subtasks[static_cast<size_t>(subtaskIndex_)].operatorState) {
+      hasUnion = hasUnion || name.starts_with(state::kOperatorListStatePrefix);
+    }
+    if (!hasUnion) return subtasks[static_cast<size_t>(subtaskIndex_)];
+  }
+  // Another parallelism (or list state, which may be union state): this subtask's share.
+  try {
+    std::vector<OperatorSnapshot> assigned =
+        state::redistributeOperatorSnapshots(subtasks, vertex_.parallelism, maxParallelism_);
+    rescaledSnapshots_.push_back(std::make_unique<OperatorSnapshot>(
+        std::move(assigned[static_cast<size_t>(subtaskIndex_)])));
+  } catch (const ValidationException& error) {
     throw ValidationException("Cannot restore operator '" + contexts_[chainIndex].operatorName +
                               "' (uid " + uid + ") from checkpoint " +
-                              std::to_string(checkpoint->id) + " taken at parallelism " +
-                              std::to_string(subtasks.size()) + " into parallelism " +
-                              std::to_string(vertex_.parallelism) + ": not supported yet");
+                              std::to_string(checkpoint->id) + ": " + error.what());
   }
-  return subtasks[static_cast<size_t>(subtaskIndex_)];
+  return *rescaledSnapshots_.back();
 }
 
 void StreamTask::run() {
@@ -427,6 +444,8 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier) {
     currentOperator = static_cast<int>(i);
     StateSnapshotContext context{barrier.id, barrier.timestamp, barrier.options, {}};
     operators_[i]->snapshotState(context);
+    // By default, what the operator keeps in its stores: key groups and operator list state.
+    contexts_[i].snapshotStateStores(context.snapshot);
     snapshots.push_back(std::move(context.snapshot));
   }
   currentOperator = 0;

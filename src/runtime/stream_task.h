@@ -60,7 +60,9 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
 
  private:
   void openOperators();
-  const OperatorSnapshot& restoredSnapshotOf(size_t chainIndex) const;
+  /// The operator's snapshot in the restored checkpoint, redistributed to this subtask when the
+  /// checkpoint was taken at another parallelism; empty for a fresh start or a new operator.
+  const OperatorSnapshot& restoredSnapshotOf(size_t chainIndex);
   void runSourceLoop();
   void runInputLoop();
   void processMessage(InputMessage& message, bool& endOfInput);
@@ -92,8 +94,11 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   const TaskSettings& settings_;
   Mailbox& mailbox_;
 
-  std::vector<std::unique_ptr<StreamOperator>> operators_;
+  const int maxParallelism_;
+  // Declared before the operators, which point into their stores, so they are destroyed after.
+  std::vector<std::unique_ptr<OperatorSnapshot>> rescaledSnapshots_;  // see restoredSnapshotOf
   std::vector<OperatorContext> contexts_;
+  std::vector<std::unique_ptr<StreamOperator>> operators_;
   std::vector<std::unique_ptr<Output>> outputs_;  // everything the operators emit into
   std::vector<NetworkOutput*> networkOutputs_;
   std::vector<int> inputIndexOfChannel_;

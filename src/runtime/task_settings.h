@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 #include "runtime/completed_checkpoint.h"
 
@@ -22,6 +23,9 @@ struct TaskSettings {
   /// The checkpoint the job starts from (initializeState gets its operators' snapshots);
   /// null for a fresh start.
   std::shared_ptr<const CompletedCheckpoint> restoredCheckpoint;
+  /// `state.backend.type`: the keyed state backend each operator subtask gets
+  /// (OperatorContext::keyedStateBackend); "hashmap" is the only one so far.
+  std::string stateBackendType = "hashmap";
 };
 
 }  // namespace eddy::runtime

@@ -63,6 +63,7 @@ void HeapKeyedStateBackend::setCurrentKey(std::string_view keyBytes, int keyGrou
   checkOwnsKeyGroup(keyGroup, "setCurrentKey");
   context_.currentKey.assign(keyBytes);
   context_.currentKeyGroupIndex = keyGroupIndex(keyGroup);
+  ++context_.keyVersion;
 }
 
 int HeapKeyedStateBackend::currentKeyGroup() const {
@@ -82,6 +83,10 @@ State* HeapKeyedStateBackend::createOrGetState(const state::StateType& type) {
     state::checkStateTypeMatches(it->second.kind, *it->second.descriptorType, type);
     return it->second.heapState->userState();
   }
+  if (rawStates_.contains(type.name())) {
+    throw ValidationException(
+        fmt::format("State name '{}' is reserved by the runtime (its timers)", type.name()));
+  }
   std::unique_ptr<state::HeapRegisteredState> heapState = type.createHeapState(context_);
   if (auto restored = restoredBlocks_.find(type.name()); restored != restoredBlocks_.end()) {
     int64_t now = clock_.currentTimeMillis();
@@ -98,9 +103,62 @@ State* HeapKeyedStateBackend::createOrGetState(const state::StateType& type) {
   return userState;
 }
 
+void HeapKeyedStateBackend::registerRawKeyedState(const std::string& name, state::StateKind kind,
+                                                  state::RawKeyedState& rawState) {
+  if (states_.contains(name) || rawStates_.contains(name)) {
+    throw ValidationException(fmt::format("State '{}' is registered twice", name));
+  }
+  if (auto restored = restoredBlocks_.find(name); restored != restoredBlocks_.end()) {
+    for (const RestoredBlock& block : restored->second) {
+      state::checkRestoredKind(name, block.kind, kind);
+      if (block.flags != 0) {
+        throw InternalError(fmt::format("State '{}' has unknown flags {} in a snapshot", name,
+                                        static_cast<int>(block.flags)));
+      }
+      rawState.restoreKeyGroup(block.keyGroup, block.body);
+    }
+    restoredBlocks_.erase(restored);
+  }
+  rawStates_.emplace(name, RegisteredRawState{kind, &rawState});
+}
+
 void HeapKeyedStateBackend::snapshotKeyGroup(int keyGroup, std::string& out) const {
   checkOwnsKeyGroup(keyGroup, "snapshotKeyGroup");
-  int64_t now = clock_.currentTimeMillis();
+  std::vector<std::string> bodies;  // each raw state's block body of this key group
+  bodies.reserve(rawStates_.size());
+  for (const auto& [name, raw] : rawStates_) {
+    std::vector<std::string> one(1);
+    raw.rawState->snapshotKeyGroups(KeyGroupRange{keyGroup, keyGroup}, maxParallelism_, one);
+    bodies.push_back(std::move(one[0]));
+  }
+  std::vector<std::string_view> rawBodies(bodies.begin(), bodies.end());
+  writeSection(keyGroup, clock_.currentTimeMillis(), rawBodies, out);
+}
+
+void HeapKeyedStateBackend::snapshotKeyGroups(std::map<int, std::string>& sections) const {
+  // Each raw state is asked once for every key group (a timer service groups its timers by
+  // key group in one pass), then the sections are written key group by key group.
+  std::vector<std::vector<std::string>> rawBodiesByState;
+  rawBodiesByState.reserve(rawStates_.size());
+  for (const auto& [name, raw] : rawStates_) {
+    rawBodiesByState.emplace_back(static_cast<size_t>(range_.size()));
+    raw.rawState->snapshotKeyGroups(range_, maxParallelism_, rawBodiesByState.back());
+  }
+  const int64_t now = clock_.currentTimeMillis();
+  std::vector<std::string_view> rawBodies(rawStates_.size());
+  for (int keyGroup = range_.startKeyGroup; keyGroup <= range_.endKeyGroup; ++keyGroup) {
+    for (size_t i = 0; i < rawBodiesByState.size(); ++i) {
+      rawBodies[i] = rawBodiesByState[i][static_cast<size_t>(keyGroupIndex(keyGroup))];
+    }
+    std::string& section = sections[keyGroup];
+    section.clear();
+    writeSection(keyGroup, now, rawBodies, section);
+  }
+}
+
+void HeapKeyedStateBackend::writeSection(int keyGroup, int64_t now,
+                                         const std::vector<std::string_view>& rawBodies,
+                                         std::string& out) const {
   std::string blocks;
   std::string body;
   uint64_t blockCount = 0;
@@ -117,6 +175,11 @@ void HeapKeyedStateBackend::snapshotKeyGroup(int keyGroup, std::string& out) con
     if (registered.heapState->snapshotKeyGroup(keyGroupIndex(keyGroup), now, body) == 0) continue;
     uint8_t flags = registered.heapState->writesTimestamps() ? state::kEntriesHaveTimestamps : 0;
     writeBlock(name, registered.kind, flags, body);
+  }
+  size_t rawIndex = 0;
+  for (const auto& [name, raw] : rawStates_) {
+    std::string_view rawBody = rawBodies[rawIndex++];
+    if (!rawBody.empty()) writeBlock(name, raw.kind, 0, rawBody);
   }
   for (const auto& [name, restored] : restoredBlocks_) {
     for (const RestoredBlock& block : restored) {
@@ -155,7 +218,14 @@ void HeapKeyedStateBackend::restoreKeyGroup(int keyGroup, std::string_view bytes
     }
     auto kind = static_cast<state::StateKind>(kindByte);
     std::string_view body = state::readLengthPrefixed(bytes);
-    if (auto it = states_.find(name); it != states_.end()) {
+    if (auto raw = rawStates_.find(name); raw != rawStates_.end()) {
+      state::checkRestoredKind(raw->first, kind, raw->second.kind);
+      if (flags != 0) {
+        throw InternalError(fmt::format("State '{}' has unknown flags {} in a snapshot", name,
+                                        static_cast<int>(flags)));
+      }
+      raw->second.rawState->restoreKeyGroup(keyGroup, body);
+    } else if (auto it = states_.find(name); it != states_.end()) {
       state::checkRestoredKind(it->first, kind, it->second.kind);
       it->second.heapState->restoreKeyGroup(keyGroupIndex(keyGroup), body,
                                             (flags & state::kEntriesHaveTimestamps) != 0, now);

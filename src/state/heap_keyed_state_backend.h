@@ -1,8 +1,9 @@
 // HeapKeyedStateBackend: the default keyed state backend, keeping every state's values as
 // typed C++ objects in hash tables, one per key group per state (see
 // eddy/detail/state/heap_keyed_state.h, whose typed states user code instantiates). The
-// backend itself is eddy's: the DataStream keyed operators get one from
-// state::createHeapKeyedStateBackend, the SQL operators construct it. Accessing state costs a hash
+// backend itself is eddy's: the task creates one per operator subtask that asks
+// (OperatorContext::keyedStateBackend, `state.backend.type` = hashmap, state_backend_loader.h);
+// raw keyed state (the timers) is written into its sections too. Accessing state costs a hash
 // lookup of the current key's bytes and never serializes; serializers run only when a key group is
 // snapshotted or restored.
 //
@@ -51,6 +52,9 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
 
   void snapshotKeyGroup(int keyGroup, std::string& out) const override;
   void restoreKeyGroup(int keyGroup, std::string_view bytes) override;
+  void snapshotKeyGroups(std::map<int, std::string>& sections) const override;
+  void registerRawKeyedState(const std::string& name, state::StateKind kind,
+                             state::RawKeyedState& rawState) override;
 
   /// Names of the registered states, sorted.
   std::vector<std::string> registeredStateNames() const;
@@ -73,8 +77,17 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
     std::string body;
   };
 
+  struct RegisteredRawState {
+    state::StateKind kind;
+    state::RawKeyedState* rawState;
+  };
+
   int keyGroupIndex(int keyGroup) const { return keyGroup - range_.startKeyGroup; }
   void checkOwnsKeyGroup(int keyGroup, const char* operation) const;
+  /// Appends the section of `keyGroup`; `rawBodies` holds each raw state's block body of that
+  /// key group, in the order of rawStates_.
+  void writeSection(int keyGroup, int64_t now, const std::vector<std::string_view>& rawBodies,
+                    std::string& out) const;
 
   const KeyGroupRange range_;
   const int maxParallelism_;
@@ -83,6 +96,7 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
   // Ordered maps: registration is rare and ordered iteration makes snapshots deterministic.
   std::map<std::string, RegisteredState, std::less<>> states_;
   std::map<std::string, std::vector<RestoredBlock>, std::less<>> restoredBlocks_;
+  std::map<std::string, RegisteredRawState, std::less<>> rawStates_;
 };
 
 }  // namespace eddy

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -56,10 +57,20 @@ class ExecutionConfig {
 
 enum class CheckpointingMode { EXACTLY_ONCE, AT_LEAST_ONCE };
 
-enum class ExternalizedCheckpointRetention { DELETE_ON_CANCELLATION, RETAIN_ON_CANCELLATION };
+/// What remains of a job's checkpoints when it ends (Flink's ExternalizedCheckpointRetention):
+/// NO_EXTERNALIZED_CHECKPOINTS (Flink's default) deletes them whenever the job ends;
+/// DELETE_ON_CANCELLATION keeps them only when the job fails; RETAIN_ON_CANCELLATION also when
+/// it is cancelled. A job that finishes keeps none.
+enum class ExternalizedCheckpointRetention {
+  DELETE_ON_CANCELLATION,
+  RETAIN_ON_CANCELLATION,
+  NO_EXTERNALIZED_CHECKPOINTS,
+};
 
-/// Checkpoint settings (Flink's CheckpointConfig). Held and validated now; checkpoints are
-/// taken once the checkpoint issue lands (execute() says so on stderr meanwhile).
+/// Checkpoint settings (Flink's CheckpointConfig). A STREAMING job with an interval set is
+/// checkpointed by a checkpoint coordinator (src/runtime/checkpoint_coordinator.h) into
+/// `<checkpoint storage>/<job id>/chk-<n>/`, or, without a checkpoint storage directory, in
+/// memory only (Flink's JobManagerCheckpointStorage). BATCH jobs take no checkpoints (as Flink).
 class CheckpointConfig {
  public:
   bool isCheckpointingEnabled() const { return intervalMillis_ > 0; }
@@ -75,6 +86,15 @@ class CheckpointConfig {
   CheckpointConfig& setMaxConcurrentCheckpoints(int maxConcurrentCheckpoints);
   ExternalizedCheckpointRetention getExternalizedCheckpointRetention() const { return retention_; }
   CheckpointConfig& setExternalizedCheckpointRetention(ExternalizedCheckpointRetention retention);
+  int getTolerableCheckpointFailureNumber() const { return tolerableFailures_; }
+  CheckpointConfig& setTolerableCheckpointFailureNumber(int tolerableFailures);
+  /// The directory checkpoints are written to (`state.checkpoints.dir`; a local path or a
+  /// `file://` URI); empty: kept in memory.
+  const std::string& getCheckpointStorage() const { return checkpointDirectory_; }
+  CheckpointConfig& setCheckpointStorage(std::string checkpointDirectory);
+  /// Completed checkpoints kept (`execution.checkpointing.num-retained`); older ones are deleted.
+  int getNumRetainedCheckpoints() const { return numRetained_; }
+  CheckpointConfig& setNumRetainedCheckpoints(int numRetained);
 
  private:
   int64_t intervalMillis_ = -1;
@@ -82,7 +102,11 @@ class CheckpointConfig {
   int64_t timeoutMillis_ = 10 * 60 * 1000;
   int64_t minPauseMillis_ = 0;
   int maxConcurrentCheckpoints_ = 1;
-  ExternalizedCheckpointRetention retention_ = ExternalizedCheckpointRetention::DELETE_ON_CANCELLATION;
+  ExternalizedCheckpointRetention retention_ =
+      ExternalizedCheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS;
+  int tolerableFailures_ = 0;
+  std::string checkpointDirectory_;
+  int numRetained_ = 1;
 };
 
 /// The outcome of a finished job.
@@ -112,6 +136,9 @@ class JobClient {
  public:
   explicit JobClient(std::shared_ptr<runtime::RunningJob> job);
   const std::string& getJobName() const;
+  /// The job's id, Flink's JobID form (32 lower-case hex digits, random per job): its
+  /// checkpoints go to `<state.checkpoints.dir>/<job id>/chk-<n>/`.
+  const std::string& getJobID() const;
   JobStatus getJobStatus() const;
   /// Stops the job; waiting callers return without error.
   void cancel();
@@ -157,6 +184,18 @@ class StreamExecutionEnvironment {
   CheckpointConfig& getCheckpointConfig() { return checkpointConfig_; }
   StreamExecutionEnvironment& enableCheckpointing(
       int64_t intervalMillis, CheckpointingMode mode = CheckpointingMode::EXACTLY_ONCE);
+  /// Applies Flink options (Flink's StreamExecutionEnvironment#configure): the checkpointing
+  /// options (`execution.checkpointing.*`, `state.checkpoints.dir`, `state.savepoints.dir`,
+  /// `state.checkpoints.num-retained`) into getCheckpointConfig(), and the restore path
+  /// (`execution.state-recovery.path`, older name `execution.savepoint.path`: a `chk-<n>` or
+  /// savepoint directory the next jobs start from). Keys not given keep their settings; other
+  /// keys are kept (getConfiguration) but not read. Throws ValidationException for an invalid
+  /// value.
+  StreamExecutionEnvironment& configure(const std::map<std::string, std::string>& configuration);
+  /// The options configure() was given, merged.
+  const std::map<std::string, std::string>& getConfiguration() const { return configuration_; }
+  /// The checkpoint or savepoint the next jobs start from; empty: a fresh start.
+  const std::string& getRestorePath() const { return restorePath_; }
   StreamExecutionEnvironment& disableOperatorChaining();
   bool isChainingEnabled() const { return chainingEnabled_; }
   /// The clock processing time is read from (tests pass a ManualClock). Must outlive jobs.
@@ -205,6 +244,9 @@ class StreamExecutionEnvironment {
 
   ExecutionConfig config_;
   CheckpointConfig checkpointConfig_;
+  std::map<std::string, std::string> configuration_;
+  std::string restorePath_;
+  std::string savepointDirectory_;  // read for savepoints, which cannot be triggered yet
   RuntimeExecutionMode runtimeMode_ = RuntimeExecutionMode::STREAMING;
   bool chainingEnabled_ = true;
   const Clock* clock_;

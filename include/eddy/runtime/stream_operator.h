@@ -17,6 +17,13 @@
 // barrier and acknowledges the snapshot to the job; once every task of the job acknowledged,
 // notifyCheckpointComplete(id) (commit side effects here), or notifyCheckpointAborted(id) when
 // the checkpoint failed. Every hook has a default that keeps no state.
+//
+// State: an operator keeps what must survive a failure in the stores its OperatorContext
+// creates on first use: keyedStateBackend() (the backend of `state.backend.type` for the
+// subtask's key groups) and operatorStateStore() (operator list state). The task restores
+// them from the operator's snapshot when they are created and writes them into every snapshot
+// after the operator's snapshotState, so an operator that keeps its state there needs no
+// checkpoint code of its own.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +40,11 @@
 #include "eddy/runtime/operator_snapshot.h"
 #include "eddy/runtime/stream_element.h"
 #include "eddy/state/key_group_range.h"
+
+namespace eddy {
+class KeyedStateBackend;
+class OperatorStateStore;
+}  // namespace eddy
 
 namespace eddy::runtime {
 
@@ -94,9 +106,15 @@ struct JobMetrics {
   std::vector<int64_t> watermarks_;
 };
 
-/// What a subtask's operator knows about where it runs. Owned by the task; valid from open()
-/// until close() returns.
+/// What a subtask's operator knows about where it runs, and its state stores. Owned by the
+/// task; valid from initializeState() until close() returns. Neither copied nor moved once
+/// the operator has it.
 struct OperatorContext {
+  OperatorContext();
+  ~OperatorContext();
+  OperatorContext(OperatorContext&&) noexcept;
+  OperatorContext& operator=(OperatorContext&&) noexcept;
+
   std::string operatorName;
   int subtaskIndex = 0;
   int parallelism = 1;
@@ -109,6 +127,32 @@ struct OperatorContext {
   const Clock* clock = nullptr;
   /// The job's counters; null where an operator runs outside a job (unit-test harnesses).
   JobMetrics* metrics = nullptr;
+  /// `state.backend.type`: the kind of backend keyedStateBackend() creates ("hashmap").
+  std::string stateBackendType = "hashmap";
+  /// The operator subtask's snapshot (already redistributed to its key groups and operator
+  /// state) that the stores are restored from when created; null for a fresh start. Set by the
+  /// task before initializeState; outlives the operator.
+  const OperatorSnapshot* restoredSnapshot = nullptr;
+
+  /// The operator subtask's keyed state backend, created on the first call (in initializeState
+  /// or open) from stateBackendType for keyGroupRange and maxParallelism, TTL reading `clock`,
+  /// and restored from restoredSnapshot's keyed state (the key groups of keyGroupRange only).
+  /// Owned by the context. Throws ValidationException naming `state.backend.type` for a type
+  /// that does not exist or is not supported yet.
+  KeyedStateBackend& keyedStateBackend();
+  /// The backend when keyedStateBackend() created one, else null.
+  KeyedStateBackend* createdKeyedStateBackend() const { return keyedStateBackend_.get(); }
+  /// The operator subtask's operator state, created on the first call and restored from
+  /// restoredSnapshot's list state blobs. Owned by the context.
+  OperatorStateStore& operatorStateStore();
+  /// Writes the stores created so far into `snapshot`: every key group of the keyed backend
+  /// into keyedState, the operator state store's lists into operatorState. The task calls it
+  /// after the operator's snapshotState.
+  void snapshotStateStores(OperatorSnapshot& snapshot) const;
+
+ private:
+  std::unique_ptr<KeyedStateBackend> keyedStateBackend_;
+  std::unique_ptr<OperatorStateStore> operatorStateStore_;
 };
 
 class StreamOperator {

@@ -19,10 +19,17 @@
 // virtual; the bridge between them is StateType (state_type.h). An implementation overrides
 // createOrGetState plus the key and snapshot methods. HeapKeyedStateBackend keeps typed
 // objects in memory; a serialized-bytes backend (RocksDB) implements the same interface.
+//
+// Raw keyed state: state that its owner keeps in its own structure but that belongs in the
+// key group sections with the typed states (a keyed operator's timers, as Flink keeps timers
+// in the keyed backend's priority-queue states). The owner registers it by name; the backend
+// asks it for its block bodies when it snapshots and hands it its blocks when it restores.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eddy/detail/state/state_type.h"
 #include "eddy/state/key_group_range.h"
@@ -30,6 +37,27 @@
 #include "eddy/state/state_descriptor.h"
 
 namespace eddy {
+
+namespace state {
+
+/// Keyed state kept outside the backend's typed states and snapshotted with them (see the
+/// file comment). Implemented by its owner, which outlives the backend's use of it (it is
+/// called only from snapshot and restore calls on the backend, on the task thread).
+class RawKeyedState {
+ public:
+  virtual ~RawKeyedState() = default;
+  /// For every key group of `range`, the body of this state's block in that key group's
+  /// section (docs/state_format.md: keyCount, then keyed entries in the payload format of the
+  /// kind the state was registered with, without timestamps) into
+  /// `bodies[keyGroup - range.startKeyGroup]`, which the caller sized to the range and filled
+  /// with empty strings; a key group without entries stays empty (no block is written).
+  virtual void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                                 std::vector<std::string>& bodies) const = 0;
+  /// Merges the block body this state wrote for `keyGroup`.
+  virtual void restoreKeyGroup(int keyGroup, std::string_view body) = 0;
+};
+
+}  // namespace state
 
 /// The keyed state of one keyed operator subtask (see the file comment).
 class KeyedStateBackend {
@@ -101,6 +129,28 @@ class KeyedStateBackend {
   /// `keyGroup`, which this backend must own; the bytes must hold exactly that section. A
   /// state that is not registered yet keeps its bytes until the user function registers it.
   virtual void restoreKeyGroup(int keyGroup, std::string_view bytes) = 0;
+
+  /// The sections of every key group the backend owns, into `sections` by key group (what an
+  /// OperatorSnapshot's keyed state holds). Cheaper than snapshotKeyGroup in a loop where raw
+  /// states are registered: each is asked once for all key groups.
+  virtual void snapshotKeyGroups(std::map<int, std::string>& sections) const = 0;
+
+  /// Restores the sections of `sections` whose key group this backend owns and ignores the
+  /// others, so the sections of every old subtask of a rescaled operator may be handed in.
+  void restoreKeyGroups(const std::map<int, std::string>& sections) {
+    const KeyGroupRange range = keyGroupRange();
+    for (auto it = sections.lower_bound(range.startKeyGroup);
+         it != sections.end() && it->first <= range.endKeyGroup; ++it) {
+      restoreKeyGroup(it->first, it->second);
+    }
+  }
+
+  /// Registers raw keyed state `name` of payload kind `kind` (see the file comment); blocks of
+  /// that name restored before are handed to it now, later ones as they are restored. The name
+  /// must not be used by a typed state (ValidationException either way round); by convention
+  /// raw state names start with '_' (the timers: "_timer_state/...").
+  virtual void registerRawKeyedState(const std::string& name, state::StateKind kind,
+                                     state::RawKeyedState& rawState) = 0;
 
  protected:
   /// The bridge from the typed accessors: returns the state registered under type.name(),

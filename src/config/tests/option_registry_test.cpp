@@ -76,10 +76,13 @@ TEST(OptionRegistryTest, UnknownKeysWarnNamingTheNearestKnownKey) {
 }
 
 TEST(OptionRegistryTest, KnownOptionsNotHonouredYetSaySo) {
-  EXPECT_EQ(warnings("execution.checkpointing.interval", "60s"),
-            std::vector<std::string>{"Option 'execution.checkpointing.interval' is known but not "
-                                     "honoured by eddy yet (checkpoints are not taken yet); it "
-                                     "has no effect."});
+  EXPECT_EQ(warnings("execution.checkpointing.unaligned.enabled", "true"),
+            std::vector<std::string>{"Option 'execution.checkpointing.unaligned.enabled' is known "
+                                     "but not honoured by eddy yet (checkpoints are aligned; "
+                                     "unaligned checkpoints are not there yet); it has no "
+                                     "effect."});
+  EXPECT_EQ(warnings("execution.checkpointing.interval", "60s"), std::vector<std::string>{});
+  EXPECT_EQ(warnings("execution.state-recovery.path", "/tmp/chk-3"), std::vector<std::string>{});
   EXPECT_EQ(warnings("state.backend.type", "RocksDB"),
             std::vector<std::string>{"Option 'state.backend.type' = 'RocksDB' is not honoured by "
                                      "eddy yet (state is kept in memory; the RocksDB backend is "

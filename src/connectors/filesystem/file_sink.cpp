@@ -1,20 +1,27 @@
 #include "connectors/filesystem/file_sink.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <random>
+#include <limits>
 #include <system_error>
 #include <utility>
 
 #include "connectors/filesystem/partition_path.h"
 #include "eddy/exceptions.h"
-#include "formats/text_value_codec.h"
 #include "eddy/runtime/record_batch.h"
+#include "eddy/types/type_serializer.h"
+#include "formats/text_value_codec.h"
 #include "vector/chunk.h"
 
 namespace eddy::connectors {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -25,17 +32,258 @@ constexpr size_t kTotalBufferSize = 16 << 20;
 // Part files kept open between writes; with more partitions each is closed after a write.
 constexpr size_t kMaxOpenPartFiles = 64;
 
+constexpr std::string_view kHiddenPartPrefix = ".part-";
+constexpr std::string_view kInProgressSuffix = ".inprogress";
+constexpr std::string_view kStagingPrefix = ".staging-";
+constexpr size_t kUuidLength = 36;
+// The first byte of the sink's operator state (docs/state_format.md "Filesystem sink").
+constexpr uint8_t kStateVersion = 1;
+
+// The part file UUIDs of the sink jobs and restored subtasks alive in this process: their
+// hidden files are never abandoned, however old.
+std::mutex& liveUuidMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::multiset<std::string>& liveUuids() {
+  static std::multiset<std::string> uuids;
+  return uuids;
+}
+void registerLiveUuid(const std::string& uuid) {
+  std::lock_guard lock(liveUuidMutex());
+  liveUuids().insert(uuid);
+}
+void unregisterLiveUuid(const std::string& uuid) {
+  std::lock_guard lock(liveUuidMutex());
+  auto found = liveUuids().find(uuid);
+  if (found != liveUuids().end()) liveUuids().erase(found);
+}
+bool isLiveUuid(const std::string& uuid) {
+  std::lock_guard lock(liveUuidMutex());
+  return liveUuids().contains(uuid);
+}
+
+// The UUID of an in-progress part file's name `.part-<uuid>-<subtask>-<counter>.inprogress`.
+std::optional<std::string> uuidOfInProgressFile(std::string_view name) {
+  if (!name.starts_with(kHiddenPartPrefix) || !name.ends_with(kInProgressSuffix) ||
+      name.size() < kHiddenPartPrefix.size() + kUuidLength + kInProgressSuffix.size()) {
+    return std::nullopt;
+  }
+  return std::string(name.substr(kHiddenPartPrefix.size(), kUuidLength));
+}
+
+// Makes `path` (a written file or a directory) durable.
+void fsyncPath(const fs::path& path, const std::string& tableName) {
+  int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (descriptor < 0 || ::fsync(descriptor) != 0) {
+    std::string message = std::strerror(errno);
+    if (descriptor >= 0) ::close(descriptor);
+    throw ConnectorException(fmt::format("Failed to sync the file '{}' of table '{}': {}",
+                                         path.string(), tableName, message));
+  }
+  ::close(descriptor);
+}
+
+// An exclusive flock on the table's directory, held while a job commits or cleans up, so that
+// commits of one table (two INSERT OVERWRITEs at once) follow one another. Across processes
+// and within one (each lock is its own open file description).
+class TableCommitLock {
+ public:
+  TableCommitLock(const fs::path& directory, const std::string& tableName) {
+    descriptor_ = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (descriptor_ < 0 || ::flock(descriptor_, LOCK_EX) != 0) {
+      std::string message = std::strerror(errno);
+      if (descriptor_ >= 0) ::close(descriptor_);
+      throw ConnectorException(fmt::format("Failed to lock the directory '{}' of table '{}': {}",
+                                           directory.string(), tableName, message));
+    }
+  }
+  ~TableCommitLock() {
+    ::flock(descriptor_, LOCK_UN);
+    ::close(descriptor_);
+  }
+  TableCommitLock(const TableCommitLock&) = delete;
+  TableCommitLock& operator=(const TableCommitLock&) = delete;
+
+ private:
+  int descriptor_ = -1;
+};
+
+void renameFile(const fs::path& from, const fs::path& to, const std::string& tableName) {
+  std::error_code error;
+  fs::rename(from, to, error);
+  if (error) {
+    throw ConnectorException(fmt::format("Failed to rename the file '{}' of table '{}' to '{}': {}",
+                                         from.string(), tableName, to.string(), error.message()));
+  }
+}
+
+// Whether a file last modified at `modified` was abandoned by a job that is gone.
+bool isAbandoned(fs::file_time_type modified, const FileSinkJob& job) {
+  return modified < job.startTime - kAbandonedFileAge;
+}
+
+// Removes the hidden files of eddy's naming that other jobs left behind: in-progress part files
+// and staging directories (see the file comment of file_sink.h).
+void removeAbandonedFiles(const FileSinkSpec& spec) {
+  TableCommitLock lock(spec.directory, spec.tableName);
+  std::error_code error;
+  std::vector<fs::path> abandoned;
+  fs::recursive_directory_iterator entries(spec.directory, error);
+  for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
+    const fs::directory_entry& entry = *entries;
+    const std::string name = entry.path().filename().string();
+    std::error_code ignored;
+    if (entry.is_directory(ignored)) {
+      if (name.starts_with(kStagingPrefix)) {
+        const std::string uuid = name.substr(kStagingPrefix.size());
+        if (uuid != spec.fileNameUuid && !isLiveUuid(uuid) &&
+            isAbandoned(entry.last_write_time(ignored), *spec.job)) {
+          abandoned.push_back(entry.path());
+        }
+        entries.disable_recursion_pending();
+      } else if (name.starts_with('.') ||
+                 (name.starts_with('_') && name.find('=') == std::string::npos)) {
+        entries.disable_recursion_pending();  // hidden, and not eddy's
+      }
+      continue;
+    }
+    std::optional<std::string> uuid = uuidOfInProgressFile(name);
+    if (uuid && *uuid != spec.fileNameUuid && !isLiveUuid(*uuid) &&
+        isAbandoned(entry.last_write_time(ignored), *spec.job)) {
+      abandoned.push_back(entry.path());
+    }
+  }
+  // A table being cleaned is not worth failing a job for: what cannot be removed stays.
+  for (const fs::path& path : abandoned) {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+}
+
+// INSERT OVERWRITE: removes the visible files of `directory` that are not of `uuid`'s job.
+void removePreviousFiles(const fs::path& directory, const FileSinkSpec& spec) {
+  const std::string ownPrefix = "part-" + spec.fileNameUuid + "-";
+  std::error_code error;
+  std::vector<fs::path> previous;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    std::error_code ignored;
+    if (!entry.is_regular_file(ignored) || name.starts_with('.') || name.starts_with(ownPrefix)) {
+      continue;
+    }
+    previous.push_back(entry.path());
+  }
+  for (const auto& path : previous) {
+    if (!fs::remove(path, error) || error) {
+      throw ConnectorException(fmt::format(
+          "Failed to remove the file '{}' of table '{}' for INSERT OVERWRITE: {}", path.string(),
+          spec.tableName, error ? error.message() : "not found"));
+    }
+  }
+}
+
 }  // namespace
 
-FileSinkOperator::~FileSinkOperator() { discardPartFiles(); }
+// ---- The job ----------------------------------------------------------------------------
+
+FileSinkJob::FileSinkJob(std::string uuid, fs::path stagingDirectory)
+    : uuid(std::move(uuid)),
+      stagingDirectory(std::move(stagingDirectory)),
+      startTime(fs::file_time_type::clock::now()) {
+  registerLiveUuid(this->uuid);
+}
+
+FileSinkJob::~FileSinkJob() {
+  // A BATCH job that failed: nothing of its staging directory will be committed.
+  std::error_code ignored;
+  if (!committed) fs::remove_all(stagingDirectory, ignored);
+  unregisterLiveUuid(uuid);
+}
+
+std::unique_ptr<runtime::StreamOperator> FileSinkOperatorFactory::createOperator() const {
+  return std::make_unique<FileSinkOperator>(spec_);
+}
+
+void FileSinkOperatorFactory::finalizeGlobal(int /*parallelism*/) const {
+  commitStagedFiles(*spec_);
+}
+
+void commitStagedFiles(const FileSinkSpec& spec) {
+  FileSinkJob& job = *spec.job;
+  std::lock_guard jobLock(job.mutex);
+  if (job.committed) return;
+  std::error_code error;
+  fs::create_directories(spec.directory, error);
+  TableCommitLock lock(spec.directory, spec.tableName);
+  std::sort(job.stagedFiles.begin(), job.stagedFiles.end());
+  std::set<fs::path> directories;
+  for (const auto& [staged, final] : job.stagedFiles) {
+    // The file's directory and, for partitions created now, the entries of its parents up to
+    // the table's directory must be durable.
+    for (fs::path directory = final.parent_path(); directories.insert(directory).second;
+         directory = directory.parent_path()) {
+      if (directory == spec.directory || !directory.has_relative_path()) break;
+    }
+    fs::create_directories(final.parent_path(), error);
+    renameFile(staged, final, spec.tableName);
+  }
+  if (spec.overwrite) {
+    // The new files are in; the old ones of the replaced directories go.
+    if (spec.partitionColumns.empty()) {
+      removePreviousFiles(spec.directory, spec);
+      directories.insert(spec.directory);
+    } else {
+      std::set<fs::path> replaced = job.writtenDirectories;
+      if (spec.staticPartition) replaced.insert(*spec.staticPartition);
+      for (const fs::path& relative : replaced) {
+        if (!fs::exists(spec.directory / relative)) continue;
+        removePreviousFiles(spec.directory / relative, spec);
+        directories.insert(spec.directory / relative);
+      }
+    }
+  }
+  for (const fs::path& directory : directories) fsyncPath(directory, spec.tableName);
+  job.committed = true;
+  fs::remove_all(job.stagingDirectory, error);
+}
+
+// ---- The operator -------------------------------------------------------------------------
+
+FileSinkOperator::~FileSinkOperator() {
+  for (auto& [relative, part] : parts_) {
+    if (part.file != nullptr) std::fclose(std::exchange(part.file, nullptr));
+  }
+  if (restored_ && !uuid_.empty() && uuid_ != spec_->fileNameUuid) unregisterLiveUuid(uuid_);
+}
+
+bool FileSinkOperator::batch() const {
+  return context().executionMode == RuntimeExecutionMode::BATCH;
+}
+
+void FileSinkOperator::initializeState(runtime::StateInitializationContext& context) {
+  if (context.operatorContext != nullptr) subtaskIndex_ = context.operatorContext->subtaskIndex;
+  uuid_ = spec_->fileNameUuid;
+  if (!context.isRestored()) return;
+  restored_ = true;
+  if (context.previous == nullptr) return;
+  auto state = context.previous->operatorState.find(std::string(kStateName));
+  if (state == context.previous->operatorState.end()) return;
+  restoreState(state->second);
+  if (uuid_ != spec_->fileNameUuid) registerLiveUuid(uuid_);
+  // Everything pending in the snapshot belongs to checkpoints up to the restored one.
+  commitPending(std::numeric_limits<int64_t>::max(), /*restoring=*/true);
+  removeFilesAfterSnapshot();
+}
 
 void FileSinkOperator::open(runtime::OperatorContext& context) {
   StreamOperator::open(context);
+  subtaskIndex_ = context.subtaskIndex;
+  if (uuid_.empty()) uuid_ = spec_->fileNameUuid;  // initializeState was not called
   serializer_ = spec_->format->createSerializer();
   std::error_code error;
-  std::filesystem::create_directories(spec_->directory, error);
-  if (std::filesystem::exists(spec_->directory) &&
-      !std::filesystem::is_directory(spec_->directory)) {
+  fs::create_directories(spec_->directory, error);
+  if (fs::exists(spec_->directory) && !fs::is_directory(spec_->directory)) {
     throw ConnectorException(fmt::format(
         "The path '{}' of table '{}' is not a directory; the filesystem sink writes part files "
         "into a directory.",
@@ -46,19 +294,42 @@ void FileSinkOperator::open(runtime::OperatorContext& context) {
                                          spec_->directory.string(), spec_->tableName,
                                          error.message()));
   }
-  partName_ = fmt::format("part-{}-{}-{}", spec_->fileNameUuid, context.subtaskIndex, 0);
+  // A restored job's files of the job it restores are its own; it leaves others' alone.
+  if (!restored_) std::call_once(spec_->job->cleanup, [&] { removeAbandonedFiles(*spec_); });
   for (const std::string& name : spec_->partitionKeyNames) {
     keyPrefixes_.push_back(escapePartitionValue(name) + "=");
   }
 }
 
-FileSinkOperator::PartFile& FileSinkOperator::partFile(const std::filesystem::path& relative) {
+std::string FileSinkOperator::partFileName(int64_t counter) const {
+  return fmt::format("part-{}-{}-{}", uuid_, subtaskIndex_, counter);
+}
+
+fs::path FileSinkOperator::finalPathOf(const fs::path& relative, int64_t counter) const {
+  return spec_->directory / relative / partFileName(counter);
+}
+
+fs::path FileSinkOperator::inProgressPathOf(const fs::path& relative, int64_t counter) const {
+  return spec_->directory / relative /
+         ("." + partFileName(counter) + std::string(kInProgressSuffix));
+}
+
+FileSinkOperator::PartFile& FileSinkOperator::partFile(const fs::path& relative) {
   auto [entry, added] = parts_.try_emplace(relative);
   PartFile& part = entry->second;
   if (added) {
-    part.directory = spec_->directory / relative;
-    part.finalPath = part.directory / partName_;
-    part.inProgressPath = part.directory / ("." + partName_ + ".inprogress");
+    // A restored subtask writes with the UUID of the job it restores: counters whose files
+    // exist (committed by a later run that was not restored) are skipped, never overwritten.
+    std::error_code ignored;
+    while (fs::exists(finalPathOf(relative, nextCounter_), ignored) ||
+           fs::exists(inProgressPathOf(relative, nextCounter_), ignored)) {
+      ++nextCounter_;
+    }
+    part.relativeDirectory = relative;
+    part.counter = nextCounter_++;
+    part.finalPath = finalPathOf(relative, part.counter);
+    part.writePath = batch() ? spec_->job->stagingDirectory / relative / partFileName(part.counter)
+                             : inProgressPathOf(relative, part.counter);
   }
   return part;
 }
@@ -116,7 +387,7 @@ void FileSinkOperator::writePartitionedRows(const vector::Chunk& chunk) {
                                   directoryText_);
     }
     if (!previousPart_ || directoryText_ != previousDirectory_) {
-      previousPart_ = &partFile(std::filesystem::path(directoryText_));
+      previousPart_ = &partFile(fs::path(directoryText_));
       previousDirectory_ = directoryText_;
     }
     const size_t before = previousPart_->buffer.size();
@@ -135,19 +406,19 @@ void FileSinkOperator::flush(PartFile& part) {
   if (part.buffer.empty()) return;
   if (part.file == nullptr) {
     std::error_code error;
-    if (!part.created) std::filesystem::create_directories(part.directory, error);
+    if (!part.created) fs::create_directories(part.writePath.parent_path(), error);
     // A file closed to keep few open is reopened to append.
-    part.file = std::fopen(part.inProgressPath.c_str(), part.created ? "ab" : "wb");
+    part.file = std::fopen(part.writePath.c_str(), part.created ? "ab" : "wb");
     part.created = true;
     if (part.file == nullptr) {
       throw ConnectorException(fmt::format("Failed to create the file '{}' of table '{}': {}",
-                                           part.inProgressPath.string(), spec_->tableName,
+                                           part.writePath.string(), spec_->tableName,
                                            std::strerror(errno)));
     }
   }
   if (std::fwrite(part.buffer.data(), 1, part.buffer.size(), part.file) != part.buffer.size()) {
     throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         part.inProgressPath.string(), spec_->tableName,
+                                         part.writePath.string(), spec_->tableName,
                                          std::strerror(errno)));
   }
   bufferedBytes_ -= std::min(bufferedBytes_, part.buffer.size());
@@ -160,89 +431,199 @@ void FileSinkOperator::closeFile(PartFile& part) {
   std::FILE* file = std::exchange(part.file, nullptr);
   if (std::fclose(file) != 0) {
     throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         part.inProgressPath.string(), spec_->tableName,
+                                         part.writePath.string(), spec_->tableName,
                                          std::strerror(errno)));
   }
 }
 
-void FileSinkOperator::finish() {
+void FileSinkOperator::closePartFiles(int64_t checkpointId) {
   for (auto& [relative, part] : parts_) {
     flush(part);
-    if (part.created) commit(part);  // no rows, no file
-  }
-  if (!spec_->overwrite) return;
-  FileSinkSpec::Overwrite& overwrite = *spec_->overwrite;
-  std::set<std::filesystem::path> directories;
-  {
-    std::lock_guard<std::mutex> lock(overwrite.mutex);
-    for (const auto& [relative, part] : parts_) {
-      if (part.committed) overwrite.writtenDirectories.insert(relative);
+    if (!part.created) continue;  // no rows, no file
+    if (part.file != nullptr) closeFile(part);
+    fsyncPath(part.writePath, spec_->tableName);
+    if (batch()) {
+      std::lock_guard lock(spec_->job->mutex);
+      spec_->job->stagedFiles.emplace_back(part.writePath, part.finalPath);
+      spec_->job->writtenDirectories.insert(relative);
+    } else {
+      pending_.push_back(PendingFile{checkpointId, relative, part.counter});
     }
-    if (overwrite.finishedSubtasks.fetch_add(1) + 1 != context().parallelism) return;
-    directories = overwrite.writtenDirectories;
   }
-  // The last subtask: every new part file is complete.
-  if (spec_->partitionColumns.empty()) {
-    removePreviousFiles(spec_->directory);
-    return;
-  }
-  if (spec_->staticPartition) directories.insert(*spec_->staticPartition);
-  for (const auto& relative : directories) removePreviousFiles(spec_->directory / relative);
+  parts_.clear();
+  previousPart_ = nullptr;
+  previousDirectory_.clear();
+  bufferedBytes_ = 0;
 }
 
-void FileSinkOperator::removePreviousFiles(const std::filesystem::path& directory) {
-  const std::string ownPrefix = "part-" + spec_->fileNameUuid + "-";
-  std::error_code error;
-  std::vector<std::filesystem::path> previous;
-  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file() || name.rfind('.', 0) == 0 || name.rfind(ownPrefix, 0) == 0) {
+void FileSinkOperator::snapshotState(runtime::StateSnapshotContext& context) {
+  if (batch()) return;  // BATCH jobs take no checkpoints; its files wait for the job's end
+  closePartFiles(context.checkpointId);
+  context.snapshot.operatorState[std::string(kStateName)] = serializeState();
+}
+
+void FileSinkOperator::notifyCheckpointComplete(int64_t checkpointId) {
+  commitPending(checkpointId, /*restoring=*/false);
+}
+
+void FileSinkOperator::notifyCheckpointAborted(int64_t /*checkpointId*/) {
+  // Its files stay pending: the next checkpoint's snapshot lists them again, and its completion
+  // commits them (Flink's FileSink does the same).
+}
+
+void FileSinkOperator::commitPending(int64_t checkpointId, bool restoring) {
+  std::set<fs::path> directories;
+  std::vector<PendingFile> remaining;
+  for (const PendingFile& file : pending_) {
+    if (file.checkpointId > checkpointId) {
+      remaining.push_back(file);
       continue;
     }
-    previous.push_back(entry.path());
-  }
-  for (const auto& path : previous) {
-    if (!std::filesystem::remove(path, error) || error) {
+    const fs::path inProgress = inProgressPathOf(file.relativeDirectory, file.counter);
+    const fs::path final = finalPathOf(file.relativeDirectory, file.counter);
+    std::error_code ignored;
+    if (restoring && !fs::exists(inProgress, ignored)) {
+      // Committed before the failure (the notification ran, the checkpoint was not the last).
+      if (fs::exists(final, ignored)) {
+        committed_.push_back(final);
+        continue;
+      }
       throw ConnectorException(fmt::format(
-          "Failed to remove the file '{}' of table '{}' for INSERT OVERWRITE: {}", path.string(),
-          spec_->tableName, error ? error.message() : "not found"));
+          "The file '{}' of table '{}' that the restored checkpoint holds is gone: neither it "
+          "nor its committed name '{}' exists.",
+          inProgress.string(), spec_->tableName, final.string()));
+    }
+    renameFile(inProgress, final, spec_->tableName);
+    directories.insert(final.parent_path());
+    committed_.push_back(final);
+  }
+  pending_ = std::move(remaining);
+  for (const fs::path& directory : directories) fsyncPath(directory, spec_->tableName);
+}
+
+void FileSinkOperator::removeFilesAfterSnapshot() {
+  // `.part-<uuid>-<subtask>-` files that the snapshot does not know were written after it.
+  const std::string prefix = fmt::format(".part-{}-{}-", uuid_, subtaskIndex_);
+  std::error_code error;
+  std::vector<fs::path> later;
+  fs::recursive_directory_iterator entries(spec_->directory, error);
+  for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
+    const fs::directory_entry& entry = *entries;
+    const std::string name = entry.path().filename().string();
+    std::error_code ignored;
+    if (entry.is_directory(ignored)) {
+      if (name.starts_with('.')) entries.disable_recursion_pending();
+      continue;
+    }
+    if (name.starts_with(prefix) && name.ends_with(kInProgressSuffix)) later.push_back(entry.path());
+  }
+  for (const fs::path& path : later) {
+    std::error_code removeError;
+    if (!fs::remove(path, removeError) && removeError) {
+      throw ConnectorException(fmt::format(
+          "Failed to remove the file '{}' of table '{}' written after the restored checkpoint: {}",
+          path.string(), spec_->tableName, removeError.message()));
     }
   }
 }
 
-void FileSinkOperator::commit(PartFile& part) {
-  if (part.file != nullptr) closeFile(part);
-  std::error_code error;
-  std::filesystem::rename(part.inProgressPath, part.finalPath, error);
-  if (error) {
-    throw ConnectorException(fmt::format("Failed to rename the file '{}' of table '{}' to '{}': {}",
-                                         part.inProgressPath.string(), spec_->tableName,
-                                         part.finalPath.string(), error.message()));
+void FileSinkOperator::finish() {
+  finished_ = true;
+  if (!batch()) {
+    // Flink commits what was written after the last checkpoint at the final checkpoint, which
+    // eddy's finished tasks do not take yet: commit it now (and without checkpoints, all).
+    closePartFiles(std::numeric_limits<int64_t>::max());
+    commitPending(std::numeric_limits<int64_t>::max(), /*restoring=*/false);
+    return;
   }
-  part.committed = true;
+  closePartFiles(0);
+  if (kJobCommitsBatchOutput) return;  // FileSinkOperatorFactory::finalizeGlobal commits
+  bool last = false;
+  {
+    std::lock_guard lock(spec_->job->mutex);
+    last = ++spec_->job->finishedSubtasks == context().parallelism;
+  }
+  if (last) commitStagedFiles(*spec_);
 }
 
-std::vector<std::filesystem::path> FileSinkOperator::partFilePaths() const {
-  std::vector<std::filesystem::path> paths;
-  for (const auto& [relative, part] : parts_) {
-    if (part.committed) paths.push_back(part.finalPath);
-  }
+std::vector<fs::path> FileSinkOperator::partFilePaths() const {
+  std::vector<fs::path> paths = committed_;
+  std::sort(paths.begin(), paths.end());
   return paths;
 }
 
-void FileSinkOperator::discardPartFiles() {
+void FileSinkOperator::close() {
+  // A failed or cancelled subtask: its unfinished files go. Pending files stay for the restore
+  // of their checkpoint; a finished BATCH subtask's staged files wait for the job's commit.
   for (auto& [relative, part] : parts_) {
     if (part.file != nullptr) std::fclose(std::exchange(part.file, nullptr));
-    if (!part.created || part.committed) continue;
+    part.buffer.clear();
+    if (!part.created) continue;
     std::error_code ignored;
-    std::filesystem::remove(part.inProgressPath, ignored);
-    part.created = false;
+    fs::remove(part.writePath, ignored);
   }
+  parts_.clear();
+  previousPart_ = nullptr;
 }
 
-void FileSinkOperator::close() {
-  discardPartFiles();
-  for (auto& [relative, part] : parts_) part.buffer.clear();
+// ---- State ----------------------------------------------------------------------------
+
+std::string FileSinkOperator::serializeState() const {
+  std::string out;
+  out.push_back(static_cast<char>(kStateVersion));
+  serialization::writeVarint(uuid_.size(), out);
+  out.append(uuid_);
+  serialization::writeVarint(static_cast<uint64_t>(subtaskIndex_), out);
+  serialization::writeVarint(static_cast<uint64_t>(nextCounter_), out);
+  serialization::writeVarint(pending_.size(), out);
+  for (const PendingFile& file : pending_) {
+    serialization::writeVarint(static_cast<uint64_t>(file.checkpointId), out);
+    const std::string directory = file.relativeDirectory.generic_string();
+    serialization::writeVarint(directory.size(), out);
+    out.append(directory);
+    serialization::writeVarint(static_cast<uint64_t>(file.counter), out);
+  }
+  return out;
+}
+
+void FileSinkOperator::restoreState(std::string_view in) {
+  auto corrupt = [&](const char* what) {
+    return InternalError(fmt::format("corrupt filesystem sink state of table '{}': {}",
+                                     spec_->tableName, what));
+  };
+  auto readBytes = [&]() {
+    uint64_t size = serialization::readVarint(in);
+    if (in.size() < size) throw corrupt("truncated byte string");
+    std::string bytes(in.substr(0, size));
+    in.remove_prefix(size);
+    return bytes;
+  };
+  if (in.empty()) throw corrupt("empty");
+  if (static_cast<uint8_t>(in.front()) != kStateVersion) {
+    throw InternalError(fmt::format("unknown filesystem sink state version {} of table '{}'",
+                                    static_cast<int>(static_cast<uint8_t>(in.front())),
+                                    spec_->tableName));
+  }
+  in.remove_prefix(1);
+  uuid_ = readBytes();
+  const auto subtask = static_cast<int>(serialization::readVarint(in));
+  if (subtask != subtaskIndex_) {
+    throw ConnectorException(fmt::format(
+        "The filesystem sink of table '{}' cannot restore the state of subtask {} into subtask "
+        "{}: restoring a file sink at another parallelism is not supported yet.",
+        spec_->tableName, subtask, subtaskIndex_));
+  }
+  nextCounter_ = static_cast<int64_t>(serialization::readVarint(in));
+  const uint64_t count = serialization::readVarint(in);
+  pending_.clear();
+  for (uint64_t i = 0; i < count; ++i) {
+    PendingFile file;
+    file.checkpointId = static_cast<int64_t>(serialization::readVarint(in));
+    file.relativeDirectory = fs::path(readBytes());
+    file.counter = static_cast<int64_t>(serialization::readVarint(in));
+    pending_.push_back(std::move(file));
+  }
+  if (!in.empty()) throw corrupt("trailing bytes");
 }
 
 }  // namespace eddy::connectors

@@ -417,7 +417,9 @@ std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkO
   sinkSpec->directory = spec_.path;
   sinkSpec->format = spec_.formatFactory->createEncodingFormat(spec_.formatContext);
   sinkSpec->fileNameUuid = common::randomUuid();
-  if (overwrite_) sinkSpec->overwrite = std::make_shared<FileSinkSpec::Overwrite>();
+  sinkSpec->overwrite = overwrite_;
+  sinkSpec->job = std::make_shared<FileSinkJob>(
+      sinkSpec->fileNameUuid, spec_.path / (".staging-" + sinkSpec->fileNameUuid));
   sinkSpec->partitionColumns = spec_.partitionColumns;
   sinkSpec->dataColumns = spec_.dataColumns;
   sinkSpec->dataRowType = spec_.dataRowType;
@@ -433,11 +435,7 @@ std::shared_ptr<const runtime::OperatorFactory> FileSystemTableSink::createSinkO
     sinkSpec->staticPartition = partitionDirectory(sinkSpec->partitionKeyNames, staticSpec,
                                                    spec_.defaultPartitionName);
   }
-  std::shared_ptr<const FileSinkSpec> shared = std::move(sinkSpec);
-  return std::make_shared<runtime::LambdaOperatorFactory>(
-      [shared]() -> std::unique_ptr<runtime::StreamOperator> {
-        return std::make_unique<FileSinkOperator>(shared);
-      });
+  return std::make_shared<FileSinkOperatorFactory>(std::move(sinkSpec));
 }
 
 }  // namespace eddy::connectors

@@ -5,7 +5,11 @@
 
 #include <eddy/eddy.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <random>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,6 +19,42 @@
 #include "vector/chunk.h"
 
 namespace eddy::connectors::testing {
+
+/// A fresh directory under the system's temporary directory, removed with everything in it.
+class TemporaryDirectory {
+ public:
+  explicit TemporaryDirectory(const std::string& prefix = "eddy-connector-test-") {
+    std::random_device random;
+    path_ = std::filesystem::temp_directory_path() /
+            (prefix + std::to_string(random()) + std::to_string(random()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  /// Writes `content` to the file `name` (relative; parent directories are created).
+  std::filesystem::path write(const std::string& name, const std::string& content) const {
+    std::filesystem::path file = path_ / name;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// The whole content of `file` ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
 
 inline LogicalTypePtr rowType(std::vector<std::pair<std::string, LogicalTypePtr>> fields) {
   std::vector<RowField> rowFields;

@@ -24,6 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 using testing::collectChunks;
+using testing::readFile;
+using testing::TemporaryDirectory;
 using testing::intType;
 using testing::rowsOf;
 using testing::rowType;
@@ -32,38 +34,6 @@ using testing::stringType;
 using testing::tableContext;
 using testing::validationMessage;
 
-/// A fresh directory under the system's temporary directory, removed with everything in it.
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::random_device random;
-    path_ = fs::temp_directory_path() /
-            ("eddy-filesystem-test-" + std::to_string(random()) + std::to_string(random()));
-    fs::create_directories(path_);
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-  /// Writes `content` to the file `name` (relative; parent directories are created).
-  fs::path write(const std::string& name, const std::string& content) const {
-    fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string readFile(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
 
 /// The names of the entries of `directory`, sorted.
 std::vector<std::string> entriesOf(const fs::path& directory) {

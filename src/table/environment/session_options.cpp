@@ -59,7 +59,12 @@ std::unique_ptr<StreamExecutionEnvironment> table::TableEnvironmentImpl::newJobE
       environment->setMaxParallelism(streamEnvironment_->getMaxParallelism());
     }
     if (!streamEnvironment_->isChainingEnabled()) environment->disableOperatorChaining();
+    // Checkpointing and the restore path as the bound environment has them.
+    environment->configure(streamEnvironment_->getConfiguration());
+    environment->getCheckpointConfig() = streamEnvironment_->getCheckpointConfig();
   }
+  // The session's options override them (SET, the configuration file, -D).
+  environment->configure(configuration_);
   bool streaming = isStreaming();
   environment->setRuntimeMode(streaming ? RuntimeExecutionMode::STREAMING
                                         : RuntimeExecutionMode::BATCH);

@@ -2,7 +2,12 @@
 // and the user's callable (so a lambda is called directly, without std::function or a
 // virtual call per record). The DataStream methods in data_stream.h create them; users do
 // not name them. Every operator here follows runtime::StreamOperator's contract: one task
-// thread, open → process* → finish → close.
+// thread, initializeState → open → process* → finish → close.
+//
+// State: keyed operators use the keyed state backend the task created for their key groups
+// (OperatorContext::keyedStateBackend) and keep their timers in it, so the task's default
+// snapshot of the backend carries both; a user function that is a CheckpointedFunction gets
+// initializeState and snapshotState, with the operator state store of the subtask.
 //
 // Internal (eddy/detail/): installed only because the DataStream templates instantiate these
 // operators in user code.
@@ -16,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "eddy/datastream/checkpointed_function.h"
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
 #include "eddy/datastream/watermark_strategy.h"
@@ -340,14 +346,35 @@ class NonKeyedTimerService final : public TimerService {
 };
 
 /// Runs a RichFunction's lifecycle around an operator: its own copy of the function, the
-/// runtime context, open and close.
+/// runtime context, initializeState and snapshotState when it is a CheckpointedFunction, open
+/// and close.
 template <typename Function>
 class FunctionHolder {
  public:
+  static constexpr bool kCheckpointed = std::is_base_of_v<CheckpointedFunction, Function>;
+
   explicit FunctionHolder(const Function& prototype) : function_(prototype) {}
+  /// Before open(), as Flink's: the function has its runtime context already.
+  void initializeState(runtime::StateInitializationContext& initialization,
+                       KeyedStateBackend* keyedState) {
+    if constexpr (kCheckpointed) {
+      if (initialization.operatorContext == nullptr) {
+        throw InternalError("initializeState without an operator context");
+      }
+      setRuntimeContext(*initialization.operatorContext, keyedState);
+      FunctionInitializationContext context(initialization.isRestored(),
+                                            *initialization.operatorContext, keyedState);
+      function_.initializeState(context);
+    }
+  }
+  void snapshotState(const runtime::StateSnapshotContext& snapshot) {
+    if constexpr (kCheckpointed) {
+      function_.snapshotState(
+          FunctionSnapshotContext(snapshot.checkpointId, snapshot.checkpointTimestamp));
+    }
+  }
   void open(const runtime::OperatorContext& context, KeyedStateBackend* keyedState) {
-    runtimeContext_.emplace(context, keyedState);
-    function_.setRuntimeContext(&*runtimeContext_);
+    setRuntimeContext(context, keyedState);
     function_.open(OpenContext{});
     opened_ = true;
   }
@@ -360,6 +387,12 @@ class FunctionHolder {
   Function& function() { return function_; }
 
  private:
+  void setRuntimeContext(const runtime::OperatorContext& context, KeyedStateBackend* keyedState) {
+    if (runtimeContext_) return;
+    runtimeContext_.emplace(context, keyedState);
+    function_.setRuntimeContext(&*runtimeContext_);
+  }
+
   Function function_;
   std::optional<RuntimeContext> runtimeContext_;
   bool opened_ = false;
@@ -372,6 +405,12 @@ class ProcessOperator final : public runtime::StreamOperator {
   using OUT = typename Function::OutputType;
 
   explicit ProcessOperator(const Function& prototype) : holder_(prototype) {}
+  void initializeState(runtime::StateInitializationContext& context) override {
+    holder_.initializeState(context, nullptr);
+  }
+  void snapshotState(runtime::StateSnapshotContext& context) override {
+    holder_.snapshotState(context);
+  }
   void open(runtime::OperatorContext& context) override {
     StreamOperator::open(context);
     timerService_.emplace(context);
@@ -427,11 +466,18 @@ class KeyedOperatorBase : public runtime::StreamOperator {
  public:
   explicit KeyedOperatorBase(KeySelector keySelector) : keySelector_(std::move(keySelector)) {}
 
+  /// The task's keyed state backend for this subtask, restored, with the timers in it.
+  void initializeState(runtime::StateInitializationContext& context) override {
+    if (context.operatorContext == nullptr) {
+      throw InternalError("initializeState without an operator context");
+    }
+    attachState(*context.operatorContext);
+  }
+
   void open(runtime::OperatorContext& context) override {
     StreamOperator::open(context);
     batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
-    stateBackend_ = state::createHeapKeyedStateBackend(context.keyGroupRange,
-                                                       context.maxParallelism, *context.clock);
+    attachState(context);  // when initializeState did not run (an operator driven by hand)
     timers_.open(
         batchMode_ ? nullptr : context.processingTimeService,
         [this](int64_t timestamp, const std::string& keyBytes) {
@@ -516,6 +562,12 @@ class KeyedOperatorBase : public runtime::StreamOperator {
     setCurrentKey(TypeSerializer<K>::deserialize(bytes));
   }
 
+  void attachState(runtime::OperatorContext& context) {
+    if (stateBackend_ != nullptr) return;
+    stateBackend_ = &context.keyedStateBackend();
+    timers_.registerWith(*stateBackend_);
+  }
+
   bool batchMode() const { return batchMode_; }
   const K& currentKey() const { return *currentKey_; }
   const std::string& currentKeyBytes() const { return currentKeyBytes_; }
@@ -531,7 +583,7 @@ class KeyedOperatorBase : public runtime::StreamOperator {
 
   KeySelector keySelector_;
   bool batchMode_ = false;
-  std::unique_ptr<KeyedStateBackend> stateBackend_;
+  KeyedStateBackend* stateBackend_ = nullptr;  // the context's
   runtime::KeyedTimerService timers_;
   std::optional<K> currentKey_;
   std::string currentKeyBytes_;
@@ -555,6 +607,14 @@ class KeyedProcessOperator final
 
   KeyedProcessOperator(const Function& prototype, KeySelector keySelector)
       : Base(std::move(keySelector)), holder_(prototype) {}
+
+  void initializeState(runtime::StateInitializationContext& context) override {
+    Base::initializeState(context);
+    holder_.initializeState(context, &this->stateBackend());
+  }
+  void snapshotState(runtime::StateSnapshotContext& context) override {
+    holder_.snapshotState(context);
+  }
 
   void open(runtime::OperatorContext& context) override {
     Base::open(context);

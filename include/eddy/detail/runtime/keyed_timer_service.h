@@ -5,18 +5,31 @@
 // task's ProcessingTimeService to wake it at the earliest one). Timers fire in timestamp
 // order. Used only by the task thread that owns the operator.
 //
+// Timers live in state: registerWith(backend) makes both timer sets raw keyed state of the
+// operator's keyed backend ("_timer_state/event_user-timers" and
+// "_timer_state/processing_user-timers", Flink's names), so they are written into every key
+// group section of a snapshot (as ListState blocks: per key, its timestamps as
+// TypeSerializer<int64_t>) and restored by key group with the keyed state. Restored
+// processing-time timers are scheduled in open(); those already due fire at the task's next
+// timer check, as Flink's do after a restore.
+//
 // Internal (eddy/detail/): installed only because the DataStream keyed operator templates
 // (eddy/detail/datastream/operators.h) hold one; users do not include it.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 
 namespace eddy::runtime {
 
@@ -25,11 +38,32 @@ class KeyedTimerService {
   /// Called for each due timer with its timestamp and key bytes.
   using FireCallback = std::function<void(int64_t timestamp, const std::string& keyBytes)>;
 
+  KeyedTimerService() = default;
+  // The raw states point at the timer sets: neither copied nor moved.
+  KeyedTimerService(const KeyedTimerService&) = delete;
+  KeyedTimerService& operator=(const KeyedTimerService&) = delete;
+
+  static constexpr const char* kEventTimersStateName = "_timer_state/event_user-timers";
+  static constexpr const char* kProcessingTimersStateName = "_timer_state/processing_user-timers";
+
+  /// Makes the timers part of `backend`'s snapshots (see the file comment), restoring those it
+  /// already restored. Before open(); the backend outlives the service's use of it.
+  void registerWith(KeyedStateBackend& backend) {
+    backend.registerRawKeyedState(kEventTimersStateName, state::StateKind::kList, eventState_);
+    backend.registerRawKeyedState(kProcessingTimersStateName, state::StateKind::kList,
+                                  processingState_);
+  }
+
+  /// Starts the service; restored processing-time timers are scheduled from here on.
   void open(ProcessingTimeService* processingTimeService, FireCallback onEventTime,
             FireCallback onProcessingTime) {
     processingTimeService_ = processingTimeService;
     onEventTime_ = std::move(onEventTime);
     onProcessingTime_ = std::move(onProcessingTime);
+    if (!processingTimers_.empty() && processingTimeService_ != nullptr) {
+      processingTimeService_->registerTimer(processingTimers_.begin()->first,
+                                            [this](int64_t time) { fireProcessingTimers(time); });
+    }
   }
 
   int64_t currentWatermark() const { return currentWatermark_; }
@@ -79,7 +113,61 @@ class KeyedTimerService {
   size_t eventTimerCount() const { return eventTimers_.size(); }
   size_t processingTimerCount() const { return processingTimers_.size(); }
 
+  using TimerSet = std::set<std::pair<int64_t, std::string>>;
+  const TimerSet& eventTimers() const { return eventTimers_; }
+  const TimerSet& processingTimers() const { return processingTimers_; }
+
  private:
+  /// One timer set as raw keyed state: per key group, per key, its timestamps in order.
+  class TimerSetState final : public state::RawKeyedState {
+   public:
+    explicit TimerSetState(TimerSet& timers) : timers_(timers) {}
+
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override {
+      // Grouped in one pass: key group → key → timestamps (ascending, as the set is ordered).
+      std::map<int, std::map<std::string_view, std::vector<int64_t>>> grouped;
+      std::string_view lastKey;
+      int lastKeyGroup = -1;
+      for (const auto& [timestamp, keyBytes] : timers_) {
+        if (lastKeyGroup < 0 || keyBytes != lastKey) {
+          lastKey = keyBytes;
+          lastKeyGroup = assignToKeyGroup(keyBytes, maxParallelism);
+        }
+        if (!range.contains(lastKeyGroup)) continue;
+        grouped[lastKeyGroup][keyBytes].push_back(timestamp);
+      }
+      for (const auto& [keyGroup, keys] : grouped) {
+        std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
+        serialization::writeVarint(keys.size(), body);
+        for (const auto& [keyBytes, timestamps] : keys) {
+          state::writeLengthPrefixed(keyBytes, body);
+          serialization::writeVarint(timestamps.size(), body);
+          for (int64_t timestamp : timestamps) {
+            state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(timestamp, body);
+          }
+        }
+      }
+    }
+
+    void restoreKeyGroup(int /*keyGroup*/, std::string_view body) override {
+      uint64_t keyCount = serialization::readVarint(body);
+      for (uint64_t k = 0; k < keyCount; ++k) {
+        std::string keyBytes(state::readLengthPrefixed(body));
+        uint64_t count = serialization::readVarint(body);
+        for (uint64_t i = 0; i < count; ++i) {
+          int64_t timestamp = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
+              state::readLengthPrefixed(body));
+          timers_.emplace(timestamp, keyBytes);
+        }
+      }
+      if (!body.empty()) throw InternalError("trailing bytes after the timers of a key group");
+    }
+
+   private:
+    TimerSet& timers_;
+  };
+
   void fireProcessingTimers(int64_t now) {
     while (!processingTimers_.empty() && processingTimers_.begin()->first <= now) {
       auto timer = processingTimers_.extract(processingTimers_.begin());
@@ -95,8 +183,10 @@ class KeyedTimerService {
   FireCallback onEventTime_;
   FireCallback onProcessingTime_;
   int64_t currentWatermark_ = Watermark::kMin;
-  std::set<std::pair<int64_t, std::string>> eventTimers_;
-  std::set<std::pair<int64_t, std::string>> processingTimers_;
+  TimerSet eventTimers_;
+  TimerSet processingTimers_;
+  TimerSetState eventState_{eventTimers_};
+  TimerSetState processingState_{processingTimers_};
 };
 
 }  // namespace eddy::runtime

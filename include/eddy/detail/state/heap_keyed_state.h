@@ -56,6 +56,9 @@ struct HeapKeyContext {
   int currentKeyGroupIndex = -1;
   /// Number of key groups in the backend's range.
   int keyGroupCount = 0;
+  /// Changes with every setCurrentKey: a state's cached slot of the current key is valid while
+  /// it is the one it was cached at.
+  uint64_t keyVersion = 0;
   const Clock* clock = nullptr;
 };
 
@@ -161,6 +164,16 @@ class KeyGroupTable {
     size_t slot = index_.find(key);
     return slot == KeySlotIndex::kNotFound ? nullptr : &entries_[slot];
   }
+  /// The key's slot, or KeySlotIndex::kNotFound.
+  size_t findSlot(std::string_view key) const { return index_.find(key); }
+  /// Adds an absent key with its entry; returns its slot.
+  size_t add(std::string_view key, Entry entry) {
+    auto [slot, added] = index_.insert(key);
+    if (!added) [[unlikely]]
+      throw InternalError("a state key added twice");
+    entries_.push_back(std::move(entry));
+    return slot;
+  }
   /// The key's entry, default-constructed when absent (for list and map entries).
   Entry& findOrCreate(std::string_view key) {
     auto [slot, added] = index_.insert(key);
@@ -224,6 +237,7 @@ class HeapStateTable : public HeapRegisteredState {
 
   void restoreKeyGroup(int keyGroupIndex, std::string_view body, bool hasTimestamps,
                        int64_t now) final {
+    cache_ = SlotCache{};
     KeyMap& keyGroup = keyGroups_[keyGroupIndex];
     uint64_t count = serialization::readVarint(body);
     for (uint64_t i = 0; i < count; ++i) {
@@ -250,16 +264,40 @@ class HeapStateTable : public HeapRegisteredState {
   }
 
   /// The current key's entry, or nullptr.
-  Entry* findEntry() { return currentKeyGroupMap().find(context_.currentKey); }
-
-  /// The current key's entry, default-constructed when absent.
-  Entry& findOrCreateEntry() { return currentKeyGroupMap().findOrCreate(context_.currentKey); }
-
-  void setEntry(Entry entry) {
-    currentKeyGroupMap().insertOrAssign(context_.currentKey, std::move(entry));
+  Entry* findEntry() {
+    KeyMap& keyGroup = currentKeyGroupMap();
+    const size_t slot = currentSlot(keyGroup);
+    return slot == KeySlotIndex::kNotFound ? nullptr : &keyGroup.entryAt(slot);
   }
 
-  void eraseEntry() { currentKeyGroupMap().erase(context_.currentKey); }
+  /// The current key's entry, default-constructed when absent.
+  Entry& findOrCreateEntry() {
+    KeyMap& keyGroup = currentKeyGroupMap();
+    size_t slot = currentSlot(keyGroup);
+    if (slot == KeySlotIndex::kNotFound) {
+      slot = cache_.slot = keyGroup.add(context_.currentKey, Entry{});
+    }
+    return keyGroup.entryAt(slot);
+  }
+
+  void setEntry(Entry entry) {
+    KeyMap& keyGroup = currentKeyGroupMap();
+    const size_t slot = currentSlot(keyGroup);
+    if (slot == KeySlotIndex::kNotFound) {
+      cache_.slot = keyGroup.add(context_.currentKey, std::move(entry));
+    } else {
+      keyGroup.entryAt(slot) = std::move(entry);
+    }
+  }
+
+  /// Removes the current key's entry (the pointer findEntry returned is invalid afterwards).
+  void eraseEntry() {
+    KeyMap& keyGroup = currentKeyGroupMap();
+    const size_t slot = currentSlot(keyGroup);
+    if (slot == KeySlotIndex::kNotFound) return;
+    keyGroup.eraseSlot(slot);  // moves another key into `slot`: only the current key's is known
+    cache_.slot = KeySlotIndex::kNotFound;
+  }
 
   /// The time to stamp on a write: the clock with TTL, 0 (never read) without.
   int64_t stampForWrite() const { return ttl_.enabled() ? now() : 0; }
@@ -278,7 +316,22 @@ class HeapStateTable : public HeapRegisteredState {
   const TtlPolicy ttl_;
 
  private:
+  // The current key's slot, looked up once per key: a function reads then writes the key the
+  // runtime set (value() then update()), and the write finds the slot the read found. Only this
+  // state adds or erases its keys, through the functions above, which keep the cache true.
+  struct SlotCache {
+    uint64_t keyVersion = 0;  // 0: none (setCurrentKey makes versions from 1)
+    size_t slot = KeySlotIndex::kNotFound;
+  };
+  size_t currentSlot(const KeyMap& keyGroup) {
+    if (cache_.keyVersion != context_.keyVersion) {
+      cache_ = SlotCache{context_.keyVersion, keyGroup.findSlot(context_.currentKey)};
+    }
+    return cache_.slot;
+  }
+
   std::vector<KeyMap> keyGroups_;
+  SlotCache cache_;
 };
 
 /// A table of one value of type T per key: the storage of value, reducing and aggregating
@@ -292,15 +345,14 @@ class HeapSingleValueTable : public HeapStateTable<TtlValue<T>> {
   /// The current key's value under TTL rules: a live value (its timestamp refreshed when
   /// reads refresh it); an expired one is removed and returned only when visibility allows.
   std::optional<T> readCurrent() {
-    auto& keyGroup = this->currentKeyGroupMap();
-    TtlValue<T>* entry = keyGroup.find(this->context_.currentKey);
+    TtlValue<T>* entry = this->findEntry();
     if (entry == nullptr) return std::nullopt;
     if (this->ttl_.enabled()) {
       int64_t now = this->now();
       if (this->ttl_.isExpired(entry->lastAccessTimestamp, now)) {
         std::optional<T> expired;
         if (this->ttl_.returnExpired()) expired = std::move(entry->userValue);
-        keyGroup.eraseEntry(entry);
+        this->eraseEntry();
         return expired;
       }
       if (this->ttl_.updateOnRead()) entry->lastAccessTimestamp = now;
@@ -311,11 +363,10 @@ class HeapSingleValueTable : public HeapStateTable<TtlValue<T>> {
   /// The current key's live value for an in-place update, or nullptr; an expired value is
   /// removed whatever the visibility (Flink folds new input into live values only).
   TtlValue<T>* findLive(int64_t now) {
-    auto& keyGroup = this->currentKeyGroupMap();
-    TtlValue<T>* entry = keyGroup.find(this->context_.currentKey);
+    TtlValue<T>* entry = this->findEntry();
     if (entry == nullptr) return nullptr;
     if (this->ttl_.isExpired(entry->lastAccessTimestamp, now)) {
-      keyGroup.eraseEntry(entry);
+      this->eraseEntry();
       return nullptr;
     }
     return entry;

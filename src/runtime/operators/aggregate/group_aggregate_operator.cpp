@@ -138,8 +138,8 @@ GroupAggregateOperator::~GroupAggregateOperator() = default;
 void GroupAggregateOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
-  stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
-                                                          context.maxParallelism, *context.clock);
+  stateBackend_ =
+      &state::heapKeyedStateBackendOf(context.keyedStateBackend(), context.operatorName);
   ValueStateDescriptor<std::vector<Value>> descriptor("accumulators");
   if (spec_->stateTtlMillis > 0) {
     descriptor.enableTimeToLive(

@@ -40,6 +40,7 @@
 #include "eddy/state/state.h"
 #include "function/aggregate/aggregate_call.h"
 #include "state/heap_keyed_state_backend.h"
+#include "state/state_backend_loader.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -123,7 +124,7 @@ class GroupAggregateOperator final : public StreamOperator {
 
   std::shared_ptr<const GroupAggregateSpec> spec_;
   bool batchMode_ = false;
-  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
+  HeapKeyedStateBackend* stateBackend_ = nullptr;  // the task's, from the context
   // Each group's GroupAccumulators.
   ValueState<std::vector<Value>>* accumulatorState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;

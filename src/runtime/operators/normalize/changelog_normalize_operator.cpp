@@ -14,8 +14,8 @@ ChangelogNormalizeOperator::~ChangelogNormalizeOperator() = default;
 
 void ChangelogNormalizeOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
-  stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
-                                                          context.maxParallelism, *context.clock);
+  stateBackend_ =
+      &state::heapKeyedStateBackendOf(context.keyedStateBackend(), context.operatorName);
   lastRow_ = stateBackend_->getValueState(ValueStateDescriptor<std::vector<Value>>("last-row"));
   output_ = std::make_unique<vector::Chunk>(rowType_);
 }

@@ -14,6 +14,7 @@
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/state/state.h"
 #include "state/heap_keyed_state_backend.h"
+#include "state/state_backend_loader.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -32,7 +33,7 @@ class ChangelogNormalizeOperator final : public StreamOperator {
 
   LogicalTypePtr rowType_;
   std::vector<int> keyColumns_;
-  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
+  HeapKeyedStateBackend* stateBackend_ = nullptr;  // the task's, from the context
   ValueState<std::vector<Value>>* lastRow_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;

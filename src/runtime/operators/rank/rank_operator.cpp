@@ -25,8 +25,8 @@ RankOperator::~RankOperator() = default;
 void RankOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
-  stateBackend_ = std::make_unique<HeapKeyedStateBackend>(context.keyGroupRange,
-                                                          context.maxParallelism, *context.clock);
+  stateBackend_ =
+      &state::heapKeyedStateBackendOf(context.keyedStateBackend(), context.operatorName);
   rowsState_ = stateBackend_->getValueState(ValueStateDescriptor<Rows>("rows"));
   store_ = RowStore(spec_->inputRowType);
   pending_ = RowRefOutputQueue(&store_, spec_->outputRowType);

@@ -41,6 +41,7 @@
 #include "runtime/operators/stored_rows/row_ref_output_queue.h"
 #include "runtime/operators/stored_rows/row_store.h"
 #include "state/heap_keyed_state_backend.h"
+#include "state/state_backend_loader.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -137,7 +138,7 @@ class RankOperator final : public StreamOperator {
 
   std::shared_ptr<const RankSpec> spec_;
   bool batchMode_ = false;
-  std::unique_ptr<HeapKeyedStateBackend> stateBackend_;
+  HeapKeyedStateBackend* stateBackend_ = nullptr;  // the task's, from the context
   ValueState<Rows>* rowsState_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;
   std::string keyBytes_;

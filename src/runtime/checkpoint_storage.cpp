@@ -1,0 +1,381 @@
+// Checkpoint directories on a local file system: the writer and the reader of the formats in
+// docs/state_format.md, and the storage that names `<dir>/<job-id>/chk-<n>/`.
+#include "runtime/checkpoint_storage.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+#include <system_error>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "eddy/exceptions.h"
+
+namespace eddy::runtime {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kMetadataMagic = "EDDYCKPT";
+constexpr std::string_view kStateFileMagic = "EDDYSTAT";
+constexpr const char* kMetadataTemporaryName = "_metadata.inprogress";
+constexpr size_t kChecksumSize = 8;
+constexpr uint8_t kSubtaskFinished = 1;
+constexpr uint8_t kSubtaskHasStateFile = 2;
+
+uint64_t checksumOf(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+// Little-endian fixed-width integers, u32-length strings and u64-length blobs.
+class ByteWriter {
+ public:
+  void putU8(uint8_t value) { bytes_.push_back(static_cast<char>(value)); }
+  void putU32(uint32_t value) { putLittleEndian(value, 4); }
+  void putU64(uint64_t value) { putLittleEndian(value, 8); }
+  void putI32(int32_t value) { putU32(static_cast<uint32_t>(value)); }
+  void putI64(int64_t value) { putU64(static_cast<uint64_t>(value)); }
+  void putRaw(std::string_view raw) { bytes_.append(raw); }
+  void putString(std::string_view text) {
+    putU32(static_cast<uint32_t>(text.size()));
+    bytes_.append(text);
+  }
+  void putBlob(std::string_view blob) {
+    putU64(blob.size());
+    bytes_.append(blob);
+  }
+  /// Appends the checksum of everything written so far and returns the bytes.
+  std::string finishWithChecksum() {
+    putU64(checksumOf(bytes_));
+    return std::move(bytes_);
+  }
+
+ private:
+  void putLittleEndian(uint64_t value, int width) {
+    for (int i = 0; i < width; ++i) bytes_.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  }
+  std::string bytes_;
+};
+
+// Reads what ByteWriter wrote; every read past the end is a truncated file, named.
+class ByteReader {
+ public:
+  ByteReader(std::string_view bytes, std::string file) : bytes_(bytes), file_(std::move(file)) {}
+
+  uint8_t getU8() { return static_cast<uint8_t>(take(1)[0]); }
+  uint32_t getU32() { return static_cast<uint32_t>(getLittleEndian(4)); }
+  uint64_t getU64() { return getLittleEndian(8); }
+  int32_t getI32() { return static_cast<int32_t>(getU32()); }
+  int64_t getI64() { return static_cast<int64_t>(getU64()); }
+  std::string_view getRaw(size_t size) { return take(size); }
+  std::string getString() { return std::string(take(getU32())); }
+  std::string getBlob() { return std::string(take(getU64())); }
+  bool atEnd() const { return position_ == bytes_.size(); }
+
+ private:
+  std::string_view take(uint64_t size) {
+    if (size > bytes_.size() - position_) {
+      throw ValidationException("The checkpoint file '" + file_ +
+                                "' is truncated or corrupted: it ends inside a record.");
+    }
+    std::string_view taken = bytes_.substr(position_, size);
+    position_ += size;
+    return taken;
+  }
+  uint64_t getLittleEndian(int width) {
+    std::string_view raw = take(static_cast<uint64_t>(width));
+    uint64_t value = 0;
+    for (int i = 0; i < width; ++i) value |= uint64_t{static_cast<uint8_t>(raw[i])} << (8 * i);
+    return value;
+  }
+
+  std::string_view bytes_;
+  size_t position_ = 0;
+  std::string file_;
+};
+
+[[noreturn]] void throwWriteError(const fs::path& path, const std::string& what) {
+  throw ConnectorException("Could not write checkpoint file '" + path.string() + "': " + what,
+                           /*retriable=*/true);
+}
+
+void fsyncPath(const fs::path& path, int flags) {
+  int descriptor = ::open(path.c_str(), flags);
+  if (descriptor < 0) throwWriteError(path, std::strerror(errno));
+  int result = ::fsync(descriptor);
+  int error = errno;
+  ::close(descriptor);
+  if (result != 0) throwWriteError(path, std::strerror(error));
+}
+
+void fsyncDirectory(const fs::path& directory) { fsyncPath(directory, O_RDONLY | O_DIRECTORY); }
+
+/// Writes `bytes` to `path` (created or truncated) and fsyncs it.
+void writeDurably(const fs::path& path, std::string_view bytes) {
+  int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (descriptor < 0) throwWriteError(path, std::strerror(errno));
+  size_t written = 0;
+  while (written < bytes.size()) {
+    ssize_t result = ::write(descriptor, bytes.data() + written, bytes.size() - written);
+    if (result < 0) {
+      if (errno == EINTR) continue;
+      int error = errno;
+      ::close(descriptor);
+      throwWriteError(path, std::strerror(error));
+    }
+    written += static_cast<size_t>(result);
+  }
+  if (::fsync(descriptor) != 0) {
+    int error = errno;
+    ::close(descriptor);
+    throwWriteError(path, std::strerror(error));
+  }
+  if (::close(descriptor) != 0) throwWriteError(path, std::strerror(errno));
+}
+
+std::string encodeStateFile(const OperatorSnapshot& snapshot) {
+  ByteWriter writer;
+  writer.putRaw(kStateFileMagic);
+  writer.putU32(kCheckpointFormatVersion);
+  writer.putU32(static_cast<uint32_t>(snapshot.operatorState.size()));
+  for (const auto& [name, blob] : snapshot.operatorState) {
+    writer.putString(name);
+    writer.putBlob(blob);
+  }
+  writer.putU32(static_cast<uint32_t>(snapshot.keyedState.size()));
+  for (const auto& [keyGroup, blob] : snapshot.keyedState) {
+    writer.putI32(keyGroup);
+    writer.putBlob(blob);
+  }
+  return writer.finishWithChecksum();
+}
+
+uint64_t trailingChecksum(std::string_view bytes) {
+  ByteReader reader(bytes.substr(bytes.size() - kChecksumSize), "");
+  return reader.getU64();
+}
+
+/// Checks the magic, the trailing checksum and the version of a metadata or state file and
+/// returns a reader positioned after the version, over the bytes before the checksum.
+ByteReader openChecked(std::string_view bytes, std::string_view magic, const std::string& file) {
+  if (bytes.size() < magic.size() + 4 + kChecksumSize) {
+    throw ValidationException("The checkpoint file '" + file + "' is truncated: it has " +
+                              std::to_string(bytes.size()) + " bytes.");
+  }
+  if (bytes.substr(0, magic.size()) != magic) {
+    throw ValidationException("The file '" + file + "' is not an eddy checkpoint file (it does not start with '" +
+                              std::string(magic) + "').");
+  }
+  std::string_view body = bytes.substr(0, bytes.size() - kChecksumSize);
+  if (checksumOf(body) != trailingChecksum(bytes)) {
+    throw ValidationException("The checkpoint file '" + file +
+                              "' is corrupted or truncated: its checksum does not match.");
+  }
+  ByteReader reader(body, file);
+  reader.getRaw(magic.size());
+  uint32_t version = reader.getU32();
+  if (version != kCheckpointFormatVersion) {
+    throw ValidationException("The checkpoint file '" + file + "' has format version " +
+                              std::to_string(version) + ", which this eddy cannot read (it reads version " +
+                              std::to_string(kCheckpointFormatVersion) + ").");
+  }
+  return reader;
+}
+
+std::string readWholeFile(const fs::path& path) {
+  std::ifstream input(path, std::ios::binary);
+  if (!input) {
+    throw ValidationException("Cannot read the checkpoint file '" + path.string() + "'.");
+  }
+  return std::string(std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>());
+}
+
+OperatorSnapshot decodeStateFile(std::string_view bytes, const std::string& file) {
+  ByteReader reader = openChecked(bytes, kStateFileMagic, file);
+  OperatorSnapshot snapshot;
+  uint32_t operatorStateCount = reader.getU32();
+  for (uint32_t i = 0; i < operatorStateCount; ++i) {
+    std::string name = reader.getString();
+    snapshot.operatorState[std::move(name)] = reader.getBlob();
+  }
+  uint32_t keyGroupCount = reader.getU32();
+  for (uint32_t i = 0; i < keyGroupCount; ++i) {
+    int32_t keyGroup = reader.getI32();
+    snapshot.keyedState[keyGroup] = reader.getBlob();
+  }
+  if (!reader.atEnd()) {
+    throw ValidationException("The checkpoint file '" + file +
+                              "' is corrupted: it has bytes after its last record.");
+  }
+  return snapshot;
+}
+
+std::string stateFileName(size_t operatorOrdinal, size_t subtask) {
+  return "op-" + std::to_string(operatorOrdinal) + "-subtask-" + std::to_string(subtask);
+}
+
+}  // namespace
+
+// ---- writing -------------------------------------------------------------------------
+
+void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint, const fs::path& directory) {
+  std::error_code error;
+  fs::remove_all(directory, error);  // an incomplete attempt with the same id
+  fs::create_directories(directory, error);
+  if (error) throwWriteError(directory, error.message());
+  fsyncDirectory(directory.parent_path());
+
+  ByteWriter metadata;
+  metadata.putRaw(kMetadataMagic);
+  metadata.putU32(kCheckpointFormatVersion);
+  metadata.putI64(checkpoint.id);
+  metadata.putI64(checkpoint.timestamp);
+  metadata.putU8(checkpoint.options.isSavepoint() ? 1 : 0);
+  metadata.putU8(checkpoint.options.isExactlyOnceMode() ? 0 : 1);
+  metadata.putU32(static_cast<uint32_t>(checkpoint.operators.size()));
+  size_t ordinal = 0;
+  for (const auto& [uid, subtasks] : checkpoint.operators) {
+    metadata.putString(uid);
+    metadata.putU32(static_cast<uint32_t>(subtasks.size()));
+    for (size_t subtask = 0; subtask < subtasks.size(); ++subtask) {
+      const OperatorSnapshot& snapshot = subtasks[subtask];
+      uint8_t flags = snapshot.finished ? kSubtaskFinished : 0;
+      if (snapshot.empty()) {
+        metadata.putU8(flags);
+        continue;
+      }
+      metadata.putU8(flags | kSubtaskHasStateFile);
+      std::string name = stateFileName(ordinal, subtask);
+      std::string bytes = encodeStateFile(snapshot);
+      writeDurably(directory / name, bytes);
+      metadata.putString(name);
+      metadata.putU64(bytes.size());
+      metadata.putU64(trailingChecksum(bytes));
+    }
+    ++ordinal;
+  }
+  // Last and atomically: a reader sees either no _metadata or all of it.
+  fs::path temporary = directory / kMetadataTemporaryName;
+  writeDurably(temporary, metadata.finishWithChecksum());
+  fs::rename(temporary, directory / kCheckpointMetadataFileName, error);
+  if (error) throwWriteError(directory / kCheckpointMetadataFileName, error.message());
+  fsyncDirectory(directory);
+}
+
+// ---- reading -------------------------------------------------------------------------
+
+std::shared_ptr<const CompletedCheckpoint> readCheckpoint(const fs::path& path) {
+  std::error_code error;
+  if (!fs::exists(path, error)) {
+    throw ValidationException("Cannot find checkpoint or savepoint file/directory '" +
+                              path.string() + "'.");
+  }
+  fs::path directory = path;
+  fs::path metadataPath = path / kCheckpointMetadataFileName;
+  if (!fs::is_directory(path, error)) {
+    directory = path.parent_path();
+    metadataPath = path;
+  } else if (!fs::exists(metadataPath, error)) {
+    throw ValidationException("Cannot find meta data file '_metadata' in directory '" +
+                              path.string() +
+                              "': the checkpoint is incomplete, or the path is not a checkpoint "
+                              "or savepoint directory.");
+  }
+
+  const std::string metadataName = metadataPath.string();
+  const std::string bytes = readWholeFile(metadataPath);
+  ByteReader metadata = openChecked(bytes, kMetadataMagic, metadataName);
+  auto checkpoint = std::make_shared<CompletedCheckpoint>();
+  checkpoint->id = metadata.getI64();
+  checkpoint->timestamp = metadata.getI64();
+  checkpoint->options.snapshotType =
+      metadata.getU8() == 1 ? SnapshotType::SAVEPOINT : SnapshotType::CHECKPOINT;
+  checkpoint->options.alignment = metadata.getU8() == 0
+                                      ? CheckpointOptions::AlignmentType::ALIGNED
+                                      : CheckpointOptions::AlignmentType::AT_LEAST_ONCE;
+  uint32_t operatorCount = metadata.getU32();
+  for (uint32_t o = 0; o < operatorCount; ++o) {
+    std::string uid = metadata.getString();
+    std::vector<OperatorSnapshot>& subtasks = checkpoint->operators[uid];
+    subtasks.resize(metadata.getU32());
+    for (OperatorSnapshot& snapshot : subtasks) {
+      uint8_t flags = metadata.getU8();
+      if (flags & kSubtaskHasStateFile) {
+        std::string name = metadata.getString();
+        uint64_t size = metadata.getU64();
+        uint64_t checksum = metadata.getU64();
+        if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") {
+          throw ValidationException("The checkpoint file '" + metadataName +
+                                    "' is corrupted: it names the state file '" + name + "'.");
+        }
+        fs::path file = directory / name;
+        if (!fs::exists(file, error)) {
+          throw ValidationException("The state file '" + file.string() + "' listed in '" +
+                                    metadataName + "' does not exist.");
+        }
+        std::string state = readWholeFile(file);
+        if (state.size() != size) {
+          throw ValidationException("The checkpoint file '" + file.string() +
+                                    "' is truncated or corrupted: it has " +
+                                    std::to_string(state.size()) + " bytes, '" + metadataName +
+                                    "' recorded " + std::to_string(size) + ".");
+        }
+        snapshot = decodeStateFile(state, file.string());
+        if (trailingChecksum(state) != checksum) {
+          throw ValidationException("The checkpoint file '" + file.string() +
+                                    "' is not the one '" + metadataName +
+                                    "' recorded (its checksum differs).");
+        }
+      }
+      snapshot.finished = (flags & kSubtaskFinished) != 0;
+    }
+  }
+  if (!metadata.atEnd()) {
+    throw ValidationException("The checkpoint file '" + metadataName +
+                              "' is corrupted: it has bytes after its last record.");
+  }
+  return checkpoint;
+}
+
+// ---- FileSystemCheckpointStorage -------------------------------------------------------
+
+FileSystemCheckpointStorage::FileSystemCheckpointStorage(fs::path checkpointsDirectory,
+                                                         std::string jobId)
+    : jobDirectory_(std::move(checkpointsDirectory) / std::move(jobId)) {}
+
+fs::path FileSystemCheckpointStorage::checkpointDirectory(int64_t id) const {
+  return jobDirectory_ / ("chk-" + std::to_string(id));
+}
+
+std::string FileSystemCheckpointStorage::store(const CompletedCheckpoint& checkpoint) {
+  fs::path directory = checkpointDirectory(checkpoint.id);
+  std::error_code error;
+  fs::create_directories(jobDirectory_, error);
+  if (error) throwWriteError(jobDirectory_, error.message());
+  try {
+    writeCheckpointDirectory(checkpoint, directory);
+  } catch (...) {
+    fs::remove_all(directory, error);  // leave nothing of a failed checkpoint
+    throw;
+  }
+  return directory.string();
+}
+
+void FileSystemCheckpointStorage::discard(int64_t id) {
+  std::error_code error;
+  fs::remove_all(checkpointDirectory(id), error);
+}
+
+void FileSystemCheckpointStorage::close() {
+  std::error_code error;
+  if (fs::is_directory(jobDirectory_, error) && fs::is_empty(jobDirectory_, error)) {
+    fs::remove(jobDirectory_, error);
+  }
+}
+
+}  // namespace eddy::runtime
