@@ -14,16 +14,28 @@
 //
 // What is per row: encoding the equi key (into one reused buffer per chunk), one hash lookup,
 // the binary search, and a 24-byte entry for a stored row. Nothing is converted to Values.
+//
+// Checkpoints: a snapshot walks the keys once per side, sorted by key group and key bytes (so
+// equal state gives equal bytes), and writes each stored row's column values as Values; a
+// restore decodes each key group's rows into one chunk per side (rows of all key groups
+// together, cut into chunks of kDefaultBatchSize rows), then adds them to the store.
 #include "runtime/operators/join/interval_join_operator.h"
 
 #include <absl/container/flat_hash_map.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "common/check.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/types/type_serializer.h"
+#include "eddy/types/value.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -114,9 +126,37 @@ void IntervalJoinOperator::open(OperatorContext& context) {
   if (spec_->processingTime && context.processingTimeService == nullptr) {
     throw InternalError("A processing-time interval join needs a ProcessingTimeService.");
   }
+  if (batchMode_) return;
+  if (!spec_->processingTime) {
+    // One value per old subtask; from the lowest, no row accepted before is late and every row
+    // late before is late again.
+    watermarkState_ = context.operatorStateStore().getUnionListState(
+        ListStateDescriptor<int64_t>(kWatermarkStateName));
+    const std::vector<int64_t> restored = watermarkState_->get();
+    if (!restored.empty()) {
+      currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+      condition_.setWatermark(currentWatermark_);
+      lastEmittedWatermark_ = currentWatermark_ == Watermark::kMax
+                                  ? Watermark::kMax
+                                  : saturatingAdd(currentWatermark_, -watermarkDelay_);
+    }
+  }
+  // The stored rows are raw keyed state; the rows the task restored are handed over now.
+  KeyedStateBackend& backend = context.keyedStateBackend();
+  restoringInOpen_ = true;
+  for (int side = 0; side < 2; ++side) {
+    backend.registerRawKeyedState(rowsStateName(side), state::StateKind::kList, rowsStates_[side]);
+  }
+  restoringInOpen_ = false;
+  storeRestoredRows(0);
+  storeRestoredRows(1);
 }
 
 void IntervalJoinOperator::close() { finished_ = true; }
+
+void IntervalJoinOperator::snapshotState(StateSnapshotContext& /*context*/) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
+}
 
 void IntervalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
   EDDY_CHECK(inputIndex == 0 || inputIndex == 1);
@@ -635,6 +675,170 @@ void IntervalJoinOperator::emitWindowInBatchMode(int32_t probeSegment,
     }
     if (!joined && isOuter(0)) appendPadded(0, probeRow);
   }
+}
+
+// --- Checkpoints ---
+//
+// One side's block body of a key group (docs/state_format.md, "Interval join"): the ListState
+// payload, keyCount:varint then per key keyBytes:bytes count:varint row:bytes{count}, where
+// row := time (TypeSerializer<int64_t>) flags:u8 (bit 0: joined) columnCount:varint
+// TypeSerializer<Value>{columnCount}.
+
+namespace {
+
+constexpr uint8_t kRowJoined = 0x01;
+
+}  // namespace
+
+const char* IntervalJoinOperator::rowsStateName(int side) {
+  return side == 0 ? kLeftRowsStateName : kRightRowsStateName;
+}
+
+void IntervalJoinOperator::StoredRowsState::snapshotKeyGroups(
+    KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
+  join_->snapshotStoredRows(side_, range, maxParallelism, bodies);
+}
+
+void IntervalJoinOperator::StoredRowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  join_->restoreStoredRows(side_, keyGroup, body);
+}
+
+void IntervalJoinOperator::snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
+                                              std::vector<std::string>& bodies) {
+  // The keys with rows on this side in the range, by key group, then key bytes.
+  std::vector<std::tuple<int, std::string_view, int32_t>> keys;
+  keys_.forEach([&](int32_t slot, KeyEntry& key) {
+    if (key.sides[side].empty()) return;
+    const int keyGroup = assignToKeyGroup(key.bytes, maxParallelism);
+    if (range.contains(keyGroup)) keys.emplace_back(keyGroup, key.bytes, slot);
+  });
+  std::sort(keys.begin(), keys.end());
+  const RowStore& store = stores_[side];
+  const int columnCount = columnCount_[side];
+  std::string row;
+  for (size_t begin = 0; begin < keys.size();) {
+    const int keyGroup = std::get<0>(keys[begin]);
+    size_t end = begin;
+    while (end < keys.size() && std::get<0>(keys[end]) == keyGroup) ++end;
+    std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
+    serialization::writeVarint(end - begin, body);
+    for (size_t k = begin; k < end; ++k) {
+      const SideRows& rows = keys_[std::get<2>(keys[k])].sides[side];
+      state::writeLengthPrefixed(std::get<1>(keys[k]), body);
+      serialization::writeVarint(rows.rows.size() - rows.head, body);
+      for (size_t i = rows.head; i < rows.rows.size(); ++i) {
+        const StoredRow& stored = rows.rows[i];
+        const vector::Chunk& chunk = store.chunk(stored.row.segment);
+        row.clear();
+        TypeSerializer<int64_t>::serialize(stored.time, row);
+        row.push_back(static_cast<char>(stored.joined ? kRowJoined : 0));
+        serialization::writeVarint(static_cast<uint64_t>(columnCount), row);
+        for (int column = 0; column < columnCount; ++column) {
+          TypeSerializer<Value>::serialize(chunk.column(column).valueAt(stored.row.position), row);
+        }
+        state::writeLengthPrefixed(row, body);
+      }
+    }
+    begin = end;
+  }
+}
+
+void IntervalJoinOperator::restoreStoredRows(int side, int keyGroup, std::string_view body) {
+  RestoredRows& rows = restored_[side];
+  if (!rows.chunk) rows.chunk.emplace(stores_[side].rowType());
+  const size_t before = rows.times.size();
+  try {
+    decodeStoredRows(side, keyGroup, body, rows);
+  } catch (const EddyException& error) {
+    // Nothing of a body that does not decode is kept.
+    const auto size = static_cast<int64_t>(before);
+    for (int column = 0; column < columnCount_[side]; ++column) {
+      if (rows.chunk->column(column).size() > size) rows.chunk->mutableColumn(column).resize(size);
+    }
+    rows.chunk->mutableRowKinds().resize(before);
+    rows.keys.resize(before);
+    rows.times.resize(before);
+    rows.joined.resize(before);
+    throw InternalError(
+        fmt::format("Cannot restore state '{}' of the interval join '{}' from key group {} of a "
+                    "snapshot: {}",
+                    rowsStateName(side), context().operatorName, keyGroup, error.what()));
+  }
+  // In open(), the rows of all key groups are gathered first (see storeRestoredRows).
+  if (!restoringInOpen_ || rows.times.size() >= kDefaultBatchSize) storeRestoredRows(side);
+}
+
+void IntervalJoinOperator::decodeStoredRows(int side, int keyGroup, std::string_view body,
+                                            RestoredRows& rows) const {
+  vector::Chunk& chunk = *rows.chunk;
+  const int columnCount = columnCount_[side];
+  const uint64_t keyCount = serialization::readVarint(body);
+  for (uint64_t k = 0; k < keyCount; ++k) {
+    const std::string_view keyBytes = state::readLengthPrefixed(body);
+    if (assignToKeyGroup(keyBytes, context().maxParallelism) != keyGroup) {
+      throw InternalError(fmt::format("a key of key group {} (maximum parallelism {})",
+                                      assignToKeyGroup(keyBytes, context().maxParallelism),
+                                      context().maxParallelism));
+    }
+    const uint64_t rowCount = serialization::readVarint(body);
+    for (uint64_t r = 0; r < rowCount; ++r) {
+      std::string_view row = state::readLengthPrefixed(body);
+      const int64_t time = TypeSerializer<int64_t>::deserialize(row);
+      if (row.empty()) throw InternalError("truncated row");
+      const auto flags = static_cast<uint8_t>(row.front());
+      row.remove_prefix(1);
+      if ((flags & ~kRowJoined) != 0) {
+        throw InternalError(fmt::format("unknown row flags {}", static_cast<int>(flags)));
+      }
+      const uint64_t columns = serialization::readVarint(row);
+      if (columns != static_cast<uint64_t>(columnCount)) {
+        throw InternalError(fmt::format("a row of {} columns, the {} input has {}", columns,
+                                        side == 0 ? "left" : "right", columnCount));
+      }
+      for (int column = 0; column < columnCount; ++column) {
+        chunk.mutableColumn(column).appendValue(TypeSerializer<Value>::deserialize(row));
+      }
+      if (!row.empty()) throw InternalError("trailing bytes after a row");
+      chunk.mutableRowKinds().push_back(RowKind::INSERT);
+      rows.keys.emplace_back(keyBytes);
+      rows.times.push_back(time);
+      rows.joined.push_back((flags & kRowJoined) != 0 ? 1 : 0);
+    }
+  }
+  if (!body.empty()) throw InternalError("trailing bytes after the last key");
+}
+
+void IntervalJoinOperator::storeRestoredRows(int side) {
+  RestoredRows& rows = restored_[side];
+  if (!rows.chunk || rows.times.empty()) return;
+  RowStore& store = stores_[side];
+  // Chunks of at most kDefaultBatchSize rows (one key group may hold many more).
+  const auto rowCount = static_cast<int64_t>(rows.times.size());
+  const auto batch = static_cast<int64_t>(kDefaultBatchSize);
+  std::vector<int32_t> selection;
+  for (int64_t begin = 0; begin < rowCount; begin += batch) {
+    const int64_t end = std::min(rowCount, begin + batch);
+    int32_t segment = 0;
+    if (begin == 0 && end == rowCount) {
+      segment = store.add(std::move(*rows.chunk));
+    } else {
+      selection.resize(static_cast<size_t>(end - begin));
+      for (int64_t row = begin; row < end; ++row) {
+        selection[static_cast<size_t>(row - begin)] = static_cast<int32_t>(row);
+      }
+      segment = store.add(vector::gather(*rows.chunk, selection.data(), end - begin));
+    }
+    for (int64_t row = begin; row < end; ++row) {
+      const auto index = static_cast<size_t>(row);
+      const int32_t keyIndex = keys_.findOrAdd(rows.keys[index]);
+      const StoredRow stored{rows.times[index], RowRef{segment, static_cast<int32_t>(row - begin)},
+                             rows.joined[index] != 0};
+      store.retain(stored.row);
+      keys_[keyIndex].sides[side].insert(stored);
+      scheduleRelease(keyIndex);
+    }
+  }
+  rows = RestoredRows{};
 }
 
 void IntervalJoinOperator::appendPadded(int side, RowRef row) {

@@ -53,13 +53,34 @@
 // by key in order of their earliest release time (ties by key slot), within a key the left rows
 // then the right rows, each in time order. Output chunks hold at most kDefaultBatchSize rows.
 //
-// State: the join state classes shared with the regular and the temporal join (row_store.h;
-// checkpointing of interval joins comes later, this state is not part of a snapshot yet). A
+// State: the join state classes shared with the regular and the temporal join (row_store.h). A
 // RowStore per side keeps the stored rows in the columnar chunks they arrived in (a chunk most of
 // whose rows are not stored is first cut down to the stored ones; a store holding mostly released
 // rows is compacted); a KeyTable holds per key and side a vector of (time, row, joined) entries
 // ordered by time; one release queue of (earliest release time, key) over all keys, so a
 // watermark touches only the keys with something to release.
+//
+// Checkpoints (STREAMING): each side's stored rows are raw keyed state of the task's keyed state
+// backend (OperatorContext::keyedStateBackend, registered in open()), "_interval_join/left-rows"
+// and "_interval_join/right-rows", so every snapshot of the backend holds them by key group
+// (the key group of the equi key bytes, as the exchange routes them) and a restore at another
+// parallelism reads exactly the keys of its key groups. Per key, the side's rows in their
+// order, each with its time and joined flag (docs/state_format.md, "Interval join"). A restore
+// (in open(), before any record) appends the rows of its key groups to the stores as fresh
+// chunks and schedules their release again: the release queue and the processing-time cleanup
+// timers are not written, they follow from the rows' times (a processing-time row already due
+// is released at the first timer or chunk after the restore). Bytes that do not decode throw
+// InternalError naming the state, the operator and the key group. The event-time watermark is
+// written too, unlike Flink's (whose operators start from Long.MIN_VALUE after a restore): as
+// union operator list state "_interval_join/watermark", one value per subtask, restored as the
+// lowest of the old subtasks' values (with the held-back output watermark and CURRENT_WATERMARK
+// following from it). Without it, until the first watermark after a restore no row would be
+// late or released at once: rows behind the old watermark that an uninterrupted run drops as
+// late (or pads at once) would be stored and could join each other. Not written: the late-row
+// count (a job metric). So a restored subtask emits what the uninterrupted one would, in the
+// same order, except among keys released at the same time by one watermark, which come in the
+// order of their key slots (assigned anew by the restore). BATCH keeps nothing across a
+// checkpoint and registers no state.
 //
 // Threading and ownership: one operator per subtask, called only by its task thread (timer
 // callbacks included, see ProcessingTimeService). The spec is the shared immutable definition;
@@ -79,6 +100,8 @@
 
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "expression/bound_expression.h"
 #include "runtime/operators/join/join_condition.h"
 #include "runtime/operators/join/join_operator.h"
@@ -142,9 +165,18 @@ class IntervalJoinOperator final : public StreamOperator {
   void processWatermark(Watermark watermark) override;
   void finish() override;
   void close() override;
+  /// Writes the event-time watermark into its operator list state (the stored rows are written
+  /// by the keyed state backend, see the file comment).
+  void snapshotState(StateSnapshotContext& context) override;
 
   /// Rows held in state (STREAMING) or buffered (BATCH), both sides together. For tests.
   size_t bufferedRows() const;
+
+  /// The names of the raw keyed states holding each side's stored rows (see the file comment).
+  static constexpr const char* kLeftRowsStateName = "_interval_join/left-rows";
+  static constexpr const char* kRightRowsStateName = "_interval_join/right-rows";
+  /// The union operator list state holding each subtask's event-time watermark.
+  static constexpr const char* kWatermarkStateName = "_interval_join/watermark";
 
  private:
   static constexpr int64_t kNoTimer = Watermark::kMax;
@@ -206,6 +238,29 @@ class IntervalJoinOperator final : public StreamOperator {
 
   /// The BATCH join's working state at finish() (defined in the .cpp).
   struct BatchJoin;
+
+  /// One side's stored rows as raw keyed state (see the file comment): written from and
+  /// restored into the operator's keys_ and stores_.
+  class StoredRowsState final : public state::RawKeyedState {
+   public:
+    StoredRowsState(IntervalJoinOperator* join, int side) : join_(join), side_(side) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    IntervalJoinOperator* join_;
+    int side_;
+  };
+
+  /// Rows of one side decoded from a snapshot and not yet in the store: a chunk of their
+  /// values, and per row its key, time and joined flag.
+  struct RestoredRows {
+    std::optional<vector::Chunk> chunk;
+    std::vector<std::string> keys;
+    std::vector<int64_t> times;
+    std::vector<uint8_t> joined;
+  };
 
   bool isOuter(int side) const;
   int64_t timeOffset(int side) const;  // a stored row of `side` at t is released at t + this
@@ -269,6 +324,22 @@ class IntervalJoinOperator final : public StreamOperator {
   /// Compacts the stores that hold mostly released rows (STREAMING, no output queued).
   void compactIfSparse();
 
+  /// Checkpoints: the name of `side`'s raw keyed state.
+  static const char* rowsStateName(int side);
+  /// Checkpoints: appends `side`'s stored rows of the keys of `range`'s key groups to their
+  /// block bodies (docs/state_format.md).
+  void snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
+                          std::vector<std::string>& bodies);
+  /// Checkpoints: decodes the block body of `side`'s rows of `keyGroup` into restored_[side]
+  /// (all of it or, when it does not decode, nothing: InternalError naming the state), and
+  /// stores them unless open() is still restoring.
+  void restoreStoredRows(int side, int keyGroup, std::string_view body);
+  /// Checkpoints: decodes one block body into `rows` (throws on bytes that do not decode).
+  void decodeStoredRows(int side, int keyGroup, std::string_view body, RestoredRows& rows) const;
+  /// Checkpoints: adds restored_[side]'s rows to the store, in chunks of at most
+  /// kDefaultBatchSize rows, under their keys, and schedules their release.
+  void storeRestoredRows(int side);
+
   /// Pads row `row` of `side`.
   void appendPadded(int side, RowRef row);
   void countLateRows(int64_t count);
@@ -302,6 +373,13 @@ class IntervalJoinOperator final : public StreamOperator {
   // each arrived (processing time only).
   std::vector<int32_t> batchSlots_[2];
   std::vector<int64_t> batchArrivalTime_[2];
+
+  // Checkpoints: each side's raw keyed state, and the rows restored in open() before they are
+  // stored (gathered over all key groups into chunks of up to kDefaultBatchSize rows).
+  StoredRowsState rowsStates_[2] = {StoredRowsState(this, 0), StoredRowsState(this, 1)};
+  RestoredRows restored_[2];
+  bool restoringInOpen_ = false;
+  ListState<int64_t>* watermarkState_ = nullptr;  // event time only
 };
 
 }  // namespace eddy::runtime::operators

@@ -15,7 +15,7 @@
 // RowSorter (stored rows in the order of some of their columns), RowRefOutputQueue (output rows
 // that are stored rows) and JoinedRowEmitter (output rows joined from two stores).
 //
-// Not yet part of a checkpoint (checkpoints are not taken yet; see docs/architecture.md).
+// Not itself in checkpoints: the interval join snapshots its rows as keyed state, others not yet.
 //
 // Threading: owned and used by one operator subtask's task thread; not synchronized.
 #pragma once

@@ -11,6 +11,13 @@
 // would call the operator. A harness owns the operator, the output, the processing-time service
 // and the metrics, and the context it opens the operator with points at them, so a harness is
 // neither copied nor moved.
+//
+// Checkpoints: snapshot(checkpointId) takes the operator's part of a checkpoint as the task does
+// (prepareSnapshotPreBarrier, snapshotState, then the state stores it created). The constructors
+// taking SubtaskOptions open the operator as one subtask of several, owning its key group range,
+// restored from the snapshots of the old subtasks as the task restores it (redistributed to the
+// new parallelism, then initializeState and the stores), as Flink's harnesses do with
+// initializeState(OperatorSubtaskState) and repartitionOperatorState.
 #pragma once
 
 #include <eddy/eddy.h>
@@ -24,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "state/state_redistribution.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators::testing {
@@ -118,6 +126,19 @@ struct HarnessOptions {
   WatermarkPrinter watermarksAmongRows = nullptr;
 };
 
+/// Where a harness's subtask runs among its operator's subtasks and what it starts from (for
+/// the harness constructors that take it; the others are subtask 0 of 1 with 128 key groups,
+/// not restored): the subtask owns its computeKeyGroupRangeForOperatorIndex range, and with
+/// `restoredFrom` (the snapshots of every old subtask, index = old subtask, as snapshot()
+/// returns them) it gets its share as the task does (state::redistributeOperatorSnapshots),
+/// through initializeState and its state stores, before open().
+struct SubtaskOptions {
+  int subtaskIndex = 0;
+  int parallelism = 1;
+  int maxParallelism = 128;
+  std::vector<OperatorSnapshot> restoredFrom;
+};
+
 /// What both harnesses share: the subtask's context, the control events, and the output.
 /// `OperatorType` is the operator's class where a test reads its state, else StreamOperator.
 template <typename OperatorType>
@@ -149,6 +170,19 @@ class OperatorTestHarness {
   Rows takeEvents() { return output_.takeEvents(); }
   int64_t lateRecordsDropped() const { return metrics_.numLateRecordsDropped.load(); }
 
+  /// The operator's part of checkpoint `checkpointId`, taken as the task takes it:
+  /// prepareSnapshotPreBarrier (rows it emits come with the next call's output), snapshotState,
+  /// then the state stores it created (keyed state by key group, operator state).
+  OperatorSnapshot snapshot(int64_t checkpointId) {
+    operator_->prepareSnapshotPreBarrier(checkpointId);
+    StateSnapshotContext snapshotContext;
+    snapshotContext.checkpointId = checkpointId;
+    snapshotContext.checkpointTimestamp = context_.clock->currentTimeMillis();
+    operator_->snapshotState(snapshotContext);
+    context_.snapshotStateStores(snapshotContext.snapshot);
+    return std::move(snapshotContext.snapshot);
+  }
+
  protected:
   OperatorTestHarness(std::unique_ptr<OperatorType> operatorUnderTest, HarnessOptions options)
       : output_(options.watermarksAmongRows), operator_(std::move(operatorUnderTest)) {
@@ -160,6 +194,35 @@ class OperatorTestHarness {
     context_.processingTimeService = &processingTime_;
     context_.clock = options.clock;
     context_.metrics = options.withMetrics ? &metrics_ : nullptr;
+    operator_->open(context_);
+  }
+
+  /// As above, as the subtask `subtask` describes, restored from its snapshots where given.
+  OperatorTestHarness(std::unique_ptr<OperatorType> operatorUnderTest, HarnessOptions options,
+                      SubtaskOptions subtask)
+      : output_(options.watermarksAmongRows), operator_(std::move(operatorUnderTest)) {
+    context_.operatorName = std::move(options.operatorName);
+    context_.executionMode = options.mode;
+    context_.subtaskIndex = subtask.subtaskIndex;
+    context_.parallelism = subtask.parallelism;
+    context_.maxParallelism = subtask.maxParallelism;
+    context_.keyGroupRange = computeKeyGroupRangeForOperatorIndex(
+        subtask.maxParallelism, subtask.parallelism, subtask.subtaskIndex);
+    context_.output = &output_;
+    context_.processingTimeService = &processingTime_;
+    context_.clock = options.clock;
+    context_.metrics = options.withMetrics ? &metrics_ : nullptr;
+    if (!subtask.restoredFrom.empty()) {
+      restoredSnapshot_ = std::move(::eddy::state::redistributeOperatorSnapshots(
+          subtask.restoredFrom, subtask.parallelism,
+          subtask.maxParallelism)[static_cast<size_t>(subtask.subtaskIndex)]);
+    }
+    context_.restoredSnapshot = &restoredSnapshot_;
+    StateInitializationContext initialization;
+    initialization.restored = !subtask.restoredFrom.empty();
+    initialization.previous = &restoredSnapshot_;
+    initialization.operatorContext = &context_;
+    operator_->initializeState(initialization);
     operator_->open(context_);
   }
 
@@ -179,6 +242,7 @@ class OperatorTestHarness {
   CollectingOutput output_;
   ManualProcessingTimeService processingTime_;
   JobMetrics metrics_;
+  OperatorSnapshot restoredSnapshot_;  // what context_.restoredSnapshot points at, where set
   OperatorContext context_;
   std::unique_ptr<OperatorType> operator_;
 };
@@ -190,6 +254,13 @@ class OneInputOperatorTestHarness : public OperatorTestHarness<OperatorType> {
   OneInputOperatorTestHarness(std::unique_ptr<OperatorType> operatorUnderTest,
                               LogicalTypePtr inputRowType, HarnessOptions options = {})
       : OperatorTestHarness<OperatorType>(std::move(operatorUnderTest), std::move(options)),
+        inputRowType_(std::move(inputRowType)) {}
+  /// As the subtask `subtask` describes, restored from its snapshots where given.
+  OneInputOperatorTestHarness(std::unique_ptr<OperatorType> operatorUnderTest,
+                              LogicalTypePtr inputRowType, HarnessOptions options,
+                              SubtaskOptions subtask)
+      : OperatorTestHarness<OperatorType>(std::move(operatorUnderTest), std::move(options),
+                                          std::move(subtask)),
         inputRowType_(std::move(inputRowType)) {}
 
   /// Feeds `rows` as one chunk; returns what the operator emitted.
@@ -208,6 +279,14 @@ class TwoInputOperatorTestHarness : public OperatorTestHarness<OperatorType> {
                               LogicalTypePtr leftRowType, LogicalTypePtr rightRowType,
                               HarnessOptions options = {})
       : OperatorTestHarness<OperatorType>(std::move(operatorUnderTest), std::move(options)),
+        leftRowType_(std::move(leftRowType)),
+        rightRowType_(std::move(rightRowType)) {}
+  /// As the subtask `subtask` describes, restored from its snapshots where given.
+  TwoInputOperatorTestHarness(std::unique_ptr<OperatorType> operatorUnderTest,
+                              LogicalTypePtr leftRowType, LogicalTypePtr rightRowType,
+                              HarnessOptions options, SubtaskOptions subtask)
+      : OperatorTestHarness<OperatorType>(std::move(operatorUnderTest), std::move(options),
+                                          std::move(subtask)),
         leftRowType_(std::move(leftRowType)),
         rightRowType_(std::move(rightRowType)) {}
 

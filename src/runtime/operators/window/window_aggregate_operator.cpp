@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
+#include <utility>
 
 #include "common/check.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "vector/chunk_operations.h"
 
@@ -48,6 +52,35 @@ int64_t decodeWindowEnd(std::string_view windowKey) {
   return static_cast<int64_t>(bits ^ (uint64_t{1} << 63));
 }
 
+// --- Checkpoints: the pieces of a block body (docs/state_format.md, "Window aggregate"). ---
+
+void writeInt64(int64_t value, std::string& out) { TypeSerializer<int64_t>::serialize(value, out); }
+
+int64_t readInt64(std::string_view& in) { return TypeSerializer<int64_t>::deserialize(in); }
+
+/// valueList := count:varint Value{count}.
+void writeValueList(const Value* values, size_t count, std::string& out) {
+  serialization::writeVarint(count, out);
+  for (size_t i = 0; i < count; ++i) TypeSerializer<Value>::serialize(values[i], out);
+}
+
+/// Reads a valueList's count; the caller checks it before reading that many values, so a
+/// corrupted count never sizes an allocation.
+uint64_t readValueCount(std::string_view& in) { return serialization::readVarint(in); }
+
+void readValues(std::string_view& in, uint64_t count, std::vector<Value>& out) {
+  for (uint64_t i = 0; i < count; ++i) out.push_back(TypeSerializer<Value>::deserialize(in));
+}
+
+void checkFullyRead(std::string_view rest, const char* what) {
+  if (!rest.empty()) throw InternalError(fmt::format("trailing bytes after {}", what));
+}
+
+/// A window key's key bytes (after the window end).
+std::string_view keyBytesOf(std::string_view windowKey) {
+  return windowKey.substr(kWindowEndBytes);
+}
+
 }  // namespace
 
 WindowAggregateOperator::WindowAggregateOperator(std::shared_ptr<const WindowAggregateSpec> spec)
@@ -82,6 +115,10 @@ WindowAggregateOperator::WindowAggregateOperator(std::shared_ptr<const WindowAgg
                       i, fields[i].name));
     }
   }
+  accumulatorSizes_.reserve(spec_->calls.size());
+  for (const AggregateCall& call : spec_->calls) {
+    accumulatorSizes_.push_back(createAccumulator(call).size());
+  }
   if (spec_->window.kind == WindowKind::SESSION) {
     positionInSessionRow_.assign(spec_->inputRowType->getFieldCount(), -1);
     auto use = [this](int column) {
@@ -106,6 +143,24 @@ void WindowAggregateOperator::open(OperatorContext& context) {
     throw InternalError("A processing-time window aggregate needs a ProcessingTimeService.");
   }
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  if (batchMode_) return;
+  // Checkpoints: the watermark and the pending windows come back from the state stores (which
+  // the context restored from the snapshot) and go into every snapshot.
+  if (eventTime_) {
+    watermarkState_ = context.operatorStateStore().getUnionListState(
+        ListStateDescriptor<int64_t>(kWatermarkStateName));
+    // One value per old subtask. An aligned checkpoint gives them all the same one (every
+    // input channel's part before the barrier holds the same watermarks for every subtask);
+    // where they differ, the lowest errs toward accepting rows rather than dropping them.
+    std::vector<int64_t> restored = watermarkState_->get();
+    if (!restored.empty()) currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+  }
+  context.keyedStateBackend().registerRawKeyedState(pendingStateName(), state::StateKind::kMap,
+                                                    pendingState_);
+}
+
+void WindowAggregateOperator::snapshotState(StateSnapshotContext&) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
 }
 
 void WindowAggregateOperator::processBatch(int, BatchPtr batch) {
@@ -364,5 +419,253 @@ void WindowAggregateOperator::appendResult(const std::vector<Value>& keyValues,
 }
 
 void WindowAggregateOperator::emitOutput() { emitChunk(output_, output()); }
+
+// --- Checkpoints. ---
+
+void WindowAggregateOperator::PendingWindowsState::snapshotKeyGroups(
+    KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
+  if (operator_->spec_->window.kind == WindowKind::SESSION) {
+    operator_->snapshotSessions(range, maxParallelism, bodies);
+  } else {
+    operator_->snapshotWindows(range, maxParallelism, bodies);
+  }
+}
+
+void WindowAggregateOperator::PendingWindowsState::restoreKeyGroup(int keyGroup,
+                                                                   std::string_view body) {
+  try {
+    if (operator_->spec_->window.kind == WindowKind::SESSION) {
+      operator_->restoreSessions(keyGroup, body);
+    } else {
+      operator_->restoreWindows(keyGroup, body);
+    }
+  } catch (const ValidationException&) {
+    throw;  // a snapshot of another query, already named
+  } catch (const std::exception& error) {
+    // Bytes that do not decode: InternalError from the readers, or a corrupted count that a
+    // reader reserved for (std::length_error, std::bad_alloc).
+    throw InternalError(fmt::format(
+        "Cannot restore state '{}' of operator '{}' in key group {}: {}",
+        operator_->pendingStateName(), operator_->context().operatorName, keyGroup, error.what()));
+  }
+}
+
+const char* WindowAggregateOperator::pendingStateName() const {
+  return spec_->window.kind == WindowKind::SESSION ? kSessionsStateName : kWindowsStateName;
+}
+
+void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParallelism,
+                                              std::vector<std::string>& bodies) const {
+  // Grouped in one pass: key group → key → its windows. Window keys start with the end in
+  // order-preserving bytes, so sorting a key's window keys sorts its windows by end.
+  using Entry = std::pair<const std::string*, const WindowState*>;  // window key, window
+  std::map<int, std::map<std::string_view, std::vector<Entry>>> grouped;
+  for (const auto& [windowKey, state] : windows_) {
+    std::string_view keyBytes = keyBytesOf(windowKey);
+    int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
+    if (range.contains(keyGroup)) grouped[keyGroup][keyBytes].emplace_back(&windowKey, &state);
+  }
+  std::string value;
+  for (auto& [keyGroup, keys] : grouped) {
+    std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
+    serialization::writeVarint(keys.size(), body);
+    for (auto& [keyBytes, windows] : keys) {
+      std::sort(windows.begin(), windows.end(),
+                [](const Entry& left, const Entry& right) { return *left.first < *right.first; });
+      state::writeLengthPrefixed(keyBytes, body);
+      serialization::writeVarint(windows.size(), body);
+      for (const Entry& entry : windows) {
+        const WindowState& window = *entry.second;
+        state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(window.window.end, body);
+        value.clear();
+        writeInt64(window.window.start, value);
+        writeValueList(window.keyValues.data(), window.keyValues.size(), value);
+        size_t accumulatorValues = 0;
+        for (const Accumulator& accumulator : window.accumulators) {
+          accumulatorValues += accumulator.size();
+        }
+        serialization::writeVarint(accumulatorValues, value);
+        for (const Accumulator& accumulator : window.accumulators) {
+          for (const Value& part : accumulator) TypeSerializer<Value>::serialize(part, value);
+        }
+        state::writeLengthPrefixed(value, body);
+      }
+    }
+  }
+}
+
+void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParallelism,
+                                               std::vector<std::string>& bodies) const {
+  std::map<int, std::map<std::string_view, const SessionKey*>> grouped;
+  for (const auto& [keyBytes, key] : sessionKeys_) {
+    int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
+    if (range.contains(keyGroup)) grouped[keyGroup].emplace(keyBytes, &key);
+  }
+  std::string value;
+  for (const auto& [keyGroup, keys] : grouped) {
+    std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
+    serialization::writeVarint(keys.size(), body);
+    for (const auto& [keyBytes, key] : keys) {
+      state::writeLengthPrefixed(keyBytes, body);
+      serialization::writeVarint(key->sessions.size(), body);
+      for (const Session& session : key->sessions) {  // by start
+        state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(session.window.end, body);
+        value.clear();
+        writeInt64(session.window.start, value);
+        writeValueList(key->keyValues.data(), key->keyValues.size(), value);
+        serialization::writeVarint(inputColumns_.size(), value);
+        serialization::writeVarint(session.rows.size(), value);
+        for (const SessionRow& row : session.rows) {  // merged sessions: not in sequence order
+          serialization::writeVarint(row.sequence, value);
+          for (const Value& input : row.values) TypeSerializer<Value>::serialize(input, value);
+        }
+        state::writeLengthPrefixed(value, body);
+      }
+    }
+  }
+}
+
+std::string_view WindowAggregateOperator::readRestoredKey(int keyGroup,
+                                                          std::string_view& body) const {
+  std::string_view keyBytes = state::readLengthPrefixed(body);
+  int written = assignToKeyGroup(keyBytes, context().maxParallelism);
+  if (written != keyGroup) {
+    throw InternalError(
+        fmt::format("a key of key group {} is in the block of key group {}", written, keyGroup));
+  }
+  return keyBytes;
+}
+
+void WindowAggregateOperator::throwRestoredShapeMismatch(const std::string& what) const {
+  throw ValidationException(
+      fmt::format("Cannot restore state '{}' of operator '{}': the snapshot's windows have {}; "
+                  "was the query changed?",
+                  pendingStateName(), context().operatorName, what));
+}
+
+void WindowAggregateOperator::restoreWindows(int keyGroup, std::string_view body) {
+  // Decoded completely before anything is added, so a block that does not decode adds nothing.
+  std::vector<std::pair<std::string, WindowState>> restored;
+  size_t accumulatorValues = 0;
+  for (size_t size : accumulatorSizes_) accumulatorValues += size;
+  uint64_t keyCount = serialization::readVarint(body);
+  for (uint64_t k = 0; k < keyCount; ++k) {
+    std::string_view keyBytes = readRestoredKey(keyGroup, body);
+    uint64_t windowCount = serialization::readVarint(body);
+    for (uint64_t w = 0; w < windowCount; ++w) {
+      WindowState state;
+      state.window.end = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
+          state::readLengthPrefixed(body));
+      std::string_view value = state::readLengthPrefixed(body);
+      state.window.start = readInt64(value);
+      if (state.window.start >= state.window.end) {
+        throw InternalError(
+            fmt::format("an empty window [{}, {})", state.window.start, state.window.end));
+      }
+      uint64_t keyValueCount = readValueCount(value);
+      if (keyValueCount != spec_->keyColumns.size()) {
+        throwRestoredShapeMismatch(
+            fmt::format("{} key columns, the query {}", keyValueCount, spec_->keyColumns.size()));
+      }
+      readValues(value, keyValueCount, state.keyValues);
+      uint64_t accumulatorValueCount = readValueCount(value);
+      if (accumulatorValueCount != accumulatorValues) {
+        throwRestoredShapeMismatch(fmt::format("{} accumulator values, the query's calls {}",
+                                               accumulatorValueCount, accumulatorValues));
+      }
+      state.accumulators.resize(accumulatorSizes_.size());
+      for (size_t call = 0; call < accumulatorSizes_.size(); ++call) {
+        readValues(value, accumulatorSizes_[call], state.accumulators[call]);
+      }
+      checkFullyRead(value, "a window");
+      std::string windowKey;
+      makeWindowKey(state.window.end, keyBytes, windowKey);
+      restored.emplace_back(std::move(windowKey), std::move(state));
+    }
+  }
+  checkFullyRead(body, "the windows of a key group");
+  for (auto& [windowKey, state] : restored) {
+    int64_t end = state.window.end;
+    windows_.insert_or_assign(windowKey, std::move(state));
+    addPending(end, windowKey);
+  }
+}
+
+void WindowAggregateOperator::restoreSessions(int keyGroup, std::string_view body) {
+  std::vector<std::pair<std::string, SessionKey>> restored;
+  uint64_t maxSequence = 0;
+  bool anyRow = false;
+  uint64_t keyCount = serialization::readVarint(body);
+  for (uint64_t k = 0; k < keyCount; ++k) {
+    std::string_view keyBytes = readRestoredKey(keyGroup, body);
+    SessionKey key;
+    uint64_t sessionCount = serialization::readVarint(body);
+    for (uint64_t s = 0; s < sessionCount; ++s) {
+      Session session;
+      session.window.end = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
+          state::readLengthPrefixed(body));
+      std::string_view value = state::readLengthPrefixed(body);
+      session.window.start = readInt64(value);
+      if (session.window.start >= session.window.end) {
+        throw InternalError(
+            fmt::format("an empty session [{}, {})", session.window.start, session.window.end));
+      }
+      // A key's sessions are sorted by start and pairwise disjoint, not even touching.
+      if (!key.sessions.empty() && key.sessions.back().window.end >= session.window.start) {
+        throw InternalError(fmt::format(
+            "sessions [{}, {}) and [{}, {}) of one key intersect", key.sessions.back().window.start,
+            key.sessions.back().window.end, session.window.start, session.window.end));
+      }
+      uint64_t keyValueCount = readValueCount(value);
+      if (keyValueCount != spec_->keyColumns.size()) {
+        throwRestoredShapeMismatch(
+            fmt::format("{} key columns, the query {}", keyValueCount, spec_->keyColumns.size()));
+      }
+      std::vector<Value> keyValues;
+      readValues(value, keyValueCount, keyValues);
+      if (s == 0) key.keyValues = std::move(keyValues);
+      uint64_t valuesPerRow = serialization::readVarint(value);
+      if (valuesPerRow != inputColumns_.size()) {
+        throwRestoredShapeMismatch(fmt::format("{} input values per row, the query's calls read {}",
+                                               valuesPerRow, inputColumns_.size()));
+      }
+      uint64_t rowCount = serialization::readVarint(value);
+      if (rowCount == 0) throw InternalError("a session without rows");
+      // Every row takes at least one byte: a corrupted count cannot size the allocation.
+      session.rows.reserve(std::min<uint64_t>(rowCount, value.size()));
+      for (uint64_t r = 0; r < rowCount; ++r) {
+        SessionRow row;
+        row.sequence = serialization::readVarint(value);
+        maxSequence = std::max(maxSequence, row.sequence);
+        anyRow = true;
+        row.values.reserve(inputColumns_.size());
+        readValues(value, valuesPerRow, row.values);
+        session.rows.push_back(std::move(row));
+      }
+      checkFullyRead(value, "a session");
+      key.sessions.push_back(std::move(session));
+    }
+    if (key.sessions.empty()) throw InternalError("a key without sessions");
+    restored.emplace_back(std::string(keyBytes), std::move(key));
+  }
+  checkFullyRead(body, "the sessions of a key group");
+  for (auto& [keyBytes, key] : restored) {
+    if (auto existing = sessionKeys_.find(keyBytes); existing != sessionKeys_.end()) {
+      // The restored sessions replace the key's sessions.
+      for (const Session& session : existing->second.sessions) {
+        makeWindowKey(session.window.end, keyBytes, windowKey_);
+        removePending(session.window.end, windowKey_);
+      }
+      sessionKeys_.erase(existing);
+    }
+    for (const Session& session : key.sessions) {
+      makeWindowKey(session.window.end, keyBytes, windowKey_);
+      addPending(session.window.end, windowKey_);
+    }
+    sessionKeys_.insert_or_assign(keyBytes, std::move(key));
+  }
+  // Rows arriving from now on come after every restored row of their key.
+  if (anyRow) nextSequence_ = std::max(nextSequence_, maxSequence + 1);
+}
 
 }  // namespace eddy::runtime::operators

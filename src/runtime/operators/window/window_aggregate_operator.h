@@ -33,8 +33,25 @@
 //
 // State lives in plain member containers: a hash map from (window end, key bytes) to the
 // window's accumulators (SESSION: from key bytes to the key's sessions), and an ordered index
-// from window time to the windows due then. Checkpointing of window operators comes later; the
-// state is not part of a snapshot yet.
+// from window time to the windows due then.
+//
+// Checkpoints (STREAMING): the pending windows are raw keyed state of the task's keyed state
+// backend (OperatorContext::keyedStateBackend, registered in open()), "_window_aggregate/windows"
+// (TUMBLE, HOP, CUMULATE: per key, each window's start, key values and accumulators) or
+// "_window_aggregate/sessions" (per key, each session's bounds, key values and input rows with
+// their arrival sequence), so every snapshot of the backend holds them by key group (the key
+// group of the key bytes, as the exchange routes rows) and a restore at another parallelism
+// reads exactly the keys of its key groups (docs/state_format.md, "Window aggregate"). The index
+// of due windows and the processing-time timers are not written: a restore rebuilds them from
+// the windows' ends (a processing-time window already due fires at the first timer check). The
+// event-time watermark is written too, unlike Flink's: as union operator list state
+// "_window_aggregate/watermark", restored as the lowest of the old subtasks' values. Without it
+// a row behind the old watermark arriving before the first watermark after a restore would open
+// a window that had already fired and emit it a second time, which breaks the one-row-per-window
+// contract (and an uninterrupted run drops that row as late). Bytes that do not decode throw
+// InternalError naming the state, the operator and the key group; a snapshot of another query
+// (other key columns or calls) throws ValidationException. Nothing is buffered across records,
+// so prepareSnapshotPreBarrier has nothing to emit. BATCH registers no state.
 //
 // Threading and ownership: one operator per subtask, called only by its task thread (timer
 // callbacks included, see ProcessingTimeService). The spec is the shared immutable definition.
@@ -51,6 +68,9 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/window/window_spec.h"
 #include "vector/chunk.h"
@@ -76,13 +96,38 @@ class WindowAggregateOperator final : public StreamOperator {
   /// outputColumns does not fit outputRowType or indexes out of range.
   explicit WindowAggregateOperator(std::shared_ptr<const WindowAggregateSpec> spec);
   ~WindowAggregateOperator() override;
+  // The raw keyed state points at the operator: neither copied nor moved.
+  WindowAggregateOperator(const WindowAggregateOperator&) = delete;
+  WindowAggregateOperator& operator=(const WindowAggregateOperator&) = delete;
 
   void open(OperatorContext& context) override;
   void processBatch(int inputIndex, BatchPtr batch) override;
   void processWatermark(Watermark watermark) override;
   void finish() override;
+  /// Writes the watermark into its operator list state; the windows are written by the keyed
+  /// state backend (see the file comment).
+  void snapshotState(StateSnapshotContext& context) override;
+
+  /// The names of the operator's state (see the file comment).
+  static constexpr const char* kWindowsStateName = "_window_aggregate/windows";
+  static constexpr const char* kSessionsStateName = "_window_aggregate/sessions";
+  static constexpr const char* kWatermarkStateName = "_window_aggregate/watermark";
 
  private:
+  /// The pending windows (or sessions) as raw keyed state: written from and restored into
+  /// windows_ (sessionKeys_).
+  class PendingWindowsState final : public state::RawKeyedState {
+   public:
+    explicit PendingWindowsState(WindowAggregateOperator* windowOperator)
+        : operator_(windowOperator) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    WindowAggregateOperator* operator_;
+  };
+
   /// The accumulators of one (key, window) of TUMBLE, HOP or CUMULATE.
   struct WindowState {
     std::vector<Value> keyValues;
@@ -121,6 +166,24 @@ class WindowAggregateOperator final : public StreamOperator {
   void fireSession(const std::string& keyBytes, int64_t end);
   void onProcessingTime(int64_t time);
 
+  /// Checkpoints: the name of the raw keyed state (windows or sessions).
+  const char* pendingStateName() const;
+  /// Checkpoints: appends the block bodies of the windows (sessions) of `range`'s key groups
+  /// (docs/state_format.md).
+  void snapshotWindows(KeyGroupRange range, int maxParallelism,
+                       std::vector<std::string>& bodies) const;
+  void snapshotSessions(KeyGroupRange range, int maxParallelism,
+                        std::vector<std::string>& bodies) const;
+  /// Checkpoints: decodes the block body of `keyGroup` and adds its windows (sessions) to the
+  /// state, replacing a key's windows of the same end (a key's sessions); all of it or, when it
+  /// does not decode, nothing (InternalError naming the state, see the file comment).
+  void restoreWindows(int keyGroup, std::string_view body);
+  void restoreSessions(int keyGroup, std::string_view body);
+  /// Checkpoints: reads a key's bytes from `body` and checks that they hash to `keyGroup`.
+  std::string_view readRestoredKey(int keyGroup, std::string_view& body) const;
+  /// Checkpoints: the ValidationException for a snapshot whose `what` does not fit the query.
+  [[noreturn]] void throwRestoredShapeMismatch(const std::string& what) const;
+
   std::vector<function::Accumulator> newAccumulators() const;
   void accumulateRow(const vector::Chunk& chunk, int64_t row,
                      std::vector<function::Accumulator>& accumulators) const;
@@ -146,6 +209,12 @@ class WindowAggregateOperator final : public StreamOperator {
   uint64_t nextSequence_ = 0;
   // Window time → window keys of the windows (sessions) that fire then.
   std::map<int64_t, absl::flat_hash_set<std::string>> pendingWindows_;
+
+  // Checkpoints (STREAMING): windows_ or sessionKeys_ as raw keyed state, and the watermark's
+  // union list state (event time only).
+  PendingWindowsState pendingState_{this};
+  std::vector<size_t> accumulatorSizes_;  // per call, createAccumulator's number of values
+  ListState<int64_t>* watermarkState_ = nullptr;
 
   // Per-row buffers, reused.
   std::string keyBytes_;
