@@ -453,6 +453,11 @@ void GroupAggregateOperator::processWatermark(Watermark watermark) {
 
 void GroupAggregateOperator::close() { closed_ = true; }
 
+void GroupAggregateOperator::prepareSnapshotPreBarrier(int64_t /*checkpointId*/) {
+  if (batchMode_) return;
+  if (miniBatch() || spec_->phase == AggregatePhase::kLocal) flush();
+}
+
 int32_t GroupAggregateOperator::addBatchGroup(const vector::Chunk& chunk, int64_t row) {
   BatchGroup group;
   for (int column : spec_->groupingColumns) group.keyValues.push_back(chunk.column(column).valueAt(row));

@@ -23,6 +23,13 @@
 // accumulators instead of accumulating input rows, and emits changes as the one-phase operator
 // does. Far fewer rows cross the exchange, and a hot key's work spreads over the local subtasks.
 //
+// Checkpoints (STREAMING): a group's accumulators are the ValueState "accumulators" of the
+// task's keyed backend (docs/state_format.md, "Table operators' state"), so they are in every
+// snapshot by key group. What a mini-batch has buffered, and a LOCAL phase's folded bundle, is
+// not state: prepareSnapshotPreBarrier flushes it (as Flink's bundle operators finish their
+// bundle before the barrier), so the changes it makes travel before the barrier and the
+// snapshot holds every row that came before it. A LOCAL phase then keeps nothing.
+//
 // BATCH: groups accumulate in a hash table and each group's final row is emitted once, as
 // +I, when the input ends (groups in key-byte order, so output is deterministic).
 //
@@ -79,6 +86,8 @@ class GroupAggregateOperator final : public StreamOperator {
   void processWatermark(Watermark watermark) override;
   void finish() override;
   void close() override;
+  /// Mini-batch and LOCAL phase (STREAMING): flushes the buffered bundle (see the file comment).
+  void prepareSnapshotPreBarrier(int64_t checkpointId) override;
 
  private:
   /// One input row: a chunk and a row of it.

@@ -26,7 +26,6 @@
 
 #include <algorithm>
 #include <string_view>
-#include <tuple>
 #include <utility>
 
 #include "common/check.h"
@@ -682,7 +681,8 @@ void IntervalJoinOperator::emitWindowInBatchMode(int32_t probeSegment,
 // One side's block body of a key group (docs/state_format.md, "Interval join"): the ListState
 // payload, keyCount:varint then per key keyBytes:bytes count:varint row:bytes{count}, where
 // row := time (TypeSerializer<int64_t>) flags:u8 (bit 0: joined) columnCount:varint
-// TypeSerializer<Value>{columnCount}.
+// TypeSerializer<Value>{columnCount} (the keys and columns written and read by
+// stored_row_codec.h).
 
 namespace {
 
@@ -705,42 +705,23 @@ void IntervalJoinOperator::StoredRowsState::restoreKeyGroup(int keyGroup, std::s
 
 void IntervalJoinOperator::snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
                                               std::vector<std::string>& bodies) {
-  // The keys with rows on this side in the range, by key group, then key bytes.
-  std::vector<std::tuple<int, std::string_view, int32_t>> keys;
-  keys_.forEach([&](int32_t slot, KeyEntry& key) {
-    if (key.sides[side].empty()) return;
-    const int keyGroup = assignToKeyGroup(key.bytes, maxParallelism);
-    if (range.contains(keyGroup)) keys.emplace_back(keyGroup, key.bytes, slot);
-  });
-  std::sort(keys.begin(), keys.end());
+  const std::vector<SnapshotKey> keys =
+      snapshotKeysOf(keys_, range, maxParallelism,
+                     [side](const KeyEntry& key) { return !key.sides[side].empty(); });
   const RowStore& store = stores_[side];
-  const int columnCount = columnCount_[side];
   std::string row;
-  for (size_t begin = 0; begin < keys.size();) {
-    const int keyGroup = std::get<0>(keys[begin]);
-    size_t end = begin;
-    while (end < keys.size() && std::get<0>(keys[end]) == keyGroup) ++end;
-    std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
-    serialization::writeVarint(end - begin, body);
-    for (size_t k = begin; k < end; ++k) {
-      const SideRows& rows = keys_[std::get<2>(keys[k])].sides[side];
-      state::writeLengthPrefixed(std::get<1>(keys[k]), body);
-      serialization::writeVarint(rows.rows.size() - rows.head, body);
-      for (size_t i = rows.head; i < rows.rows.size(); ++i) {
-        const StoredRow& stored = rows.rows[i];
-        const vector::Chunk& chunk = store.chunk(stored.row.segment);
-        row.clear();
-        TypeSerializer<int64_t>::serialize(stored.time, row);
-        row.push_back(static_cast<char>(stored.joined ? kRowJoined : 0));
-        serialization::writeVarint(static_cast<uint64_t>(columnCount), row);
-        for (int column = 0; column < columnCount; ++column) {
-          TypeSerializer<Value>::serialize(chunk.column(column).valueAt(stored.row.position), row);
-        }
-        state::writeLengthPrefixed(row, body);
-      }
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
+    const SideRows& rows = keys_[key.slot].sides[side];
+    serialization::writeVarint(rows.rows.size() - rows.head, body);
+    for (size_t i = rows.head; i < rows.rows.size(); ++i) {
+      const StoredRow& stored = rows.rows[i];
+      row.clear();
+      TypeSerializer<int64_t>::serialize(stored.time, row);
+      row.push_back(static_cast<char>(stored.joined ? kRowJoined : 0));
+      writeStoredRowColumns(store.chunk(stored.row.segment), stored.row.position, row);
+      state::writeLengthPrefixed(row, body);
     }
-    begin = end;
-  }
+  });
 }
 
 void IntervalJoinOperator::restoreStoredRows(int side, int keyGroup, std::string_view body) {
@@ -748,95 +729,47 @@ void IntervalJoinOperator::restoreStoredRows(int side, int keyGroup, std::string
   if (!rows.chunk) rows.chunk.emplace(stores_[side].rowType());
   const size_t before = rows.times.size();
   try {
-    decodeStoredRows(side, keyGroup, body, rows);
+    decodeStoredRows(keyGroup, body, rows);
   } catch (const EddyException& error) {
     // Nothing of a body that does not decode is kept.
-    const auto size = static_cast<int64_t>(before);
-    for (int column = 0; column < columnCount_[side]; ++column) {
-      if (rows.chunk->column(column).size() > size) rows.chunk->mutableColumn(column).resize(size);
-    }
-    rows.chunk->mutableRowKinds().resize(before);
+    rows.chunk->truncate(static_cast<int64_t>(before));
     rows.keys.resize(before);
     rows.times.resize(before);
     rows.joined.resize(before);
-    throw InternalError(
-        fmt::format("Cannot restore state '{}' of the interval join '{}' from key group {} of a "
-                    "snapshot: {}",
-                    rowsStateName(side), context().operatorName, keyGroup, error.what()));
+    throwUnrestorableState(rowsStateName(side), context().operatorName, keyGroup, error.what());
   }
   // In open(), the rows of all key groups are gathered first (see storeRestoredRows).
   if (!restoringInOpen_ || rows.times.size() >= kDefaultBatchSize) storeRestoredRows(side);
 }
 
-void IntervalJoinOperator::decodeStoredRows(int side, int keyGroup, std::string_view body,
+void IntervalJoinOperator::decodeStoredRows(int keyGroup, std::string_view body,
                                             RestoredRows& rows) const {
-  vector::Chunk& chunk = *rows.chunk;
-  const int columnCount = columnCount_[side];
-  const uint64_t keyCount = serialization::readVarint(body);
-  for (uint64_t k = 0; k < keyCount; ++k) {
-    const std::string_view keyBytes = state::readLengthPrefixed(body);
-    if (assignToKeyGroup(keyBytes, context().maxParallelism) != keyGroup) {
-      throw InternalError(fmt::format("a key of key group {} (maximum parallelism {})",
-                                      assignToKeyGroup(keyBytes, context().maxParallelism),
-                                      context().maxParallelism));
+  const auto decodeRow = [&](std::string_view keyBytes, uint64_t, std::string_view row) {
+    const int64_t time = TypeSerializer<int64_t>::deserialize(row);
+    const uint8_t flags = readByte(row);
+    if ((flags & ~kRowJoined) != 0) {
+      throw InternalError(fmt::format("unknown row flags {}", static_cast<int>(flags)));
     }
-    const uint64_t rowCount = serialization::readVarint(body);
-    for (uint64_t r = 0; r < rowCount; ++r) {
-      std::string_view row = state::readLengthPrefixed(body);
-      const int64_t time = TypeSerializer<int64_t>::deserialize(row);
-      if (row.empty()) throw InternalError("truncated row");
-      const auto flags = static_cast<uint8_t>(row.front());
-      row.remove_prefix(1);
-      if ((flags & ~kRowJoined) != 0) {
-        throw InternalError(fmt::format("unknown row flags {}", static_cast<int>(flags)));
-      }
-      const uint64_t columns = serialization::readVarint(row);
-      if (columns != static_cast<uint64_t>(columnCount)) {
-        throw InternalError(fmt::format("a row of {} columns, the {} input has {}", columns,
-                                        side == 0 ? "left" : "right", columnCount));
-      }
-      for (int column = 0; column < columnCount; ++column) {
-        chunk.mutableColumn(column).appendValue(TypeSerializer<Value>::deserialize(row));
-      }
-      if (!row.empty()) throw InternalError("trailing bytes after a row");
-      chunk.mutableRowKinds().push_back(RowKind::INSERT);
-      rows.keys.emplace_back(keyBytes);
-      rows.times.push_back(time);
-      rows.joined.push_back((flags & kRowJoined) != 0 ? 1 : 0);
-    }
-  }
-  if (!body.empty()) throw InternalError("trailing bytes after the last key");
+    rows.chunk->readRow(row);
+    checkFullyRead(row, "a row");
+    rows.keys.emplace_back(keyBytes);
+    rows.times.push_back(time);
+    rows.joined.push_back((flags & kRowJoined) != 0 ? 1 : 0);
+  };
+  readKeyedListBody(body, keyGroup, context().maxParallelism, decodeRow);
 }
 
 void IntervalJoinOperator::storeRestoredRows(int side) {
   RestoredRows& rows = restored_[side];
   if (!rows.chunk || rows.times.empty()) return;
   RowStore& store = stores_[side];
-  // Chunks of at most kDefaultBatchSize rows (one key group may hold many more).
-  const auto rowCount = static_cast<int64_t>(rows.times.size());
-  const auto batch = static_cast<int64_t>(kDefaultBatchSize);
-  std::vector<int32_t> selection;
-  for (int64_t begin = 0; begin < rowCount; begin += batch) {
-    const int64_t end = std::min(rowCount, begin + batch);
-    int32_t segment = 0;
-    if (begin == 0 && end == rowCount) {
-      segment = store.add(std::move(*rows.chunk));
-    } else {
-      selection.resize(static_cast<size_t>(end - begin));
-      for (int64_t row = begin; row < end; ++row) {
-        selection[static_cast<size_t>(row - begin)] = static_cast<int32_t>(row);
-      }
-      segment = store.add(vector::gather(*rows.chunk, selection.data(), end - begin));
-    }
-    for (int64_t row = begin; row < end; ++row) {
-      const auto index = static_cast<size_t>(row);
-      const int32_t keyIndex = keys_.findOrAdd(rows.keys[index]);
-      const StoredRow stored{rows.times[index], RowRef{segment, static_cast<int32_t>(row - begin)},
-                             rows.joined[index] != 0};
-      store.retain(stored.row);
-      keys_[keyIndex].sides[side].insert(stored);
-      scheduleRelease(keyIndex);
-    }
+  const std::vector<RowRef> refs = rows.chunk->moveInto(store);
+  for (size_t index = 0; index < refs.size(); ++index) {
+    const int32_t keyIndex = keys_.findOrAdd(rows.keys[index]);
+    const StoredRow stored{rows.times[index], refs[index], rows.joined[index] != 0};
+    store.retain(stored.row);
+    keys_[keyIndex].sides[side].insert(stored);
+    scheduleRelease(keyIndex);
   }
   rows = RestoredRows{};
 }

@@ -108,6 +108,7 @@
 #include "runtime/operators/stored_rows/joined_row_emitter.h"
 #include "runtime/operators/stored_rows/key_table.h"
 #include "runtime/operators/stored_rows/row_store.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -256,7 +257,7 @@ class IntervalJoinOperator final : public StreamOperator {
   /// Rows of one side decoded from a snapshot and not yet in the store: a chunk of their
   /// values, and per row its key, time and joined flag.
   struct RestoredRows {
-    std::optional<vector::Chunk> chunk;
+    std::optional<RestoredRowChunk> chunk;
     std::vector<std::string> keys;
     std::vector<int64_t> times;
     std::vector<uint8_t> joined;
@@ -335,7 +336,7 @@ class IntervalJoinOperator final : public StreamOperator {
   /// stores them unless open() is still restoring.
   void restoreStoredRows(int side, int keyGroup, std::string_view body);
   /// Checkpoints: decodes one block body into `rows` (throws on bytes that do not decode).
-  void decodeStoredRows(int side, int keyGroup, std::string_view body, RestoredRows& rows) const;
+  void decodeStoredRows(int keyGroup, std::string_view body, RestoredRows& rows) const;
   /// Checkpoints: adds restored_[side]'s rows to the store, in chunks of at most
   /// kDefaultBatchSize rows, under their keys, and schedules their release.
   void storeRestoredRows(int side);

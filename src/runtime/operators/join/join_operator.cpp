@@ -11,17 +11,30 @@
 // a 32-byte StoredRow when the row is kept. A side whose input retracts also encodes and
 // hashes the whole row, and a retraction searches its key's rows linearly (comparing hashes,
 // then the encoded rows).
+//
+// Checkpoints: a snapshot walks the keys once per side, sorted by key group and key bytes (so
+// equal state gives equal bytes), and writes each stored row's column values as Values with
+// its counts (stored_row_codec.h); a restore decodes each key group's rows into one chunk per
+// side (rows of all key groups together, cut into chunks of kDefaultBatchSize rows), then adds
+// them to the store.
 #include "runtime/operators/join/join_operator.h"
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/hash/hash.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "common/check.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
 #include "eddy/state/key_group_range.h"
+#include "eddy/state/operator_state_store.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/types/type_serializer.h"
 #include "runtime/operators/stored_rows/row_sorter.h"
 #include "vector/chunk_operations.h"
 
@@ -127,6 +140,28 @@ bool JoinOperator::isOuter(int side) const { return isOuterSide(spec_->joinType,
 void JoinOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  if (batchMode_) return;
+  // One value per old subtask; CURRENT_WATERMARK reads the lowest until the next watermark.
+  watermarkState_ = context.operatorStateStore().getUnionListState(
+      ListStateDescriptor<int64_t>(kWatermarkStateName));
+  const std::vector<int64_t> restored = watermarkState_->get();
+  if (!restored.empty()) {
+    currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+    condition_.setWatermark(currentWatermark_);
+  }
+  // The stored rows are raw keyed state; the rows the task restored are handed over now.
+  KeyedStateBackend& backend = context.keyedStateBackend();
+  restoringInOpen_ = true;
+  for (int side = 0; side < 2; ++side) {
+    backend.registerRawKeyedState(rowsStateName(side), state::StateKind::kList, rowsStates_[side]);
+  }
+  restoringInOpen_ = false;
+  storeRestoredRows(0);
+  storeRestoredRows(1);
+}
+
+void JoinOperator::snapshotState(StateSnapshotContext& /*context*/) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
 }
 
 void JoinOperator::processBatch(int inputIndex, BatchPtr batch) {
@@ -644,8 +679,153 @@ void JoinOperator::sortMergeJoinInBatchMode() {
 }
 
 void JoinOperator::processWatermark(Watermark watermark) {
+  currentWatermark_ = watermark.timestamp;
   condition_.setWatermark(watermark.timestamp);
   output().emitWatermark(watermark);
+}
+
+// --- Checkpoints ---
+//
+// One side's block body of a key group (docs/state_format.md, "Regular join"): the ListState
+// payload, keyCount:varint then per key keyBytes:bytes count:varint row:bytes{count}, where
+// row := flags:u8 multiplicity:varint [associations:i64] [lastWrite:i64] columnCount:varint
+// TypeSerializer<Value>{columnCount}; flags bit 0: associations follow (an outer side, and
+// SEMI/ANTI's left side), bit 1: the key side's last write follows (a state TTL).
+
+namespace {
+
+constexpr uint8_t kRowHasAssociations = 0x01;
+constexpr uint8_t kRowHasLastWrite = 0x02;
+
+}  // namespace
+
+const char* JoinOperator::rowsStateName(int side) {
+  return side == 0 ? kLeftRowsStateName : kRightRowsStateName;
+}
+
+void JoinOperator::StoredRowsState::snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                                                      std::vector<std::string>& bodies) const {
+  join_->snapshotStoredRows(side_, range, maxParallelism, bodies);
+}
+
+void JoinOperator::StoredRowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  join_->restoreStoredRows(side_, keyGroup, body);
+}
+
+void JoinOperator::RestoredRows::truncate(size_t size) {
+  if (chunk) chunk->truncate(static_cast<int64_t>(size));
+  keys.resize(size);
+  counts.resize(size);
+  associations.resize(size);
+  lastWrites.resize(size);
+}
+
+void JoinOperator::snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
+                                      std::vector<std::string>& bodies) {
+  const int64_t ttl = spec_->stateTtlMillis;
+  const int64_t now = ttl > 0 ? context().clock->currentTimeMillis() : 0;
+  // A key side the TTL has expired would be released when its key is next seen: left out.
+  const std::vector<SnapshotKey> keys =
+      snapshotKeysOf(keys_, range, maxParallelism, [&](const KeyState& key) {
+        return !key.rows[side].empty() && (ttl <= 0 || now - key.lastWrite[side] < ttl);
+      });
+  const RowStore& store = stores_[side];
+  const auto flags = static_cast<uint8_t>((isOuter(side) ? kRowHasAssociations : 0) |
+                                          (ttl > 0 ? kRowHasLastWrite : 0));
+  std::string row;
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& snapshotKey, std::string& body) {
+    const KeyState& key = keys_[snapshotKey.slot];
+    serialization::writeVarint(key.rows[side].size(), body);
+    for (const StoredRow& stored : key.rows[side]) {
+      row.clear();
+      row.push_back(static_cast<char>(flags));
+      serialization::writeVarint(static_cast<uint64_t>(stored.count), row);
+      if ((flags & kRowHasAssociations) != 0) {
+        TypeSerializer<int64_t>::serialize(stored.associations, row);
+      }
+      if ((flags & kRowHasLastWrite) != 0) {
+        TypeSerializer<int64_t>::serialize(key.lastWrite[side], row);
+      }
+      writeStoredRowColumns(store.chunk(stored.row.segment), stored.row.position, row);
+      state::writeLengthPrefixed(row, body);
+    }
+  });
+}
+
+void JoinOperator::restoreStoredRows(int side, int keyGroup, std::string_view body) {
+  RestoredRows& rows = restored_[side];
+  if (!rows.chunk) rows.chunk.emplace(stores_[side].rowType());
+  const size_t before = rows.size();
+  try {
+    decodeStoredRows(side, keyGroup, body, rows);
+  } catch (const EddyException& error) {
+    // Nothing of a body that does not decode is kept.
+    rows.truncate(before);
+    throwUnrestorableState(rowsStateName(side), context().operatorName, keyGroup, error.what());
+  }
+  // In open(), the rows of all key groups are gathered first (see storeRestoredRows).
+  if (!restoringInOpen_ || rows.size() >= kDefaultBatchSize) storeRestoredRows(side);
+}
+
+void JoinOperator::decodeStoredRows(int side, int keyGroup, std::string_view body,
+                                    RestoredRows& rows) const {
+  const auto decodeRow = [&](std::string_view keyBytes, uint64_t, std::string_view row) {
+    const uint8_t flags = readByte(row);
+    if ((flags & ~(kRowHasAssociations | kRowHasLastWrite)) != 0) {
+      throw InternalError(fmt::format("unknown row flags {}", static_cast<int>(flags)));
+    }
+    const uint64_t count = serialization::readVarint(row);
+    if (count == 0 || count > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      throw InternalError(fmt::format("a row of multiplicity {}", count));
+    }
+    int64_t associations = 0;
+    if ((flags & kRowHasAssociations) != 0) {
+      associations = TypeSerializer<int64_t>::deserialize(row);
+    } else if (isOuter(side)) {
+      // Without them no padded row could be retracted or re-inserted correctly.
+      throw InternalError(fmt::format(
+          "a row of the {} input without its number of associations, which the {} join "
+          "keeps (was the join type changed?)",
+          side == 0 ? "left" : "right", relational::joinTypeName(spec_->joinType)));
+    }
+    int64_t lastWrite = RestoredRows::kNoLastWrite;
+    if ((flags & kRowHasLastWrite) != 0) lastWrite = TypeSerializer<int64_t>::deserialize(row);
+    rows.chunk->readRow(row);
+    checkFullyRead(row, "a row");
+    rows.keys.emplace_back(keyBytes);
+    rows.counts.push_back(static_cast<int64_t>(count));
+    rows.associations.push_back(isOuter(side) ? associations : 0);
+    rows.lastWrites.push_back(lastWrite);
+  };
+  readKeyedListBody(body, keyGroup, context().maxParallelism, decodeRow);
+}
+
+void JoinOperator::storeRestoredRows(int side) {
+  RestoredRows& rows = restored_[side];
+  if (!rows.chunk || rows.size() == 0) return;
+  RowStore& store = stores_[side];
+  const bool mergeEqualRows = !spec_->insertOnlyInput[side];
+  const int64_t ttl = spec_->stateTtlMillis;
+  const int64_t now = ttl > 0 ? context().clock->currentTimeMillis() : 0;
+  const std::vector<RowRef> refs = rows.chunk->moveInto(store);
+  for (size_t index = 0; index < refs.size(); ++index) {
+    const RowRef ref = refs[index];
+    // The row hash (absl::Hash, seeded per process) is computed again.
+    const uint64_t hash =
+        mergeEqualRows ? hashRow(side, store.chunk(ref.segment), ref.position) : 0;
+    const int32_t keyIndex = keys_.findOrAdd(rows.keys[index]);
+    KeyState& key = keys_[keyIndex];
+    if (ttl > 0) {
+      // A snapshot without TTL stamps: the rows count as written at the restore.
+      const int64_t lastWrite =
+          rows.lastWrites[index] == RestoredRows::kNoLastWrite ? now : rows.lastWrites[index];
+      key.lastWrite[side] =
+          key.rows[side].empty() ? lastWrite : std::max(key.lastWrite[side], lastWrite);
+    }
+    store.retain(ref);
+    key.rows[side].push_back(StoredRow{ref, rows.counts[index], rows.associations[index], hash});
+  }
+  rows = RestoredRows{};
 }
 
 }  // namespace eddy::runtime::operators

@@ -40,8 +40,23 @@
 // State (both modes): a RowStore per side holds the input chunks as they arrived, and a stored
 // row is a RowRef into them (row_store.h): storing a row copies nothing and no row becomes a
 // Value; output rows are gathered a column at a time. STREAMING keeps, per equi key (a
-// KeyTable), the list of each side's stored rows in first-arrival order. Not yet part of a
-// checkpoint (checkpoints are not taken yet).
+// KeyTable), the list of each side's stored rows in first-arrival order.
+//
+// Checkpoints (STREAMING): each side's stored rows are raw keyed state of the task's keyed state
+// backend (OperatorContext::keyedStateBackend, registered in open()), "_join/left-rows" and
+// "_join/right-rows", so every snapshot of the backend holds them by key group (the key group
+// of the equi key bytes, as the exchange routes them; the empty key without equi keys) and a
+// restore at another parallelism reads exactly the keys of its key groups. Per key, the side's
+// rows in first-arrival order, each with its multiplicity, for an outer side (and SEMI/ANTI's
+// left side) its number of associations, and with a state TTL the key side's last write
+// (docs/state_format.md, "Regular join"), so padded rows are retracted and re-inserted after a
+// restore exactly as without one, and expiry goes on from the original writes (rows already
+// expired at the snapshot are left out). A restore (in open(), before any record) appends the
+// rows of its key groups to the stores as fresh chunks; the row hashes a retracting side finds
+// rows by are recomputed. Bytes that do not decode throw InternalError naming the state, the
+// operator and the key group. The watermark that CURRENT_WATERMARK in the condition reads is
+// written too, as union operator list state "_join/watermark" (the lowest of the old
+// subtasks' values comes back). BATCH keeps nothing across a checkpoint and registers no state.
 //
 // Threading and ownership: one JoinOperator per subtask, called only by its task thread (see
 // StreamOperator). The JoinSpec is the shared immutable definition; the operator owns its
@@ -49,18 +64,23 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "expression/bound_expression.h"
 #include "relational/join_type.h"
 #include "runtime/operators/join/join_condition.h"
 #include "runtime/operators/stored_rows/joined_row_emitter.h"
 #include "runtime/operators/stored_rows/key_table.h"
 #include "runtime/operators/stored_rows/row_store.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -139,6 +159,15 @@ class JoinOperator final : public StreamOperator {
   /// Keeps the watermark for CURRENT_WATERMARK in its expressions, then forwards it.
   void processWatermark(Watermark watermark) override;
   void finish() override;
+  /// Writes the watermark into its operator list state (the stored rows are written by the
+  /// keyed state backend, see the file comment).
+  void snapshotState(StateSnapshotContext& context) override;
+
+  /// The names of the raw keyed states holding each side's stored rows (see the file comment).
+  static constexpr const char* kLeftRowsStateName = "_join/left-rows";
+  static constexpr const char* kRightRowsStateName = "_join/right-rows";
+  /// The union operator list state holding each subtask's watermark.
+  static constexpr const char* kWatermarkStateName = "_join/watermark";
 
   /// The rows kept in state (STREAMING), both sides; for tests.
   int64_t storedRows() const { return stores_[0].keptRows() + stores_[1].keptRows(); }
@@ -181,7 +210,49 @@ class JoinOperator final : public StreamOperator {
     void addCandidate(RowRef right, int32_t rightNumber);
   };
 
+  /// One side's stored rows as raw keyed state (see the file comment): written from and
+  /// restored into the operator's keys_ and stores_.
+  class StoredRowsState final : public state::RawKeyedState {
+   public:
+    StoredRowsState(JoinOperator* join, int side) : join_(join), side_(side) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    JoinOperator* join_;
+    int side_;
+  };
+
+  /// Rows of one side decoded from a snapshot and not yet in the store: their values, and per
+  /// row its key, multiplicity, associations and last write (kNoLastWrite: not written).
+  struct RestoredRows {
+    static constexpr int64_t kNoLastWrite = std::numeric_limits<int64_t>::min();
+    std::optional<RestoredRowChunk> chunk;
+    std::vector<std::string> keys;
+    std::vector<int64_t> counts;
+    std::vector<int64_t> associations;
+    std::vector<int64_t> lastWrites;
+    size_t size() const { return counts.size(); }
+    void truncate(size_t size);
+  };
+
   bool isOuter(int side) const;
+  /// Checkpoints: the name of `side`'s raw keyed state.
+  static const char* rowsStateName(int side);
+  /// Checkpoints: appends `side`'s stored rows of the keys of `range`'s key groups to their
+  /// block bodies (docs/state_format.md), leaving out key sides the state TTL has expired.
+  void snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
+                          std::vector<std::string>& bodies);
+  /// Checkpoints: decodes the block body of `side`'s rows of `keyGroup` into restored_[side]
+  /// (all of it or, when it does not decode, nothing: InternalError naming the state), and
+  /// stores them unless open() is still restoring.
+  void restoreStoredRows(int side, int keyGroup, std::string_view body);
+  /// Checkpoints: decodes one block body into `rows` (throws on bytes that do not decode).
+  void decodeStoredRows(int side, int keyGroup, std::string_view body, RestoredRows& rows) const;
+  /// Checkpoints: adds restored_[side]'s rows to the store, in chunks of at most
+  /// kDefaultBatchSize rows, under their keys, after the rows the keys already have.
+  void storeRestoredRows(int side);
   void processChunkInStreamingMode(int inputSide, vector::Chunk chunk);
   /// STREAMING: the key slot of every row of `input` (-1: a NULL in its key), added where
   /// missing; appends the keys first touched by this chunk to `touched`, with the rows of
@@ -262,6 +333,15 @@ class JoinOperator final : public StreamOperator {
 
   // BATCH: the slots of the inputs' chunks, in arrival order.
   std::vector<int32_t> batchSlots_[2];  // left, right
+
+  // Checkpoints (STREAMING): each side's raw keyed state, the rows restored in open() before
+  // they are stored (gathered over all key groups into chunks of up to kDefaultBatchSize
+  // rows), and the watermark CURRENT_WATERMARK reads.
+  StoredRowsState rowsStates_[2] = {StoredRowsState(this, 0), StoredRowsState(this, 1)};
+  RestoredRows restored_[2];
+  bool restoringInOpen_ = false;
+  int64_t currentWatermark_ = Watermark::kMin;
+  ListState<int64_t>* watermarkState_ = nullptr;
 };
 
 }  // namespace eddy::runtime::operators

@@ -4,15 +4,26 @@
 // Per row: encoding the equi key into one reused buffer, one hash lookup, and a 24-byte entry;
 // emitting a left row is a binary search in its key's versions. Output rows are queued as
 // segment positions, their residual condition checked over one assembled chunk per flush.
+//
+// Checkpoints: a snapshot walks the keys once per state, sorted by key group and key bytes (so
+// equal state gives equal bytes), and writes each waiting row's or version's column values as
+// Values (stored_row_codec.h); a restore decodes each key group's entries into one chunk per
+// side (entries of all key groups together, cut into chunks of kDefaultBatchSize rows), then
+// adds them to the store and schedules their keys.
 #include "runtime/operators/join/temporal_join_operator.h"
 
 #include <absl/strings/string_view.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <utility>
 
 #include "common/check.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/types/type_serializer.h"
 #include "function/kernel_vector.h"
 #include "vector/chunk_operations.h"
 
@@ -67,9 +78,32 @@ TemporalJoinOperator::~TemporalJoinOperator() = default;
 void TemporalJoinOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
+  if (batchMode_) return;
+  // One value per old subtask; from the lowest, no row waits less than it would have.
+  watermarkState_ = context.operatorStateStore().getUnionListState(
+      ListStateDescriptor<int64_t>(kWatermarkStateName));
+  const std::vector<int64_t> restored = watermarkState_->get();
+  if (!restored.empty()) {
+    currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+    evaluationContext_.setWatermark(currentWatermark_);
+  }
+  // The waiting rows and the versions are raw keyed state; what the task restored is handed
+  // over now.
+  KeyedStateBackend& backend = context.keyedStateBackend();
+  restoringInOpen_ = true;
+  for (int side = 0; side < 2; ++side) {
+    backend.registerRawKeyedState(stateNameOf(side), state::StateKind::kList, states_[side]);
+  }
+  restoringInOpen_ = false;
+  storeRestored(0);
+  storeRestored(1);
 }
 
 void TemporalJoinOperator::close() { finished_ = true; }
+
+void TemporalJoinOperator::snapshotState(StateSnapshotContext& /*context*/) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
+}
 
 void TemporalJoinOperator::processBatch(int inputIndex, BatchPtr batch) {
   EDDY_CHECK(inputIndex == 0 || inputIndex == 1);
@@ -230,13 +264,18 @@ void TemporalJoinOperator::emitKey(int32_t keyIndex, int64_t watermark) {
     keys_.remove(keyIndex);
     return;
   }
+  schedule(keyIndex);
+}
+
+void TemporalJoinOperator::schedule(int32_t keyIndex) {
+  KeyState& key = keys_[keyIndex];
   int64_t next = kNever;
   for (const WaitingRow& waiting : key.waiting) next = std::min(next, waiting.time);
   if (key.versions.size() >= 2) next = std::min(next, key.versions[1].time);
   if (!key.versions.empty() && key.versions[0].row.segment < 0) {
     next = std::min(next, key.versions[0].time);
   }
-  if (next != kNever) {
+  if (next < key.scheduled) {
     key.scheduled = next;
     queue_.push(QueueEntry{next, keyIndex});
   }
@@ -264,6 +303,8 @@ void TemporalJoinOperator::flushOutput() {
         }
       }
     }
+    // Output chunks of at most kDefaultBatchSize rows (one key may release many more).
+    auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
     Pairs emitted;
     for (size_t i = 0; i < produced_.size(); ++i) {
       RowRef left{produced_.leftSegment[i], produced_.leftPosition[i]};
@@ -272,13 +313,14 @@ void TemporalJoinOperator::flushOutput() {
       } else {
         emitted.add(left, RowRef{produced_.rightSegment[i], produced_.rightPosition[i]});
       }
+      if (emitted.size() == kDefaultBatchSize) {
+        batch->push(assemble(emitted), kNoTimestamp);
+        emitted.clear();
+      }
     }
     produced_.clear();
-    if (emitted.size() > 0) {
-      auto batch = std::make_unique<TypedBatch<vector::Chunk>>();
-      batch->push(assemble(emitted), kNoTimestamp);
-      output().emitBatch(std::move(batch));
-    }
+    if (emitted.size() > 0) batch->push(assemble(emitted), kNoTimestamp);
+    if (!batch->records.empty()) output().emitBatch(std::move(batch));
   }
   stores_[0].freeEmpty();
   stores_[1].freeEmpty();
@@ -299,6 +341,163 @@ void TemporalJoinOperator::compactIfSparse(int side) {
     }
   });
   stores_[side].compact(references);
+}
+
+// --- Checkpoints ---
+//
+// The block bodies of a key group (docs/state_format.md, "Temporal join"): the ListState
+// payload, keyCount:varint then per key keyBytes:bytes count:varint element:bytes{count}, where
+// a waiting left row (in arrival order) is time:i64 columnCount:varint
+// TypeSerializer<Value>{columnCount}, and a version (by time) is time:i64 flags:u8 (bit 0: a
+// deletion, no columns follow) [columnCount:varint TypeSerializer<Value>{columnCount}].
+
+namespace {
+
+constexpr uint8_t kVersionIsDeletion = 0x01;
+
+}  // namespace
+
+const char* TemporalJoinOperator::stateNameOf(int side) {
+  return side == 0 ? kLeftRowsStateName : kVersionsStateName;
+}
+
+void TemporalJoinOperator::StoredRowsState::snapshotKeyGroups(
+    KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
+  join_->snapshotSide(side_, range, maxParallelism, bodies);
+}
+
+void TemporalJoinOperator::StoredRowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  join_->restoreSide(side_, keyGroup, body);
+}
+
+void TemporalJoinOperator::RestoredRows::truncate(size_t size) {
+  // The chunk holds the rows of the entries before `size` (deletions have none).
+  int64_t chunkRows = 0;
+  for (size_t entry = 0; entry < size; ++entry) {
+    if (rows[entry] >= 0) chunkRows = rows[entry] + 1;
+  }
+  if (chunk) chunk->truncate(chunkRows);
+  keys.resize(size);
+  times.resize(size);
+  rows.resize(size);
+}
+
+void TemporalJoinOperator::snapshotSide(int side, KeyGroupRange range, int maxParallelism,
+                                        std::vector<std::string>& bodies) {
+  const std::vector<SnapshotKey> keys =
+      snapshotKeysOf(keys_, range, maxParallelism, [side](const KeyState& key) {
+        return side == 0 ? !key.waiting.empty() : !key.versions.empty();
+      });
+  const RowStore& store = stores_[side];
+  std::string element;
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& snapshotKey, std::string& body) {
+    const KeyState& key = keys_[snapshotKey.slot];
+    if (side == 0) {
+      serialization::writeVarint(key.waiting.size(), body);
+      for (const WaitingRow& waiting : key.waiting) {  // arrival order
+        element.clear();
+        TypeSerializer<int64_t>::serialize(waiting.time, element);
+        writeStoredRowColumns(store.chunk(waiting.row.segment), waiting.row.position, element);
+        state::writeLengthPrefixed(element, body);
+      }
+      return;
+    }
+    serialization::writeVarint(key.versions.size(), body);
+    for (const Version& version : key.versions) {  // by time
+      element.clear();
+      TypeSerializer<int64_t>::serialize(version.time, element);
+      const bool deletion = version.row.segment < 0;
+      element.push_back(static_cast<char>(deletion ? kVersionIsDeletion : 0));
+      if (!deletion) {
+        writeStoredRowColumns(store.chunk(version.row.segment), version.row.position, element);
+      }
+      state::writeLengthPrefixed(element, body);
+    }
+  });
+}
+
+void TemporalJoinOperator::restoreSide(int side, int keyGroup, std::string_view body) {
+  RestoredRows& rows = restored_[side];
+  if (!rows.chunk) rows.chunk.emplace(stores_[side].rowType());
+  const size_t before = rows.size();
+  try {
+    decodeSide(side, keyGroup, body, rows);
+  } catch (const EddyException& error) {
+    // Nothing of a body that does not decode is kept.
+    rows.truncate(before);
+    throwUnrestorableState(stateNameOf(side), context().operatorName, keyGroup, error.what());
+  }
+  // In open(), the entries of all key groups are gathered first (see storeRestored).
+  if (!restoringInOpen_ || rows.chunk->size() >= static_cast<int64_t>(kDefaultBatchSize)) {
+    storeRestored(side);
+  }
+}
+
+void TemporalJoinOperator::decodeSide(int side, int keyGroup, std::string_view body,
+                                      RestoredRows& rows) const {
+  const auto decodeEntry = [&](std::string_view keyBytes, uint64_t index,
+                               std::string_view element) {
+    const int64_t time = TypeSerializer<int64_t>::deserialize(element);
+    bool deletion = false;
+    if (side == 1) {
+      // One version per time, by time.
+      if (index > 0 && time <= rows.times.back()) {
+        throw InternalError(fmt::format("a version at {} after one at {} of the same key", time,
+                                        rows.times.back()));
+      }
+      const uint8_t flags = readByte(element);
+      if ((flags & ~kVersionIsDeletion) != 0) {
+        throw InternalError(fmt::format("unknown version flags {}", static_cast<int>(flags)));
+      }
+      deletion = (flags & kVersionIsDeletion) != 0;
+    }
+    int64_t row = -1;
+    if (!deletion) {
+      row = rows.chunk->size();
+      rows.chunk->readRow(element);
+    }
+    checkFullyRead(element, side == 0 ? "a left row" : "a version");
+    rows.keys.emplace_back(keyBytes);
+    rows.times.push_back(time);
+    rows.rows.push_back(row);
+  };
+  readKeyedListBody(body, keyGroup, context().maxParallelism, decodeEntry);
+}
+
+void TemporalJoinOperator::storeRestored(int side) {
+  RestoredRows& rows = restored_[side];
+  if (!rows.chunk || rows.size() == 0) return;
+  RowStore& store = stores_[side];
+  const std::vector<RowRef> refs = rows.chunk->moveInto(store);
+  std::vector<int32_t> restoredKeys;  // each key's slot once it changed, scheduled at the end
+  for (size_t entry = 0; entry < rows.size(); ++entry) {
+    const int64_t row = rows.rows[entry];
+    const RowRef ref = row >= 0 ? refs[static_cast<size_t>(row)] : RowRef{};
+    const int64_t time = rows.times[entry];
+    const int32_t keyIndex = keys_.findOrAdd(rows.keys[entry]);
+    KeyState& key = keys_[keyIndex];
+    if (ref.segment >= 0) store.retain(ref);
+    if (side == 0) {
+      key.waiting.push_back(WaitingRow{time, arrivals_++, ref});
+      ++storedRows_;
+    } else {
+      auto after = std::upper_bound(key.versions.begin(), key.versions.end(), time,
+                                    [](int64_t t, const Version& v) { return t < v.time; });
+      if (after != key.versions.begin() && std::prev(after)->time == time) {
+        store.release(std::prev(after)->row);  // the restored version replaces it
+        std::prev(after)->row = ref;
+      } else {
+        key.versions.insert(after, Version{time, ref});
+        ++storedRows_;
+      }
+    }
+    if (restoredKeys.empty() || restoredKeys.back() != keyIndex) restoredKeys.push_back(keyIndex);
+  }
+  // A key's entries are adjacent in a block; once more in case a block is restored twice.
+  std::sort(restoredKeys.begin(), restoredKeys.end());
+  restoredKeys.erase(std::unique(restoredKeys.begin(), restoredKeys.end()), restoredKeys.end());
+  for (int32_t keyIndex : restoredKeys) schedule(keyIndex);
+  rows = RestoredRows{};
 }
 
 vector::Chunk TemporalJoinOperator::assemble(const Pairs& pairs) const {

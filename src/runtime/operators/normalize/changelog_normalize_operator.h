@@ -5,6 +5,11 @@
 // +U (an identical row changes nothing and emits nothing); a delete of a known key is -D with
 // the stored row, of an unknown key nothing. Its input arrives through a HASH exchange on the
 // key columns. STREAMING only (a changelog source is rejected in BATCH by the planner).
+//
+// Checkpoints: the last rows are the ValueState "last-row" (the row's values) of the task's
+// keyed backend, so they are in every snapshot by key group and a restore at another
+// parallelism gets the keys of its key groups (docs/state_format.md, "Table operators'
+// state"). Output is emitted by the end of every batch: nothing to flush before a barrier.
 #pragma once
 
 #include <memory>

@@ -3,10 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <numeric>
+#include <utility>
 
 #include "common/check.h"
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/types/type_serializer.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/window/window_spec.h"
 #include "vector/chunk_operations.h"
@@ -162,6 +168,7 @@ OverAggregateOperator::OverAggregateOperator(std::shared_ptr<const OverAggregate
   results_.resize(spec_->calls.size());
   for (size_t i = 0; i < spec_->calls.size(); ++i) {
     if (spec_->calls[i].kind == AggregateKind::LAG) lagCalls_.push_back(i);
+    accumulatorValueCount_ += createAccumulator(spec_->calls[i]).size();
   }
 }
 
@@ -180,6 +187,22 @@ void OverAggregateOperator::open(OperatorContext& context) {
   }
   eventTime_ = eventTime_ && !generalOrder_;
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  if (batchMode_) return;
+  // Checkpoints: the watermark and the partitions come back from the state stores (which the
+  // task restored from the snapshot) and go into every snapshot.
+  if (eventTime_) {
+    // One value per old subtask; from the lowest, no row accepted before is late.
+    watermarkState_ = context.operatorStateStore().getUnionListState(
+        ListStateDescriptor<int64_t>(kWatermarkStateName));
+    const std::vector<int64_t> restored = watermarkState_->get();
+    if (!restored.empty()) currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+  }
+  context.keyedStateBackend().registerRawKeyedState(kPartitionsStateName, state::StateKind::kValue,
+                                                    partitionsState_);
+}
+
+void OverAggregateOperator::snapshotState(StateSnapshotContext& /*context*/) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
 }
 
 void OverAggregateOperator::processBatch(int, BatchPtr batch) {
@@ -541,6 +564,170 @@ void OverAggregateOperator::emitOutput() { emitChunk(output_, output()); }
 void OverAggregateOperator::countLateRow() {
   if (context().metrics != nullptr) {
     context().metrics->numLateRecordsDropped.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+// --- Checkpoints ---
+//
+// A key group's block body (docs/state_format.md, "Over aggregate"): the ValueState payload,
+// keyCount:varint then per partition keyBytes:bytes value:bytes, the value
+//   accumulators:valueList valuesPerFrameRow:varint frameRowCount:varint
+//   ( time:i64 Value{valuesPerFrameRow} ){frameRowCount}
+//   waitingRowCount:varint ( time:i64 row ){waitingRowCount}
+// where a waiting row is columnCount:varint Value{columnCount} (stored_row_codec.h).
+
+struct OverAggregateOperator::RestoredPartition {
+  std::string keyBytes;
+  std::vector<Accumulator> accumulators;
+  FrameRows frame;
+  std::vector<int64_t> waitingTimes;
+  int64_t firstWaitingRow = 0;  // its first waiting row among the staged rows
+};
+
+void OverAggregateOperator::PartitionsState::snapshotKeyGroups(
+    KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
+  over_->snapshotPartitions(range, maxParallelism, bodies);
+}
+
+void OverAggregateOperator::PartitionsState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  over_->restorePartitions(keyGroup, body);
+}
+
+void OverAggregateOperator::snapshotPartitions(KeyGroupRange range, int maxParallelism,
+                                               std::vector<std::string>& bodies) const {
+  std::vector<SnapshotKey> keys;  // slot: the partition's index in partitions_
+  for (size_t index = 0; index < partitions_.size(); ++index) {
+    const Partition& partition = partitions_[index];
+    if (!partition.inUse) continue;
+    const int keyGroup = assignToKeyGroup(partition.keyBytes, maxParallelism);
+    if (range.contains(keyGroup)) {
+      keys.push_back(SnapshotKey{keyGroup, partition.keyBytes, static_cast<int32_t>(index)});
+    }
+  }
+  sortSnapshotKeys(keys);
+  const size_t stride = frameColumns_.size();
+  std::string value;
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
+    const Partition& partition = partitions_[static_cast<size_t>(key.slot)];
+    value.clear();
+    serialization::writeVarint(accumulatorValueCount_, value);
+    for (const Accumulator& accumulator : partition.accumulators) {
+      for (const Value& part : accumulator) TypeSerializer<Value>::serialize(part, value);
+    }
+    const FrameRows& frame = partition.frame;
+    serialization::writeVarint(stride, value);
+    serialization::writeVarint(frame.size(), value);
+    for (size_t row = frame.head; row < frame.times.size(); ++row) {
+      TypeSerializer<int64_t>::serialize(frame.times[row], value);
+      for (size_t i = 0; i < stride; ++i) {
+        TypeSerializer<Value>::serialize(frame.values[row * stride + i], value);
+      }
+    }
+    serialization::writeVarint(partition.waitingTimes.size(), value);
+    for (size_t row = 0; row < partition.waitingTimes.size(); ++row) {
+      TypeSerializer<int64_t>::serialize(partition.waitingTimes[row], value);
+      writeStoredRowColumns(*partition.waitingRows, static_cast<int64_t>(row), value);
+    }
+    state::writeLengthPrefixed(value, body);
+  });
+}
+
+void OverAggregateOperator::decodePartition(std::string_view value, RestoredPartition& partition,
+                                            RestoredRowChunk& waitingRows) const {
+  const auto shapeMismatch = [this](const std::string& what) {
+    throw ValidationException(fmt::format(
+        "Cannot restore state '{}' of operator '{}': the snapshot's partitions have {}; was the "
+        "query changed?",
+        kPartitionsStateName, context().operatorName, what));
+  };
+  const uint64_t accumulatorValues = serialization::readVarint(value);
+  if (accumulatorValues != accumulatorValueCount_) {
+    shapeMismatch(fmt::format("{} accumulator values, the query's calls {}", accumulatorValues,
+                              accumulatorValueCount_));
+  }
+  partition.accumulators.reserve(spec_->calls.size());
+  for (const AggregateCall& call : spec_->calls) {
+    Accumulator accumulator = createAccumulator(call);
+    for (Value& part : accumulator) part = TypeSerializer<Value>::deserialize(value);
+    partition.accumulators.push_back(std::move(accumulator));
+  }
+  const size_t stride = frameColumns_.size();
+  const uint64_t valuesPerFrameRow = serialization::readVarint(value);
+  if (valuesPerFrameRow != stride) {
+    shapeMismatch(fmt::format("{} values per frame row, the query's calls read {}",
+                              valuesPerFrameRow, stride));
+  }
+  const uint64_t frameRows = readCount(value);
+  if (frameRows > 0 && !bounded_) throw InternalError("frame rows of an unbounded frame");
+  for (uint64_t row = 0; row < frameRows; ++row) {
+    partition.frame.times.push_back(TypeSerializer<int64_t>::deserialize(value));
+    for (size_t i = 0; i < stride; ++i) {
+      partition.frame.values.push_back(TypeSerializer<Value>::deserialize(value));
+    }
+  }
+  const uint64_t waiting = readCount(value);
+  if (waiting > 0 && !bufferRows_) throw InternalError("waiting rows of a processing-time frame");
+  partition.firstWaitingRow = waitingRows.size();
+  for (uint64_t row = 0; row < waiting; ++row) {
+    partition.waitingTimes.push_back(TypeSerializer<int64_t>::deserialize(value));
+    waitingRows.readRow(value);
+  }
+  checkFullyRead(value, "a partition");
+}
+
+void OverAggregateOperator::restorePartitions(int keyGroup, std::string_view body) {
+  // Decoded completely before anything is installed, so a body that does not decode adds
+  // nothing.
+  std::vector<RestoredPartition> restored;
+  RestoredRowChunk waitingRows(spec_->inputRowType);
+  try {
+    const uint64_t keyCount = readCount(body);
+    for (uint64_t k = 0; k < keyCount; ++k) {
+      RestoredPartition& partition = restored.emplace_back();
+      partition.keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
+      decodePartition(state::readLengthPrefixed(body), partition, waitingRows);
+    }
+    checkFullyRead(body, "the last partition");
+  } catch (const ValidationException&) {
+    throw;  // a snapshot of another query, already named
+  } catch (const std::exception& error) {
+    // Bytes that do not decode: InternalError from the readers, or a corrupted count inside a
+    // value that it reserved for (std::length_error, std::bad_alloc).
+    throwUnrestorableState(kPartitionsStateName, context().operatorName, keyGroup, error.what());
+  }
+  RowStore staged(spec_->inputRowType);
+  const std::vector<RowRef> waiting = waitingRows.moveInto(staged);
+  for (RestoredPartition& restoredPartition : restored) {
+    // The restored partition replaces the key's.
+    keyBytes_ = restoredPartition.keyBytes;
+    if (auto existing = partitionIndex_.find(keyBytes_); existing != partitionIndex_.end()) {
+      freePartition(existing->second);
+    }
+    const int32_t index = findOrAddPartition();
+    Partition& partition = partitions_[static_cast<size_t>(index)];
+    partition.accumulators = std::move(restoredPartition.accumulators);
+    partition.frame = std::move(restoredPartition.frame);
+    stateRows_ += partition.frame.size();
+    if (spec_->processingTime) {
+      for (int64_t time : partition.frame.times) {
+        lastArrivalTime_ = std::max(lastArrivalTime_, time);
+      }
+    }
+    if (!restoredPartition.waitingTimes.empty()) {
+      partition.waitingRows = std::make_unique<vector::Chunk>(spec_->inputRowType);
+      for (size_t i = 0; i < restoredPartition.waitingTimes.size(); ++i) {
+        const RowRef row = waiting[static_cast<size_t>(restoredPartition.firstWaitingRow) + i];
+        const vector::Chunk& chunk = staged.chunk(row.segment);
+        for (int column = 0; column < inputColumnCount_; ++column) {
+          appendValueOf(chunk.column(column), row.position,
+                        partition.waitingRows->mutableColumn(column));
+        }
+        partition.waitingRows->mutableRowKinds().push_back(RowKind::INSERT);
+      }
+      partition.waitingTimes = std::move(restoredPartition.waitingTimes);
+      stateRows_ += partition.waitingTimes.size();
+    }
+    if (std::optional<int64_t> due = dueTime(partition)) scheduleAt(index, *due);
   }
 }
 

@@ -42,8 +42,21 @@
 // (a ProcessingTimeService timer); a RANGE partition whose frame empties is dropped entirely.
 // Waiting rows are kept per partition, columnar, in arrival order. Unbounded frames keep their
 // accumulators, and ROWS frames their last rows, as long as the job runs (Flink keeps them
-// until state TTL, which eddy does not have yet). All of it lives in plain member containers:
-// checkpointing of over aggregates comes later, the state is not part of a snapshot yet.
+// until state TTL, which eddy does not have yet). All of it lives in plain member containers.
+//
+// Checkpoints (STREAMING): the partitions are raw keyed state of the task's keyed backend,
+// "_over_aggregate/partitions" (docs/state_format.md, "Over aggregate"), one value per
+// partition key: its accumulators, its frame rows with their times, and its waiting rows with
+// their times; so a snapshot is written by key group and a restore at another parallelism
+// reads the partitions of its key groups. A restore (in open(), before any record) rebuilds the
+// partitions and their due entries (and, in processing time, their timers); the clock's last
+// arrival time is raised to the latest restored frame row's, so times stay monotonic. Bytes
+// that do not decode throw InternalError naming the state, the operator and the key group; a
+// snapshot of another query's shape (accumulator or frame value counts) ValidationException.
+// Event time: the watermark too, as union operator list state "_over_aggregate/watermark" (the
+// lowest restored value wins), so a row late before the restore stays late. Output is emitted
+// by the end of every batch, watermark and timer, so there is nothing to flush before a
+// barrier. BATCH keeps nothing across a checkpoint and registers no state.
 //
 // finish(): every still-waiting row is processed and emitted, whatever the watermark — an
 // accepted row is never dropped silently at the end of a bounded input. A Watermark::kMax
@@ -72,12 +85,16 @@
 #include <optional>
 #include <queue>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "function/aggregate/aggregate_call.h"
 #include "relational/ordering.h"
 #include "runtime/operators/sort/sort_operator.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "vector/chunk.h"
 #include "vector/chunk_operations.h"
 
@@ -124,6 +141,14 @@ class OverAggregateOperator final : public StreamOperator {
   void processBatch(int inputIndex, BatchPtr batch) override;
   void processWatermark(Watermark watermark) override;
   void finish() override;
+  /// Event time: writes the watermark into its operator list state (the partitions are written
+  /// by the keyed state backend, see the file comment).
+  void snapshotState(StateSnapshotContext& context) override;
+
+  /// The raw keyed state holding the partitions, and the union operator list state holding
+  /// each subtask's watermark (see the file comment).
+  static constexpr const char* kPartitionsStateName = "_over_aggregate/partitions";
+  static constexpr const char* kWatermarkStateName = "_over_aggregate/watermark";
 
   /// Rows held in state: waiting rows plus the rows kept in bounded frames, over all
   /// partitions. For tests.
@@ -199,6 +224,31 @@ class OverAggregateOperator final : public StreamOperator {
   void emitOutput();
   void countLateRow();
 
+  /// The partitions as raw keyed state: written from and restored into partitions_.
+  class PartitionsState final : public state::RawKeyedState {
+   public:
+    explicit PartitionsState(OverAggregateOperator* over) : over_(over) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    OverAggregateOperator* over_;
+  };
+  /// A partition decoded from a snapshot, before it replaces the partition of its key.
+  struct RestoredPartition;
+  /// Checkpoints: appends the partitions of `range`'s key groups to their block bodies
+  /// (docs/state_format.md).
+  void snapshotPartitions(KeyGroupRange range, int maxParallelism,
+                          std::vector<std::string>& bodies) const;
+  /// Checkpoints: decodes one block body completely, then installs its partitions (none when
+  /// it does not decode: InternalError naming the state, or ValidationException for a snapshot
+  /// of another query's shape).
+  void restorePartitions(int keyGroup, std::string_view body);
+  /// Checkpoints: decodes one partition's value into `partition`, its waiting rows staged.
+  void decodePartition(std::string_view value, RestoredPartition& partition,
+                       RestoredRowChunk& waitingRows) const;
+
   std::shared_ptr<const OverAggregateSpec> spec_;
   int inputColumnCount_ = 0;
   bool bounded_ = false;   // preceding is set: frames keep their rows
@@ -237,6 +287,12 @@ class OverAggregateOperator final : public StreamOperator {
   std::vector<int32_t> order_;
   std::vector<int64_t> remainingTimes_;
   std::vector<int32_t> due_;
+
+  // Checkpoints (STREAMING): the raw keyed state, the number of accumulator values of all
+  // calls together, and the event-time watermark's state.
+  PartitionsState partitionsState_{this};
+  size_t accumulatorValueCount_ = 0;
+  ListState<int64_t>* watermarkState_ = nullptr;
 };
 
 }  // namespace eddy::runtime::operators

@@ -1,8 +1,14 @@
 #include "runtime/operators/rank/rank_operator.h"
 
 #include <algorithm>
+#include <exception>
+#include <utility>
 
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/types/type_serializer.h"
 #include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/stored_rows/row_sorter.h"
@@ -19,7 +25,8 @@ namespace {
 bool isAccumulate(RowKind kind) { return kind == RowKind::INSERT || kind == RowKind::UPDATE_AFTER; }
 }  // namespace
 
-RankOperator::RankOperator(std::shared_ptr<const RankSpec> spec) : spec_(std::move(spec)) {}
+RankOperator::RankOperator(std::shared_ptr<const RankSpec> spec)
+    : spec_(std::move(spec)), restoredRows_(spec_->inputRowType) {}
 RankOperator::~RankOperator() = default;
 
 void RankOperator::open(OperatorContext& context) {
@@ -31,6 +38,36 @@ void RankOperator::open(OperatorContext& context) {
   store_ = RowStore(spec_->inputRowType);
   pending_ = RowRefOutputQueue(&store_, spec_->outputRowType);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
+  // Checkpoints: the first-row deduplication's rows are the ValueState above; the others' come
+  // back from the backend (the rows) and the operator state store (the window's watermark).
+  if (batchMode_ || spec_->keepFirstArrival) return;
+  if (windowed()) {
+    // One value per old subtask; from the lowest, no row accepted before is late.
+    watermarkState_ = context.operatorStateStore().getUnionListState(
+        ListStateDescriptor<int64_t>(kWatermarkStateName));
+    const std::vector<int64_t> restored = watermarkState_->get();
+    if (!restored.empty()) currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+  }
+  restoringInOpen_ = true;
+  context.keyedStateBackend().registerRawKeyedState(rowsStateName(), state::StateKind::kList,
+                                                    rowsRawState_);
+  restoringInOpen_ = false;
+  storeRestoredRows();
+}
+
+void RankOperator::snapshotState(StateSnapshotContext& /*context*/) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
+}
+
+size_t RankOperator::stateRows() const {
+  size_t rows = 0;
+  for (const auto& [key, partition] : partitions_) rows += partition.size();
+  return rows + static_cast<size_t>(batchMode_ ? 0 : store_.keptRows());
+}
+
+int64_t RankOperator::windowFireTime(const Value& windowEnd) const {
+  const int64_t endMillis = windowEnd.get<LocalDateTime>().getMillisecond();
+  return (spec_->windowTimeZone ? spec_->windowTimeZone->toEpochMillis(endMillis) : endMillis) - 1;
 }
 
 bool RankOperator::less(const std::vector<Value>& a, const std::vector<Value>& b) const {
@@ -114,12 +151,7 @@ void RankOperator::processBatch(int, BatchPtr batch) {
       if (spec_->windowEndColumn >= 0) {
         if (!accumulate) throw InternalError("window Rank received an update or delete row");
         {
-          const Value& end = row[spec_->windowEndColumn];
-          int64_t endMillis = end.get<LocalDateTime>().getMillisecond();
-          int64_t fireTime =
-              (spec_->windowTimeZone ? spec_->windowTimeZone->toEpochMillis(endMillis)
-                                     : endMillis) -
-              1;
+          const int64_t fireTime = windowFireTime(row[spec_->windowEndColumn]);
           if (fireTime <= currentWatermark_) {
             if (context().metrics) ++context().metrics->numLateRecordsDropped;
             continue;
@@ -529,5 +561,118 @@ void RankOperator::finish() {
 }
 
 void RankOperator::emitOutput() { emitChunk(output_, output()); }
+
+// --- Checkpoints ---
+//
+// A key group's block body (docs/state_format.md, "Rank"): the ListState payload,
+// keyCount:varint then per partition keyBytes:bytes count:varint row:bytes{count}, each row
+// columnCount:varint TypeSerializer<Value>{columnCount} (stored_row_codec.h); Top-N rows in
+// their sorted order, window Top-N rows in arrival order.
+
+void RankOperator::RowsState::snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                                                std::vector<std::string>& bodies) const {
+  rank_->snapshotRows(range, maxParallelism, bodies);
+}
+
+void RankOperator::RowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  rank_->restoreRows(keyGroup, body);
+}
+
+void RankOperator::snapshotRows(KeyGroupRange range, int maxParallelism,
+                                std::vector<std::string>& bodies) {
+  std::string row;
+  if (!windowed()) {
+    const std::vector<SnapshotKey> keys =
+        snapshotKeysOf(topN_, range, maxParallelism,
+                       [](const Partition& partition) { return !partition.sorted.empty(); });
+    writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
+      const std::vector<RowRef>& sorted = topN_[key.slot].sorted;
+      serialization::writeVarint(sorted.size(), body);
+      for (const RowRef ref : sorted) {
+        row.clear();
+        writeStoredRowColumns(store_.chunk(ref.segment), ref.position, row);
+        state::writeLengthPrefixed(row, body);
+      }
+    });
+    return;
+  }
+  // Window Top-N: the buffered partitions (slot: the partition's index in `rows`).
+  std::vector<SnapshotKey> keys;
+  std::vector<const Rows*> rows;
+  for (const auto& [keyBytes, partition] : partitions_) {
+    const int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
+    if (!range.contains(keyGroup)) continue;
+    keys.push_back(SnapshotKey{keyGroup, keyBytes, static_cast<int32_t>(rows.size())});
+    rows.push_back(&partition);
+  }
+  sortSnapshotKeys(keys);
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
+    const Rows& partition = *rows[static_cast<size_t>(key.slot)];
+    serialization::writeVarint(partition.size(), body);
+    for (const std::vector<Value>& values : partition) {
+      // As writeStoredRowColumns writes a stored row.
+      row.clear();
+      serialization::writeVarint(values.size(), row);
+      for (const Value& value : values) TypeSerializer<Value>::serialize(value, row);
+      state::writeLengthPrefixed(row, body);
+    }
+  });
+}
+
+void RankOperator::restoreRows(int keyGroup, std::string_view body) {
+  const int64_t before = restoredRows_.size();
+  try {
+    const uint64_t keyCount = readCount(body);
+    for (uint64_t k = 0; k < keyCount; ++k) {
+      const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
+      const uint64_t rowCount = readCount(body);
+      if (rowCount == 0) throw InternalError("a partition without rows");
+      for (uint64_t r = 0; r < rowCount; ++r) {
+        std::string_view row = state::readLengthPrefixed(body);
+        restoredRows_.readRow(row);
+        checkFullyRead(row, "a row");
+        restoredKeys_.emplace_back(keyBytes);
+      }
+    }
+    checkFullyRead(body, "the last partition");
+  } catch (const std::exception& error) {
+    // Nothing of a body that does not decode is kept.
+    restoredRows_.truncate(before);
+    restoredKeys_.resize(static_cast<size_t>(before));
+    throwUnrestorableState(rowsStateName(), context().operatorName, keyGroup, error.what());
+  }
+  if (!restoringInOpen_) storeRestoredRows();
+}
+
+void RankOperator::storeRestoredRows() {
+  if (restoredRows_.empty()) return;
+  if (!windowed()) {
+    // A partition's rows are consecutive and in sorted order: appended, they keep it.
+    const std::vector<RowRef> refs = restoredRows_.moveInto(store_);
+    for (size_t i = 0; i < refs.size(); ++i) {
+      store_.retain(refs[i]);
+      topN_[topN_.findOrAdd(restoredKeys_[i])].sorted.push_back(refs[i]);
+    }
+    restoredKeys_.clear();
+    return;
+  }
+  // Window Top-N keeps Values: the staged rows pass through a store of their own.
+  RowStore staged(spec_->inputRowType);
+  const std::vector<RowRef> refs = restoredRows_.moveInto(staged);
+  const int arity = spec_->inputRowType->getFieldCount();
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const vector::Chunk& chunk = staged.chunk(refs[i].segment);
+    std::vector<Value> row;
+    row.reserve(static_cast<size_t>(arity));
+    for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(refs[i].position));
+    auto [position, inserted] = partitions_.try_emplace(restoredKeys_[i]);
+    if (inserted) {
+      windowPartitions_[windowFireTime(row[static_cast<size_t>(spec_->windowEndColumn)])].push_back(
+          restoredKeys_[i]);
+    }
+    position->second.push_back(std::move(row));
+  }
+  restoredKeys_.clear();
+}
 
 }  // namespace eddy::runtime::operators

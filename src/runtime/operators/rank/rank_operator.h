@@ -19,6 +19,25 @@
 // grouped by partition keys and sorted by sort keys (a RowSorter) and each partition's visible
 // rows are emitted as +I, gathered a column at a time (partitions in key-byte order).
 //
+// Checkpoints (STREAMING): what a subtask keeps is written into the key-group sections of the
+// task's keyed backend (docs/state_format.md, "Rank"), so a restore at another parallelism
+// reads the partitions of its key groups:
+//   Top-N and Deduplicate: raw keyed state "_rank/rows", per partition its kept rows in their
+//     sorted order (equal keys in arrival order), each row's columns as Values; a restore (in
+//     open(), before any record) moves the rows of all its key groups into the store as fresh
+//     chunks and lists them under their partitions in that order.
+//   Window Top-N: raw keyed state "_window_rank/rows", per partition (its key includes the
+//     window end) the buffered rows in arrival order; a restore buffers them again and files
+//     each partition under its window's time. The watermark too, as union operator list state
+//     "_window_rank/watermark" (the lowest restored value wins), so a row of a window emitted
+//     before the checkpoint stays late after the restore (Flink's WindowRank starts from no
+//     watermark instead).
+//   Deduplication keeping the first row on processing time: ValueState "rows" of the backend,
+//     the first row per key as Values, in the snapshot as any typed state.
+// Bytes that do not decode throw InternalError naming the state, the operator and the key group.
+// Output is emitted by the end of every batch, so there is nothing to flush before a barrier.
+// BATCH keeps nothing across a checkpoint and registers no raw state.
+//
 // One operator per subtask, called from its task thread; input partitioned by the partition
 // keys (none: parallelism 1).
 #pragma once
@@ -30,16 +49,20 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/session_time_zone.h"
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "eddy/state/state.h"
 #include "relational/ordering.h"
 #include "runtime/operators/sort/sort_operator.h"
 #include "runtime/operators/stored_rows/key_table.h"
 #include "runtime/operators/stored_rows/row_ref_output_queue.h"
 #include "runtime/operators/stored_rows/row_store.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "state/heap_keyed_state_backend.h"
 #include "state/state_backend_loader.h"
 #include "vector/chunk.h"
@@ -90,8 +113,20 @@ class RankOperator final : public StreamOperator {
   void processBatch(int inputIndex, BatchPtr batch) override;
   void processWatermark(Watermark watermark) override;
   void finish() override;
+  /// Window Top-N: writes the watermark into its operator list state (the rows are written by
+  /// the keyed state backend, see the file comment).
+  void snapshotState(StateSnapshotContext& context) override;
 
   using Rows = std::vector<std::vector<Value>>;
+
+  /// The raw keyed states holding the rows (see the file comment), and the window Top-N's
+  /// union operator list state holding each subtask's watermark.
+  static constexpr const char* kRowsStateName = "_rank/rows";
+  static constexpr const char* kWindowRowsStateName = "_window_rank/rows";
+  static constexpr const char* kWatermarkStateName = "_window_rank/watermark";
+
+  /// Rows held: the STREAMING Top-N's kept rows, or the window Top-N's buffered rows. For tests.
+  size_t stateRows() const;
 
  private:
   /// Whether row `a` sorts before row `b` by the sort keys.
@@ -135,6 +170,31 @@ class RankOperator final : public StreamOperator {
   /// BATCH: ranks every buffered row and emits the visible ones.
   void finishInBatchMode();
   void emitOutput();
+  /// Window Top-N: when the window ending at `windowEnd` (a window_end value) fires.
+  int64_t windowFireTime(const Value& windowEnd) const;
+
+  /// The rows as raw keyed state (STREAMING Top-N or window Top-N): written from and restored
+  /// into topN_ and store_, or partitions_ and windowPartitions_.
+  class RowsState final : public state::RawKeyedState {
+   public:
+    explicit RowsState(RankOperator* rank) : rank_(rank) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    RankOperator* rank_;
+  };
+  bool windowed() const { return spec_->windowEndColumn >= 0; }
+  const char* rowsStateName() const { return windowed() ? kWindowRowsStateName : kRowsStateName; }
+  /// Checkpoints: appends the rows of the partitions of `range`'s key groups to their block
+  /// bodies (docs/state_format.md).
+  void snapshotRows(KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies);
+  /// Checkpoints: stages the rows of one block body (all of it or, when it does not decode,
+  /// nothing: InternalError naming the state), and stores them unless open() is restoring.
+  void restoreRows(int keyGroup, std::string_view body);
+  /// Checkpoints: moves the staged rows into their partitions, in staging order.
+  void storeRestoredRows();
 
   std::shared_ptr<const RankSpec> spec_;
   bool batchMode_ = false;
@@ -158,6 +218,14 @@ class RankOperator final : public StreamOperator {
   // row was added to.
   std::vector<int32_t> batchSegments_;
   std::vector<int32_t> touched_;
+  // Checkpoints (STREAMING, not the first-row deduplication): the raw keyed state, the rows
+  // restored in open() (with each row's partition key) before they are stored, and the window
+  // Top-N's watermark state.
+  RowsState rowsRawState_{this};
+  RestoredRowChunk restoredRows_;
+  std::vector<std::string> restoredKeys_;
+  bool restoringInOpen_ = false;
+  ListState<int64_t>* watermarkState_ = nullptr;
 };
 
 }  // namespace eddy::runtime::operators

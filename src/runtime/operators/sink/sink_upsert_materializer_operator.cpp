@@ -3,22 +3,39 @@
 
 #include <absl/hash/hash.h>
 
+#include <exception>
 #include <numeric>
 #include <string_view>
 #include <utility>
 
+#include "eddy/detail/state/key_group_snapshot.h"
+#include "eddy/exceptions.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
 
 SinkUpsertMaterializerOperator::SinkUpsertMaterializerOperator(
     std::shared_ptr<const SinkUpsertMaterializerSpec> spec)
-    : spec_(std::move(spec)), store_(spec_->rowType), pending_(&store_, spec_->rowType) {
+    : spec_(std::move(spec)),
+      store_(spec_->rowType),
+      pending_(&store_, spec_->rowType),
+      restoredRows_(spec_->rowType) {
   matchColumns_ = spec_->upsertKey;
   if (matchColumns_.empty()) {
     matchColumns_.resize(static_cast<size_t>(spec_->rowType->getFieldCount()));
     std::iota(matchColumns_.begin(), matchColumns_.end(), 0);
   }
+}
+
+void SinkUpsertMaterializerOperator::open(OperatorContext& context) {
+  StreamOperator::open(context);
+  if (context.executionMode == RuntimeExecutionMode::BATCH) return;
+  // The rows the task restored are handed over now, gathered over all key groups.
+  restoringInOpen_ = true;
+  context.keyedStateBackend().registerRawKeyedState(kRowsStateName, state::StateKind::kList,
+                                                    rowsState_);
+  restoringInOpen_ = false;
+  listRestoredRows();
 }
 
 void SinkUpsertMaterializerOperator::processBatch(int, BatchPtr batch) {
@@ -92,6 +109,78 @@ void SinkUpsertMaterializerOperator::compactIfSparse() {
     for (Listed& listed : key.rows) references.push_back(&listed.row);
   });
   store_.compact(references);
+}
+
+// --- Checkpoints ---
+//
+// A key group's block body (docs/state_format.md, "Sink upsert materializer"): the ListState
+// payload, keyCount:varint then per key keyBytes:bytes count:varint row:bytes{count}, each row
+// columnCount:varint TypeSerializer<Value>{columnCount} (stored_row_codec.h), in list order.
+
+void SinkUpsertMaterializerOperator::ListedRowsState::snapshotKeyGroups(
+    KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
+  materializer_->snapshotListedRows(range, maxParallelism, bodies);
+}
+
+void SinkUpsertMaterializerOperator::ListedRowsState::restoreKeyGroup(int keyGroup,
+                                                                      std::string_view body) {
+  materializer_->restoreListedRows(keyGroup, body);
+}
+
+void SinkUpsertMaterializerOperator::snapshotListedRows(KeyGroupRange range, int maxParallelism,
+                                                        std::vector<std::string>& bodies) {
+  const std::vector<SnapshotKey> keys = snapshotKeysOf(
+      keys_, range, maxParallelism, [](const KeyState& key) { return !key.rows.empty(); });
+  std::string row;
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
+    const std::vector<Listed>& rows = keys_[key.slot].rows;
+    serialization::writeVarint(rows.size(), body);
+    for (const Listed& listed : rows) {
+      row.clear();
+      writeStoredRowColumns(store_.chunk(listed.row.segment), listed.row.position, row);
+      state::writeLengthPrefixed(row, body);
+    }
+  });
+}
+
+void SinkUpsertMaterializerOperator::restoreListedRows(int keyGroup, std::string_view body) {
+  const int64_t before = restoredRows_.size();
+  try {
+    const uint64_t keyCount = readCount(body);
+    for (uint64_t k = 0; k < keyCount; ++k) {
+      const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
+      const uint64_t rowCount = readCount(body);
+      if (rowCount == 0) throw InternalError("a key without rows");
+      for (uint64_t r = 0; r < rowCount; ++r) {
+        std::string_view row = state::readLengthPrefixed(body);
+        restoredRows_.readRow(row);
+        checkFullyRead(row, "a row");
+        restoredKeys_.emplace_back(keyBytes);
+      }
+    }
+    checkFullyRead(body, "the last key");
+  } catch (const std::exception& error) {
+    // Nothing of a body that does not decode is kept.
+    restoredRows_.truncate(before);
+    restoredKeys_.resize(static_cast<size_t>(before));
+    throwUnrestorableState(kRowsStateName, context().operatorName, keyGroup, error.what());
+  }
+  if (!restoringInOpen_) listRestoredRows();
+}
+
+void SinkUpsertMaterializerOperator::listRestoredRows() {
+  if (restoredRows_.empty()) return;
+  const std::vector<RowRef> refs = restoredRows_.moveInto(store_);
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const RowRef row = refs[i];
+    matchBytes_.clear();
+    vector::appendKeyBytes(store_.chunk(row.segment), matchColumns_, row.position, matchBytes_);
+    store_.retain(row);
+    // A key's rows are consecutive and in list order: appended, they keep it.
+    keys_[keys_.findOrAdd(restoredKeys_[i])].rows.push_back(
+        Listed{row, absl::Hash<std::string_view>{}(matchBytes_)});
+  }
+  restoredKeys_.clear();
 }
 
 }  // namespace eddy::runtime::operators

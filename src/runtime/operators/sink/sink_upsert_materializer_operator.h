@@ -17,18 +17,32 @@
 //
 // Rows stay in the input chunks that brought them (a RowStore); per key a list of RowRefs.
 // One operator per subtask, input partitioned by the primary key; called only by its task
-// thread. Not yet part of a checkpoint.
+// thread.
+//
+// Checkpoints (STREAMING): the lists are raw keyed state of the task's keyed backend,
+// "_sink_upsert_materializer/rows" (docs/state_format.md, "Sink upsert materializer"): per
+// primary key its listed rows in arrival order, each row's columns as Values, so a snapshot is
+// written by key group and a restore at another parallelism reads the keys of its key groups.
+// A restore (in open(), before any record) stages the rows of all its key groups, moves them
+// into the store as fresh chunks and lists them under their keys again; the match hashes are
+// recomputed. Bytes that do not decode throw InternalError naming the state, the operator and
+// the key group. Nothing is buffered between batches, so there is nothing to flush before a
+// barrier. Like Flink's, the operator keeps no watermark or timer.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "runtime/operators/stored_rows/key_table.h"
 #include "runtime/operators/stored_rows/row_ref_output_queue.h"
 #include "runtime/operators/stored_rows/row_store.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
@@ -45,10 +59,16 @@ struct SinkUpsertMaterializerSpec {
 class SinkUpsertMaterializerOperator final : public StreamOperator {
  public:
   explicit SinkUpsertMaterializerOperator(std::shared_ptr<const SinkUpsertMaterializerSpec> spec);
+  /// STREAMING: registers the listed rows as raw keyed state, restoring those of the
+  /// subtask's key groups (see the file comment).
+  void open(OperatorContext& context) override;
   void processBatch(int inputIndex, BatchPtr batch) override;
 
   /// The rows listed over all keys; for tests.
   int64_t storedRows() const { return store_.keptRows(); }
+
+  /// The name of the raw keyed state holding the listed rows (see the file comment).
+  static constexpr const char* kRowsStateName = "_sink_upsert_materializer/rows";
 
  private:
   struct Listed {
@@ -66,12 +86,41 @@ class SinkUpsertMaterializerOperator final : public StreamOperator {
   int64_t findFirst(const std::vector<Listed>& rows, uint64_t hash);
   void compactIfSparse();
 
+  /// The listed rows as raw keyed state: written from and restored into keys_ and store_.
+  class ListedRowsState final : public state::RawKeyedState {
+   public:
+    explicit ListedRowsState(SinkUpsertMaterializerOperator* materializer)
+        : materializer_(materializer) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    SinkUpsertMaterializerOperator* materializer_;
+  };
+  /// Checkpoints: appends the listed rows of the keys of `range`'s key groups to their block
+  /// bodies (docs/state_format.md).
+  void snapshotListedRows(KeyGroupRange range, int maxParallelism,
+                          std::vector<std::string>& bodies);
+  /// Checkpoints: stages the rows of one block body (all of it or, when it does not decode,
+  /// nothing: InternalError naming the state), and lists them unless open() is restoring.
+  void restoreListedRows(int keyGroup, std::string_view body);
+  /// Checkpoints: moves the staged rows into the store and appends them to their keys' lists.
+  void listRestoredRows();
+
   std::shared_ptr<const SinkUpsertMaterializerSpec> spec_;
   std::vector<int> matchColumns_;
   RowStore store_;
   KeyTable<KeyState> keys_;
   std::string keyBytes_, matchBytes_, listedBytes_;
   RowRefOutputQueue pending_;  // the output of the current batch
+
+  // Checkpoints: the raw keyed state, and the rows restored in open() (with each row's key)
+  // before they are listed.
+  ListedRowsState rowsState_{this};
+  RestoredRowChunk restoredRows_;
+  std::vector<std::string> restoredKeys_;
+  bool restoringInOpen_ = false;
 };
 
 }  // namespace eddy::runtime::operators

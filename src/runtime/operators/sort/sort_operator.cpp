@@ -1,10 +1,16 @@
 #include "runtime/operators/sort/sort_operator.h"
 
 #include <algorithm>
+#include <exception>
 
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
+#include "eddy/state/state_descriptor.h"
+#include "eddy/types/type_serializer.h"
 #include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/stored_rows/row_sorter.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
@@ -17,6 +23,38 @@ void SortOperator::open(OperatorContext& context) {
   StreamOperator::open(context);
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
   chunks_ = RowStore(spec_->rowType);
+  if (batchMode_) return;
+  // Checkpoints: the state comes back from the stores the task restored (see the header).
+  KeyedStateBackend& backend = context.keyedStateBackend();
+  if (spec_->timeColumn >= 0) {
+    watermarkState_ = context.operatorStateStore().getUnionListState(
+        ListStateDescriptor<int64_t>(kWatermarkStateName));
+    const std::vector<int64_t> restored = watermarkState_->get();
+    if (!restored.empty()) currentWatermark_ = *std::min_element(restored.begin(), restored.end());
+    backend.registerRawKeyedState(kRowsStateName, state::StateKind::kList, pendingState_);
+    return;
+  }
+  rowsSeenState_ = backend.getValueState(ValueStateDescriptor<int64_t>(kRowsSeenStateName));
+  if (selectEmptyKey()) seen_ = rowsSeenState_->value().value_or(0);
+}
+
+void SortOperator::snapshotState(StateSnapshotContext& /*context*/) {
+  if (watermarkState_ != nullptr) watermarkState_->update({currentWatermark_});
+  if (rowsSeenState_ != nullptr && seen_ > 0 && selectEmptyKey()) rowsSeenState_->update(seen_);
+}
+
+size_t SortOperator::pendingRows() const {
+  size_t rows = 0;
+  for (const auto& [time, timeRows] : pending_) rows += timeRows.size();
+  return rows;
+}
+
+bool SortOperator::selectEmptyKey() {
+  KeyedStateBackend& backend = context().keyedStateBackend();
+  const int keyGroup = assignToKeyGroup(std::string_view(), backend.maxParallelism());
+  if (!backend.keyGroupRange().contains(keyGroup)) return false;
+  backend.setCurrentKey(std::string_view(), keyGroup);
+  return true;
 }
 
 void SortOperator::processBatch(int, BatchPtr batch) {
@@ -146,6 +184,75 @@ void SortOperator::finish() {
   }
   chunks_.clear();
   chunkSlots_.clear();
+}
+
+// --- Checkpoints ---
+//
+// The temporal sort's block body (docs/state_format.md, "Temporal sort and limit"): the
+// ListState payload of one key, the empty key: 01 00 count:varint row:bytes{count}, each row
+// columnCount:varint TypeSerializer<Value>{columnCount} (as stored_row_codec.h writes a stored
+// row), by time, then arrival.
+
+void SortOperator::PendingRowsState::snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                                                       std::vector<std::string>& bodies) const {
+  sort_->snapshotPendingRows(range, maxParallelism, bodies);
+}
+
+void SortOperator::PendingRowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  sort_->restorePendingRows(keyGroup, body);
+}
+
+void SortOperator::snapshotPendingRows(KeyGroupRange range, int maxParallelism,
+                                       std::vector<std::string>& bodies) const {
+  const int keyGroup = assignToKeyGroup(std::string_view(), maxParallelism);
+  if (pending_.empty() || !range.contains(keyGroup)) return;
+  std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
+  serialization::writeVarint(1, body);
+  writeKeyBytes(std::string_view(), body);
+  serialization::writeVarint(pendingRows(), body);
+  std::string bytes;
+  for (const auto& [time, rows] : pending_) {
+    for (const Row& row : rows) {
+      bytes.clear();
+      serialization::writeVarint(static_cast<uint64_t>(row.getArity()), bytes);
+      for (int field = 0; field < row.getArity(); ++field) {
+        TypeSerializer<Value>::serialize(row.getField(field), bytes);
+      }
+      state::writeLengthPrefixed(bytes, body);
+    }
+  }
+}
+
+void SortOperator::restorePendingRows(int keyGroup, std::string_view body) {
+  // Decoded completely before anything is filed, so a body that does not decode adds nothing.
+  std::vector<std::pair<int64_t, Row>> restored;
+  try {
+    RestoredRowChunk staged(spec_->rowType);
+    const uint64_t keyCount = readCount(body);
+    for (uint64_t k = 0; k < keyCount; ++k) {
+      if (!readKeyOfKeyGroup(body, keyGroup, context().maxParallelism).empty()) {
+        throw InternalError("a key other than the empty key");
+      }
+      const uint64_t rowCount = readCount(body);
+      if (rowCount == 0) throw InternalError("a key without rows");
+      for (uint64_t r = 0; r < rowCount; ++r) {
+        std::string_view row = state::readLengthPrefixed(body);
+        staged.readRow(row);
+        checkFullyRead(row, "a row");
+      }
+    }
+    checkFullyRead(body, "the last key");
+    RowStore rows(spec_->rowType);
+    for (const RowRef ref : staged.moveInto(rows)) {
+      const vector::Chunk& chunk = rows.chunk(ref.segment);
+      const vector::Vector& times = chunk.column(spec_->timeColumn);
+      if (times.isNull(ref.position)) throw InternalError("a row whose time is NULL");
+      restored.emplace_back(times.data<int64_t>()[ref.position], chunk.rowAt(ref.position));
+    }
+  } catch (const std::exception& error) {
+    throwUnrestorableState(kRowsStateName, context().operatorName, keyGroup, error.what());
+  }
+  for (auto& [time, row] : restored) pending_[time].push_back(std::move(row));
 }
 
 }  // namespace eddy::runtime::operators

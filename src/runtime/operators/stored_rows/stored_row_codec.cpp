@@ -1,0 +1,143 @@
+// StoredRowCodec: writing stored rows into checkpoint block bodies and staging them back (see
+// the header).
+#include "runtime/operators/stored_rows/stored_row_codec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <tuple>
+#include <utility>
+
+#include "eddy/detail/state/key_group_snapshot.h"
+#include "eddy/exceptions.h"
+#include "eddy/runtime/record_batch.h"
+#include "eddy/types/value.h"
+#include "vector/chunk_operations.h"
+
+namespace eddy::runtime::operators {
+
+void sortSnapshotKeys(std::vector<SnapshotKey>& keys) {
+  std::sort(keys.begin(), keys.end(), [](const SnapshotKey& left, const SnapshotKey& right) {
+    return std::tie(left.keyGroup, left.bytes) < std::tie(right.keyGroup, right.bytes);
+  });
+}
+
+void writeKeyBytes(std::string_view keyBytes, std::string& out) {
+  state::writeLengthPrefixed(keyBytes, out);
+}
+
+void writeStoredRowColumns(const vector::Chunk& chunk, int64_t position, std::string& out) {
+  const int columnCount = chunk.columnCount();
+  serialization::writeVarint(static_cast<uint64_t>(columnCount), out);
+  for (int column = 0; column < columnCount; ++column) {
+    TypeSerializer<Value>::serialize(chunk.column(column).valueAt(position), out);
+  }
+}
+
+std::string_view readKeyOfKeyGroup(std::string_view& body, int keyGroup, int maxParallelism) {
+  const std::string_view keyBytes = state::readLengthPrefixed(body);
+  const int written = assignToKeyGroup(keyBytes, maxParallelism);
+  if (written != keyGroup) {
+    throw InternalError(fmt::format(
+        "a key of key group {} (maximum parallelism {}) is in the block of key group {}", written,
+        maxParallelism, keyGroup));
+  }
+  return keyBytes;
+}
+
+uint64_t readCount(std::string_view& in) {
+  const uint64_t count = serialization::readVarint(in);
+  if (count > in.size()) {
+    throw InternalError(fmt::format("a count of {} with {} bytes left", count, in.size()));
+  }
+  return count;
+}
+
+std::string_view readElement(std::string_view& in) { return state::readLengthPrefixed(in); }
+
+void throwKeyWithoutElements() { throw InternalError("a key without entries"); }
+
+uint8_t readByte(std::string_view& in) {
+  if (in.empty()) throw InternalError("truncated state snapshot");
+  const auto byte = static_cast<uint8_t>(in.front());
+  in.remove_prefix(1);
+  return byte;
+}
+
+void checkFullyRead(std::string_view rest, std::string_view what) {
+  if (!rest.empty()) throw InternalError(fmt::format("trailing bytes after {}", what));
+}
+
+void throwUnrestorableState(std::string_view stateName, std::string_view operatorName,
+                            int keyGroup, std::string_view cause) {
+  throw InternalError(fmt::format("Cannot restore state '{}' of operator '{}' in key group {}: {}",
+                                  stateName, operatorName, keyGroup, cause));
+}
+
+RestoredRowChunk::RestoredRowChunk(LogicalTypePtr rowType) : chunk_(std::move(rowType)) {}
+
+void RestoredRowChunk::readRow(std::string_view& in, RowKind kind) {
+  const int columnCount = chunk_.columnCount();
+  const uint64_t columns = serialization::readVarint(in);
+  if (columns != static_cast<uint64_t>(columnCount)) {
+    throw InternalError(
+        fmt::format("a row of {} columns where the input has {}", columns, columnCount));
+  }
+  const int64_t before = chunk_.size();
+  int column = 0;
+  try {
+    for (; column < columnCount; ++column) {
+      chunk_.mutableColumn(column).appendValue(TypeSerializer<Value>::deserialize(in));
+    }
+  } catch (const std::exception& error) {
+    // A value that does not decode, one the column's type does not take, or a corrupted count
+    // inside a value that it reserved for (std::length_error, std::bad_alloc).
+    for (int appended = 0; appended < column; ++appended) {
+      chunk_.mutableColumn(appended).resize(before);
+    }
+    throw InternalError(fmt::format("column {} of a row: {}", column, error.what()));
+  }
+  chunk_.mutableRowKinds().push_back(kind);
+}
+
+void RestoredRowChunk::truncate(int64_t size) {
+  if (size >= chunk_.size()) return;
+  for (int column = 0; column < chunk_.columnCount(); ++column) {
+    if (chunk_.column(column).size() > size) chunk_.mutableColumn(column).resize(size);
+  }
+  chunk_.mutableRowKinds().resize(static_cast<size_t>(size));
+}
+
+std::vector<RowRef> RestoredRowChunk::moveInto(RowStore& store) {
+  const int64_t rowCount = chunk_.size();
+  std::vector<RowRef> refs;
+  refs.reserve(static_cast<size_t>(rowCount));
+  const auto batch = static_cast<int64_t>(kDefaultBatchSize);
+  if (rowCount <= batch) {
+    if (rowCount > 0) {
+      const int32_t segment = store.add(std::exchange(chunk_, vector::Chunk(chunk_.rowType())));
+      for (int64_t row = 0; row < rowCount; ++row) {
+        refs.push_back(RowRef{segment, static_cast<int32_t>(row)});
+      }
+    }
+    return refs;
+  }
+  // One key group may hold many more rows than a chunk.
+  std::vector<int32_t> selection;
+  for (int64_t begin = 0; begin < rowCount; begin += batch) {
+    const int64_t end = std::min(rowCount, begin + batch);
+    selection.resize(static_cast<size_t>(end - begin));
+    for (int64_t row = begin; row < end; ++row) {
+      selection[static_cast<size_t>(row - begin)] = static_cast<int32_t>(row);
+    }
+    const int32_t segment = store.add(vector::gather(chunk_, selection.data(), end - begin));
+    for (int64_t row = begin; row < end; ++row) {
+      refs.push_back(RowRef{segment, static_cast<int32_t>(row - begin)});
+    }
+  }
+  chunk_ = vector::Chunk(chunk_.rowType());
+  return refs;
+}
+
+}  // namespace eddy::runtime::operators
