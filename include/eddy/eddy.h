@@ -19,6 +19,7 @@
 #include "eddy/datastream/checkpointed_function.h"
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
+#include "eddy/connector/source.h"
 #include "eddy/datastream/watermark_strategy.h"
 #include "eddy/table/changelog_mode.h"
 #include "eddy/table/environment_settings.h"

@@ -47,7 +47,7 @@ std::unique_lock<std::mutex> ProgressLine::pause() {
 }
 
 std::string ProgressLine::format(std::chrono::milliseconds elapsed, int64_t rowsRead,
-                                 int64_t rowsWritten, int64_t watermark) {
+                                 int64_t rowsWritten, int64_t watermark, int64_t numRestarts) {
   auto count = [](int64_t rows) { return rows < 0 ? std::string("-") : std::to_string(rows); };
   std::string shownWatermark = "-";
   if (watermark == INT64_MAX) {
@@ -57,7 +57,7 @@ std::string ProgressLine::format(std::chrono::milliseconds elapsed, int64_t rows
   }
   return "[RUNNING] " + std::to_string(elapsed.count() / 1000) + " s elapsed, rows read " +
          count(rowsRead) + ", rows written " + count(rowsWritten) + ", watermark " +
-         shownWatermark;
+         shownWatermark + (numRestarts > 0 ? ", restarts " + std::to_string(numRestarts) : "");
 }
 
 void ProgressLine::eraseLocked() {
@@ -75,7 +75,7 @@ void ProgressLine::tick() {
     const JobProgress job = result_.getJobProgress();
     writeAll(descriptor_, kEraseLine + format(elapsed, job.rowsRead,
                                               countsRows_ ? rowsWritten_.load() : job.rowsWritten,
-                                              job.watermark));
+                                              job.watermark, job.numRestarts));
     shown_ = true;
     stop_.wait_for(lock, kRefreshInterval, [this] { return stopping_; });
   }

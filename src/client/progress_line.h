@@ -3,6 +3,8 @@
 //
 //   [RUNNING] 3 s elapsed, rows read 1200, rows written 15, watermark 2024-01-01T10:00:04
 //
+// followed by ", restarts N" once the job has restarted after a failure (`restart-strategy.*`).
+//
 // Rows read are the rows the job's sources emitted; rows written are a query's result rows
 // printed so far, or the rows that reached an INSERT's sinks; the watermark is the lowest one
 // the sinks have seen (UTC; "-" before the first). What is unknown shows as "-". The line is
@@ -42,10 +44,11 @@ class ProgressLine {
   /// released: hold it while writing to stdout.
   std::unique_lock<std::mutex> pause();
 
-  /// The line's text after `elapsed` with these counts (-1: unknown) and watermark (epoch
-  /// milliseconds; INT64_MIN: none yet, INT64_MAX: the end of input).
+  /// The line's text after `elapsed` with these counts (-1: unknown), watermark (epoch
+  /// milliseconds; INT64_MIN: none yet, INT64_MAX: the end of input) and restarts (shown when
+  /// more than 0).
   static std::string format(std::chrono::milliseconds elapsed, int64_t rowsRead,
-                            int64_t rowsWritten, int64_t watermark);
+                            int64_t rowsWritten, int64_t watermark, int64_t numRestarts = 0);
 
  private:
   void tick();

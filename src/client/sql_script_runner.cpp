@@ -23,6 +23,11 @@ constexpr const char* kOnlyTableauInScripts =
     "sql-client.execution.result-mode when execute query. Please add "
     "\"SET 'sql-client.execution.result-mode' = 'tableau';\" to the SQL file.";
 
+/// "1 time", "3 times".
+std::string times(int64_t count) {
+  return std::to_string(count) + (count == 1 ? " time" : " times");
+}
+
 /// How the client shows a statement's result, by the kind of statement whose output it is:
 /// CREATE / REPLACE TABLE .. AS SELECT runs its INSERT as a job and is reported as one;
 /// EXECUTE shows what its statement shows (a query's rows, an INSERT's job); an empty
@@ -76,6 +81,10 @@ void SqlScriptRunner::showQuery(TableResult& result) {
     interruption.emplace(result, view.mode == ResultMode::kTableau ? -1 : settings_.terminalInput);
   }
   showQueryResult(result, out_, view);
+  if (int64_t restarts = result.getJobProgress().numRestarts; restarts > 0) {
+    err_ << "[WARNING] The job restarted " << times(restarts)
+         << " after a failure; rows shown before a restart may be shown again.\n";
+  }
   reportDroppedRows(result);
 }
 
@@ -183,6 +192,9 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
             out_ << "[INFO] Execution of the SQL update statement cancelled.\n";
           } else {
             out_ << "[INFO] Complete execution of the SQL update statement.\n";
+          }
+          if (int64_t restarts = result.getJobProgress().numRestarts; restarts > 0) {
+            out_ << "[INFO] The job restarted " << times(restarts) << " after a failure.\n";
           }
           reportDroppedRows(result);
           break;

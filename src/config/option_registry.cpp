@@ -128,6 +128,44 @@ std::vector<ConfigOption> knownOptions() {
                                "The checkpoint or savepoint directory a job starts from."));
   options.push_back(makeOption("execution.savepoint.path", T::kString, "", "",
                                "Older name of execution.state-recovery.path."));
+  // ---- Restart strategies (Flink's RestartStrategyOptions; read when a job starts) ----
+  const std::vector<std::string> restartStrategies = {
+      "none",        "off",          "disable",           "fixed-delay",     "fixeddelay",
+      "failure-rate", "failurerate", "exponential-delay", "exponentialdelay"};
+  options.push_back(makeEnum("restart-strategy.type", restartStrategies,
+                             "exponential-delay with checkpointing, else none", "",
+                             "What a STREAMING job does when a task fails: restart from its "
+                             "latest checkpoint (fixed-delay, failure-rate, exponential-delay) "
+                             "or fail (none, off, disable)."));
+  options.push_back(makeEnum("restart-strategy", restartStrategies, "", "",
+                             "Older name of restart-strategy.type."));
+  options.push_back(makeInteger("restart-strategy.fixed-delay.attempts", 0, "1", "",
+                                "Restarts before the job fails."));
+  options.push_back(makeOption("restart-strategy.fixed-delay.delay", T::kDuration, "1 s", "",
+                               "Delay before each restart."));
+  options.push_back(makeInteger("restart-strategy.failure-rate.max-failures-per-interval", 1, "1",
+                                "", "Restarts allowed within the interval before the job fails."));
+  options.push_back(makeOption("restart-strategy.failure-rate.failure-rate-interval", T::kDuration,
+                               "1 min", "", "The interval failures are counted in."));
+  options.push_back(makeOption("restart-strategy.failure-rate.delay", T::kDuration, "1 s", "",
+                               "Delay before each restart."));
+  options.push_back(makeOption("restart-strategy.exponential-delay.initial-backoff", T::kDuration,
+                               "1 s", "", "Delay before the first restart."));
+  options.push_back(makeOption("restart-strategy.exponential-delay.max-backoff", T::kDuration,
+                               "1 min", "", "The longest delay."));
+  options.push_back(makeOption("restart-strategy.exponential-delay.backoff-multiplier",
+                               T::kDouble, "1.5", "",
+                               "Each delay is the one before times this (greater than 1)."));
+  options.push_back(makeOption("restart-strategy.exponential-delay.reset-backoff-threshold",
+                               T::kDuration, "1 h", "",
+                               "A failure this long after the last restart starts again from the "
+                               "initial backoff."));
+  options.push_back(makeOption("restart-strategy.exponential-delay.jitter-factor", T::kDouble,
+                               "0.1", "",
+                               "Share (0 to 1) of each delay added or taken at random."));
+  options.push_back(makeInteger("restart-strategy.exponential-delay.attempts-before-reset-backoff",
+                                1, "infinite", "",
+                                "Restarts before the job fails, counted from the last reset."));
   // ---- State ----
   ConfigOption backend = makeEnum("state.backend.type", {"hashmap", "rocksdb"}, "hashmap", "",
                                   "The state backend: in memory (hashmap) or RocksDB.");

@@ -9,9 +9,13 @@
 #include <thread>
 
 #include "config/configuration_view.h"
+#include "config/option_registry.h"
+#include "config/option_value.h"
 #include "graph/job_graph.h"
 #include "runtime/checkpoint_coordinator.h"
 #include "runtime/checkpoint_storage.h"
+#include "runtime/job_supervisor.h"
+#include "runtime/restart_strategy.h"
 #include "runtime/running_job.h"
 
 namespace eddy {
@@ -45,6 +49,77 @@ const std::string* firstSet(const std::map<std::string, std::string>& configurat
     if (auto it = configuration.find(key); it != configuration.end()) return &it->second;
   }
   return nullptr;
+}
+
+/// A Double option (ConfigurationView reads none): nothing when unset; the SET error when the
+/// value does not parse.
+std::optional<double> doubleOption(const std::map<std::string, std::string>& configuration,
+                                   const std::string& key) {
+  auto it = configuration.find(key);
+  if (it == configuration.end()) return std::nullopt;
+  std::optional<double> value = config::parseDouble(it->second);
+  if (!value) {
+    throw ValidationException(config::OptionRegistry::invalidValueMessage(
+        *config::OptionRegistry::instance().find(key), key, it->second));
+  }
+  return value;
+}
+
+/// The restart strategy the options set, as Flink's RestartBackoffTimeStrategyFactoryLoader:
+/// `restart-strategy.type` (older name `restart-strategy`) with its `restart-strategy.<type>.*`
+/// options; unset, exponential-delay with Flink's defaults (its options not read) when the job
+/// checkpoints, else none. Throws ValidationException for a value that does not parse (every
+/// restart option is parsed, so configure() rejects a bad one at once).
+runtime::RestartStrategyConfiguration restartStrategyOf(
+    const std::map<std::string, std::string>& configuration, bool checkpointing) {
+  using runtime::RestartStrategyType;
+  config::ConfigurationView view(configuration);
+  runtime::RestartStrategyConfiguration strategy;
+  const auto integer = [&](const char* key, int64_t& field) {
+    if (std::optional<int64_t> value = view.getInteger(key)) field = *value;
+  };
+  const auto millis = [&](const char* key, int64_t& field) {
+    if (std::optional<std::chrono::milliseconds> value = view.getDuration(key)) {
+      field = value->count();
+    }
+  };
+  const auto real = [&](const char* key, double& field) {
+    if (std::optional<double> value = doubleOption(configuration, key)) field = *value;
+  };
+  integer("restart-strategy.fixed-delay.attempts", strategy.fixedDelayAttempts);
+  millis("restart-strategy.fixed-delay.delay", strategy.fixedDelayMillis);
+  integer("restart-strategy.failure-rate.max-failures-per-interval",
+          strategy.failureRateMaxFailuresPerInterval);
+  millis("restart-strategy.failure-rate.failure-rate-interval", strategy.failureRateIntervalMillis);
+  millis("restart-strategy.failure-rate.delay", strategy.failureRateDelayMillis);
+  millis("restart-strategy.exponential-delay.initial-backoff",
+         strategy.exponentialInitialBackoffMillis);
+  millis("restart-strategy.exponential-delay.max-backoff", strategy.exponentialMaxBackoffMillis);
+  real("restart-strategy.exponential-delay.backoff-multiplier",
+       strategy.exponentialBackoffMultiplier);
+  millis("restart-strategy.exponential-delay.reset-backoff-threshold",
+         strategy.exponentialResetBackoffThresholdMillis);
+  real("restart-strategy.exponential-delay.jitter-factor", strategy.exponentialJitterFactor);
+  integer("restart-strategy.exponential-delay.attempts-before-reset-backoff",
+          strategy.exponentialAttemptsBeforeResetBackoff);
+  std::optional<std::string> type = view.getEnum("restart-strategy.type");
+  if (!type) type = view.getEnum("restart-strategy");
+  if (!type) {
+    runtime::RestartStrategyConfiguration defaults;
+    defaults.type = checkpointing ? RestartStrategyType::EXPONENTIAL_DELAY
+                                  : RestartStrategyType::NONE;
+    return defaults;
+  }
+  if (*type == "fixed-delay" || *type == "fixeddelay") {
+    strategy.type = RestartStrategyType::FIXED_DELAY;
+  } else if (*type == "failure-rate" || *type == "failurerate") {
+    strategy.type = RestartStrategyType::FAILURE_RATE;
+  } else if (*type == "exponential-delay" || *type == "exponentialdelay") {
+    strategy.type = RestartStrategyType::EXPONENTIAL_DELAY;
+  } else {
+    strategy.type = RestartStrategyType::NONE;  // none, off, disable
+  }
+  return strategy;
 }
 
 runtime::CheckpointRetention retentionOf(ExternalizedCheckpointRetention retention) {
@@ -156,7 +231,7 @@ CheckpointConfig& CheckpointConfig::setNumRetainedCheckpoints(int numRetained) {
 
 // ---- JobClient -------------------------------------------------------------------------
 
-JobClient::JobClient(std::shared_ptr<runtime::RunningJob> job) : job_(std::move(job)) {}
+JobClient::JobClient(std::shared_ptr<runtime::JobSupervisor> job) : job_(std::move(job)) {}
 
 const std::string& JobClient::getJobName() const { return job_->name(); }
 
@@ -167,15 +242,22 @@ JobStatus JobClient::getJobStatus() const { return job_->status(); }
 void JobClient::cancel() { job_->cancel(); }
 
 int64_t JobClient::getNumLateRecordsDropped() const {
-  return job_->metrics().numLateRecordsDropped.load();
+  return getMetrics()->numLateRecordsDropped.load();
 }
 
-const runtime::JobMetrics& JobClient::getMetrics() const { return job_->metrics(); }
+int64_t JobClient::getNumRestarts() const { return job_->numRestarts(); }
+
+std::shared_ptr<const runtime::JobMetrics> JobClient::getMetrics() const {
+  // Shares ownership of the attempt, so that the counters outlive its replacement.
+  std::shared_ptr<runtime::RunningJob> attempt = job_->currentAttempt();
+  const runtime::JobMetrics* metrics = &attempt->metrics();
+  return std::shared_ptr<const runtime::JobMetrics>(std::move(attempt), metrics);
+}
 
 JobExecutionResult JobClient::waitForCompletion() {
   job_->waitForCompletion();
   return JobExecutionResult(job_->name(), job_->netRuntimeMillis(),
-                            job_->metrics().numLateRecordsDropped.load());
+                            getMetrics()->numLateRecordsDropped.load(), job_->numRestarts());
 }
 
 // ---- StreamExecutionEnvironment ---------------------------------------------------------
@@ -220,7 +302,10 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::enableCheckpointing(
 StreamExecutionEnvironment& StreamExecutionEnvironment::configure(
     const std::map<std::string, std::string>& configuration) {
   config::ConfigurationView view(configuration);
-  // Read everything before changing anything, so that an invalid value changes nothing.
+  // Read everything before changing anything, so that an invalid value changes nothing. The
+  // restart strategy is read from the merged options when a job starts; here its values are
+  // only checked.
+  restartStrategyOf(configuration, false);
   auto interval = view.getDuration("execution.checkpointing.interval");
   auto mode = view.getEnum("execution.checkpointing.mode");
   auto timeout = view.getDuration("execution.checkpointing.timeout");
@@ -430,19 +515,19 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
   transformations_.clear();
 
   runtime::TaskSettings settings;
+  // As Flink, BATCH jobs take no checkpoints.
+  const bool checkpointing =
+      checkpointConfig_.isCheckpointingEnabled() && runtimeMode_ != RuntimeExecutionMode::BATCH;
+  settings.checkpointingEnabled = checkpointing;
   if (!restorePath_.empty()) {
-    // Same parallelism only for now: each operator subtask gets the snapshot of its index.
+    // Each operator subtask gets its share of the snapshots (key groups, list state).
     settings.restoredCheckpoint =
         runtime::readCheckpoint(localPath("execution.state-recovery.path", restorePath_));
   }
-  const int64_t firstCheckpointId =
-      settings.restoredCheckpoint ? settings.restoredCheckpoint->id + 1 : 1;
-  auto job = std::make_shared<runtime::RunningJob>(std::move(jobName), std::move(jobGraph),
-                                                   *clock_, std::move(settings));
-  // As Flink, BATCH jobs take no checkpoints.
-  if (checkpointConfig_.isCheckpointingEnabled() &&
-      runtimeMode_ != RuntimeExecutionMode::BATCH) {
-    runtime::CheckpointCoordinatorConfiguration coordination;
+  std::optional<runtime::JobCheckpointing> checkpointSetup;
+  if (checkpointing) {
+    runtime::JobCheckpointing setup;
+    runtime::CheckpointCoordinatorConfiguration& coordination = setup.configuration;
     coordination.intervalMillis = checkpointConfig_.getCheckpointInterval();
     coordination.timeoutMillis = checkpointConfig_.getCheckpointTimeout();
     coordination.minPauseMillis = checkpointConfig_.getMinPauseBetweenCheckpoints();
@@ -454,18 +539,30 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
                                  ? runtime::CheckpointOptions::AlignmentType::ALIGNED
                                  : runtime::CheckpointOptions::AlignmentType::AT_LEAST_ONCE;
     coordination.retention = retentionOf(checkpointConfig_.getExternalizedCheckpointRetention());
-    std::unique_ptr<runtime::CheckpointStorage> storage;
     if (checkpointConfig_.getCheckpointStorage().empty()) {
       // Flink's JobManagerCheckpointStorage: checkpoints in memory, lost with the process.
-      storage = std::make_unique<runtime::JobManagerCheckpointStorage>();
+      setup.createStorage = [](const std::string&) -> std::unique_ptr<runtime::CheckpointStorage> {
+        return std::make_unique<runtime::JobManagerCheckpointStorage>();
+      };
     } else {
-      storage = std::make_unique<runtime::FileSystemCheckpointStorage>(
-          localPath("state.checkpoints.dir", checkpointConfig_.getCheckpointStorage()),
-          job->jobId());
+      std::string directory =
+          localPath("state.checkpoints.dir", checkpointConfig_.getCheckpointStorage());
+      setup.createStorage = [directory = std::move(directory)](const std::string& jobId)
+          -> std::unique_ptr<runtime::CheckpointStorage> {
+        return std::make_unique<runtime::FileSystemCheckpointStorage>(directory, jobId);
+      };
     }
-    job->setCheckpointCoordinator(std::make_unique<runtime::CheckpointCoordinator>(
-        coordination, *job, std::move(storage), *clock_, firstCheckpointId));
+    checkpointSetup = std::move(setup);
   }
+  // BATCH jobs are not restarted: their sinks stage their output per job, so a second attempt
+  // would stage it twice (Flink restarts their failed regions from blocking results).
+  const runtime::RestartStrategyConfiguration restartStrategy =
+      jobGraph.executionMode == RuntimeExecutionMode::BATCH
+          ? runtime::RestartStrategyConfiguration{}
+          : restartStrategyOf(configuration_, checkpointing);
+  auto job = std::make_shared<runtime::JobSupervisor>(std::move(jobName), std::move(jobGraph),
+                                                      *clock_, std::move(settings),
+                                                      std::move(checkpointSetup), restartStrategy);
   job->start();
   return JobClient(std::move(job));
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/check.h"
+#include "eddy/connector/source.h"
 #include "eddy/exceptions.h"
 #include "graph/operator_uid.h"
 
@@ -182,6 +183,17 @@ PhysicalEdges resolveEdges(const std::vector<const Transformation*>& physical,
   return result;
 }
 
+// The coordinator provider of a source whose operator reads splits (connector::Source), else
+// null. The DataStream sources' factories are lambdas, so an operator instance is asked (a
+// source operator's constructor only keeps its definition); it is dropped at once.
+std::shared_ptr<const connector::detail::SourceCoordinatorProvider> sourceCoordinatorProviderOf(
+    const Transformation& node) {
+  if (node.kind != Transformation::Kind::SOURCE || !node.operatorFactory) return nullptr;
+  std::unique_ptr<runtime::StreamOperator> probe = node.operatorFactory->createOperator();
+  const auto* reader = dynamic_cast<const connector::detail::SplitReadingOperator*>(probe.get());
+  return reader != nullptr ? reader->sourceCoordinatorProvider() : nullptr;
+}
+
 // Chaining: puts every node into its upstream's chain when its only input is a FORWARD edge
 // (marking that edge chained), else at the head of a new vertex of `graph`; returns where each
 // node went.
@@ -200,7 +212,7 @@ Placement chainOperators(const std::vector<const Transformation*>& physical,
       auto [vertexIndex, upstreamIndex] = placement.at(edge.input.upstream);
       JobVertex& vertex = graph.vertices[vertexIndex];
       int index = static_cast<int>(vertex.operators.size());
-      vertex.operators.push_back(ChainedOperator{node, edges.uidOf.at(node), {}, {}});
+      vertex.operators.push_back(ChainedOperator{node, edges.uidOf.at(node), {}, {}, nullptr});
       vertex.operators[upstreamIndex].chainedSuccessors.push_back(index);
       vertex.name += " -> " + node->name;
       placement[node] = {vertexIndex, index};
@@ -210,7 +222,8 @@ Placement chainOperators(const std::vector<const Transformation*>& physical,
       vertex.name = node->name;
       vertex.parallelism = parallelism.at(node);
       vertex.isSource = node->kind == Transformation::Kind::SOURCE;
-      vertex.operators.push_back(ChainedOperator{node, edges.uidOf.at(node), {}, {}});
+      vertex.operators.push_back(ChainedOperator{node, edges.uidOf.at(node), {}, {},
+                                                 sourceCoordinatorProviderOf(*node)});
       placement[node] = {static_cast<int>(graph.vertices.size()), 0};
       graph.vertices.push_back(std::move(vertex));
     }

@@ -9,11 +9,16 @@
 // operator of one vertex with the head of another.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "eddy/datastream/runtime_execution_mode.h"
 #include "eddy/runtime/transformation.h"
+
+namespace eddy::connector::detail {
+class SourceCoordinatorProvider;
+}
 
 namespace eddy::graph {
 
@@ -37,6 +42,10 @@ struct ChainedOperator {
   std::string uid;
   std::vector<int> chainedSuccessors;  // chain indices of operators fed directly
   std::vector<int> networkEdges;       // indices into JobGraph::edges
+  /// A source whose operator reads splits (a connector::Source, eddy/connector/source.h):
+  /// what creates its split enumerator, which the job runs once for the whole vertex. Null for
+  /// every other operator.
+  std::shared_ptr<const connector::detail::SourceCoordinatorProvider> sourceCoordinatorProvider;
 };
 
 struct JobVertex {

@@ -103,6 +103,7 @@ void CheckpointCoordinator::storeAndComplete(
   lastCheckpointEnd_ = now;
   consecutiveFailures_ = 0;
   retained_.emplace_back(id, std::move(location));
+  latestCompleted_ = checkpoint;
   while (retained_.size() > static_cast<size_t>(std::max(1, configuration_.numRetained))) {
     storage_->discard(retained_.front().first);
     retained_.pop_front();
@@ -184,23 +185,38 @@ void CheckpointCoordinator::shutdown(JobStatus status) {
   wakeUp_.notify_all();
   if (timerThread_.joinable()) timerThread_.join();
   pending_.clear();
-  bool keep = false;
-  switch (configuration_.retention) {
-    case CheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS:
-      keep = false;
-      break;
-    case CheckpointRetention::DELETE_ON_CANCELLATION:
-      keep = status == JobStatus::FAILED;
-      break;
-    case CheckpointRetention::RETAIN_ON_CANCELLATION:
-      keep = status == JobStatus::FAILED || status == JobStatus::CANCELED;
-      break;
-  }
+  const bool keep =
+      retains(status) || (status == JobStatus::FAILED && configuration_.retainOnFailure);
   if (!keep) {
     for (const auto& [id, location] : retained_) storage_->discard(id);
     retained_.clear();
   }
   storage_->close();
+}
+
+bool CheckpointCoordinator::retains(JobStatus status) const {
+  switch (configuration_.retention) {
+    case CheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS:
+      return false;
+    case CheckpointRetention::DELETE_ON_CANCELLATION:
+      return status == JobStatus::FAILED;
+    case CheckpointRetention::RETAIN_ON_CANCELLATION:
+      return status == JobStatus::FAILED || status == JobStatus::CANCELED;
+  }
+  return false;
+}
+
+void CheckpointCoordinator::adoptRetainedCheckpoints(CheckpointCoordinator& previous) {
+  retained_ = std::move(previous.retained_);
+  previous.retained_.clear();
+  latestCompleted_ = previous.latestCompleted_;
+}
+
+void CheckpointCoordinator::applyRetention(JobStatus status) {
+  if (retains(status)) return;
+  for (const auto& [id, location] : retained_) storage_->discard(id);
+  retained_.clear();
+  storage_->close();  // again: the job's directory may be empty only now
 }
 
 std::vector<int64_t> CheckpointCoordinator::retainedCheckpointIds() const {

@@ -78,6 +78,11 @@ struct CheckpointCoordinatorConfiguration {
   int numRetained = 1;
   CheckpointOptions::AlignmentType alignment = CheckpointOptions::AlignmentType::ALIGNED;
   CheckpointRetention retention = CheckpointRetention::NO_EXTERNALIZED_CHECKPOINTS;
+  /// The job may be restarted after a failure (runtime::JobSupervisor): when it fails, its
+  /// stored checkpoints stay whatever `retention` says, for the next attempt's coordinator to
+  /// take over (adoptRetainedCheckpoints) or the supervisor to apply `retention` once the job
+  /// has ended for good (applyRetention).
+  bool retainOnFailure = false;
 };
 
 /// What the coordinator asks of its job (RunningJob implements it; tests fake it). Called from
@@ -140,6 +145,24 @@ class CheckpointCoordinator {
   int pendingCheckpointCount() const { return static_cast<int>(pending_.size()); }
   int consecutiveFailures() const { return consecutiveFailures_; }
 
+  // ---- Restarts (runtime::JobSupervisor): after shutdown(), or before startTimerThread() ----
+  /// The latest checkpoint this coordinator completed or adopted (kept in memory also when its
+  /// storage discarded it); null: none.
+  std::shared_ptr<const CompletedCheckpoint> latestCompletedCheckpoint() const {
+    return latestCompleted_;
+  }
+  /// The id the next checkpoint would get (ids of checkpoints that never completed included):
+  /// the coordinator of the job's next attempt goes on from it.
+  int64_t nextCheckpointId() const { return nextCheckpointId_; }
+  /// Takes over what `previous`, the shut-down coordinator of the job's failed attempt, kept:
+  /// its retained checkpoints (num-retained and the retention policy now apply to them here,
+  /// and no longer there) and its latest completed checkpoint. Before startTimerThread().
+  void adoptRetainedCheckpoints(CheckpointCoordinator& previous);
+  /// The job whose attempt ended FAILED with `retainOnFailure` ended for good with `status`
+  /// (FAILED: the restart strategy gave up; CANCELED: cancelled between attempts): applies the
+  /// retention policy to the checkpoints kept. After shutdown().
+  void applyRetention(JobStatus status);
+
  private:
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   static constexpr int64_t kNotYet = std::numeric_limits<int64_t>::min();
@@ -150,6 +173,8 @@ class CheckpointCoordinator {
   int64_t nextDueTime() const;
   bool triggerBlockedByPending() const;
   void timerLoop();
+  // Whether the retention policy keeps the stored checkpoints of a job that ended with `status`.
+  bool retains(JobStatus status) const;
 
   const CheckpointCoordinatorConfiguration configuration_;
   CheckpointTarget& job_;
@@ -172,6 +197,7 @@ class CheckpointCoordinator {
   int consecutiveFailures_ = 0;
   bool triggeringStopped_ = false;  // the job ended or was failed by the coordinator
   std::deque<std::pair<int64_t, std::string>> retained_;  // id → location, oldest first
+  std::shared_ptr<const CompletedCheckpoint> latestCompleted_;
 };
 
 }  // namespace eddy::runtime

@@ -259,6 +259,12 @@ void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint, const fs::p
     }
     ++ordinal;
   }
+  // The sources' split enumerators (CompletedCheckpoint::sourceCoordinators), small: inline.
+  metadata.putU32(static_cast<uint32_t>(checkpoint.sourceCoordinators.size()));
+  for (const auto& [uid, state] : checkpoint.sourceCoordinators) {
+    metadata.putString(uid);
+    metadata.putBlob(state);
+  }
   // Last and atomically: a reader sees either no _metadata or all of it.
   fs::path temporary = directory / kMetadataTemporaryName;
   writeDurably(temporary, metadata.finishWithChecksum());
@@ -334,6 +340,11 @@ std::shared_ptr<const CompletedCheckpoint> readCheckpoint(const fs::path& path) 
       }
       snapshot.finished = (flags & kSubtaskFinished) != 0;
     }
+  }
+  uint32_t coordinatorCount = metadata.getU32();
+  for (uint32_t c = 0; c < coordinatorCount; ++c) {
+    std::string uid = metadata.getString();
+    checkpoint->sourceCoordinators[uid] = metadata.getBlob();
   }
   if (!metadata.atEnd()) {
     throw ValidationException("The checkpoint file '" + metadataName +

@@ -1,6 +1,7 @@
 // CompletedCheckpoint: what a job collected for one checkpoint once every task acknowledged
 // it — the snapshot of every operator subtask, by operator uid (graph::ChainedOperator::uid,
-// the name a restored job finds its state by) and subtask index. It lives in memory; the
+// the name a restored job finds its state by) and subtask index, and the state of every
+// source's split enumerator, by the source's uid. It lives in memory; the
 // checkpoint coordinator writes it to `<state.checkpoints.dir>/<job-id>/chk-<n>/` and reads it
 // back for a restore. Immutable once built, so it is shared (shared_ptr) between the job, its
 // waiters and a restored job's tasks.
@@ -24,6 +25,12 @@ struct CompletedCheckpoint {
   /// operator uid → one snapshot per subtask, indexed by subtask (the vector's size is the
   /// operator's parallelism when the checkpoint was taken).
   std::map<std::string, std::vector<OperatorSnapshot>> operators;
+  /// The state of each replayable source's split enumerator (connector::Source), by the source
+  /// operator's uid: the bytes of docs/state_format.md "Source splits and split enumerators",
+  /// taken when the checkpoint was triggered, before any reader of the source took its
+  /// snapshot. A restore hands them to the enumerator (restoreEnumerator). Sources of the
+  /// legacy shape have none.
+  std::map<std::string, std::string> sourceCoordinators;
 };
 
 enum class CheckpointStatus {

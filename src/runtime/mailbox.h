@@ -1,8 +1,9 @@
 // Mailbox: the actions other threads ask one task to run on its own thread, as Flink's
 // TaskMailbox. The job puts checkpoint triggers and checkpoint completion / abort
-// notifications here; the task drains it between records (the source loop between two
-// emitNext calls, the input loop between two input elements) and while it waits, so that
-// every call on an operator still comes from the task thread and needs no lock.
+// notifications here, and a source's split enumerator its split assignments; the task drains
+// it between records (the source loop between two emitNext calls, the input loop between two
+// input elements) and while it waits, so that every call on an operator still comes from the
+// task thread and needs no lock.
 //
 // Any thread may put; only the owning task thread takes and waits. hasMail() is one atomic
 // load, cheap enough to check between every two batches. A task blocked on its empty input
@@ -19,7 +20,9 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "eddy/runtime/checkpoint_barrier.h"
 
@@ -39,11 +42,20 @@ struct CheckpointCompleteMail {
 struct CheckpointAbortedMail {
   int64_t checkpointId;
 };
+/// The source's split enumerator assigned splits to this source task's reader (Flink's
+/// AddSplitEvent): each in its source's versioned split bytes (connector::
+/// writeVersionAndSerialize). As mail, an assignment is ordered with the checkpoint triggers
+/// (see eddy/connector/source.h).
+struct AddSplitsMail {
+  std::vector<std::string> splits;
+};
+/// The enumerator will assign this task's reader no more splits (Flink's NoMoreSplitsEvent).
+struct NoMoreSplitsMail {};
 /// Any other action to run on the task thread.
 using MailAction = std::function<void()>;
 
-using Mail =
-    std::variant<TriggerCheckpointMail, CheckpointCompleteMail, CheckpointAbortedMail, MailAction>;
+using Mail = std::variant<TriggerCheckpointMail, CheckpointCompleteMail, CheckpointAbortedMail,
+                          AddSplitsMail, NoMoreSplitsMail, MailAction>;
 
 class Mailbox {
  public:

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "common/check.h"
+#include "eddy/connector/source.h"
 #include "eddy/exceptions.h"
+#include "eddy/state/operator_state_store.h"
 #include "runtime/finalize_on_master.h"
 #include "runtime/stream_task.h"
 
@@ -29,19 +31,21 @@ std::string randomJobId() {
 }  // namespace
 
 RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
-                       TaskSettings settings)
+                       TaskSettings settings, std::string jobId)
     : name_(std::move(name)),
-      jobId_(randomJobId()),
+      jobId_(jobId.empty() ? randomJobId() : std::move(jobId)),
       graph_(std::move(graph)),
       clock_(clock),
       settings_(std::move(settings)) {
   gates_.resize(graph_.vertices.size());
   mailboxes_.resize(graph_.vertices.size());
   finishedTasks_.resize(graph_.vertices.size());
+  awaitingFinalCheckpoint_.resize(graph_.vertices.size());
   for (size_t v = 0; v < graph_.vertices.size(); ++v) {
     const graph::JobVertex& vertex = graph_.vertices[v];
     gates_[v].resize(vertex.parallelism);
     finishedTasks_[v].assign(static_cast<size_t>(vertex.parallelism), false);
+    awaitingFinalCheckpoint_[v].assign(static_cast<size_t>(vertex.parallelism), false);
     for (int s = 0; s < vertex.parallelism; ++s) {
       if (!vertex.isSource) {
         gates_[v][s] = std::make_unique<InputGate>(vertex.inputChannelCount,
@@ -66,6 +70,7 @@ void RunningJob::setCheckpointCoordinator(std::unique_ptr<CheckpointCoordinator>
 }
 
 void RunningJob::start() {
+  createSourceCoordinators();  // before any reader registers
   startTime_ = std::chrono::steady_clock::now();
   int taskCount = 0;
   for (const graph::JobVertex& vertex : graph_.vertices) taskCount += vertex.parallelism;
@@ -106,6 +111,7 @@ void RunningJob::runSubtask(int vertex, int subtask) {
         abortCheckpointLocked(pendingCheckpoints_.begin()->first, CheckpointFailureReason::JOB_ENDED);
       }
     }
+    closeSourceCoordinators();
     // Every task ended: a job that succeeded commits its job-level output (BATCH file sinks).
     finalizeOnMasterIfSucceeded();
     if (coordinator_) {
@@ -237,6 +243,11 @@ bool RunningJob::triggerCheckpoint(int64_t id, CheckpointOptions options) {
                         std::to_string(latestTriggeredId_) + ": ids must increase");
   }
   latestTriggeredId_ = id;
+  // The sources' split enumerators first, the triggers after, under one lock (see
+  // registerSourceReader): a split assigned after an enumerator's snapshot reaches its reader
+  // after the reader's own snapshot of this checkpoint.
+  std::unique_lock coordinatorLock(coordinatorMutex_);
+  if (!snapshotSourceCoordinatorsLocked(id)) return false;
   const CheckpointBarrier barrier{id, clock_.currentTimeMillis(), options};
   PendingCheckpoint& pending =
       pendingCheckpoints_.try_emplace(id, barrier, graph_).first->second;
@@ -244,11 +255,12 @@ bool RunningJob::triggerCheckpoint(int64_t id, CheckpointOptions options) {
     for (int s = 0; s < graph_.vertices[v].parallelism; ++s) {
       if (finishedTasks_[v][static_cast<size_t>(s)]) {
         pending.acknowledgeFinished(static_cast<int>(v), s);
-      } else if (graph_.vertices[v].isSource) {
+      } else if (graph_.vertices[v].isSource || awaitingFinalCheckpoint_[v][static_cast<size_t>(s)]) {
         mailboxes_[v][s]->put(TriggerCheckpointMail{barrier});
       }
     }
   }
+  coordinatorLock.unlock();  // completing notifies the enumerators, which takes it again
   completeIfFullyAcknowledgedLocked(id);  // every task may have finished already
   return true;
 }
@@ -292,9 +304,22 @@ void RunningJob::abortCheckpoint(int64_t id) {
   if (pendingCheckpoints_.contains(id)) abortCheckpointLocked(id, CheckpointFailureReason::EXPIRED);
 }
 
+void RunningJob::taskAwaitsFinalCheckpoint(int vertex, int subtask) {
+  std::lock_guard lock(checkpointMutex_);
+  awaitingFinalCheckpoint_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)] = true;
+  // A checkpoint triggered before: its barriers may never reach this task (they went after the
+  // end of its inputs, or the inputs had finished), so it is triggered here.
+  for (const auto& [id, pending] : pendingCheckpoints_) {
+    if (beingStored_.contains(id) || pending.isAcknowledgedWithSnapshotBy(vertex, subtask)) continue;
+    mailboxes_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)]->put(
+        TriggerCheckpointMail{pending.barrier()});
+  }
+}
+
 void RunningJob::taskFinished(int vertex, int subtask) {
   std::lock_guard lock(checkpointMutex_);
   finishedTasks_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)] = true;
+  awaitingFinalCheckpoint_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)] = false;
   std::vector<int64_t> ids;
   for (auto& [id, pending] : pendingCheckpoints_) {
     if (pending.acknowledgeFinished(vertex, subtask)) ids.push_back(id);
@@ -314,7 +339,8 @@ void RunningJob::completeIfFullyAcknowledgedLocked(int64_t id) {
   auto pending = pendingCheckpoints_.find(id);
   if (pending == pendingCheckpoints_.end() || !pending->second.isFullyAcknowledged()) return;
   if (beingStored_.contains(id)) return;
-  std::shared_ptr<const CompletedCheckpoint> checkpoint = pending->second.finalizeCheckpoint();
+  std::shared_ptr<const CompletedCheckpoint> checkpoint =
+      withSourceCoordinatorStatesLocked(id, pending->second.finalizeCheckpoint());
   if (coordinator_) {
     // Stays pending until the coordinator has stored it and calls completeCheckpoint.
     beingStored_.emplace(id, checkpoint);
@@ -327,6 +353,7 @@ void RunningJob::completeIfFullyAcknowledgedLocked(int64_t id) {
 void RunningJob::completeCheckpointLocked(int64_t id,
                                           std::shared_ptr<const CompletedCheckpoint> checkpoint) {
   pendingCheckpoints_.erase(id);
+  notifySourceCoordinatorsOfCompletionLocked(id);
   // Mail first, outcome after: a finished task that sees nothing pending any more finds the
   // notification in its mailbox already.
   sendToAllTasksLocked(CheckpointCompleteMail{id});
@@ -336,6 +363,7 @@ void RunningJob::completeCheckpointLocked(int64_t id,
 void RunningJob::abortCheckpointLocked(int64_t id, CheckpointFailureReason reason) {
   pendingCheckpoints_.erase(id);
   beingStored_.erase(id);
+  pendingSourceCoordinatorStates_.erase(id);
   if (coordinator_) coordinator_->checkpointAborted(id, reason);
   sendToAllTasksLocked(CheckpointAbortedMail{id});
   recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::ABORTED, nullptr});
@@ -351,6 +379,172 @@ void RunningJob::sendToAllTasksLocked(const Mail& mail) {
   // A task that has ended closed its mailbox, which drops the mail.
   for (auto& mailboxes : mailboxes_) {
     for (auto& mailbox : mailboxes) mailbox->put(mail);
+  }
+}
+
+// ---- source coordinators -------------------------------------------------------------
+// The split enumerators of the job's connector::Source sources (see registerSourceReader).
+
+/// One source vertex's coordinator: the source's enumerator (with its serializers) and the
+/// context through which it reaches the vertex's readers: their tasks' mailboxes.
+class RunningJob::SourceCoordinatorHost final : public connector::detail::SourceCoordinatorContext {
+ public:
+  SourceCoordinatorHost(RunningJob& job, int vertex) : job_(job), vertex_(vertex) {}
+
+  const graph::ChainedOperator& source() const {
+    return job_.graph_.vertices[static_cast<size_t>(vertex_)].operators[0];
+  }
+
+  int currentParallelism() const override {
+    return job_.graph_.vertices[static_cast<size_t>(vertex_)].parallelism;
+  }
+  void assignSplits(int subtask, std::vector<std::string> splits) override {
+    mailboxOf(subtask, "assigned splits to").put(AddSplitsMail{std::move(splits)});
+  }
+  void signalNoMoreSplits(int subtask) override {
+    mailboxOf(subtask, "signalled no more splits to").put(NoMoreSplitsMail{});
+  }
+  const std::string& sourceName() const override { return source().transformation->name; }
+
+  std::unique_ptr<connector::detail::SourceCoordinator> coordinator;
+
+ private:
+  Mailbox& mailboxOf(int subtask, const char* what) const {
+    if (subtask < 0 || subtask >= currentParallelism()) {
+      throw ValidationException(fmt::format(
+          "The split enumerator of source '{}' {} subtask {}, but the source has {} subtasks",
+          sourceName(), what, subtask, currentParallelism()));
+    }
+    return *job_.mailboxes_[static_cast<size_t>(vertex_)][static_cast<size_t>(subtask)];
+  }
+
+  RunningJob& job_;
+  const int vertex_;
+};
+
+namespace {
+
+// Whether any subtask of operator `uid` kept reader splits in `checkpoint`.
+bool hasSourceReaderState(const CompletedCheckpoint& checkpoint, const std::string& uid) {
+  auto found = checkpoint.operators.find(uid);
+  if (found == checkpoint.operators.end()) return false;
+  const std::string name = std::string(state::kOperatorListStatePrefix) +
+                           std::string(connector::detail::kSourceReaderStateName);
+  for (const OperatorSnapshot& snapshot : found->second) {
+    if (snapshot.operatorState.contains(name)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void RunningJob::createSourceCoordinators() {
+  const CompletedCheckpoint* restored = settings_.restoredCheckpoint.get();
+  sourceCoordinators_.resize(graph_.vertices.size());
+  for (size_t v = 0; v < graph_.vertices.size(); ++v) {
+    const graph::JobVertex& vertex = graph_.vertices[v];
+    if (!vertex.isSource || !vertex.operators[0].sourceCoordinatorProvider) continue;
+    const graph::ChainedOperator& source = vertex.operators[0];
+    const std::string* state = nullptr;
+    if (restored != nullptr) {
+      auto found = restored->sourceCoordinators.find(source.uid);
+      if (found != restored->sourceCoordinators.end()) {
+        state = &found->second;
+      } else if (hasSourceReaderState(*restored, source.uid)) {
+        // A fresh enumerator would hand out again what the restored readers hold.
+        throw ValidationException(fmt::format(
+            "Cannot restore source '{}' (uid {}) from checkpoint {}: the checkpoint holds the "
+            "splits of its readers but not the state of its split enumerator",
+            source.transformation->name, source.uid, restored->id));
+      }
+    }
+    auto host = std::make_unique<SourceCoordinatorHost>(*this, static_cast<int>(v));
+    host->coordinator = source.sourceCoordinatorProvider->createCoordinator(*host, state);
+    sourceCoordinators_[v] = std::move(host);
+  }
+  std::lock_guard lock(coordinatorMutex_);
+  for (const auto& host : sourceCoordinators_) {
+    if (host) host->coordinator->start();
+  }
+}
+
+void RunningJob::registerSourceReader(int vertex, int subtask) {
+  std::lock_guard lock(coordinatorMutex_);
+  const auto& host = sourceCoordinators_[static_cast<size_t>(vertex)];
+  if (host) host->coordinator->addReader(subtask);
+}
+
+void RunningJob::requestSourceSplit(int vertex, int subtask) {
+  std::lock_guard lock(coordinatorMutex_);
+  const auto& host = sourceCoordinators_[static_cast<size_t>(vertex)];
+  if (host) host->coordinator->handleSplitRequest(subtask);
+}
+
+bool RunningJob::snapshotSourceCoordinatorsLocked(int64_t id) {
+  std::map<std::string, std::string> states;
+  for (size_t v = 0; v < sourceCoordinators_.size(); ++v) {
+    const auto& host = sourceCoordinators_[v];
+    if (!host) continue;
+    try {
+      states.emplace(host->source().uid, host->coordinator->snapshotState(id));
+    } catch (const std::exception& error) {
+      failFromSourceTasks(static_cast<int>(v),
+                          fmt::format("its split enumerator failed to snapshot checkpoint {}: {}",
+                                      id, error.what()));
+      return false;
+    }
+  }
+  if (!states.empty()) pendingSourceCoordinatorStates_[id] = std::move(states);
+  return true;
+}
+
+std::shared_ptr<const CompletedCheckpoint> RunningJob::withSourceCoordinatorStatesLocked(
+    int64_t id, std::shared_ptr<const CompletedCheckpoint> checkpoint) {
+  auto states = pendingSourceCoordinatorStates_.find(id);
+  if (states == pendingSourceCoordinatorStates_.end()) return checkpoint;
+  // PendingCheckpoint::finalizeCheckpoint hands over the checkpoint it built (a non-const
+  // object nobody else holds yet): the states are added before it is shared. (A
+  // finalizeCheckpoint that took them would need no cast.)
+  EDDY_CHECK(checkpoint.use_count() == 1);
+  std::const_pointer_cast<CompletedCheckpoint>(checkpoint)->sourceCoordinators =
+      std::move(states->second);
+  pendingSourceCoordinatorStates_.erase(states);
+  return checkpoint;
+}
+
+void RunningJob::notifySourceCoordinatorsOfCompletionLocked(int64_t id) {
+  std::lock_guard lock(coordinatorMutex_);
+  for (size_t v = 0; v < sourceCoordinators_.size(); ++v) {
+    const auto& host = sourceCoordinators_[v];
+    if (!host) continue;
+    try {
+      host->coordinator->notifyCheckpointComplete(id);
+    } catch (const std::exception& error) {
+      failFromSourceTasks(
+          static_cast<int>(v),
+          fmt::format("its split enumerator failed in notifyCheckpointComplete({}): {}", id,
+                      error.what()));
+    }
+  }
+}
+
+void RunningJob::failFromSourceTasks(int vertex, const std::string& message) {
+  // Thrown on a task thread, the failure names the source operator and fails the job as any
+  // operator's does. A task that has ended dropped the mail.
+  for (auto& mailbox : mailboxes_[static_cast<size_t>(vertex)]) {
+    mailbox->put(MailAction([message] { throw ConnectorException(message); }));
+  }
+}
+
+void RunningJob::closeSourceCoordinators() noexcept {
+  std::lock_guard lock(coordinatorMutex_);
+  for (const auto& host : sourceCoordinators_) {
+    if (!host) continue;
+    try {
+      host->coordinator->close();
+    } catch (...) {
+      // The job has ended; nothing is left to fail.
+    }
   }
 }
 

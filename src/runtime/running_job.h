@@ -46,8 +46,10 @@ namespace eddy::runtime {
 
 class RunningJob : public std::enable_shared_from_this<RunningJob>, public CheckpointTarget {
  public:
+  /// `jobId`: the id of the job this runs an attempt of (a restart keeps the job's id, so its
+  /// checkpoints stay in one directory); empty: a new random id.
   RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
-             TaskSettings settings = {});
+             TaskSettings settings = {}, std::string jobId = {});
   ~RunningJob();
 
   /// Attaches the job's checkpoint coordinator (before start(); the job owns it): start()
@@ -103,9 +105,28 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   /// The task finished (finish() done, end of input sent): it acknowledges every pending and
   /// later checkpoint as finished and is never triggered again.
   void taskFinished(int vertex, int subtask);
+  /// The task finished its operators but waits for a final checkpoint (Flink's checkpoints
+  /// after tasks finish): from now on every checkpoint triggers it directly, as a source, and
+  /// a pending one it has not acknowledged yet is triggered at once. taskFinished ends that.
+  void taskAwaitsFinalCheckpoint(int vertex, int subtask);
   /// Whether a checkpoint the task acknowledged with its snapshots is still pending: a
   /// finished task waits for it, so that its operators get notifyCheckpointComplete.
   bool hasPendingCheckpointAcknowledgedBy(int vertex, int subtask) const;
+
+  // ---- Source coordinators -------------------------------------------------------------
+  // A source vertex whose source reads splits (connector::Source, eddy/connector/source.h) has
+  // one split enumerator for all its subtasks, created in start() (restored from the
+  // checkpoint's sourceCoordinators when the job restores) and called only with
+  // coordinatorMutex_ held. Its assignments go to the readers as mail (AddSplitsMail,
+  // NoMoreSplitsMail). triggerCheckpoint snapshots every enumerator and puts the triggers while
+  // holding that lock, so an assignment made after an enumerator's snapshot reaches its reader
+  // after the reader's snapshot; the states go into CompletedCheckpoint::sourceCoordinators.
+
+  /// Called by the task (on its thread, in its source operator's open()): the enumerator's
+  /// addReader(subtask). Throws what the enumerator throws.
+  void registerSourceReader(int vertex, int subtask);
+  /// The reader asked for a split: the enumerator's handleSplitRequest(subtask).
+  void requestSourceSplit(int vertex, int subtask);
 
  private:
   void cancelGates();
@@ -119,6 +140,24 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   void completeCheckpointLocked(int64_t id, std::shared_ptr<const CompletedCheckpoint> checkpoint);
   void recordOutcomeLocked(int64_t id, CheckpointOutcome outcome);
   void sendToAllTasksLocked(const Mail& mail);
+
+  // Source coordinators (see registerSourceReader).
+  class SourceCoordinatorHost;
+  // In start(), before any task runs. Throws ValidationException for a checkpoint that holds a
+  // source's reader splits but no state of its enumerator, and what the enumerator throws.
+  void createSourceCoordinators();
+  // With checkpointMutex_ and coordinatorMutex_ held: keeps every enumerator's state for
+  // checkpoint `id`; false (and the job fails) when an enumerator threw.
+  bool snapshotSourceCoordinatorsLocked(int64_t id);
+  // With checkpointMutex_ held: `checkpoint` with the enumerators' states of `id` added.
+  std::shared_ptr<const CompletedCheckpoint> withSourceCoordinatorStatesLocked(
+      int64_t id, std::shared_ptr<const CompletedCheckpoint> checkpoint);
+  // With checkpointMutex_ held: every enumerator's notifyCheckpointComplete.
+  void notifySourceCoordinatorsOfCompletionLocked(int64_t id);
+  // Fails the job from one of the source's tasks: `message` is thrown there (checkpointMutex_
+  // may be held; failJob may not be called then).
+  void failFromSourceTasks(int vertex, const std::string& message);
+  void closeSourceCoordinators() noexcept;
 
   const std::string name_;
   const std::string jobId_;
@@ -152,6 +191,7 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   std::map<int64_t, PendingCheckpoint> pendingCheckpoints_;
   std::map<int64_t, CheckpointOutcome> outcomes_;  // the latest kRetainedOutcomes
   std::vector<std::vector<bool>> finishedTasks_;   // [vertex][subtask]
+  std::vector<std::vector<bool>> awaitingFinalCheckpoint_;  // [vertex][subtask]
   int64_t latestTriggeredId_ = std::numeric_limits<int64_t>::min();
   bool checkpointsStopped_ = false;  // the job ended, failed or was cancelled
   // Fully acknowledged checkpoints the coordinator is storing (still in pendingCheckpoints_,
@@ -160,6 +200,15 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   // Set before start(), then only read; calls into it never hold checkpointMutex_ except the
   // queueing notifications (checkpointAcknowledged, checkpointAborted).
   std::unique_ptr<CheckpointCoordinator> coordinator_;
+
+  // Source coordinators, by vertex (null: no split enumerator); set in start(), then only
+  // their contents change, under coordinatorMutex_. That lock is taken after checkpointMutex_
+  // where both are held, and before any mailbox's (the enumerators put mail while it is held).
+  std::vector<std::unique_ptr<SourceCoordinatorHost>> sourceCoordinators_;
+  std::mutex coordinatorMutex_;
+  // The enumerators' states of pending checkpoints (source uid → bytes), by checkpoint id;
+  // under checkpointMutex_.
+  std::map<int64_t, std::map<std::string, std::string>> pendingSourceCoordinatorStates_;
 };
 
 }  // namespace eddy::runtime

@@ -1,8 +1,11 @@
 #include "runtime/stream_task.h"
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
 
 #include "common/check.h"
+#include "eddy/connector/source.h"
 #include "eddy/exceptions.h"
 #include "runtime/running_job.h"
 #include "eddy/state/operator_state_store.h"
@@ -116,6 +119,28 @@ class DiscardingOutput final : public Output {
   void emitWatermarkStatus(WatermarkStatus) override {}
 };
 
+/// A split-reading source operator's way to its source's coordinator in the job and to its
+/// task's mailbox.
+class TaskSourceReaderGateway final : public connector::detail::SourceReaderGateway {
+ public:
+  TaskSourceReaderGateway(RunningJob& job, int vertex, int subtask, Mailbox& mailbox)
+      : job_(job), vertex_(vertex), subtask_(subtask), mailbox_(mailbox) {}
+  void registerReader() override { job_.registerSourceReader(vertex_, subtask_); }
+  void sendSplitRequest() override { job_.requestSourceSplit(vertex_, subtask_); }
+  void notifyAvailable() override {
+    // Waking the task is all the mail does; one is enough until it ran.
+    if (wakeUpPending_.exchange(true)) return;
+    mailbox_.put(MailAction([this] { wakeUpPending_ = false; }));
+  }
+
+ private:
+  RunningJob& job_;
+  const int vertex_;
+  const int subtask_;
+  Mailbox& mailbox_;
+  std::atomic<bool> wakeUpPending_{false};
+};
+
 void SourceOperator::processBatch(int, BatchPtr) {
   throw InternalError("a source operator received input");
 }
@@ -151,6 +176,7 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
     context.clock = &clock;
     context.metrics = &job.metrics();
     context.stateBackendType = settings.stateBackendType;
+    context.checkpointingEnabled = settings.checkpointingEnabled;
   }
 
   // Wire each operator's output: chained successors and network edges.
@@ -185,6 +211,15 @@ StreamTask::StreamTask(RunningJob& job, const graph::JobGraph& graph, int vertex
     } else {
       outputs_.push_back(std::make_unique<BroadcastingOutput>(std::move(targets)));
       contexts_[i].output = outputs_.back().get();
+    }
+  }
+
+  if (vertex_.isSource) {
+    splitReader_ = dynamic_cast<connector::detail::SplitReadingOperator*>(operators_[0].get());
+    if (splitReader_ != nullptr) {
+      readerGateway_ =
+          std::make_unique<TaskSourceReaderGateway>(job, vertexIndex, subtaskIndex, mailbox_);
+      splitReader_->setReaderGateway(*readerGateway_);
     }
   }
 
@@ -238,6 +273,16 @@ std::chrono::steady_clock::time_point StreamTask::nextWakeUp(
     wakeUp = std::min(wakeUp, timerWakeUp);
   }
   return wakeUp;
+}
+
+std::chrono::steady_clock::time_point StreamTask::sourceWakeUp(
+    std::chrono::milliseconds idleWait) const {
+  std::optional<std::chrono::steady_clock::time_point> pollBy;
+  if (splitReader_ != nullptr) pollBy = splitReader_->pollAgainBy();
+  if (!pollBy) return nextWakeUp(idleWait);
+  // Mail (its notifyAvailable, assignments, triggers) ends the wait; the bound only re-checks
+  // cancellation, as the input loop's.
+  return std::min(nextWakeUp(std::chrono::milliseconds(100)), *pollBy);
 }
 
 void StreamTask::flushOutputs() {
@@ -302,6 +347,7 @@ void StreamTask::run() {
       runInputLoop();
     }
     finishAndEndOutputs();
+    awaitFinalCheckpointIfNeeded();
     awaitAcknowledgedCheckpoints();
   } catch (...) {
     int failed = currentOperator;
@@ -326,10 +372,10 @@ void StreamTask::runSourceLoop() {
       idleWait = settings_.sourceIdleWaitInitial;
       continue;
     }
-    // Nothing available: sleep until mail, the next timer, or the back-off's next poll (the
-    // sources have no availability signal yet; see TaskSettings).
+    // Nothing available: sleep until mail, the next timer, or the back-off's next poll (for a
+    // split reader that signals availability, until it is woken or its requested time).
     flushOutputs();
-    if (!mailbox_.hasMail()) mailbox_.waitForMail(nextWakeUp(idleWait));
+    if (!mailbox_.hasMail()) mailbox_.waitForMail(sourceWakeUp(idleWait));
     idleWait = std::min(idleWait * 2, settings_.sourceIdleWaitMaximum);
   }
 }
@@ -396,6 +442,25 @@ void StreamTask::finishAndEndOutputs() {
   finished_ = true;
 }
 
+void StreamTask::awaitFinalCheckpointIfNeeded() {
+  if (!settings_.checkpointingEnabled) return;
+  bool needed = false;
+  for (const auto& op : operators_) needed = needed || op->needsFinalCheckpoint();
+  if (!needed) return;
+  // Flink's final checkpoint: the job triggers this task as it triggers sources (its inputs
+  // have all ended, so no barrier reaches it) until a checkpoint it acknowledged from now on
+  // has completed; that completion commits what its operators wrote after the last one.
+  awaitingFinalCheckpoint_ = true;
+  job_.taskAwaitsFinalCheckpoint(vertexIndex_, subtaskIndex_);
+  while (!finalCheckpointCompleted_) {
+    if (job_.cancelled()) throw TaskCancelled{};
+    processMail();
+    if (finalCheckpointCompleted_) break;
+    mailbox_.waitForMail(std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+  }
+  awaitingFinalCheckpoint_ = false;
+}
+
 void StreamTask::awaitAcknowledgedCheckpoints() {
   // Flink's checkpoints after tasks finish, simply: from now on the job acknowledges every
   // checkpoint for this task as finished; a checkpoint it acknowledged with snapshots before
@@ -420,12 +485,27 @@ void StreamTask::runMail(Mail& mail) {
       [&](auto& action) {
         using Action = std::decay_t<decltype(action)>;
         if constexpr (std::is_same_v<Action, TriggerCheckpointMail>) {
-          // Only sources are triggered; a source that has finished is acknowledged by the job.
-          if (vertex_.isSource && !finished_) performCheckpoint(action.barrier);
+          // Sources are triggered, and finished tasks awaiting their final checkpoint; another
+          // finished task is acknowledged by the job.
+          if ((vertex_.isSource && !finished_) || awaitingFinalCheckpoint_) {
+            performCheckpoint(action.barrier);
+          }
         } else if constexpr (std::is_same_v<Action, CheckpointCompleteMail>) {
           notifyCheckpointComplete(action.checkpointId);
         } else if constexpr (std::is_same_v<Action, CheckpointAbortedMail>) {
           notifyCheckpointAborted(action.checkpointId);
+        } else if constexpr (std::is_same_v<Action, AddSplitsMail>) {
+          // A reader that has ended reads nothing more (an enumerator assigns nothing after
+          // signalNoMoreSplits).
+          if (splitReader_ != nullptr && !finished_) {
+            currentOperator = 0;
+            splitReader_->handleAddSplits(action.splits);
+          }
+        } else if constexpr (std::is_same_v<Action, NoMoreSplitsMail>) {
+          if (splitReader_ != nullptr && !finished_) {
+            currentOperator = 0;
+            splitReader_->handleNoMoreSplits();
+          }
         } else {
           action();
         }
@@ -449,7 +529,11 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier) {
     snapshots.push_back(std::move(context.snapshot));
   }
   currentOperator = 0;
-  for (NetworkOutput* output : networkOutputs_) output->emitBarrier(barrier);
+  // A finished task has ended its outputs: its consumers count those channels as aligned.
+  if (!finished_) {
+    for (NetworkOutput* output : networkOutputs_) output->emitBarrier(barrier);
+  }
+  if (awaitingFinalCheckpoint_ && firstFinalCheckpointId_ < 0) firstFinalCheckpointId_ = barrier.id;
   job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots));
 }
 
@@ -459,6 +543,9 @@ void StreamTask::notifyCheckpointComplete(int64_t checkpointId) {
     operators_[i]->notifyCheckpointComplete(checkpointId);
   }
   currentOperator = 0;
+  if (firstFinalCheckpointId_ >= 0 && checkpointId >= firstFinalCheckpointId_) {
+    finalCheckpointCompleted_ = true;
+  }
 }
 
 void StreamTask::notifyCheckpointAborted(int64_t checkpointId) {

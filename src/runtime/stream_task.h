@@ -7,6 +7,12 @@
 // available waits on the mailbox (bounded by its next timer and a short back-off), a task
 // with an empty gate waits on the gate, which the mailbox wakes.
 //
+// A source whose operator reads splits (a connector::Source) registers its reader with the
+// source's coordinator in the job (RunningJob::registerSourceReader) when it opens, and gets the
+// enumerator's assignments as mail (AddSplitsMail, NoMoreSplitsMail), which the task hands to
+// the operator in order with the checkpoint triggers. Such a reader that signals availability
+// sleeps until it is woken (mail) or the time it asked for, instead of the polling back-off.
+//
 // Checkpoints: a source task takes one when its trigger mail runs; a task with inputs when
 // its CheckpointBarrierHandler has the barrier from every channel. Taking it is, on the task
 // thread: prepareSnapshotPreBarrier on every chained operator (head first, they may still
@@ -31,6 +37,11 @@
 #include "runtime/mailbox.h"
 #include "runtime/task_settings.h"
 #include "runtime/watermark_valve.h"
+
+namespace eddy::connector::detail {
+class SourceReaderGateway;
+class SplitReadingOperator;
+}  // namespace eddy::connector::detail
 
 namespace eddy::runtime {
 
@@ -67,6 +78,8 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   void runInputLoop();
   void processMessage(InputMessage& message, bool& endOfInput);
   void finishAndEndOutputs();
+  /// With checkpointing, when an operator needs it: stays until a final checkpoint completed.
+  void awaitFinalCheckpointIfNeeded();
   void awaitAcknowledgedCheckpoints();
   /// Runs the mail that is waiting; one atomic load when there is none.
   void processMail() {
@@ -84,6 +97,9 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   void fireDueTimers();
   void flushOutputs();
   std::chrono::steady_clock::time_point nextWakeUp(std::chrono::milliseconds maximum) const;
+  /// Until when a source that had nothing available waits: a split reader that signals
+  /// availability until it is woken or the time it asked for; any other source `idleWait`.
+  std::chrono::steady_clock::time_point sourceWakeUp(std::chrono::milliseconds idleWait) const;
 
   RunningJob& job_;
   const graph::JobVertex& vertex_;
@@ -97,6 +113,10 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   const int maxParallelism_;
   // Declared before the operators, which point into their stores, so they are destroyed after.
   std::vector<std::unique_ptr<OperatorSnapshot>> rescaledSnapshots_;  // see restoredSnapshotOf
+  // A source that reads splits (connector::Source): its way to the source's coordinator in the
+  // job (the operator keeps a pointer to it), and the operator, which gets the assignments.
+  std::unique_ptr<connector::detail::SourceReaderGateway> readerGateway_;
+  connector::detail::SplitReadingOperator* splitReader_ = nullptr;
   std::vector<OperatorContext> contexts_;
   std::vector<std::unique_ptr<StreamOperator>> operators_;
   std::vector<std::unique_ptr<Output>> outputs_;  // everything the operators emit into
@@ -107,6 +127,11 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   std::unique_ptr<CheckpointBarrierHandler> barrierHandler_;  // tasks with input channels
   bool opened_ = false;
   bool finished_ = false;  // finish() done: no more checkpoints are taken
+  // After finish(), until a checkpoint acknowledged from then on completed (see
+  // StreamOperator::needsFinalCheckpoint): the first such id, and whether one completed.
+  bool awaitingFinalCheckpoint_ = false;
+  int64_t firstFinalCheckpointId_ = -1;
+  bool finalCheckpointCompleted_ = false;
 
   struct Timer {
     int64_t time;

@@ -26,6 +26,9 @@ struct TaskSettings {
   /// `state.backend.type`: the keyed state backend each operator subtask gets
   /// (OperatorContext::keyedStateBackend); "hashmap" is the only one so far.
   std::string stateBackendType = "hashmap";
+  /// The job takes checkpoints: a task whose operators need a final checkpoint
+  /// (StreamOperator::needsFinalCheckpoint) waits for one after finishing.
+  bool checkpointingEnabled = false;
 };
 
 }  // namespace eddy::runtime

@@ -109,7 +109,9 @@ class CloseableIterator {
         }
         return false;
       }
-      if (client_.getJobStatus() != JobStatus::RUNNING) {
+      // RESTARTING: the next attempt's records come through the same queue.
+      const JobStatus status = client_.getJobStatus();
+      if (status != JobStatus::RUNNING && status != JobStatus::RESTARTING) {
         done_ = true;
         client_.waitForCompletion();  // throws when the job failed
         return false;

@@ -30,7 +30,7 @@
 namespace eddy {
 
 namespace runtime {
-class RunningJob;
+class JobSupervisor;
 }
 namespace graph {
 struct JobGraph;
@@ -113,44 +113,60 @@ class CheckpointConfig {
 class JobExecutionResult {
  public:
   JobExecutionResult(std::string jobName, int64_t netRuntimeMillis,
-                     int64_t numLateRecordsDropped = 0)
+                     int64_t numLateRecordsDropped = 0, int64_t numRestarts = 0)
       : jobName_(std::move(jobName)),
         netRuntimeMillis_(netRuntimeMillis),
-        numLateRecordsDropped_(numLateRecordsDropped) {}
+        numLateRecordsDropped_(numLateRecordsDropped),
+        numRestarts_(numRestarts) {}
   const std::string& getJobName() const { return jobName_; }
   /// Wall-clock milliseconds from start to end.
   int64_t getNetRuntime() const { return netRuntimeMillis_; }
-  /// Records the job's time-based operators dropped as late (behind their watermark).
+  /// Records the job's time-based operators dropped as late (behind their watermark), counted
+  /// by its last attempt (since that attempt's restore, when the job restarted).
   int64_t getNumLateRecordsDropped() const { return numLateRecordsDropped_; }
+  /// How often the job restarted after a failure (Flink's numRestarts; see
+  /// `restart-strategy.type`).
+  int64_t getNumRestarts() const { return numRestarts_; }
 
  private:
   std::string jobName_;
   int64_t netRuntimeMillis_;
   int64_t numLateRecordsDropped_;
+  int64_t numRestarts_;
 };
 
-/// A handle on a job started with executeAsync(). Copies refer to the same job. When the
-/// last handle goes away the job is cancelled and its threads are joined (unlike Flink,
-/// whose cluster keeps a detached job running): keep a handle while the job should run.
+/// A handle on a job started with executeAsync(). Copies refer to the same job, through all
+/// its attempts when it restarts after failures (`restart-strategy.type`). When the last
+/// handle goes away the job is cancelled and its threads are joined (unlike Flink, whose
+/// cluster keeps a detached job running): keep a handle while the job should run.
+/// Thread-safe.
 class JobClient {
  public:
-  explicit JobClient(std::shared_ptr<runtime::RunningJob> job);
+  explicit JobClient(std::shared_ptr<runtime::JobSupervisor> job);
   const std::string& getJobName() const;
-  /// The job's id, Flink's JobID form (32 lower-case hex digits, random per job): its
-  /// checkpoints go to `<state.checkpoints.dir>/<job id>/chk-<n>/`.
+  /// The job's id, Flink's JobID form (32 lower-case hex digits, random per job, the same for
+  /// every attempt): its checkpoints go to `<state.checkpoints.dir>/<job id>/chk-<n>/`.
   const std::string& getJobID() const;
+  /// RUNNING, RESTARTING (a task failed; the restart strategy's delay runs before the job
+  /// restarts), then FINISHED, CANCELED or FAILED.
   JobStatus getJobStatus() const;
-  /// Stops the job; waiting callers return without error.
+  /// Stops the job, also while it waits to restart; waiting callers return without error.
   void cancel();
-  /// Blocks until the job ends; throws JobExecutionException if it failed.
+  /// Blocks until the job ends for good; throws JobExecutionException if it failed (when the
+  /// restart strategy gave up: "Recovery is suppressed by <strategy>", then the last failure).
   JobExecutionResult waitForCompletion();
   /// Records the job's time-based operators dropped as late so far (see JobExecutionResult).
   int64_t getNumLateRecordsDropped() const;
-  /// The job's counters as they are now (rows read and written, the sinks' watermark).
-  const runtime::JobMetrics& getMetrics() const;
+  /// How often the job restarted so far (counted when a restart is decided, as Flink's
+  /// numRestarts).
+  int64_t getNumRestarts() const;
+  /// The counters of the job's current attempt as they are now (rows read and written, the
+  /// sinks' watermark; a restarted job counts again from its restore). The pointer keeps
+  /// them readable after the job restarts.
+  std::shared_ptr<const runtime::JobMetrics> getMetrics() const;
 
  private:
-  std::shared_ptr<runtime::RunningJob> job_;
+  std::shared_ptr<runtime::JobSupervisor> job_;
 };
 
 namespace datastream_detail {
@@ -188,9 +204,12 @@ class StreamExecutionEnvironment {
   /// options (`execution.checkpointing.*`, `state.checkpoints.dir`, `state.savepoints.dir`,
   /// `state.checkpoints.num-retained`) into getCheckpointConfig(), and the restore path
   /// (`execution.state-recovery.path`, older name `execution.savepoint.path`: a `chk-<n>` or
-  /// savepoint directory the next jobs start from). Keys not given keep their settings; other
-  /// keys are kept (getConfiguration) but not read. Throws ValidationException for an invalid
-  /// value.
+  /// savepoint directory the next jobs start from). The restart strategy
+  /// (`restart-strategy.type`, older name `restart-strategy`, and its `restart-strategy.*`
+  /// options) is read from the merged options when a job starts: unset, a STREAMING job with
+  /// checkpointing gets exponential-delay with Flink's defaults, any other job none; BATCH
+  /// jobs are not restarted. Keys not given keep their settings; other keys are kept
+  /// (getConfiguration) but not read. Throws ValidationException for an invalid value.
   StreamExecutionEnvironment& configure(const std::map<std::string, std::string>& configuration);
   /// The options configure() was given, merged.
   const std::map<std::string, std::string>& getConfiguration() const { return configuration_; }

@@ -4,6 +4,8 @@
 
 namespace eddy {
 
-enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED };
+/// RESTARTING: a task failed and the job waits out its restart strategy's delay before it
+/// restarts from its latest completed checkpoint (see `restart-strategy.type`).
+enum class JobStatus { RUNNING, FINISHED, FAILED, CANCELED, RESTARTING };
 
 }  // namespace eddy

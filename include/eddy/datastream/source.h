@@ -1,6 +1,10 @@
 // Source: the DataStream API's source interface, after Flink's FLIP-27 Source. A Source is a
 // definition (shared, immutable) that declares whether it ends by itself (BOUNDED) and
 // creates one SourceReader per parallel subtask; the reader is polled by its task thread.
+// This header has the types every source uses (Boundedness, ReaderOutput, SourceOutput) and the
+// legacy shape, Source<T> with createReader(subtaskIndex, parallelism), which keeps no
+// position; replayable sources, with splits, a split enumerator and checkpointed positions, are
+// connector::Source (eddy/connector/source.h, included at the end).
 //
 // pollNext emits what is available now through the ReaderOutput — ideally up to about
 // runtime::kDefaultBatchSize records per call — and says whether more is available at once,
@@ -114,6 +118,7 @@ class ReaderOutput {
   std::vector<int32_t> recordSplits_;
 };
 
+/// The reader of a source of the legacy shape: polled by its task thread, keeps no position.
 template <typename T>
 class SourceReader {
  public:
@@ -121,6 +126,10 @@ class SourceReader {
   virtual InputStatus pollNext(ReaderOutput<T>& output) = 0;
 };
 
+/// The base of every DataStream source (what fromSource takes). Implemented directly, it is the
+/// legacy shape: a source that keeps no position, so a job restored from a checkpoint starts
+/// it from the beginning (its records since then are read again). A replayable source is a
+/// connector::Source (eddy/connector/source.h), which implements createReader for itself.
 template <typename T>
 class Source {
  public:
@@ -132,75 +141,9 @@ class Source {
                                                         int parallelism) const = 0;
 };
 
-/// The elements of a vector, in order (fromElements / fromCollection). Subtask i of n reads
-/// elements i, i+n, i+2n, ... (fromElements runs it at parallelism 1).
-template <typename T>
-class CollectionSource final : public Source<T> {
- public:
-  explicit CollectionSource(std::vector<T> elements)
-      : elements_(std::make_shared<const std::vector<T>>(std::move(elements))) {}
-  Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
-  std::unique_ptr<SourceReader<T>> createReader(int subtaskIndex, int parallelism) const override {
-    return std::make_unique<Reader>(elements_, subtaskIndex, parallelism);
-  }
-
- private:
-  class Reader final : public SourceReader<T> {
-   public:
-    Reader(std::shared_ptr<const std::vector<T>> elements, int start, int step)
-        : elements_(std::move(elements)), next_(start), step_(step) {}
-    InputStatus pollNext(ReaderOutput<T>& output) override {
-      for (size_t emitted = 0; emitted < runtime::kDefaultBatchSize; ++emitted) {
-        if (next_ >= elements_->size()) return InputStatus::END_OF_INPUT;
-        output.collect((*elements_)[next_]);
-        next_ += step_;
-      }
-      return next_ >= elements_->size() ? InputStatus::END_OF_INPUT
-                                        : InputStatus::MORE_AVAILABLE;
-    }
-
-   private:
-    std::shared_ptr<const std::vector<T>> elements_;
-    size_t next_;
-    size_t step_;
-  };
-
-  std::shared_ptr<const std::vector<T>> elements_;
-};
-
-/// The numbers from..to inclusive (fromSequence), split into one contiguous range per
-/// subtask.
-class NumberSequenceSource final : public Source<int64_t> {
- public:
-  NumberSequenceSource(int64_t from, int64_t to) : from_(from), to_(to) {}
-  Boundedness getBoundedness() const override { return Boundedness::BOUNDED; }
-  std::unique_ptr<SourceReader<int64_t>> createReader(int subtaskIndex,
-                                                      int parallelism) const override {
-    // Split [from, to] into `parallelism` nearly equal contiguous ranges.
-    __int128 count = static_cast<__int128>(to_) - from_ + 1;
-    if (count < 0) count = 0;
-    int64_t begin = static_cast<int64_t>(from_ + count * subtaskIndex / parallelism);
-    int64_t end = static_cast<int64_t>(from_ + count * (subtaskIndex + 1) / parallelism);
-    return std::make_unique<Reader>(begin, end);
-  }
-
- private:
-  class Reader final : public SourceReader<int64_t> {
-   public:
-    Reader(int64_t begin, int64_t end) : next_(begin), end_(end) {}
-    InputStatus pollNext(ReaderOutput<int64_t>& output) override {
-      int64_t stop = std::min<int64_t>(end_, next_ + runtime::kDefaultBatchSize);
-      for (; next_ < stop; ++next_) output.collect(next_);
-      return next_ >= end_ ? InputStatus::END_OF_INPUT : InputStatus::MORE_AVAILABLE;
-    }
-
-   private:
-    int64_t next_;
-    int64_t end_;  // exclusive
-  };
-
-  int64_t from_;
-  int64_t to_;
-};
-
 }  // namespace eddy
+
+// The replayable shape (FLIP-27 splits and enumerators, built on the types above) and the
+// built-in sources on it, CollectionSource (fromElements / fromCollection) and
+// NumberSequenceSource (fromSequence), which this header has always offered.
+#include "eddy/connector/source.h"  // IWYU pragma: export

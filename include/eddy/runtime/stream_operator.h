@@ -129,6 +129,8 @@ struct OperatorContext {
   JobMetrics* metrics = nullptr;
   /// `state.backend.type`: the kind of backend keyedStateBackend() creates ("hashmap").
   std::string stateBackendType = "hashmap";
+  /// The job takes checkpoints (STREAMING with `execution.checkpointing.interval` set).
+  bool checkpointingEnabled = false;
   /// The operator subtask's snapshot (already redistributed to its key groups and operator
   /// state) that the stores are restored from when created; null for a fresh start. Set by the
   /// task before initializeState; outlives the operator.
@@ -193,6 +195,12 @@ class StreamOperator {
   virtual void notifyCheckpointComplete(int64_t /*checkpointId*/) {}
   /// Checkpoint `checkpointId` will not complete: discard what was prepared for it.
   virtual void notifyCheckpointAborted(int64_t /*checkpointId*/) {}
+  /// Whether the operator commits what it wrote after its last checkpoint only at a checkpoint
+  /// taken after finish() (Flink's final checkpoint, FLIP-147): an exactly-once sink with
+  /// checkpointing enabled. Its task then stays, after finish(), until a checkpoint it took
+  /// part in after finishing has completed (or the job is cancelled). Asked after finish().
+  /// Default: false (the task ends once finished).
+  virtual bool needsFinalCheckpoint() const { return false; }
 
  protected:
   OperatorContext& context() const { return *context_; }

@@ -28,6 +28,8 @@ struct JobProgress {
   int64_t rowsWritten = -1;
   /// The lowest watermark among the sinks' inputs, epoch milliseconds; INT64_MIN: none yet.
   int64_t watermark = INT64_MIN;
+  /// How often the job restarted after a failure so far (`restart-strategy.type`).
+  int64_t numRestarts = 0;
 };
 
 /// Pulls the rows of a result one at a time; nullopt at the end. Owned by the TableResult.

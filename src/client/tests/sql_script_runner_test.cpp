@@ -186,6 +186,8 @@ TEST(ProgressLineTest, FormatsCountsAndTheWatermark) {
             "[RUNNING] 1 s elapsed, rows read -, rows written -, watermark -");
   EXPECT_EQ(ProgressLine::format(milliseconds(61000), 8, 8, INT64_MAX),
             "[RUNNING] 61 s elapsed, rows read 8, rows written 8, watermark end of input");
+  EXPECT_EQ(ProgressLine::format(milliseconds(2000), 8, 3, INT64_MIN, 2),
+            "[RUNNING] 2 s elapsed, rows read 8, rows written 3, watermark -, restarts 2");
 }
 
 }  // namespace

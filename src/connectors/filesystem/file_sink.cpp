@@ -15,6 +15,7 @@
 #include "connectors/filesystem/partition_path.h"
 #include "eddy/exceptions.h"
 #include "eddy/runtime/record_batch.h"
+#include "eddy/state/operator_state_store.h"
 #include "eddy/types/type_serializer.h"
 #include "formats/text_value_codec.h"
 #include "vector/chunk.h"
@@ -262,18 +263,39 @@ bool FileSinkOperator::batch() const {
 }
 
 void FileSinkOperator::initializeState(runtime::StateInitializationContext& context) {
-  if (context.operatorContext != nullptr) subtaskIndex_ = context.operatorContext->subtaskIndex;
   uuid_ = spec_->fileNameUuid;
+  if (context.operatorContext == nullptr) return;  // a harness without state
+  runtime::OperatorContext& operatorContext = *context.operatorContext;
+  subtaskIndex_ = operatorContext.subtaskIndex;
+  if (operatorContext.executionMode == RuntimeExecutionMode::BATCH) return;
+  state_ = operatorContext.operatorStateStore().getUnionListState(
+      ListStateDescriptor<std::string>(std::string(kStateName)));
   if (!context.isRestored()) return;
   restored_ = true;
-  if (context.previous == nullptr) return;
-  auto state = context.previous->operatorState.find(std::string(kStateName));
-  if (state == context.previous->operatorState.end()) return;
-  restoreState(state->second);
+  // Every old subtask's state (union); this subtask takes over those with s % parallelism ==
+  // its index (itself at the same parallelism), so each old file is committed or deleted once.
+  std::set<int> takenOver;
+  bool first = true;
+  for (const std::string& element : state_->get()) {
+    SubtaskState old = decodeState(element);
+    if (!first && old.uuid != uuid_) {
+      throw ConnectorException(fmt::format(
+          "The restored state of the filesystem sink of table '{}' mixes part files of two jobs "
+          "('{}' and '{}').",
+          spec_->tableName, uuid_, old.uuid));
+    }
+    uuid_ = old.uuid;
+    first = false;
+    if (old.subtask == subtaskIndex_) nextCounter_ = old.nextCounter;
+    if (old.subtask % operatorContext.parallelism != subtaskIndex_) continue;
+    takenOver.insert(old.subtask);
+    for (PendingFile& file : old.pending) pending_.push_back(std::move(file));
+  }
+  if (first) return;  // no state: the sink is new to the job
   if (uuid_ != spec_->fileNameUuid) registerLiveUuid(uuid_);
   // Everything pending in the snapshot belongs to checkpoints up to the restored one.
   commitPending(std::numeric_limits<int64_t>::max(), /*restoring=*/true);
-  removeFilesAfterSnapshot();
+  removeFilesAfterSnapshot(takenOver);
 }
 
 void FileSinkOperator::open(runtime::OperatorContext& context) {
@@ -301,17 +323,19 @@ void FileSinkOperator::open(runtime::OperatorContext& context) {
   }
 }
 
-std::string FileSinkOperator::partFileName(int64_t counter) const {
-  return fmt::format("part-{}-{}-{}", uuid_, subtaskIndex_, counter);
+std::string FileSinkOperator::partFileName(int subtask, int64_t counter) const {
+  return fmt::format("part-{}-{}-{}", uuid_, subtask, counter);
 }
 
-fs::path FileSinkOperator::finalPathOf(const fs::path& relative, int64_t counter) const {
-  return spec_->directory / relative / partFileName(counter);
+fs::path FileSinkOperator::finalPathOf(const fs::path& relative, int subtask,
+                                       int64_t counter) const {
+  return spec_->directory / relative / partFileName(subtask, counter);
 }
 
-fs::path FileSinkOperator::inProgressPathOf(const fs::path& relative, int64_t counter) const {
+fs::path FileSinkOperator::inProgressPathOf(const fs::path& relative, int subtask,
+                                            int64_t counter) const {
   return spec_->directory / relative /
-         ("." + partFileName(counter) + std::string(kInProgressSuffix));
+         ("." + partFileName(subtask, counter) + std::string(kInProgressSuffix));
 }
 
 FileSinkOperator::PartFile& FileSinkOperator::partFile(const fs::path& relative) {
@@ -321,15 +345,15 @@ FileSinkOperator::PartFile& FileSinkOperator::partFile(const fs::path& relative)
     // A restored subtask writes with the UUID of the job it restores: counters whose files
     // exist (committed by a later run that was not restored) are skipped, never overwritten.
     std::error_code ignored;
-    while (fs::exists(finalPathOf(relative, nextCounter_), ignored) ||
-           fs::exists(inProgressPathOf(relative, nextCounter_), ignored)) {
+    while (fs::exists(finalPathOf(relative, subtaskIndex_, nextCounter_), ignored) ||
+           fs::exists(inProgressPathOf(relative, subtaskIndex_, nextCounter_), ignored)) {
       ++nextCounter_;
     }
     part.relativeDirectory = relative;
     part.counter = nextCounter_++;
-    part.finalPath = finalPathOf(relative, part.counter);
-    part.writePath = batch() ? spec_->job->stagingDirectory / relative / partFileName(part.counter)
-                             : inProgressPathOf(relative, part.counter);
+    part.finalPath = finalPathOf(relative, subtaskIndex_, part.counter);
+    part.writePath = batch() ? spec_->job->stagingDirectory / relative / partFileName(subtaskIndex_, part.counter)
+                             : inProgressPathOf(relative, subtaskIndex_, part.counter);
   }
   return part;
 }
@@ -447,7 +471,7 @@ void FileSinkOperator::closePartFiles(int64_t checkpointId) {
       spec_->job->stagedFiles.emplace_back(part.writePath, part.finalPath);
       spec_->job->writtenDirectories.insert(relative);
     } else {
-      pending_.push_back(PendingFile{checkpointId, relative, part.counter});
+      pending_.push_back(PendingFile{checkpointId, relative, part.counter, subtaskIndex_});
     }
   }
   parts_.clear();
@@ -459,7 +483,7 @@ void FileSinkOperator::closePartFiles(int64_t checkpointId) {
 void FileSinkOperator::snapshotState(runtime::StateSnapshotContext& context) {
   if (batch()) return;  // BATCH jobs take no checkpoints; its files wait for the job's end
   closePartFiles(context.checkpointId);
-  context.snapshot.operatorState[std::string(kStateName)] = serializeState();
+  state_->update({serializeState()});  // the task writes it into the snapshot
 }
 
 void FileSinkOperator::notifyCheckpointComplete(int64_t checkpointId) {
@@ -479,8 +503,8 @@ void FileSinkOperator::commitPending(int64_t checkpointId, bool restoring) {
       remaining.push_back(file);
       continue;
     }
-    const fs::path inProgress = inProgressPathOf(file.relativeDirectory, file.counter);
-    const fs::path final = finalPathOf(file.relativeDirectory, file.counter);
+    const fs::path inProgress = inProgressPathOf(file.relativeDirectory, file.subtask, file.counter);
+    const fs::path final = finalPathOf(file.relativeDirectory, file.subtask, file.counter);
     std::error_code ignored;
     if (restoring && !fs::exists(inProgress, ignored)) {
       // Committed before the failure (the notification ran, the checkpoint was not the last).
@@ -501,9 +525,10 @@ void FileSinkOperator::commitPending(int64_t checkpointId, bool restoring) {
   for (const fs::path& directory : directories) fsyncPath(directory, spec_->tableName);
 }
 
-void FileSinkOperator::removeFilesAfterSnapshot() {
+void FileSinkOperator::removeFilesAfterSnapshot(const std::set<int>& subtasks) {
   // `.part-<uuid>-<subtask>-` files that the snapshot does not know were written after it.
-  const std::string prefix = fmt::format(".part-{}-{}-", uuid_, subtaskIndex_);
+  std::vector<std::string> prefixes;
+  for (int subtask : subtasks) prefixes.push_back(fmt::format(".part-{}-{}-", uuid_, subtask));
   std::error_code error;
   std::vector<fs::path> later;
   fs::recursive_directory_iterator entries(spec_->directory, error);
@@ -515,7 +540,10 @@ void FileSinkOperator::removeFilesAfterSnapshot() {
       if (name.starts_with('.')) entries.disable_recursion_pending();
       continue;
     }
-    if (name.starts_with(prefix) && name.ends_with(kInProgressSuffix)) later.push_back(entry.path());
+    if (!name.ends_with(kInProgressSuffix)) continue;
+    for (const std::string& prefix : prefixes) {
+      if (name.starts_with(prefix)) later.push_back(entry.path());
+    }
   }
   for (const fs::path& path : later) {
     std::error_code removeError;
@@ -530,8 +558,21 @@ void FileSinkOperator::removeFilesAfterSnapshot() {
 void FileSinkOperator::finish() {
   finished_ = true;
   if (!batch()) {
-    // Flink commits what was written after the last checkpoint at the final checkpoint, which
-    // eddy's finished tasks do not take yet: commit it now (and without checkpoints, all).
+    if (context().checkpointingEnabled) {
+      // As Flink's FileSink: the final checkpoint (the task waits for it, see
+      // needsFinalCheckpoint) closes these files to pending and its completion commits them.
+      for (auto& [relative, part] : parts_) {
+        flush(part);
+        // Written through to the file (not yet fsynced: the final checkpoint's snapshot does).
+        if (part.file != nullptr && std::fflush(part.file) != 0) {
+          throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
+                                               part.writePath.string(), spec_->tableName,
+                                               std::strerror(errno)));
+        }
+      }
+      return;
+    }
+    // Without checkpoints, everything at the end.
     closePartFiles(std::numeric_limits<int64_t>::max());
     commitPending(std::numeric_limits<int64_t>::max(), /*restoring=*/false);
     return;
@@ -582,11 +623,12 @@ std::string FileSinkOperator::serializeState() const {
     serialization::writeVarint(directory.size(), out);
     out.append(directory);
     serialization::writeVarint(static_cast<uint64_t>(file.counter), out);
+    serialization::writeVarint(static_cast<uint64_t>(file.subtask), out);
   }
   return out;
 }
 
-void FileSinkOperator::restoreState(std::string_view in) {
+FileSinkOperator::SubtaskState FileSinkOperator::decodeState(std::string_view in) const {
   auto corrupt = [&](const char* what) {
     return InternalError(fmt::format("corrupt filesystem sink state of table '{}': {}",
                                      spec_->tableName, what));
@@ -605,25 +647,21 @@ void FileSinkOperator::restoreState(std::string_view in) {
                                     spec_->tableName));
   }
   in.remove_prefix(1);
-  uuid_ = readBytes();
-  const auto subtask = static_cast<int>(serialization::readVarint(in));
-  if (subtask != subtaskIndex_) {
-    throw ConnectorException(fmt::format(
-        "The filesystem sink of table '{}' cannot restore the state of subtask {} into subtask "
-        "{}: restoring a file sink at another parallelism is not supported yet.",
-        spec_->tableName, subtask, subtaskIndex_));
-  }
-  nextCounter_ = static_cast<int64_t>(serialization::readVarint(in));
+  SubtaskState state;
+  state.uuid = readBytes();
+  state.subtask = static_cast<int>(serialization::readVarint(in));
+  state.nextCounter = static_cast<int64_t>(serialization::readVarint(in));
   const uint64_t count = serialization::readVarint(in);
-  pending_.clear();
   for (uint64_t i = 0; i < count; ++i) {
     PendingFile file;
     file.checkpointId = static_cast<int64_t>(serialization::readVarint(in));
     file.relativeDirectory = fs::path(readBytes());
     file.counter = static_cast<int64_t>(serialization::readVarint(in));
-    pending_.push_back(std::move(file));
+    file.subtask = static_cast<int>(serialization::readVarint(in));
+    state.pending.push_back(std::move(file));
   }
   if (!in.empty()) throw corrupt("trailing bytes");
+  return state;
 }
 
 }  // namespace eddy::connectors

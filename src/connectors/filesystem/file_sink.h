@@ -20,10 +20,12 @@
 // files pending until the next completion. A restore (initializeState with a snapshot) commits
 // the snapshot's pending files (an already renamed one is fine) and deletes this subtask's
 // in-progress files of the same UUID that the snapshot does not know (written after it), so the
-// visible output is exactly what the restored checkpoint covers. Without checkpoints, and for
-// what is written after the last checkpoint, finish() commits everything: Flink commits that at
-// the final checkpoint, which eddy's finished tasks do not take yet, so a failure after finish()
-// and a restore can write those rows again.
+// visible output is exactly what the restored checkpoint covers. What is written after the last
+// checkpoint is committed at the final checkpoint, as Flink's: after finish() the task stays
+// until a checkpoint taken after it has completed (needsFinalCheckpoint), whose snapshot closes
+// the files to pending and whose completion commits them; a job killed before that restores
+// from an earlier checkpoint and writes those rows again, once. Without checkpoints, finish()
+// commits everything.
 //
 // BATCH: rows go to the job's hidden staging directory, `<path>/.staging-<uuid>/` (the
 // partition directories below it), in files with their final names. Nothing is visible until
@@ -72,6 +74,7 @@
 #include <vector>
 
 #include "eddy/runtime/stream_operator.h"
+#include "eddy/state/state.h"
 #include "formats/format_factory.h"
 #include "runtime/finalize_on_master.h"
 
@@ -154,15 +157,17 @@ class FileSinkOperatorFactory final : public runtime::OperatorFactory,
 
 class FileSinkOperator final : public runtime::StreamOperator {
  public:
-  /// The name of the sink's operator state in an OperatorSnapshot.
+  /// The name of the sink's union list state (one element per subtask that wrote it).
   static constexpr std::string_view kStateName = "filesystem-sink";
 
   explicit FileSinkOperator(std::shared_ptr<const FileSinkSpec> spec) : spec_(std::move(spec)) {}
   /// Closes open files; removes nothing (a crash runs no close()).
   ~FileSinkOperator() override;
 
-  /// A restore: commits the snapshot's pending files and deletes this subtask's in-progress
-  /// files written after the snapshot; the subtask continues with the snapshot's UUID.
+  /// A restore: commits the pending files of the old subtasks it takes over and deletes their
+  /// in-progress files written after the snapshot; the subtask continues with the snapshot's
+  /// UUID. At another parallelism, new subtask i takes over every old subtask s with
+  /// s % parallelism == i (its state is union list state, so every new subtask sees all).
   void initializeState(runtime::StateInitializationContext& context) override;
   /// Creates the directory (and its parents) when missing; the job's first subtask removes
   /// abandoned files of other jobs (not after a restore).
@@ -175,8 +180,12 @@ class FileSinkOperator final : public runtime::StreamOperator {
   void notifyCheckpointComplete(int64_t checkpointId) override;
   /// The files stay pending until a later checkpoint completes.
   void notifyCheckpointAborted(int64_t checkpointId) override;
-  /// STREAMING: commits everything written. BATCH: closes the staged files; the job commits
-  /// them (FileSinkOperatorFactory::finalizeGlobal).
+  /// STREAMING with checkpoints: what was written after the last checkpoint is committed by
+  /// the final checkpoint (finish() leaves it in progress).
+  bool needsFinalCheckpoint() const override { return !batch() && context().checkpointingEnabled; }
+  /// STREAMING: without checkpoints, commits everything written; with them, flushes (the
+  /// final checkpoint commits). BATCH: closes the staged files; the job commits them
+  /// (FileSinkOperatorFactory::finalizeGlobal).
   void finish() override;
   /// Removes the files that no checkpoint and no commit will need: in-progress files not yet
   /// pending, staged files of an unfinished BATCH subtask.
@@ -201,14 +210,23 @@ class FileSinkOperator final : public runtime::StreamOperator {
     int64_t checkpointId = 0;
     std::filesystem::path relativeDirectory;
     int64_t counter = 0;
+    int subtask = 0;  // the subtask whose name it has (another one's, taken over on a restore)
+  };
+  /// What one subtask's snapshot holds (one element of the union list state).
+  struct SubtaskState {
+    std::string uuid;
+    int subtask = 0;
+    int64_t nextCounter = 0;
+    std::vector<PendingFile> pending;
   };
 
   bool batch() const;
   /// The part file of the directory `relative` (to the table's), made on first use.
   PartFile& partFile(const std::filesystem::path& relative);
-  std::string partFileName(int64_t counter) const;
-  std::filesystem::path finalPathOf(const std::filesystem::path& relative, int64_t counter) const;
-  std::filesystem::path inProgressPathOf(const std::filesystem::path& relative,
+  std::string partFileName(int subtask, int64_t counter) const;
+  std::filesystem::path finalPathOf(const std::filesystem::path& relative, int subtask,
+                                    int64_t counter) const;
+  std::filesystem::path inProgressPathOf(const std::filesystem::path& relative, int subtask,
                                          int64_t counter) const;
   void writeRows(const vector::Chunk& chunk);
   void writePartitionedRows(const vector::Chunk& chunk);
@@ -220,10 +238,11 @@ class FileSinkOperator final : public runtime::StreamOperator {
   /// Renames the pending files of checkpoints <= checkpointId (all when restoring: a file
   /// already renamed is fine), then fsyncs their directories.
   void commitPending(int64_t checkpointId, bool restoring);
-  /// Restore: deletes this subtask's in-progress files of `uuid_` not pending in the snapshot.
-  void removeFilesAfterSnapshot();
+  /// Restore: deletes the in-progress files of `uuid_` written by `subtasks` that are not
+  /// pending in the snapshot (written after it).
+  void removeFilesAfterSnapshot(const std::set<int>& subtasks);
   std::string serializeState() const;
-  void restoreState(std::string_view bytes);
+  SubtaskState decodeState(std::string_view bytes) const;
 
   std::shared_ptr<const FileSinkSpec> spec_;
   std::unique_ptr<formats::RowSerializer> serializer_;
@@ -231,6 +250,7 @@ class FileSinkOperator final : public runtime::StreamOperator {
   bool restored_ = false;
   bool finished_ = false;
   std::string uuid_;  // the spec's, or the restored snapshot's
+  ListState<std::string>* state_ = nullptr;  // STREAMING: the union list state kStateName
   int64_t nextCounter_ = 0;
   std::map<std::filesystem::path, PartFile> parts_;  // by relative directory
   std::vector<PendingFile> pending_;                 // in checkpoint order

@@ -14,6 +14,8 @@
 #include "connectors/filesystem/file_source.h"
 #include "connectors/filesystem/filesystem_factory.h"
 #include "connectors/tests/connector_test_support.h"
+#include "eddy/state/operator_state_store.h"
+#include "state/state_redistribution.h"
 
 namespace eddy::connectors {
 namespace {
@@ -75,8 +77,10 @@ std::vector<std::string> rowsRead(const ConnectorContext& context) {
 class SinkSubtask {
  public:
   SinkSubtask(const FileSinkOperatorFactory& factory, int subtaskIndex, int parallelism,
-              RuntimeExecutionMode mode = RuntimeExecutionMode::STREAMING)
+              RuntimeExecutionMode mode = RuntimeExecutionMode::STREAMING,
+              bool checkpointing = false)
       : sink_(factory.createOperator()) {
+    context_.checkpointingEnabled = checkpointing;
     context_.operatorName = "Sink: t";
     context_.subtaskIndex = subtaskIndex;
     context_.parallelism = parallelism;
@@ -90,6 +94,7 @@ class SinkSubtask {
     initialization.restored = previous != nullptr;
     initialization.previous = previous ? previous : &empty;
     initialization.operatorContext = &context_;
+    context_.restoredSnapshot = initialization.previous;  // as the task: the stores restore
     sink_->initializeState(initialization);
     sink_->open(context_);
   }
@@ -103,6 +108,7 @@ class SinkSubtask {
     runtime::StateSnapshotContext snapshot;
     snapshot.checkpointId = id;
     sink_->snapshotState(snapshot);
+    context_.snapshotStateStores(snapshot.snapshot);  // as the task does after snapshotState
     return snapshot.snapshot;
   }
   runtime::StreamOperator& sink() { return *sink_; }
@@ -134,7 +140,8 @@ TEST(FileSystemSinkTest, FilesBecomeVisibleWhenTheirCheckpointCompletes) {
   // Rows before checkpoint 1: closed into a hidden file pending for it, which readers skip.
   subtask.write({Row::of(1, "a", 1), Row::of(2, "b", 2)});
   runtime::OperatorSnapshot snapshot = subtask.checkpoint(1);
-  EXPECT_TRUE(snapshot.operatorState.contains(std::string(FileSinkOperator::kStateName)));
+  EXPECT_TRUE(snapshot.operatorState.contains(std::string(state::kOperatorListStatePrefix) +
+                                              std::string(FileSinkOperator::kStateName)));
   EXPECT_EQ(filesUnder(table), std::vector<std::string>{inProgressName(uuid, 0, 0)});
   EXPECT_EQ(readFile(table / inProgressName(uuid, 0, 0)), "1,a,1\n2,b,2\n");
   EXPECT_EQ(rowsRead(context), std::vector<std::string>{});
@@ -177,6 +184,73 @@ TEST(FileSystemSinkTest, FilesBecomeVisibleWhenTheirCheckpointCompletes) {
   EXPECT_EQ(rowsRead(context), (std::vector<std::string>{"+I[1, a, 1]", "+I[2, b, 2]",
                                                           "+I[3, c, 3]", "+I[4, d, 4]",
                                                           "+I[5, e, 5]"}));
+}
+
+// With checkpoints, finish() leaves the last rows in progress: the final checkpoint (which the
+// task waits for) closes them to pending and its completion commits them.
+TEST(FileSystemSinkTest, WithCheckpointsTheFinalCheckpointCommitsTheLastRows) {
+  TemporaryDirectory directory;
+  const fs::path& table = directory.path();
+  ConnectorContext context = csvTable(table);
+  auto factory = sinkFactory(context);
+  const std::string uuid = factory->spec().fileNameUuid;
+  SinkSubtask subtask(*factory, 0, 1, RuntimeExecutionMode::STREAMING, /*checkpointing=*/true);
+  subtask.start();
+  subtask.write({Row::of(1, "a", 1)});
+  subtask.sink().finish();
+  EXPECT_TRUE(subtask.sink().needsFinalCheckpoint());
+  EXPECT_EQ(filesUnder(table), std::vector<std::string>{inProgressName(uuid, 0, 0)});
+  EXPECT_EQ(readFile(table / inProgressName(uuid, 0, 0)), "1,a,1\n");
+  subtask.checkpoint(7);
+  EXPECT_EQ(rowsRead(context), std::vector<std::string>{});
+  subtask.sink().notifyCheckpointComplete(7);
+  subtask.sink().close();
+  EXPECT_EQ(filesUnder(table), std::vector<std::string>{partName(uuid, 0, 0)});
+  EXPECT_EQ(rowsRead(context), std::vector<std::string>{"+I[1, a, 1]"});
+}
+
+// At another parallelism every new subtask sees every old subtask's state (union list state)
+// and takes over those with old % new == its index: each old pending file is committed once,
+// each old file written after the checkpoint deleted once; new files do not collide.
+TEST(FileSystemSinkTest, ARestoreAtAnotherParallelismCommitsEveryOldFileOnce) {
+  TemporaryDirectory directory;
+  const fs::path& table = directory.path();
+  ConnectorContext context = csvTable(table);
+  auto factory = sinkFactory(context);
+  const std::string uuid = factory->spec().fileNameUuid;
+  std::vector<runtime::OperatorSnapshot> atTwo;
+  {
+    SinkSubtask first(*factory, 0, 2);
+    SinkSubtask second(*factory, 1, 2);
+    first.start();
+    second.start();
+    first.write({Row::of(1, "a", 1)});
+    second.write({Row::of(2, "b", 2)});
+    atTwo.push_back(first.checkpoint(1));
+    atTwo.push_back(second.checkpoint(1));
+    first.write({Row::of(3, "c", 3)});  // after the checkpoint: lost with the failure
+    second.write({Row::of(4, "d", 4)});
+    first.checkpoint(2);  // flushed into files checkpoint 2 never completes
+    second.checkpoint(2);
+    // The process dies: no close(), no notification.
+  }
+  EXPECT_EQ(filesUnder(table).size(), 4u);
+  std::vector<runtime::OperatorSnapshot> atOne =
+      state::redistributeOperatorSnapshots(atTwo, 1, 128);
+  auto restoredFactory = sinkFactory(context);
+  SinkSubtask restored(*restoredFactory, 0, 1);
+  restored.start(&atOne[0]);
+  EXPECT_EQ(filesUnder(table),
+            (std::vector<std::string>{partName(uuid, 0, 0), partName(uuid, 1, 0)}));
+  restored.write({Row::of(5, "e", 5)});
+  restored.checkpoint(2);
+  restored.sink().notifyCheckpointComplete(2);
+  restored.sink().close();
+  // Subtask 0 goes on from its old counter (the deleted file's); subtask 1's names stay its own.
+  EXPECT_EQ(filesUnder(table), (std::vector<std::string>{partName(uuid, 0, 0), partName(uuid, 0, 1),
+                                                          partName(uuid, 1, 0)}));
+  EXPECT_EQ(rowsRead(context),
+            (std::vector<std::string>{"+I[1, a, 1]", "+I[2, b, 2]", "+I[5, e, 5]"}));
 }
 
 TEST(FileSystemSinkTest, ARestoreCommitsTheCheckpointsFilesAndDeletesLaterOnes) {

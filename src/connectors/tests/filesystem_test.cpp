@@ -11,6 +11,7 @@
 #include <functional>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "connectors/filesystem/file_sink.h"
 #include "connectors/filesystem/file_source.h"
@@ -701,6 +702,47 @@ TEST(FileSystemTest, AnUpdatingQueryCannotBeWrittenAndLeavesNoFile) {
             "Table sink 'default_catalog.default_database.counts' doesn't support consuming "
             "update changes which is produced by node LogicalAggregate(group=[{0}], $f1=[COUNT()])");
   EXPECT_EQ(entriesOf(directory.path()), std::vector<std::string>{});
+}
+
+/// Names of the files under `directory` and its partition directories, hidden ones included.
+std::vector<std::string> filesBelow(const fs::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(directory)) {
+    if (entry.is_regular_file()) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// With checkpoints, what a STREAMING INSERT writes after its last checkpoint becomes visible at
+// the final checkpoint (Flink's FileSink): the sink's task waits for it after finishing. A job
+// cancelled while it waits leaves the rows in progress, invisible; with a short interval the
+// final checkpoint comes and commits them.
+TEST(FileSystemTest, AStreamingInsertCommitsItsLastRowsAtTheFinalCheckpoint) {
+  TemporaryDirectory directory;
+  auto env = environment(/*streaming=*/true, 1);
+  env->executeSql("CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'filesystem', "
+                  "'path' = '" + directory.path().string() + "', 'format' = 'csv')");
+  env->executeSql("SET 'execution.checkpointing.interval' = '1 h'");
+  TableResult waiting = env->executeSql("INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+  // The sink finished: its rows are flushed into the in-progress file, which stays hidden.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::vector<std::string> files;
+  while (std::chrono::steady_clock::now() < deadline) {
+    files = filesBelow(directory.path());
+    if (files.size() == 1 && readFile(directory.path() / files[0]) == "1,a\n2,b\n") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_TRUE(files[0].starts_with(".part-") && files[0].ends_with(".inprogress")) << files[0];
+  waiting.cancel();
+  waiting.await();
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM t"), true), std::vector<std::string>{});
+
+  env->executeSql("SET 'execution.checkpointing.interval' = '20 ms'");
+  env->executeSql("INSERT INTO t VALUES (3, 'c'), (4, 'd')").await();
+  EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM t"), true),
+            (std::vector<std::string>{"+I[3, c]", "+I[4, d]"}));
 }
 
 TEST(FileSystemTest, SqlReadsFilesWrittenByOthersWithFormatOptions) {

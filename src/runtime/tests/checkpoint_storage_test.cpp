@@ -58,6 +58,8 @@ CompletedCheckpoint sampleCheckpoint() {
   keyed1.operatorState["buffer"] = "pending";
   OperatorSnapshot empty;
   checkpoint.operators["keyed/uid with spaces"] = {keyed0, keyed1, empty};
+  checkpoint.sourceCoordinators["source-uid"] = std::string("\x01unassigned\x00splits", 18);
+  checkpoint.sourceCoordinators["other-source"] = "";
   return checkpoint;
 }
 
@@ -88,6 +90,7 @@ TEST_F(CheckpointStorageTest, ACheckpointReadBackEqualsTheOneWritten) {
     EXPECT_EQ(read->timestamp, 1'700'000'000'123);
     EXPECT_EQ(read->options, written.options);
     EXPECT_EQ(read->operators, written.operators);
+    EXPECT_EQ(read->sourceCoordinators, written.sourceCoordinators);
   }
 }
 

@@ -308,8 +308,9 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       return session_.executePlan(plan);
     }
     std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                                 bool changelogMode, bool estimatedCost) const override {
-      return session_.explainQueryPlan(plan, changelogMode, estimatedCost);
+                                 bool changelogMode, bool estimatedCost,
+                                 bool jsonExecutionPlan) const override {
+      return session_.explainQueryPlan(plan, changelogMode, estimatedCost, jsonExecutionPlan);
     }
     table::InsertPlan planInsert(const sql::InsertStatement& insert) override {
       return session_.planInsert(insert);
@@ -321,8 +322,8 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       return session_.runInserts(inserts);
     }
     std::string explainInserts(const std::vector<table::InsertPlan>& inserts, bool changelogMode,
-                               bool estimatedCost) const override {
-      return session_.explainInserts(inserts, changelogMode, estimatedCost);
+                               bool estimatedCost, bool jsonExecutionPlan) const override {
+      return session_.explainInserts(inserts, changelogMode, estimatedCost, jsonExecutionPlan);
     }
 
    private:

@@ -78,9 +78,13 @@ class TableEnvironmentImpl {
   /// EXPLAIN's text for a query plan: the bound plan ("Abstract Syntax Tree"), the optimized
   /// logical plan (each node's changelog mode with `changelogMode`, its estimated rows and
   /// cost with `estimatedCost`), and the physical plan the job would run, translated with this
-  /// session's options (Table::explain(), EXPLAIN).
+  /// session's options (Table::explain(), EXPLAIN). With `jsonExecutionPlan` (EXPLAIN
+  /// JSON_EXECUTION_PLAN) a "Physical Execution Plan" section follows: the job's operators as
+  /// StreamExecutionEnvironment::getExecutionPlan() writes them, at the parallelism the job
+  /// would run with; nothing runs.
   std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                               bool changelogMode, bool estimatedCost = false) const;
+                               bool changelogMode, bool estimatedCost = false,
+                               bool jsonExecutionPlan = false) const;
   /// Runs INSERT INTO `targetPath` of a plan as one job (Table::executeInsert).
   TableResult executeInsertPlan(const std::string& targetPath,
                                 const std::shared_ptr<const sql::LogicalNode>& plan);
@@ -89,9 +93,10 @@ class TableEnvironmentImpl {
   /// The target path and the bound query of an INSERT statement (a column list mapped onto
   /// the table's columns, NULL for the others).
   InsertPlan planInsert(const sql::InsertStatement& insert);
-  /// EXPLAIN of INSERTs: each sink over its query's plans, then the job's physical plan.
+  /// EXPLAIN of INSERTs: each sink over its query's plans, then the job's physical plan (and
+  /// with `jsonExecutionPlan` its JSON execution plan, as explainQueryPlan).
   std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode,
-                             bool estimatedCost = false) const;
+                             bool estimatedCost = false, bool jsonExecutionPlan = false) const;
   /// INSERTs of plans into tables (catalog paths) as one job.
   TableResult runInserts(const std::vector<InsertPlan>& inserts);
   /// Adds the sinks of `inserts` (INSERT INTO a catalog table of a plan) to `environment`,

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "eddy/connector/source.h"
 #include "eddy/datastream/checkpointed_function.h"
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
@@ -181,21 +183,63 @@ class WatermarkTracker {
 };
 
 /// Runs a Source's reader for one subtask (the head of a source chain).
+///
+/// A connector::Source (splits, eddy/connector/source.h) gets its reader from
+/// createReader(SourceReaderContext), with the splits of the operator's list state
+/// "SourceReaderState" (one element per split, its versioned split bytes) added before the
+/// first poll; then it registers with the source's enumerator, whose assignments the task
+/// hands over from its mailbox (handleAddSplits, handleNoMoreSplits). Every checkpoint writes
+/// the reader's splits (snapshotState) back into that list state, which the task writes into
+/// the snapshot; restored at another parallelism, the list is split evenly over the new
+/// subtasks. A source of the legacy shape (createReader(subtaskIndex, parallelism)) keeps no
+/// state: a restore starts it from the beginning.
 template <typename T>
-class SourceReaderOperator final : public runtime::SourceOperator {
+class SourceReaderOperator final : public runtime::SourceOperator,
+                                   public connector::detail::SplitReadingOperator {
  public:
   SourceReaderOperator(std::shared_ptr<const Source<T>> source, WatermarkStrategy<T> strategy)
-      : source_(std::move(source)), strategy_(std::move(strategy)) {}
+      : source_(std::move(source)),
+        strategy_(std::move(strategy)),
+        splitSource_(
+            dynamic_cast<const connector::detail::SplitReaderFactory<T>*>(source_.get())) {}
+
+  void initializeState(runtime::StateInitializationContext& context) override {
+    if (splitSource_ == nullptr) return;  // the legacy shape keeps no position
+    readerState_ = context.operatorContext->operatorStateStore().getListState(
+        connector::detail::sourceReaderStateDescriptor());
+  }
 
   void open(runtime::OperatorContext& context) override {
     SourceOperator::open(context);
-    reader_ = source_->createReader(context.subtaskIndex, context.parallelism);
+    if (splitSource_ != nullptr) {
+      if (readerState_ == nullptr) {  // driven without initializeState
+        readerState_ = context.operatorStateStore().getListState(
+            connector::detail::sourceReaderStateDescriptor());
+      }
+      readerContext_ = std::make_unique<connector::detail::TaskSourceReaderContext>(
+          context.subtaskIndex, context.parallelism, gateway_);
+      splitReader_ = splitSource_->createSplitReader(*readerContext_, context.operatorName);
+      // Flink's order: the restored splits, the registration (the enumerator may assign more
+      // at once: they arrive as mail, before the first poll), then start.
+      std::vector<std::string> restored = readerState_->get();
+      if (!restored.empty()) splitReader_->addSerializedSplits(restored);
+      if (gateway_ != nullptr) gateway_->registerReader();
+      splitReader_->start();
+    } else {
+      reader_ = source_->createReader(context.subtaskIndex, context.parallelism);
+    }
     tracker_.emplace(strategy_, context.executionMode == RuntimeExecutionMode::BATCH);
     lastRecordMillis_ = context.clock->currentTimeMillis();
   }
 
   runtime::SourceStatus emitNext() override {
-    runtime::SourceStatus status = reader_->pollNext(readerOutput_);
+    runtime::SourceStatus status;
+    if (splitReader_) {
+      readerContext_->clearWakeUp();
+      status = splitReader_->pollNext(readerOutput_);
+    } else {
+      status = reader_->pollNext(readerOutput_);
+    }
     auto batch = readerOutput_.take(&recordSplits_);
     const bool emitted = batch->size() > 0;
     if (emitted) {
@@ -229,10 +273,56 @@ class SourceReaderOperator final : public runtime::SourceOperator {
     return status;
   }
 
+  void snapshotState(runtime::StateSnapshotContext& context) override {
+    if (splitReader_) {
+      readerState_->update(splitReader_->snapshotSerializedSplits(context.checkpointId));
+    }
+  }
+  void notifyCheckpointComplete(int64_t checkpointId) override {
+    if (splitReader_) splitReader_->notifyCheckpointComplete(checkpointId);
+  }
+  void notifyCheckpointAborted(int64_t checkpointId) override {
+    if (splitReader_) splitReader_->notifyCheckpointAborted(checkpointId);
+  }
+  void close() override {
+    if (splitReader_) splitReader_->close();
+  }
+
+  // connector::detail::SplitReadingOperator
+  std::shared_ptr<const connector::detail::SourceCoordinatorProvider> sourceCoordinatorProvider()
+      const override {
+    return std::dynamic_pointer_cast<const connector::detail::SourceCoordinatorProvider>(source_);
+  }
+  void setReaderGateway(connector::detail::SourceReaderGateway& gateway) override {
+    gateway_ = &gateway;
+  }
+  void handleAddSplits(const std::vector<std::string>& splits) override {
+    if (splitReader_) splitReader_->addSerializedSplits(splits);
+  }
+  void handleNoMoreSplits() override {
+    if (splitReader_) splitReader_->notifyNoMoreSplits();
+  }
+  std::optional<std::chrono::steady_clock::time_point> pollAgainBy() const override {
+    // withIdleness needs polls to notice an idle source or split; so does a reader that does
+    // not signal.
+    if (!splitReader_ || !splitReader_->signalsAvailability() ||
+        tracker_->idleTimeoutMillis() > 0) {
+      return std::nullopt;
+    }
+    return readerContext_->requestedWakeUp().value_or(
+        std::chrono::steady_clock::time_point::max());
+  }
+
  private:
   std::shared_ptr<const Source<T>> source_;
   WatermarkStrategy<T> strategy_;
-  std::unique_ptr<SourceReader<T>> reader_;
+  // Set when the source is a connector::Source.
+  const connector::detail::SplitReaderFactory<T>* const splitSource_;
+  connector::detail::SourceReaderGateway* gateway_ = nullptr;
+  ListState<std::string>* readerState_ = nullptr;  // in the context's operator state store
+  std::unique_ptr<connector::detail::TaskSourceReaderContext> readerContext_;
+  std::unique_ptr<connector::detail::SplitReaderRuntime<T>> splitReader_;
+  std::unique_ptr<SourceReader<T>> reader_;  // the legacy shape
   BatchReaderOutput<T> readerOutput_;
   std::vector<int32_t> recordSplits_;  // the split of each record of the batch just taken
   std::optional<WatermarkTracker<T>> tracker_;

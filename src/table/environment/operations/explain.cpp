@@ -1,7 +1,9 @@
-// EXPLAIN [CHANGELOG_MODE, ESTIMATED_COST, ...] of a query, an INSERT (or EXECUTE INSERT), a
-// statement set or a CTAS/RTAS: the plans as one text cell (the abstract syntax tree, the
-// optimized logical plan, the physical plan), as TableEnvironmentImpl::explainQueryPlan and
-// explainInserts write them. Nothing runs, and no catalog object is left changed.
+// EXPLAIN [CHANGELOG_MODE, ESTIMATED_COST, JSON_EXECUTION_PLAN] of a query, an INSERT (or
+// EXECUTE INSERT), a statement set or a CTAS/RTAS: the plans as one text cell (the abstract
+// syntax tree, the optimized logical plan, the physical plan and, with JSON_EXECUTION_PLAN,
+// Flink's JSON execution plan of the job with each operator's parallelism), as
+// TableEnvironmentImpl::explainQueryPlan and explainInserts write them. Nothing runs, and no
+// catalog object is left changed.
 #include <algorithm>
 
 #include "catalog/catalog_manager.h"
@@ -18,7 +20,7 @@ namespace {
 /// explanation only (as a temporary table, so a permanent one is not touched).
 std::string explainCreateTableAs(OperationContext& context,
                                  const sql::CreateTableStatement& create, bool changelogMode,
-                                 bool estimatedCost) {
+                                 bool estimatedCost, bool jsonExecutionPlan) {
   catalog::CatalogManager& catalogs = context.catalogs();
   catalog::ObjectIdentifier identifier = catalogs.qualifyIdentifier(create.tableName);
   sql::Binder binder(catalogs, context.bindingContext());
@@ -36,7 +38,7 @@ std::string explainCreateTableAs(OperationContext& context,
   std::string text;
   try {
     text = context.explainInserts({InsertPlan{create.tableName, std::move(plan), false, {}}},
-                                  changelogMode, estimatedCost);
+                                  changelogMode, estimatedCost, jsonExecutionPlan);
   } catch (...) {
     catalogs.dropTemporaryTable(identifier, false, true);
     throw;
@@ -54,10 +56,7 @@ TableResult explain(OperationContext& context, const sql::ExplainStatement& expl
   };
   const bool changelogMode = has(sql::ExplainDetail::kChangelogMode);
   const bool estimatedCost = has(sql::ExplainDetail::kEstimatedCost);
-  if (has(sql::ExplainDetail::kJsonExecutionPlan)) {
-    throw TableException("EXPLAIN JSON_EXECUTION_PLAN is not supported yet (the physical plan "
-                         "section shows the operators the job runs)");
-  }
+  const bool jsonExecutionPlan = has(sql::ExplainDetail::kJsonExecutionPlan);
   if (has(sql::ExplainDetail::kPlanAdvice)) {
     throw TableException("EXPLAIN PLAN_ADVICE is not supported yet");
   }
@@ -67,7 +66,8 @@ TableResult explain(OperationContext& context, const sql::ExplainStatement& expl
   }
   if (explained->is<sql::InsertStatement>()) {
     std::vector<InsertPlan> inserts{context.planInsert(explained->as<sql::InsertStatement>())};
-    return listing("result", {context.explainInserts(inserts, changelogMode, estimatedCost)});
+    return listing("result", {context.explainInserts(inserts, changelogMode, estimatedCost,
+                                                     jsonExecutionPlan)});
   }
   if (explained->is<sql::StatementSetStatement>()) {
     std::vector<InsertPlan> inserts;
@@ -77,19 +77,21 @@ TableResult explain(OperationContext& context, const sql::ExplainStatement& expl
       }
       inserts.push_back(context.planInsert(inner->as<sql::InsertStatement>()));
     }
-    return listing("result", {context.explainInserts(inserts, changelogMode, estimatedCost)});
+    return listing("result", {context.explainInserts(inserts, changelogMode, estimatedCost,
+                                                     jsonExecutionPlan)});
   }
   if (explained->is<sql::CreateTableStatement>()) {
     return listing("result",
                    {explainCreateTableAs(context, explained->as<sql::CreateTableStatement>(),
-                                         changelogMode, estimatedCost)});
+                                         changelogMode, estimatedCost, jsonExecutionPlan)});
   }
   if (!explained->is<sql::QueryStatement>()) {
     throw TableException("EXPLAIN supports queries, INSERT statements and statement sets");
   }
   sql::Binder binder(context.catalogs(), context.bindingContext());
   sql::LogicalNodePtr plan = binder.bindQuery(*explained->as<sql::QueryStatement>().query);
-  return listing("result", {context.explainQueryPlan(plan, changelogMode, estimatedCost)});
+  return listing("result",
+                 {context.explainQueryPlan(plan, changelogMode, estimatedCost, jsonExecutionPlan)});
 }
 
 }  // namespace eddy::table::operations

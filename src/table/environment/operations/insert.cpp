@@ -61,7 +61,7 @@ class InsertRowSource final : public RowSource {
   }
   int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
   int64_t numNotNullRowsDropped() const override {
-    return client_.getMetrics().numNotNullRowsDropped.load();
+    return client_.getMetrics()->numNotNullRowsDropped.load();
   }
   /// Stops the job (the interactive client's Ctrl-C); a waiting next() returns.
   void cancel() override { client_.cancel(); }
@@ -236,8 +236,8 @@ void table::TableEnvironmentImpl::addInsertsTo(StreamExecutionEnvironment& envir
 }
 
 std::string table::TableEnvironmentImpl::explainInserts(const std::vector<InsertPlan>& inserts,
-                                                        bool changelogMode,
-                                                        bool estimatedCost) const {
+                                                        bool changelogMode, bool estimatedCost,
+                                                        bool jsonExecutionPlan) const {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   std::string syntaxTree, optimized, physical;
@@ -248,8 +248,15 @@ std::string table::TableEnvironmentImpl::explainInserts(const std::vector<Insert
     optimized += sql::explainPlan(*added.optimized, changelogMode, estimatedCost);
     physical += sql::explainPhysicalPlan(added.sink);
   }
-  return "== Abstract Syntax Tree ==\n" + syntaxTree + "\n== Optimized Logical Plan ==\n" +
-         optimized + "\n== Physical Plan ==\n" + physical;
+  std::string text = "== Abstract Syntax Tree ==\n" + syntaxTree +
+                     "\n== Optimized Logical Plan ==\n" + optimized +
+                     "\n== Physical Plan ==\n" + physical;
+  // The job runInserts would run, every sink in one plan (without the row counter before
+  // each sink that feeds the job's progress).
+  if (jsonExecutionPlan) {
+    text += "\n== Physical Execution Plan ==\n" + environment->getExecutionPlan() + "\n";
+  }
+  return text;
 }
 
 table::InsertPlan table::TableEnvironmentImpl::planInsert(const sql::InsertStatement& insert) {

@@ -34,9 +34,9 @@ class SinkInputMetricsOperator final : public runtime::StreamOperator {
 }  // namespace
 
 JobProgress progressOf(const JobClient& client) {
-  const runtime::JobMetrics& metrics = client.getMetrics();
-  return JobProgress{metrics.numRowsRead.load(), metrics.numRowsWritten.load(),
-                     metrics.sinkWatermark()};
+  std::shared_ptr<const runtime::JobMetrics> metrics = client.getMetrics();
+  return JobProgress{metrics->numRowsRead.load(), metrics->numRowsWritten.load(),
+                     metrics->sinkWatermark(), client.getNumRestarts()};
 }
 
 DataStream<vector::Chunk> withSinkInputMetrics(DataStream<vector::Chunk> rows) {

@@ -36,7 +36,8 @@ class OperationContext {
   virtual TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) = 0;
   /// EXPLAIN's text for a query plan (TableEnvironmentImpl::explainQueryPlan).
   virtual std::string explainQueryPlan(const std::shared_ptr<const sql::LogicalNode>& plan,
-                                       bool changelogMode, bool estimatedCost) const = 0;
+                                       bool changelogMode, bool estimatedCost,
+                                       bool jsonExecutionPlan) const = 0;
   /// The bound INSERT of a statement (TableEnvironmentImpl::planInsert).
   virtual InsertPlan planInsert(const sql::InsertStatement& insert) = 0;
   /// INSERT statements run as one job (TableEnvironmentImpl::executeInserts).
@@ -45,7 +46,7 @@ class OperationContext {
   virtual TableResult runInserts(const std::vector<InsertPlan>& inserts) = 0;
   /// EXPLAIN's text for INSERTs (TableEnvironmentImpl::explainInserts).
   virtual std::string explainInserts(const std::vector<InsertPlan>& inserts, bool changelogMode,
-                                     bool estimatedCost) const = 0;
+                                     bool estimatedCost, bool jsonExecutionPlan) const = 0;
 };
 
 }  // namespace eddy::table::operations

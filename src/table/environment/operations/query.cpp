@@ -72,16 +72,22 @@ TableResult table::TableEnvironmentImpl::executePlan(
 }
 
 std::string table::TableEnvironmentImpl::explainQueryPlan(
-    const std::shared_ptr<const sql::LogicalNode>& plan, bool changelogMode,
-    bool estimatedCost) const {
+    const std::shared_ptr<const sql::LogicalNode>& plan, bool changelogMode, bool estimatedCost,
+    bool jsonExecutionPlan) const {
   sql::TranslationSettings translation;
   auto environment = newJobEnvironment(translation);
   DataStream<vector::Chunk> physical = sql::translateToDataStream(plan, *environment, translation);
-  return "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
-         "\n== Optimized Logical Plan ==\n" +
-         sql::explainPlan(*sql::optimize(plan, translation.optimizer), changelogMode,
-                          estimatedCost) +
-         "\n== Physical Plan ==\n" + sql::explainPhysicalPlan(physical);
+  std::string text =
+      "== Abstract Syntax Tree ==\n" + sql::explainPlan(*plan, false) +
+      "\n== Optimized Logical Plan ==\n" +
+      sql::explainPlan(*sql::optimize(plan, translation.optimizer), changelogMode, estimatedCost) +
+      "\n== Physical Plan ==\n" + sql::explainPhysicalPlan(physical);
+  // The operators of the job executePlan would run, at their parallelism, without the
+  // result's row conversion and collect sink (Flink's plan of a query has no sink either).
+  if (jsonExecutionPlan) {
+    text += "\n== Physical Execution Plan ==\n" + environment->getExecutionPlan() + "\n";
+  }
+  return text;
 }
 
 namespace table::operations {

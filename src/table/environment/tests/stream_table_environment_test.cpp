@@ -656,3 +656,84 @@ TEST(StreamTableEnvironmentBridgeTest, InAndExistsSubqueriesAreInsertOnlySemiJoi
 
 }  // namespace
 }  // namespace eddy
+
+#include <regex>
+
+namespace eddy {
+namespace {
+
+/// The `== Physical Execution Plan ==` section of an EXPLAIN text as (type, parallelism) per
+/// operator; empty when there is none.
+std::vector<std::pair<std::string, int>> operatorsOfJsonPlan(const std::string& explained) {
+  std::vector<std::pair<std::string, int>> operators;
+  const size_t section = explained.find("\n== Physical Execution Plan ==\n{\"nodes\":[");
+  if (section == std::string::npos) return operators;
+  static const std::regex node(
+      "\"type\":\"([^\"]*)\",\"pact\":\"[^\"]*\",\"contents\":\"[^\"]*\",\"parallelism\":([0-9]+)");
+  const std::string json = explained.substr(section);
+  for (std::sregex_iterator it(json.begin(), json.end(), node), end; it != end; ++it) {
+    operators.emplace_back((*it)[1], std::stoi((*it)[2]));
+  }
+  return operators;
+}
+
+std::string explainText(TableEnvironment& tableEnv, const std::string& statement) {
+  return tableEnv.executeSql(statement).collectAll().at(0).getFieldAs<std::string>(0);
+}
+
+// EXPLAIN JSON_EXECUTION_PLAN: after the physical plan, the job's operators at the parallelism
+// they would run with: the bound environment's, parallelism.default over it, and
+// table.exec.resource.default-parallelism for the table operators. Nothing is added to the
+// user's DataStream program.
+TEST(StreamTableEnvironmentExplainTest, JsonExecutionPlanShowsTheParallelismTheJobWouldRunWith) {
+  auto env = environment(3);
+  auto tableEnv = StreamTableEnvironment::create(*env);
+  tableEnv->executeSql(
+      "CREATE TABLE orders (user_id STRING, amount INT) WITH ('connector' = 'datagen', "
+      "'number-of-rows' = '10')");
+  const std::string query = "SELECT user_id, SUM(amount) AS total FROM orders GROUP BY user_id";
+  using Operators = std::vector<std::pair<std::string, int>>;
+  auto operatorsAt = [](int parallelism) {
+    return Operators{{"Source: default_catalog.default_database.orders", parallelism},
+                     {"Calc", parallelism},
+                     {"GroupAggregate", parallelism},
+                     {"Calc", parallelism}};
+  };
+
+  const std::string plain = explainText(*tableEnv, "EXPLAIN " + query);
+  EXPECT_EQ(plain.find("== Physical Execution Plan =="), std::string::npos) << plain;
+
+  const std::string explained = explainText(*tableEnv, "EXPLAIN JSON_EXECUTION_PLAN " + query);
+  EXPECT_EQ(explained.rfind(plain, 0), 0u) << "the other sections are EXPLAIN's:\n" << explained;
+  EXPECT_EQ(operatorsOfJsonPlan(explained), operatorsAt(3)) << explained;
+  EXPECT_THROW(env->getExecutionPlan(), ValidationException) << "EXPLAIN added to the program";
+
+  tableEnv->executeSql("SET 'parallelism.default' = '5'");
+  EXPECT_EQ(operatorsOfJsonPlan(explainText(*tableEnv, "EXPLAIN JSON_EXECUTION_PLAN " + query)),
+            operatorsAt(5));
+  tableEnv->getConfig().set("table.exec.resource.default-parallelism", "2");
+  EXPECT_EQ(operatorsOfJsonPlan(explainText(*tableEnv, "EXPLAIN JSON_EXECUTION_PLAN " + query)),
+            operatorsAt(2));
+}
+
+TEST(StreamTableEnvironmentExplainTest, JsonExecutionPlanOfAnInsertEndsWithItsSink) {
+  auto batchEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  batchEnv->getConfig().set("table.exec.resource.default-parallelism", "8");
+  batchEnv->executeSql(
+      "CREATE TABLE orders (user_id STRING, amount INT) WITH ('connector' = 'datagen', "
+      "'number-of-rows' = '10')");
+  batchEnv->executeSql(
+      "CREATE TABLE big_orders (user_id STRING, amount INT) WITH ('connector' = 'blackhole')");
+  const std::string explained = explainText(
+      *batchEnv,
+      "EXPLAIN JSON_EXECUTION_PLAN INSERT INTO big_orders SELECT * FROM orders WHERE amount > 100");
+  EXPECT_EQ(operatorsOfJsonPlan(explained),
+            (std::vector<std::pair<std::string, int>>{
+                {"Source: default_catalog.default_database.orders", 8},
+                {"Calc", 8},
+                {"Sink: default_catalog.default_database.big_orders", 8}}))
+      << explained;
+}
+
+}  // namespace
+}  // namespace eddy

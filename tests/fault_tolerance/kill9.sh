@@ -1,0 +1,533 @@
+#!/usr/bin/env bash
+# The kill -9 test: the proof that a checkpointed streaming job is exactly-once (issue 24 §5,
+# docs/testing.md "Exactly-once under kill -9").
+#
+# One run of the test:
+#   1. The reference: the job runs once in BATCH mode (no checkpoints, no kills) into its own
+#      directory; its committed lines are what the streaming job must end with.
+#   2. The job runs in STREAMING mode as a separate `eddy sql -f` process, checkpointing every
+#      200 ms into <work>/checkpoints with RETAIN_ON_CANCELLATION. At a random moment (seeded)
+#      the harness kills it with SIGKILL, finds the newest complete checkpoint
+#      (<dir>/<job-id>/chk-<n>/_metadata present, over every job-id directory of earlier
+#      attempts; a chk directory without _metadata is never used) and starts the same job again
+#      with execution.state-recovery.path set to it. After --kills kills the last attempt runs
+#      to its end. One restore runs at another parallelism (--rescale-parallelism) and the next
+#      one back at --parallelism, so state is split and merged by key group in both directions.
+#   3. The committed output (visible files only: no name on the path starts with '.' or '_';
+#      each line tagged with its partition directory) must equal the reference as a multiset
+#      of lines: nothing lost, nothing duplicated. After every kill the output committed so far
+#      must already be part of the reference (a duplicate is reported with the kill after
+#      which it appeared).
+# A mismatch prints the seed, the kill times, the restores, and a few missing and extra lines;
+# the exit status is then 1 (2 for a bad command line). Everything it needs and cannot get (the
+# binary, bash 5, a kill that never happened because the job had already finished, a restore
+# at another parallelism that never happened) fails the test; every wait has a deadline.
+#
+# The job is pluggable: --job NAME selects the functions <NAME>_start (run one attempt in
+# the background) and <NAME>_check_reference (sanity figures of the BATCH result). `sql` is
+# tests/fault_tolerance/kill9_job.sql; the DataStream job (a KeyedProcessFunction with
+# ValueState and event-time timers into an exactly-once file sink) is to plug in the same way.
+set -u -o pipefail
+export LC_ALL=C
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+readonly here
+
+usage() {
+  cat <<EOF
+Usage: bash tests/fault_tolerance/kill9.sh --eddy PATH [options]
+
+  --eddy PATH                 the eddy command (or EDDY_BIN)
+  --job NAME                  the job under test (default sql: kill9_job.sql)
+  --kills N                   SIGKILLs before the last attempt runs to its end (default 5)
+  --seed N                    seed of the kill moments (default: the current time; printed)
+  --rows N                    rows of the datagen sequence (default 24000)
+  --rows-per-second N         pacing of the streaming runs (default 1000)
+  --parallelism N             parallelism of the attempts (default 2)
+  --rescale-parallelism N     parallelism of one restore, 0 = none (default 3)
+  --checkpoint-interval D     execution.checkpointing.interval (default 200ms)
+  --kill-after MIN:MAX        seconds after an attempt starts, uniform (default 0.5:3.5)
+  --timeout S                 deadline of the BATCH run and of the last attempt
+                              (default 30 + 2 x rows / rows-per-second)
+  --repeat N                  run the test N times, seeds seed .. seed+N-1 (default 1)
+  --work-dir DIR              where runs keep their files (default: a new directory in \$TMPDIR)
+  --keep                      keep the files of passing runs too (failing runs' are kept)
+  --show N                    missing / extra lines shown on a mismatch (default 10)
+EOF
+}
+
+bad_usage() {
+  echo "kill9: $*" >&2
+  usage >&2
+  exit 2
+}
+
+eddy="${EDDY_BIN:-}"
+job=sql
+kills=5
+seed=""
+rows=24000
+rows_per_second=1000
+parallelism=2
+rescale_parallelism=3
+checkpoint_interval=200ms
+kill_after=0.5:3.5
+timeout_seconds=""
+repeat=1
+work_root=""
+keep=0
+show=10
+
+while [[ $# -gt 0 ]]; do
+  option="$1"
+  case "$option" in
+    -h|--help) usage; exit 0 ;;
+    --keep) keep=1; shift; continue ;;
+  esac
+  [[ $# -ge 2 ]] || bad_usage "$option needs a value"
+  value="$2"
+  shift 2
+  case "$option" in
+    --eddy) eddy="$value" ;;
+    --job) job="$value" ;;
+    --kills) kills="$value" ;;
+    --seed) seed="$value" ;;
+    --rows) rows="$value" ;;
+    --rows-per-second) rows_per_second="$value" ;;
+    --parallelism) parallelism="$value" ;;
+    --rescale-parallelism) rescale_parallelism="$value" ;;
+    --checkpoint-interval) checkpoint_interval="$value" ;;
+    --kill-after) kill_after="$value" ;;
+    --timeout) timeout_seconds="$value" ;;
+    --repeat) repeat="$value" ;;
+    --work-dir) work_root="$value" ;;
+    --show) show="$value" ;;
+    *) bad_usage "unknown option $option" ;;
+  esac
+done
+
+for name in kills rows rows_per_second parallelism rescale_parallelism repeat show; do
+  [[ ${!name} =~ ^[0-9]+$ ]] || bad_usage "--${name//_/-} expects a non-negative integer, got '${!name}'"
+done
+[[ -n $timeout_seconds ]] || timeout_seconds=$((30 + 2 * rows / (rows_per_second > 0 ? rows_per_second : 1)))
+[[ $timeout_seconds =~ ^[0-9]+$ ]] || bad_usage "--timeout expects a whole number of seconds, got '$timeout_seconds'"
+[[ -z $seed || $seed =~ ^[0-9]+$ ]] || bad_usage "--seed expects a non-negative integer, got '$seed'"
+[[ $kill_after =~ ^([0-9]+(\.[0-9]+)?):([0-9]+(\.[0-9]+)?)$ ]] ||
+  bad_usage "--kill-after expects MIN:MAX in seconds, got '$kill_after'"
+kill_min_ms=$(awk -v s="${BASH_REMATCH[1]}" 'BEGIN { printf "%d", s * 1000 }')
+kill_max_ms=$(awk -v s="${BASH_REMATCH[3]}" 'BEGIN { printf "%d", s * 1000 }')
+((kill_min_ms <= kill_max_ms)) || bad_usage "--kill-after: MIN is above MAX"
+((rows >= 1 && rows_per_second >= 1 && parallelism >= 1 && repeat >= 1 && timeout_seconds >= 1)) ||
+  bad_usage "--rows, --rows-per-second, --parallelism, --repeat and --timeout must be at least 1"
+if ((rescale_parallelism == parallelism)); then
+  bad_usage "--rescale-parallelism equals --parallelism; use 0 for no restore at another parallelism"
+fi
+if ((rescale_parallelism > 0 && kills == 0)); then
+  bad_usage "a restore at another parallelism needs a kill (--kills 0 with --rescale-parallelism $rescale_parallelism)"
+fi
+[[ -n $seed ]] || seed=$(date +%s)
+
+# What the test needs. Missing: the test fails (exit 1), it does not pass.
+[[ -n $eddy ]] || { echo "kill9: FAIL: no eddy command (--eddy PATH or EDDY_BIN)" >&2; exit 1; }
+[[ -x $eddy ]] || { echo "kill9: FAIL: the eddy command '$eddy' is not an executable file" >&2; exit 1; }
+[[ -n ${EPOCHREALTIME:-} ]] || { echo "kill9: FAIL: needs bash 5 (EPOCHREALTIME)" >&2; exit 1; }
+[[ -d /proc/self ]] || { echo "kill9: FAIL: needs /proc (Linux)" >&2; exit 1; }
+for tool in awk sort find xargs; do
+  command -v "$tool" >/dev/null || { echo "kill9: FAIL: '$tool' not found" >&2; exit 1; }
+done
+
+now_ms() { local micros=${EPOCHREALTIME/[.,]/}; echo $((micros / 1000)); }
+seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
+
+# ---------------------------------------------------------------------------------------------
+# The SQL job (kill9_job.sql). sql_start MODE PARALLELISM RECOVERY_PATH OUT LOG starts one run
+# in the background (JOB_PID); MODE is streaming or batch, RECOVERY_PATH may be empty.
+
+sql_job_file="$here/kill9_job.sql"
+
+sql_start() {
+  local mode="$1" job_parallelism="$2" recovery="$3" out="$4" log="$5"
+  local pace="$rows_per_second"
+  local -a options=(-D "execution.runtime-mode=$mode" -D "parallelism.default=$job_parallelism")
+  if [[ $mode == streaming ]]; then
+    options+=(-D "execution.checkpointing.interval=$checkpoint_interval"
+              -D "execution.checkpointing.mode=EXACTLY_ONCE"
+              -D "state.checkpoints.dir=$checkpoints"
+              -D "execution.checkpointing.externalized-checkpoint-retention=RETAIN_ON_CANCELLATION")
+    [[ -z $recovery ]] || options+=(-D "execution.state-recovery.path=$recovery")
+  else
+    pace=1000000000  # BATCH: as fast as it goes
+  fi
+  KILL9_SEQ_END=$((rows - 1)) KILL9_ROWS_PER_SECOND="$pace" KILL9_OUT="$out" \
+    "$eddy" sql -f "$sql_job_file" "${options[@]}" </dev/null >"$log" 2>&1 &
+  JOB_PID=$!
+}
+
+# Figures of the reference computed independently of eddy, so that a wrong BATCH result
+# cannot pass for the truth: every row is in exactly one window, and the number of join pairs
+# (the conditions of kill9_job.sql: seq % 3 = 0 with seq % 5 = 0, the same seq % 7, at most
+# 25 rows apart; keep the two in step).
+sql_check_reference() {
+  local lines="$1"
+  local windows window_rows join_lines expected_join
+  windows=$(awk -F'\t' '$1 ~ /^kind=window\// { n++ } END { print n + 0 }' "$lines")
+  window_rows=$(awk -F'\t' '$1 ~ /^kind=window\// { split($2, f, ","); n += f[4] } END { print n + 0 }' "$lines")
+  join_lines=$(awk -F'\t' '$1 ~ /^kind=join\// { n++ } END { print n + 0 }' "$lines")
+  expected_join=$(awk -v rows="$rows" 'BEGIN {
+    for (a = 0; a < rows; a += 3)
+      for (b = a - 25; b <= a + 25; b++)
+        if (b >= 0 && b < rows && b % 5 == 0 && b % 7 == a % 7) n++
+    print n + 0 }')
+  if ((window_rows != rows)); then
+    echo "the BATCH result's windows count $window_rows rows, not $rows"
+    return 1
+  fi
+  if ((join_lines != expected_join)); then
+    echo "the BATCH result has $join_lines join rows, not $expected_join"
+    return 1
+  fi
+  echo "$windows window rows over $rows rows, $join_lines join rows"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Shared pieces.
+
+# True while PID runs (a zombie does not count).
+alive() {
+  local stat
+  { stat=$(</proc/"$1"/stat); } 2>/dev/null || return 1
+  stat=${stat##*) }
+  [[ ${stat:0:1} != Z ]]
+}
+
+# wait_until PID DEADLINE_MS: 0 when PID ended by then (its status in EXIT_STATUS), 1 when it
+# still runs at the deadline (it is left running).
+wait_until() {
+  local pid="$1" deadline="$2"
+  while alive "$pid"; do
+    (($(now_ms) < deadline)) || return 1
+    sleep 0.02
+  done
+  { wait "$pid"; } 2>/dev/null
+  EXIT_STATUS=$?
+  return 0
+}
+
+# Kills PID with SIGKILL and reaps it.
+kill_now() {
+  kill -KILL "$1" 2>/dev/null
+  { wait "$1"; } 2>/dev/null
+  EXIT_STATUS=$?
+}
+
+# committed_lines DIR: each line of each visible file below DIR as "<directory>\t<line>",
+# <directory> relative to DIR (the partition path). A file or directory whose name starts with
+# '.' or '_' is hidden (in-progress, pending and staging files, _SUCCESS) and skipped.
+committed_lines() {
+  [[ -d $1 ]] || return 0
+  (cd "$1" && find . -mindepth 1 \( -name '.*' -o -name '_*' \) -prune -o -type f -print0 |
+    xargs -0 -r awk '{ d = FILENAME; sub(/^\.\//, "", d); if (!sub(/\/[^\/]*$/, "", d)) d = "."
+                       print d "\t" $0 }')
+}
+
+# multiset_difference REFERENCE ACTUAL MISSING EXTRA: writes "<count>\t<line>" of the lines
+# ACTUAL lacks and of those it has too often into MISSING and EXTRA (sorted); prints
+# "<missing> <extra>" (line counts).
+multiset_difference() {
+  awk -v missing="$3" -v extra="$4" '
+    NR == FNR { reference[$0]++; next }
+    { actual[$0]++ }
+    END {
+      for (line in reference) {
+        d = reference[line] - actual[line]
+        if (d > 0) { print d "\t" line > missing; m += d }
+      }
+      for (line in actual) {
+        d = actual[line] - reference[line]
+        if (d > 0) { print d "\t" line > extra; e += d }
+      }
+      printf "%d %d\n", m, e
+    }' "$1" "$2"
+  touch "$3" "$4"
+  sort -t $'\t' -k2 -o "$3" "$3"
+  sort -t $'\t' -k2 -o "$4" "$4"
+}
+
+# Prints up to $show lines of a difference file, with their counts.
+show_lines() {
+  local title="$1" file="$2" total="$3"
+  ((total > 0)) || return 0
+  echo "  $title ($total; the first $show distinct):"
+  head -n "$show" "$file" | awk -F'\t' '{ c = $1; sub(/^[^\t]*\t/, ""); printf "    %s%s\n", $0, (c > 1 ? "   (x" c ")" : "") }'
+}
+
+# complete_checkpoints_with_times: "<mtime of _metadata>\t<id>\t<directory>" of each complete checkpoint
+# under $checkpoints: a <job-id>/chk-<n> directory holding _metadata (one without it is
+# incomplete and never used).
+complete_checkpoints_with_times() {
+  [[ -d $checkpoints ]] || return 0
+  find "$checkpoints" -mindepth 3 -maxdepth 3 -type f -name _metadata -printf '%T@\t%h\n' |
+    awk -F'\t' '{ id = $2; sub(/^.*\/chk-/, "", id); if (id ~ /^[0-9]+$/ && $2 ~ /\/chk-[0-9]+$/) print $1 "\t" id "\t" $2 }'
+}
+complete_checkpoints() { complete_checkpoints_with_times | cut -f 3; }
+
+# newest_checkpoint: "<id> <directory>" of the newest complete checkpoint over every job-id
+# directory, by the time its _metadata was written, then by id; nothing when there is none.
+newest_checkpoint() {
+  complete_checkpoints_with_times | sort -t $'\t' -k1,1g -k2,2n | tail -n 1 | cut -f 2,3 | tr '\t' ' '
+}
+
+log_tail() {
+  echo "  --- last lines of $1:"
+  tail -n "${2:-15}" "$1" | sed 's/^/  | /'
+}
+
+# ---------------------------------------------------------------------------------------------
+# One run of the test with seed $1 in directory $2; exit status 0 when the output is exact.
+# Runs in a subshell: `fail` ends the run only.
+
+run_once() {
+  local run_seed="$1" run_dir="$2"
+  local reference_out="$run_dir/reference/out" stream_out="$run_dir/stream/out"
+  checkpoints="$run_dir/stream/checkpoints"
+  mkdir -p "$run_dir/reference" "$run_dir/stream" "$run_dir/logs" || exit 1
+  JOB_PID=""
+  # No eddy process outlives the run, also when the harness is stopped (CTest's timeout).
+  trap '[[ -n $JOB_PID ]] && alive "$JOB_PID" && kill -KILL "$JOB_PID" 2>/dev/null' EXIT
+  trap 'echo "kill9: stopped (seed $run_seed); files kept in $run_dir"; exit 143' TERM INT
+  local started_ms kill_times="" restores="" duplicates_after=""
+  started_ms=$(now_ms)
+
+  fail() {
+    echo "kill9: FAIL (seed $run_seed): $1"
+    shift
+    local line
+    for line in "$@"; do [[ -z $line ]] || echo "$line"; done
+    echo "  kill times (s after each attempt started):${kill_times:- none}"
+    echo "  restores:${restores:- none}"
+    [[ -z $duplicates_after ]] || echo "  lines not in the reference were committed after $duplicates_after"
+    echo "  rerun: bash tests/fault_tolerance/kill9.sh --eddy $eddy --job $job --seed $run_seed" \
+         "--kills $kills --rows $rows --rows-per-second $rows_per_second --parallelism $parallelism" \
+         "--rescale-parallelism $rescale_parallelism --checkpoint-interval $checkpoint_interval" \
+         "--kill-after $kill_after --timeout $timeout_seconds"
+    echo "  files kept in $run_dir"
+    exit 1
+  }
+
+  # The kill moments, from the seed alone.
+  local -a kill_after_ms
+  mapfile -t kill_after_ms < <(awk -v seed="$run_seed" -v n="$kills" -v lo="$kill_min_ms" -v hi="$kill_max_ms" \
+    'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%d\n", lo + rand() * (hi - lo) }')
+  local plan="no kill" ms
+  if ((kills > 0)); then
+    plan="$kills kills planned at"
+    for ms in "${kill_after_ms[@]}"; do plan+=" $(seconds "$ms")"; done
+    plan+=" s"
+  fi
+  if ((rescale_parallelism > 0)); then
+    plan+=", one restore at parallelism $rescale_parallelism"
+  else
+    plan+=", no restore at another parallelism"
+  fi
+  echo "kill9: seed $run_seed; job $job, $rows rows at $rows_per_second rows/s, parallelism $parallelism;" \
+       "$plan; files in $run_dir"
+
+  # 1. The reference.
+  local reference_log="$run_dir/logs/reference.log"
+  "${job}_start" batch "$parallelism" "" "$reference_out" "$reference_log"
+  if ! wait_until "$JOB_PID" $(($(now_ms) + timeout_seconds * 1000)); then
+    kill_now "$JOB_PID"
+    fail "the BATCH run did not end within $timeout_seconds s" "$(log_tail "$reference_log")"
+  fi
+  ((EXIT_STATUS == 0)) || fail "the BATCH run exited with status $EXIT_STATUS" "$(log_tail "$reference_log")"
+  grep -q '^\[INFO\] Complete execution of the SQL update statement' "$reference_log" ||
+    fail "the BATCH run exited 0 without completing its INSERT" "$(log_tail "$reference_log")"
+  committed_lines "$reference_out" | sort >"$run_dir/reference/lines"
+  local reference_count check
+  reference_count=$(wc -l <"$run_dir/reference/lines")
+  ((reference_count > 0)) || fail "the BATCH run committed no line" "$(log_tail "$reference_log")"
+  check=$("${job}_check_reference" "$run_dir/reference/lines") || fail "wrong reference: $check"
+  echo "kill9: reference (BATCH): $reference_count lines in $(seconds $(($(now_ms) - started_ms))) s: $check"
+
+  # 2. The streaming attempts. Attempt i < kills is killed; attempt `kills` runs to its end.
+  # The parallelism each complete checkpoint was taken at (by the attempt after which it
+  # first appeared).
+  local -A parallelism_of_checkpoint=()
+  local attempt restore="" restore_id=-1 restore_parallelism=0 rescale_from=$(((kills + 1) / 2))
+  # The restore at another parallelism: 0 not yet, 1 running at --rescale-parallelism (until an
+  # attempt there completes a checkpoint or is the last), 2 done (the next attempts run at
+  # --parallelism again, so the next restore goes back). A cross restore counts when its
+  # attempt then completed a checkpoint or ran to the end: only then did its output depend on
+  # the redistributed state.
+  local rescale_state=0 cross_restores="" checkpoint_restores=0 stream_started_ms
+  stream_started_ms=$(now_ms)
+  for ((attempt = 0; attempt <= kills; attempt++)); do
+    local final=$((attempt == kills)) attempt_parallelism="$parallelism" log="$run_dir/logs/attempt-$attempt.log"
+    if ((rescale_parallelism > 0 && rescale_state == 0 && attempt >= rescale_from && restore_id >= 0)); then
+      rescale_state=1
+    fi
+    ((rescale_state == 1)) && attempt_parallelism="$rescale_parallelism"
+    local description="attempt $attempt: parallelism $attempt_parallelism"
+    local restored="$restore" restored_parallelism="$restore_parallelism"
+    if [[ -n $restore ]]; then
+      description+=", restores chk-$restore_id (taken at parallelism $restore_parallelism)"
+      checkpoint_restores=$((checkpoint_restores + 1))
+      restores+=" chk-$restore_id@$restore_parallelism->$attempt_parallelism"
+    else
+      description+=", from the start"
+      restores+=" start@$attempt_parallelism"
+    fi
+    local attempt_started_ms killed_after_ms=0
+    attempt_started_ms=$(now_ms)
+    "${job}_start" streaming "$attempt_parallelism" "$restore" "$stream_out" "$log"
+    if ((final)); then
+      if ! wait_until "$JOB_PID" $((attempt_started_ms + timeout_seconds * 1000)); then
+        kill_now "$JOB_PID"
+        fail "$description: did not end within $timeout_seconds s" "$(log_tail "$log")"
+      fi
+      ((EXIT_STATUS == 0)) || fail "$description: exited with status $EXIT_STATUS" "$(log_tail "$log")"
+      grep -q '^\[INFO\] Complete execution of the SQL update statement' "$log" ||
+        fail "$description: exited 0 without completing its INSERT" "$(log_tail "$log")"
+      description+="; ran to its end in $(seconds $(($(now_ms) - attempt_started_ms))) s"
+    else
+      if wait_until "$JOB_PID" $((attempt_started_ms + kill_after_ms[attempt])); then
+        if ((EXIT_STATUS == 0)); then
+          fail "$description: the job ended after $(seconds $(($(now_ms) - attempt_started_ms))) s, before kill $((attempt + 1)) of $kills was due (raise --rows or lower --rows-per-second)" \
+               "$(log_tail "$log")"
+        fi
+        fail "$description: exited with status $EXIT_STATUS before its kill" "$(log_tail "$log")"
+      fi
+      killed_after_ms=$(($(now_ms) - attempt_started_ms))
+      kill_now "$JOB_PID"
+      kill_times+=" $(seconds "$killed_after_ms")"
+      description+="; killed after $(seconds "$killed_after_ms") s"
+    fi
+    JOB_PID=""
+
+    # The complete checkpoints that appeared were taken by this attempt.
+    local checkpoint_dir
+    while IFS= read -r checkpoint_dir; do
+      [[ -n ${parallelism_of_checkpoint[$checkpoint_dir]:-} ]] ||
+        parallelism_of_checkpoint[$checkpoint_dir]="$attempt_parallelism"
+    done < <(complete_checkpoints)
+
+    # The checkpoint the next attempt restores.
+    local progressed=$final
+    if ((!final)); then
+      local newest newest_id newest_dir
+      newest=$(newest_checkpoint)
+      if [[ -z $newest ]]; then
+        [[ -z $restore ]] || fail "$description: no complete checkpoint left (chk-$restore_id, restored by this attempt, is gone)"
+        description+="; no complete checkpoint yet"
+      else
+        newest_id="${newest%% *}"
+        newest_dir="${newest#* }"
+        if ((newest_id < restore_id)); then
+          fail "$description: the newest complete checkpoint, chk-$newest_id ($newest_dir), is older than the one it restored, chk-$restore_id"
+        fi
+        if [[ $newest_dir == "$restore" ]]; then
+          description+="; no new checkpoint completed"
+        else
+          description+="; newest complete checkpoint chk-$newest_id"
+          progressed=1
+        fi
+        restore="$newest_dir"
+        restore_id="$newest_id"
+        restore_parallelism="${parallelism_of_checkpoint[$newest_dir]:-}"
+        [[ -n $restore_parallelism ]] || fail "$description: $newest_dir appeared after no attempt (internal error)"
+      fi
+    fi
+    if ((progressed && rescale_state == 1)); then rescale_state=2; fi
+    if [[ -n $restored ]] && ((progressed && restored_parallelism != attempt_parallelism)); then
+      cross_restores+=" $restored_parallelism->$attempt_parallelism (attempt $attempt)"
+    fi
+    if ((final)); then
+      echo "kill9: $description"
+      break
+    fi
+
+    # What is committed now must be part of the reference: nothing duplicated, nothing foreign.
+    committed_lines "$stream_out" | sort >"$run_dir/stream/lines-after-kill-$((attempt + 1))"
+    local counts committed extra
+    counts=$(multiset_difference "$run_dir/reference/lines" "$run_dir/stream/lines-after-kill-$((attempt + 1))" \
+      /dev/null "$run_dir/stream/extra-after-kill-$((attempt + 1))" 2>/dev/null)
+    extra="${counts#* }"
+    committed=$(wc -l <"$run_dir/stream/lines-after-kill-$((attempt + 1))")
+    description+="; $committed lines committed"
+    if ((extra > 0)); then
+      description+=", $extra of them not in the reference (duplicated or wrong)"
+      [[ -n $duplicates_after ]] || duplicates_after="kill $((attempt + 1)) (after $(seconds "$killed_after_ms") s of attempt $attempt)"
+    fi
+    echo "kill9: $description"
+  done
+
+  # 3. The comparison.
+  committed_lines "$stream_out" | sort >"$run_dir/stream/lines"
+  local counts missing extra stream_count hidden
+  counts=$(multiset_difference "$run_dir/reference/lines" "$run_dir/stream/lines" \
+    "$run_dir/stream/missing" "$run_dir/stream/extra")
+  missing="${counts% *}"
+  extra="${counts#* }"
+  stream_count=$(wc -l <"$run_dir/stream/lines")
+  hidden=$(find "$stream_out" -mindepth 1 \( -name '.*' -o -name '_*' \) 2>/dev/null | wc -l)
+  local late
+  late=$(grep -h 'dropped as late' "$run_dir"/logs/attempt-*.log 2>/dev/null | sed 's/^/    /')
+  if ((missing > 0 || extra > 0)); then
+    local -a details=("  committed $stream_count lines, the BATCH reference $reference_count")
+    [[ -z $late ]] || details+=("  the attempts dropped late records (watermarks or source positions not restored?):" "$late")
+    fail "the committed output differs from the BATCH result: $missing lines missing, $extra extra" \
+      "${details[@]}" "$(show_lines "missing (in the BATCH result, not committed)" "$run_dir/stream/missing" "$missing")" \
+      "$(show_lines "extra (committed, not in the BATCH result, or too often)" "$run_dir/stream/extra" "$extra")"
+  fi
+  # Without a restore the kills proved nothing (an output equal to the BATCH result could come
+  # from the last attempt alone).
+  if ((kills > 0 && checkpoint_restores == 0)); then
+    fail "no attempt restored a checkpoint: none was complete at any kill"
+  fi
+  if ((rescale_parallelism > 0)) && [[ -z $cross_restores ]]; then
+    fail "no restore at another parallelism took effect (it needs a complete checkpoint at a kill from kill $rescale_from on, and a checkpoint or the end after it)"
+  fi
+  local rescale_note="no restore at another parallelism"
+  [[ -z $cross_restores ]] || rescale_note="restores at another parallelism:$cross_restores"
+  echo "kill9: PASS (seed $run_seed): $stream_count committed lines equal the BATCH result;" \
+       "$kills kills${kill_times:+ at$kill_times s}, $checkpoint_restores restores from a checkpoint; $rescale_note; streaming $(seconds $(($(now_ms) - stream_started_ms))) s," \
+       "total $(seconds $(($(now_ms) - started_ms))) s; $hidden hidden files left"
+  exit 0
+}
+
+# ---------------------------------------------------------------------------------------------
+
+[[ $(type -t "${job}_start") == function && $(type -t "${job}_check_reference") == function ]] ||
+  bad_usage "unknown job '$job'"
+if [[ -z $work_root ]]; then
+  work_root=$(mktemp -d "${TMPDIR:-/tmp}/eddy-kill9.XXXXXX") || { echo "kill9: FAIL: cannot make a work directory" >&2; exit 1; }
+else
+  mkdir -p "$work_root" || { echo "kill9: FAIL: cannot make $work_root" >&2; exit 1; }
+fi
+
+passed=0
+failed_seeds=()
+for ((run = 0; run < repeat; run++)); do
+  run_seed=$((seed + run))
+  run_dir="$work_root/seed-$run_seed"
+  rm -rf "$run_dir"
+  # In the background, so that a TERM or INT reaching the harness is passed on at once.
+  (run_once "$run_seed" "$run_dir") &
+  run_pid=$!
+  trap 'kill -TERM "$run_pid" 2>/dev/null; wait "$run_pid"; exit 143' TERM INT
+  wait "$run_pid"
+  run_status=$?
+  trap - TERM INT
+  if ((run_status == 0)); then
+    passed=$((passed + 1))
+    ((keep)) || rm -rf "$run_dir"
+  else
+    failed_seeds+=("$run_seed")
+  fi
+done
+((keep)) || rmdir "$work_root" 2>/dev/null
+
+if ((repeat > 1)); then
+  echo "kill9: $passed of $repeat runs passed (seeds $seed .. $((seed + repeat - 1)))${failed_seeds[*]:+; failed: ${failed_seeds[*]}}"
+fi
+((${#failed_seeds[@]} == 0))
