@@ -20,6 +20,8 @@
 #include "eddy/datastream/functions.h"
 #include "eddy/datastream/source.h"
 #include "eddy/connector/source.h"
+#include "eddy/connector/sink.h"
+#include "eddy/connector/file_sink.h"
 #include "eddy/datastream/watermark_strategy.h"
 #include "eddy/table/changelog_mode.h"
 #include "eddy/table/environment_settings.h"

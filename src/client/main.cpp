@@ -143,5 +143,7 @@ int main(int argc, char** argv) {
     buffer << std::cin.rdbuf();
     if (!runner.run(buffer.str(), "<stdin>")) return 1;
   }
+  // INSERTs run detached (`table.dml-sync` = 'false') run in this process: it stays for them.
+  if (!runner.awaitDetachedJobs()) return 1;
   return 0;
 }

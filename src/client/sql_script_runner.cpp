@@ -9,7 +9,9 @@
 #include "client/query_interruption.h"
 #include "client/query_result_view.h"
 #include "config/environment_variables.h"
+#include "config/option_value.h"
 #include "config/option_warnings.h"
+#include "eddy/datastream/execution_environment.h"
 #include "eddy/exceptions.h"
 #include "sql/parser/parser.h"
 
@@ -86,6 +88,42 @@ void SqlScriptRunner::showQuery(TableResult& result) {
          << " after a failure; rows shown before a restart may be shown again.\n";
   }
   reportDroppedRows(result);
+}
+
+bool SqlScriptRunner::dmlSync() const {
+  std::optional<std::string> value = environment_.getConfig().get("table.dml-sync");
+  return !value || config::parseBoolean(*value).value_or(true);
+}
+
+void SqlScriptRunner::keepDetached(TableResult result) {
+  std::erase_if(detached_, [](const TableResult& kept) {
+    const JobClient* job = kept.getJobClient();
+    return job == nullptr || job->getJobStatus() == JobStatus::FINISHED ||
+           job->getJobStatus() == JobStatus::FAILED ||
+           job->getJobStatus() == JobStatus::CANCELED;
+  });
+  detached_.push_back(std::move(result));
+}
+
+bool SqlScriptRunner::awaitDetachedJobs() {
+  bool ok = true;
+  for (TableResult& result : detached_) {
+    const JobClient* job = result.getJobClient();
+    if (job == nullptr) continue;
+    const JobStatus status = job->getJobStatus();
+    if (status != JobStatus::RUNNING && status != JobStatus::RESTARTING) continue;
+    out_ << "[INFO] Waiting for job " << job->getJobID()
+         << " to end: eddy runs the jobs of its SQL client in this process.\n";
+    out_.flush();
+    try {
+      result.await();
+    } catch (const std::exception& error) {
+      err_ << "[ERROR] Job " << job->getJobID() << " failed. Reason:\n" << error.what() << "\n";
+      ok = false;
+    }
+  }
+  detached_.clear();
+  return ok;
 }
 
 void SqlScriptRunner::reportDroppedRows(const TableResult& result) {
@@ -177,8 +215,25 @@ bool SqlScriptRunner::run(const std::string& script, const std::string& fileName
         case sql::StatementKind::kDescribe:
           showListing(result, out_, resultViewSettingsOf(environment_.getConfig()));
           break;
+        case sql::StatementKind::kStopJob:
+          // WITH SAVEPOINT: the savepoint's path in a table, as Flink's client shows it.
+          if (statement->as<sql::StopJobStatement>().withSavepoint) {
+            showListing(result, out_, resultViewSettingsOf(environment_.getConfig()));
+          } else {
+            out_ << "[INFO] Execute statement succeeded.\n";
+          }
+          break;
         case sql::StatementKind::kInsert:
         case sql::StatementKind::kStatementSet: {
+          if (!dmlSync() && result.getJobClient() != nullptr) {
+            // Flink's client in its default, asynchronous mode.
+            out_ << "[INFO] Submitting SQL update statement to the cluster...\n"
+                 << "[INFO] SQL update statement has been successfully submitted to the "
+                    "cluster:\n"
+                 << "Job ID: " << result.getJobClient()->getJobID() << "\n";
+            keepDetached(std::move(result));
+            break;
+          }
           std::optional<ProgressLine> progress;
           if (settings_.showProgress) progress.emplace(STDERR_FILENO, result, false);
           // Interactive: Ctrl-C stops the job and the client goes on (rows already written

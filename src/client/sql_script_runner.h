@@ -2,7 +2,14 @@
 // statement against one TableEnvironment, printing what the client prints — a query's result
 // in the tableau form, "[INFO] Execute statement succeeded." for DDL and SET, and for INSERT
 // the job's completion (eddy runs jobs in this process, so the client waits for them, as
-// Flink's `table.dml-sync` = true). The first failing statement stops the script with
+// Flink's `table.dml-sync` = true). With `table.dml-sync` set to 'false' (SET, -D, the
+// configuration file) an INSERT is submitted and the client goes on, printing Flink's "[INFO]
+// SQL update statement has been successfully submitted to the cluster:" and its "Job ID: ..";
+// the runner keeps the job's result, so the job runs on (SHOW JOBS lists it, STOP JOB stops it,
+// with STOP JOB .. WITH SAVEPOINT printing the savepoint's path as Flink's client does) until
+// it ends or the runner goes away (then it is cancelled: the process is the cluster). Unset,
+// the client waits, unlike Flink's, whose default is 'false': a script's INSERT would otherwise
+// die with the process that ran it. The first failing statement stops the script with
 // "[ERROR] ..." naming the file, line and column. `${NAME}` in the script is replaced by the
 // environment variable NAME before parsing; an unset variable is an error naming it. Option
 // warnings of SET statements (unknown key, not honoured yet) go to `err` as "[WARNING] ...".
@@ -15,6 +22,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "eddy/table/table_environment.h"
 
@@ -49,6 +57,10 @@ class SqlScriptRunner {
   bool acceptsIntoStatementSet(const std::string& statement);
   /// Prints Flink's error for a statement that no statement set takes (a nested BEGIN too).
   void refuseInStatementSet();
+  /// Waits for the jobs of INSERTs run detached (`table.dml-sync` = 'false') that still run,
+  /// saying so for each: `eddy sql -f` calls it after the script, since its process ending
+  /// would end them. False when one of them failed (its error printed).
+  bool awaitDetachedJobs();
 
  private:
   /// Shows a query's result in the session's result mode (QueryResultView).
@@ -56,11 +68,17 @@ class SqlScriptRunner {
   /// Warnings on stderr when the job dropped late records or rows with NULL in a NOT NULL
   /// sink column (none: nothing is printed).
   void reportDroppedRows(const TableResult& result);
+  /// Whether INSERTs wait for their job: unless `table.dml-sync` is set to 'false'.
+  bool dmlSync() const;
+  /// Keeps the result of an INSERT submitted detached (its job runs while it is kept), after
+  /// dropping those whose job has ended.
+  void keepDetached(TableResult result);
 
   TableEnvironment& environment_;
   std::ostream& out_;
   std::ostream& err_;
   ScriptRunnerSettings settings_;
+  std::vector<TableResult> detached_;  // destroyed first: cancels the jobs still running
 };
 
 }  // namespace eddy::client

@@ -36,10 +36,8 @@ constexpr const char* kNoUnalignedCheckpoints =
     "checkpoints are aligned; unaligned checkpoints are not there yet";
 constexpr const char* kNoIncrementalCheckpoints =
     "checkpoints are full; incremental checkpoints come with the RocksDB backend";
-constexpr const char* kNoSavepointTrigger = "savepoints cannot be triggered yet";
 constexpr const char* kHeapStateOnly =
     "state is kept in memory; the RocksDB backend is not there yet";
-constexpr const char* kOneProcess = "eddy runs in one process, without a cluster";
 constexpr const char* kNoMetricsReporters = "metrics reporters are not there yet";
 constexpr const char* kPlannerIgnores = "the planner does not read it yet";
 constexpr const char* kNotReadYet = "eddy does not read it yet";
@@ -118,8 +116,9 @@ std::vector<ConfigOption> knownOptions() {
       makeOption("execution.checkpointing.dir", T::kString, "", "",
                  "Where checkpoints are written (Flink 2 name of state.checkpoints.dir)."));
   options.push_back(
-      makeOption("execution.checkpointing.savepoint-dir", T::kString, "", kNoSavepointTrigger,
-                 "Where savepoints are written (Flink 2 name of state.savepoints.dir)."));
+      makeOption("execution.checkpointing.savepoint-dir", T::kString, "", "",
+                 "Where savepoints are written when none is named (JobClient::triggerSavepoint, "
+                 "STOP JOB .. WITH SAVEPOINT); Flink 2 name of state.savepoints.dir."));
   options.push_back(
       makeOption("execution.checkpointing.incremental", T::kBoolean, "false",
                  kNoIncrementalCheckpoints,
@@ -128,6 +127,11 @@ std::vector<ConfigOption> knownOptions() {
                                "The checkpoint or savepoint directory a job starts from."));
   options.push_back(makeOption("execution.savepoint.path", T::kString, "", "",
                                "Older name of execution.state-recovery.path."));
+  options.push_back(makeOption("execution.state-recovery.ignore-unclaimed-state", T::kBoolean,
+                               "false", "",
+                               "Start even when the restored state has operators the job lacks."));
+  options.push_back(makeOption("execution.savepoint.ignore-unclaimed-state", T::kBoolean, "false",
+                               "", "Older name of execution.state-recovery.ignore-unclaimed-state."));
   // ---- Restart strategies (Flink's RestartStrategyOptions; read when a job starts) ----
   const std::vector<std::string> restartStrategies = {
       "none",        "off",          "disable",           "fixed-delay",     "fixeddelay",
@@ -177,8 +181,8 @@ std::vector<ConfigOption> knownOptions() {
                                "Incremental checkpoints (only changed RocksDB files)."));
   options.push_back(makeOption("state.checkpoints.dir", T::kString, "", "",
                                "Where checkpoints are written; unset: kept in memory only."));
-  options.push_back(makeOption("state.savepoints.dir", T::kString, "", kNoSavepointTrigger,
-                               "Where savepoints are written."));
+  options.push_back(makeOption("state.savepoints.dir", T::kString, "", "",
+                               "Where savepoints are written when none is named."));
   options.push_back(makeInteger("state.checkpoints.num-retained", 1, "1", "",
                                 "Completed checkpoints kept."));
   options.push_back(makeOption("state.backend.rocksdb.memory.managed", T::kBoolean, "true",
@@ -288,6 +292,12 @@ std::vector<ConfigOption> knownOptions() {
   options.push_back(makeOption("table.local-time-zone", T::kString, "default", "",
                                "The session time zone of TIMESTAMP_LTZ values, e.g. "
                                "'Europe/Berlin', 'UTC' or 'GMT+08:00'; 'default' is UTC."));
+  // Read by the SQL client (client/sql_script_runner.h); TableEnvironment::executeSql returns
+  // at once either way, and TableResult::await() waits.
+  options.push_back(makeOption("table.dml-sync", T::kBoolean, "false", "",
+                               "Whether the SQL client waits for an INSERT's job to finish "
+                               "(true) or submits it and goes on (false: SHOW JOBS, STOP JOB). "
+                               "Unset, eddy's client waits: its jobs run in its own process."));
   // ---- SQL client ----
   // eddy's client defaults to tableau where Flink's defaults to table (client/query_result_view.h).
   options.push_back(makeEnum("sql-client.execution.result-mode", {"TABLE", "CHANGELOG", "TABLEAU"},
@@ -302,12 +312,21 @@ std::vector<ConfigOption> knownOptions() {
   options.push_back(
       makeOption("metrics.reporter.", T::kString, "", kNoMetricsReporters,
                  "A property of a metrics reporter, e.g. metrics.reporter.prom.port."));
-  options.push_back(makeOption("high-availability.type", T::kString, "NONE", kOneProcess,
-                               "JobManager high availability (ZooKeeper, Kubernetes)."));
-  options.push_back(makeOption("high-availability.storageDir", T::kString, "", kOneProcess,
-                               "Where high-availability metadata is kept."));
-  options.push_back(makeOption("kubernetes.cluster-id", T::kString, "", kOneProcess,
-                               "The id of the Flink cluster on Kubernetes."));
+  // ---- High availability (runtime/high_availability.h: one process is its own leader) ----
+  options.push_back(makeOption("high-availability.type", T::kString, "NONE", "",
+                               "NONE, ZOOKEEPER or KUBERNETES (or Kubernetes' factory class): "
+                               "with either of the last two, a checkpointed streaming job "
+                               "started again resumes from its latest checkpoint."));
+  options.push_back(makeOption("high-availability", T::kString, "", "",
+                               "Older name of high-availability.type."));
+  options.push_back(makeOption("high-availability.storageDir", T::kString, "", "",
+                               "Where the jobs' recovery metadata is kept (a local path or a "
+                               "file:// URI)."));
+  options.push_back(makeOption("high-availability.cluster-id", T::kString, "/default", "",
+                               "The cluster's directory below the storage directory; one process "
+                               "runs a cluster id at a time."));
+  options.push_back(makeOption("kubernetes.cluster-id", T::kString, "", "",
+                               "The cluster id under high-availability.type KUBERNETES."));
   return options;
 }
 

@@ -14,9 +14,11 @@
 #include "graph/job_graph.h"
 #include "runtime/checkpoint_coordinator.h"
 #include "runtime/checkpoint_storage.h"
+#include "runtime/high_availability.h"
 #include "runtime/job_supervisor.h"
 #include "runtime/restart_strategy.h"
 #include "runtime/running_job.h"
+#include "runtime/savepoint.h"
 
 namespace eddy {
 
@@ -231,7 +233,9 @@ CheckpointConfig& CheckpointConfig::setNumRetainedCheckpoints(int numRetained) {
 
 // ---- JobClient -------------------------------------------------------------------------
 
-JobClient::JobClient(std::shared_ptr<runtime::JobSupervisor> job) : job_(std::move(job)) {}
+JobClient::JobClient(std::shared_ptr<runtime::JobSupervisor> job,
+                     std::string defaultSavepointDirectory)
+    : job_(std::move(job)), defaultSavepointDirectory_(std::move(defaultSavepointDirectory)) {}
 
 const std::string& JobClient::getJobName() const { return job_->name(); }
 
@@ -252,6 +256,26 @@ std::shared_ptr<const runtime::JobMetrics> JobClient::getMetrics() const {
   std::shared_ptr<runtime::RunningJob> attempt = job_->currentAttempt();
   const runtime::JobMetrics* metrics = &attempt->metrics();
   return std::shared_ptr<const runtime::JobMetrics>(std::move(attempt), metrics);
+}
+
+std::future<std::string> JobClient::triggerSavepoint(std::optional<std::string> directory) {
+  return runtime::requestSavepoint(*job_, directory.value_or(defaultSavepointDirectory_),
+                                   runtime::SavepointStopMode::NONE);
+}
+
+std::future<std::string> JobClient::stopWithSavepoint(bool advanceToEndOfEventTime,
+                                                      std::optional<std::string> directory) {
+  std::future<std::string> savepoint = runtime::requestSavepoint(
+      *job_, directory.value_or(defaultSavepointDirectory_),
+      advanceToEndOfEventTime ? runtime::SavepointStopMode::DRAIN
+                              : runtime::SavepointStopMode::SUSPEND);
+  // As Flink's: the path once the job has ended on the savepoint (run by get(), on its thread).
+  return std::async(std::launch::deferred,
+                    [job = job_, savepoint = std::move(savepoint)]() mutable {
+                      std::string path = savepoint.get();
+                      job->waitForCompletion();
+                      return path;
+                    });
 }
 
 JobExecutionResult JobClient::waitForCompletion() {
@@ -306,6 +330,7 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::configure(
   // restart strategy is read from the merged options when a job starts; here its values are
   // only checked.
   restartStrategyOf(configuration, false);
+  runtime::highAvailabilityModeOf(configuration);  // the rest of HA is read when a job starts
   auto interval = view.getDuration("execution.checkpointing.interval");
   auto mode = view.getEnum("execution.checkpointing.mode");
   auto timeout = view.getDuration("execution.checkpointing.timeout");
@@ -344,6 +369,10 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::configure(
   if (const std::string* path = firstSet(
           configuration, {"execution.state-recovery.path", "execution.savepoint.path"})) {
     restorePath_ = *path;
+  }
+  for (const char* key : {"execution.savepoint.ignore-unclaimed-state",
+                          "execution.state-recovery.ignore-unclaimed-state"}) {
+    if (std::optional<bool> ignore = view.getBoolean(key)) ignoreUnclaimedState_ = *ignore;
   }
   for (const auto& [key, value] : configuration) configuration_[key] = value;
   return *this;
@@ -519,12 +548,42 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
   const bool checkpointing =
       checkpointConfig_.isCheckpointingEnabled() && runtimeMode_ != RuntimeExecutionMode::BATCH;
   settings.checkpointingEnabled = checkpointing;
-  if (!restorePath_.empty()) {
+  // High availability (runtime/high_availability.h): a checkpointed STREAMING job records its
+  // latest completed checkpoint under high-availability.storageDir and, started again,
+  // resumes from it. That checkpoint wins over execution.state-recovery.path, which is then
+  // not read (Flink restores a recovered job's latest checkpoint, and its savepoint only when
+  // there is none).
+  // A job that collects its rows into this process (executeAndCollect, the SQL client's
+  // SELECT) is not resumed: its reader dies with the process, and a new one would miss the
+  // rows before the checkpoint.
+  bool collectsIntoThisProcess = false;
+  for (const graph::JobVertex& vertex : jobGraph.vertices) {
+    for (const graph::ChainedOperator& chained : vertex.operators) {
+      collectsIntoThisProcess |= chained.transformation->name == "Sink: Data stream collect sink";
+    }
+  }
+  std::shared_ptr<runtime::HighAvailabilityJob> highAvailability;
+  if (checkpointing && jobGraph.executionMode != RuntimeExecutionMode::BATCH &&
+      !collectsIntoThisProcess) {
+    highAvailability = runtime::HighAvailabilityJob::open(configuration_, jobName);
+  }
+  if (highAvailability) {
+    settings.restoredCheckpoint = highAvailability->readLatestCheckpoint();
+    if (settings.restoredCheckpoint) {
+      runtime::checkRestoredStateIsClaimed(*settings.restoredCheckpoint, jobGraph,
+                                           highAvailability->latestCheckpointLocation(),
+                                           ignoreUnclaimedState_);
+    }
+  }
+  if (!settings.restoredCheckpoint && !restorePath_.empty()) {
     // Each operator subtask gets its share of the snapshots (key groups, list state).
-    settings.restoredCheckpoint =
-        runtime::readCheckpoint(localPath("execution.state-recovery.path", restorePath_));
+    const std::string path = localPath("execution.state-recovery.path", restorePath_);
+    settings.restoredCheckpoint = runtime::readCheckpoint(path);
+    runtime::checkRestoredStateIsClaimed(*settings.restoredCheckpoint, jobGraph, path,
+                                         ignoreUnclaimedState_);
   }
   std::optional<runtime::JobCheckpointing> checkpointSetup;
+  std::string checkpointsDirectory;  // of the file system checkpoint storage
   if (checkpointing) {
     runtime::JobCheckpointing setup;
     runtime::CheckpointCoordinatorConfiguration& coordination = setup.configuration;
@@ -539,19 +598,35 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
                                  ? runtime::CheckpointOptions::AlignmentType::ALIGNED
                                  : runtime::CheckpointOptions::AlignmentType::AT_LEAST_ONCE;
     coordination.retention = retentionOf(checkpointConfig_.getExternalizedCheckpointRetention());
-    if (checkpointConfig_.getCheckpointStorage().empty()) {
+    if (checkpointConfig_.getCheckpointStorage().empty() && !highAvailability) {
       // Flink's JobManagerCheckpointStorage: checkpoints in memory, lost with the process.
       setup.createStorage = [](const std::string&) -> std::unique_ptr<runtime::CheckpointStorage> {
         return std::make_unique<runtime::JobManagerCheckpointStorage>();
       };
     } else {
+      // Under high availability without a directory: <storageDir>/<cluster id>/checkpoints.
       std::string directory =
-          localPath("state.checkpoints.dir", checkpointConfig_.getCheckpointStorage());
+          checkpointConfig_.getCheckpointStorage().empty()
+              ? highAvailability->defaultCheckpointsDirectory().string()
+              : localPath("state.checkpoints.dir", checkpointConfig_.getCheckpointStorage());
+      checkpointsDirectory = directory;
       setup.createStorage = [directory = std::move(directory)](const std::string& jobId)
           -> std::unique_ptr<runtime::CheckpointStorage> {
         return std::make_unique<runtime::FileSystemCheckpointStorage>(directory, jobId);
       };
     }
+    if (highAvailability) highAvailability->configure(setup);
+    checkpointSetup = std::move(setup);
+  } else if (jobGraph.executionMode != RuntimeExecutionMode::BATCH) {
+    // No periodic checkpoints, but a coordinator all the same for the savepoints a user asks
+    // for (runtime/savepoint.h): interval 0 triggers nothing by itself, and nothing but
+    // savepoints, which go to their own directory, is ever stored.
+    runtime::JobCheckpointing setup;
+    setup.configuration.intervalMillis = 0;
+    setup.configuration.timeoutMillis = checkpointConfig_.getCheckpointTimeout();
+    setup.createStorage = [](const std::string&) -> std::unique_ptr<runtime::CheckpointStorage> {
+      return std::make_unique<runtime::JobManagerCheckpointStorage>();
+    };
     checkpointSetup = std::move(setup);
   }
   // BATCH jobs are not restarted: their sinks stage their output per job, so a second attempt
@@ -560,11 +635,13 @@ JobClient StreamExecutionEnvironment::executeAsync(std::string jobName) {
       jobGraph.executionMode == RuntimeExecutionMode::BATCH
           ? runtime::RestartStrategyConfiguration{}
           : restartStrategyOf(configuration_, checkpointing);
-  auto job = std::make_shared<runtime::JobSupervisor>(std::move(jobName), std::move(jobGraph),
-                                                      *clock_, std::move(settings),
-                                                      std::move(checkpointSetup), restartStrategy);
+  auto job = std::make_shared<runtime::JobSupervisor>(
+      std::move(jobName), std::move(jobGraph), *clock_, std::move(settings),
+      std::move(checkpointSetup), restartStrategy,
+      highAvailability ? highAvailability->recoveredJobId() : std::string());
+  if (highAvailability) highAvailability->jobStarting(job->jobId(), checkpointsDirectory);
   job->start();
-  return JobClient(std::move(job));
+  return JobClient(std::move(job), savepointDirectory_);
 }
 
 JobExecutionResult StreamExecutionEnvironment::execute(std::string jobName) {

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <exception>
+#include <filesystem>
+#include <iterator>
+#include <system_error>
 
 namespace eddy::runtime {
 
@@ -51,15 +55,20 @@ int64_t CheckpointCoordinator::runDueWork() {
     if (shutDown_) return kNever;
     acknowledged.swap(acknowledged_);
     aborted.swap(aborted_);
+    for (auto& request : queuedSavepoints_) waitingSavepoints_.push_back(std::move(request));
+    queuedSavepoints_.clear();
   }
   const int64_t now = clock_.currentTimeMillis();
   for (const auto& checkpoint : acknowledged) storeAndComplete(checkpoint, now);
   for (const auto& [id, reason] : aborted) {
     // Unknown ids were already settled here (expired, storage failed, completed).
     if (pending_.erase(id) == 0) continue;
+    // A savepoint's failure fails its request only (Flink does not count it either).
+    const bool savepoint = failSavepoint(
+        id, reason == CheckpointFailureReason::JOB_ENDED ? kSavepointJobEnded : kSavepointDeclined);
     if (reason == CheckpointFailureReason::JOB_ENDED) {
       triggeringStopped_ = true;
-    } else {
+    } else if (!savepoint) {
       recordFailure(now);
     }
   }
@@ -68,7 +77,7 @@ int64_t CheckpointCoordinator::runDueWork() {
       int64_t id = it->first;
       it = pending_.erase(it);
       job_.abortCheckpoint(id);
-      recordFailure(now);
+      if (!failSavepoint(id, kSavepointExpired)) recordFailure(now);
     } else {
       ++it;
     }
@@ -77,6 +86,7 @@ int64_t CheckpointCoordinator::runDueWork() {
     triggeringStopped_ = true;
     job_.failJob(kTolerableFailureThresholdExceeded);
   }
+  maybeTriggerSavepoint(now);
   maybeTrigger(now);
   return nextDueTime();
 }
@@ -85,6 +95,12 @@ void CheckpointCoordinator::storeAndComplete(
     const std::shared_ptr<const CompletedCheckpoint>& checkpoint, int64_t now) {
   const int64_t id = checkpoint->id;
   if (pending_.erase(id) == 0) return;  // expired meanwhile: the job aborts it
+  if (auto savepoint = pendingSavepoints_.find(id); savepoint != pendingSavepoints_.end()) {
+    std::shared_ptr<SavepointRequest> request = std::move(savepoint->second);
+    pendingSavepoints_.erase(savepoint);
+    completeSavepoint(checkpoint, *request, now);
+    return;
+  }
   std::string location;
   try {
     location = storage_->store(*checkpoint);
@@ -95,7 +111,22 @@ void CheckpointCoordinator::storeAndComplete(
     recordFailure(now);
     return;
   }
+  const size_t keep = static_cast<size_t>(std::max(1, configuration_.numRetained));
+  if (hook_) {
+    // What is kept once this one completes, recorded before the job commits anything of it.
+    RetainedCheckpoints kept(retained_.begin(), retained_.end());
+    kept.emplace_back(id, location);
+    if (kept.size() > keep) kept.erase(kept.begin(), kept.end() - static_cast<ptrdiff_t>(keep));
+    if (!tellHook(kept)) {
+      tellHook(RetainedCheckpoints(retained_.begin(), retained_.end()));  // back, if it moved
+      storage_->discard(id);
+      job_.abortCheckpoint(id);
+      recordFailure(now);
+      return;
+    }
+  }
   if (!job_.completeCheckpoint(id)) {
+    if (hook_) tellHook(RetainedCheckpoints(retained_.begin(), retained_.end()));
     storage_->discard(id);  // the job ended before it could complete
     triggeringStopped_ = true;
     return;
@@ -104,7 +135,7 @@ void CheckpointCoordinator::storeAndComplete(
   consecutiveFailures_ = 0;
   retained_.emplace_back(id, std::move(location));
   latestCompleted_ = checkpoint;
-  while (retained_.size() > static_cast<size_t>(std::max(1, configuration_.numRetained))) {
+  while (retained_.size() > keep) {
     storage_->discard(retained_.front().first);
     retained_.pop_front();
   }
@@ -116,6 +147,8 @@ void CheckpointCoordinator::recordFailure(int64_t now) {
 }
 
 bool CheckpointCoordinator::triggerBlockedByPending() const {
+  // A savepoint goes first and alone: an overlapping checkpoint's barriers would abort it.
+  if (!waitingSavepoints_.empty() || !pendingSavepoints_.empty()) return true;
   if (pending_.size() >= static_cast<size_t>(configuration_.maxConcurrentCheckpoints)) return true;
   // A minimum pause counts from the end of the previous checkpoint, so one runs at a time.
   return configuration_.minPauseMillis > 0 && !pending_.empty();
@@ -162,7 +195,8 @@ void CheckpointCoordinator::timerLoop() {
     const int64_t due = runDueWork();
     std::unique_lock lock(mutex_);
     auto eventOrShutdown = [this] {
-      return shutDown_ || !acknowledged_.empty() || !aborted_.empty();
+      return shutDown_ || !acknowledged_.empty() || !aborted_.empty() ||
+             !queuedSavepoints_.empty();
     };
     if (due == kNever) {
       wakeUp_.wait(lock, eventOrShutdown);
@@ -175,19 +209,26 @@ void CheckpointCoordinator::timerLoop() {
 }
 
 void CheckpointCoordinator::shutdown(JobStatus status) {
+  std::deque<std::shared_ptr<SavepointRequest>> unsettled;
   {
     std::lock_guard lock(mutex_);
     if (shutDown_) return;
     shutDown_ = true;
     acknowledged_.clear();  // the job completes nothing any more
     aborted_.clear();
+    unsettled.swap(queuedSavepoints_);
   }
   wakeUp_.notify_all();
   if (timerThread_.joinable()) timerThread_.join();
   pending_.clear();
+  // Their requests fail as they go (SavepointRequest's destructor): the job ended.
+  unsettled.clear();
+  waitingSavepoints_.clear();
+  pendingSavepoints_.clear();
   const bool keep =
       retains(status) || (status == JobStatus::FAILED && configuration_.retainOnFailure);
   if (!keep) {
+    if (hook_ && !retained_.empty()) tellHook({});
     for (const auto& [id, location] : retained_) storage_->discard(id);
     retained_.clear();
   }
@@ -214,9 +255,27 @@ void CheckpointCoordinator::adoptRetainedCheckpoints(CheckpointCoordinator& prev
 
 void CheckpointCoordinator::applyRetention(JobStatus status) {
   if (retains(status)) return;
+  if (hook_ && !retained_.empty()) tellHook({});
   for (const auto& [id, location] : retained_) storage_->discard(id);
   retained_.clear();
   storage_->close();  // again: the job's directory may be empty only now
+}
+
+void CheckpointCoordinator::adoptRetainedCheckpoints(
+    RetainedCheckpoints retained, std::shared_ptr<const CompletedCheckpoint> latest) {
+  retained_.assign(std::make_move_iterator(retained.begin()),
+                   std::make_move_iterator(retained.end()));
+  latestCompleted_ = std::move(latest);
+}
+
+bool CheckpointCoordinator::tellHook(const RetainedCheckpoints& retained) noexcept {
+  if (!hook_) return true;
+  try {
+    hook_(retained);
+    return true;
+  } catch (...) {
+    return false;
+  }
 }
 
 std::vector<int64_t> CheckpointCoordinator::retainedCheckpointIds() const {
@@ -227,6 +286,94 @@ std::vector<int64_t> CheckpointCoordinator::retainedCheckpointIds() const {
 
 std::string CheckpointCoordinator::latestCompletedCheckpointLocation() const {
   return retained_.empty() ? std::string() : retained_.back().second;
+}
+
+// ---- savepoints -----------------------------------------------------------------------
+
+void CheckpointCoordinator::triggerSavepoint(std::shared_ptr<SavepointRequest> request) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!shutDown_) {
+      queuedSavepoints_.push_back(std::move(request));
+      request = nullptr;
+    }
+  }
+  if (request) {
+    request->fail(kSavepointTasksNotRunning);  // the job has ended
+    return;
+  }
+  wakeUp_.notify_all();
+}
+
+void CheckpointCoordinator::maybeTriggerSavepoint(int64_t now) {
+  if (triggeringStopped_) {
+    // The job ended, or a stop-with-savepoint completed: nothing is triggered any more.
+    for (const auto& request : waitingSavepoints_) request->fail(kSavepointTasksNotRunning);
+    waitingSavepoints_.clear();
+    return;
+  }
+  // One at a time, after the checkpoints that are pending (min-pause and the interval do not
+  // apply: Flink's savepoints are forced).
+  if (waitingSavepoints_.empty() || !pending_.empty()) return;
+  std::shared_ptr<SavepointRequest> request = std::move(waitingSavepoints_.front());
+  waitingSavepoints_.pop_front();
+  const int64_t id = nextCheckpointId_++;
+  pending_.emplace(id, now);
+  pendingSavepoints_.emplace(id, request);
+  CheckpointOptions options;
+  options.snapshotType = SnapshotType::SAVEPOINT;
+  // Always a consistent cut, also in AT_LEAST_ONCE jobs (a stop-with-savepoint ends the job on
+  // it): nothing behind a barrier reaches the snapshot.
+  options.alignment = CheckpointOptions::AlignmentType::ALIGNED;
+  const bool triggered = request->mode() == SavepointStopMode::NONE
+                             ? job_.triggerCheckpoint(id, options)
+                             : job_.triggerStopWithSavepoint(id, options, request->mode());
+  if (!triggered) {
+    pending_.erase(id);
+    pendingSavepoints_.erase(id);
+    request->fail(kSavepointTasksNotRunning);
+    triggeringStopped_ = true;
+  }
+}
+
+void CheckpointCoordinator::completeSavepoint(
+    const std::shared_ptr<const CompletedCheckpoint>& checkpoint, SavepointRequest& request,
+    int64_t now) {
+  std::string location;
+  try {
+    location = writeSavepoint(*checkpoint, request);
+  } catch (...) {
+    job_.abortCheckpoint(checkpoint->id);
+    request.fail(std::current_exception());
+    return;
+  }
+  // A stop-with-savepoint's completion is notified: the job ends on it, so its sinks commit
+  // what it holds. Another savepoint's is not (Flink's FLINK-25191): a restart goes back to the
+  // latest checkpoint, which must find nothing committed beyond it.
+  const bool stops = request.mode() != SavepointStopMode::NONE;
+  const bool completed = stops ? job_.completeCheckpoint(checkpoint->id)
+                               : job_.completeSavepoint(checkpoint->id);
+  if (!completed) {
+    std::error_code ignored;
+    std::filesystem::remove_all(location, ignored);
+    request.fail(kSavepointJobEnded);
+    triggeringStopped_ = true;
+    return;
+  }
+  lastCheckpointEnd_ = now;
+  if (stops) {
+    latestCompleted_ = checkpoint;
+    triggeringStopped_ = true;  // the job ends on it: no checkpoint follows
+  }
+  request.complete(location);
+}
+
+bool CheckpointCoordinator::failSavepoint(int64_t id, const char* reason) {
+  auto found = pendingSavepoints_.find(id);
+  if (found == pendingSavepoints_.end()) return false;
+  found->second->fail(reason);
+  pendingSavepoints_.erase(found);
+  return true;
 }
 
 }  // namespace eddy::runtime

@@ -14,6 +14,12 @@
 //   "Exceeded checkpoint tolerable failure threshold.". A completed checkpoint resets the
 //   count; checkpoints aborted because the job ended do not count.
 // - When the job ends, the retention policy decides which stored checkpoints remain.
+// - Savepoints (runtime/savepoint.h): triggerSavepoint queues a request, triggered through the
+//   same barriers once no checkpoint is pending (periodic triggers wait meanwhile), written to
+//   its own directory and never discarded; its failure fails only the request.
+// - With high availability (runtime/high_availability.h) a hook hears which checkpoints are
+//   kept before the job completes a new one and before any is discarded, so that a record of
+//   them outside the process never names a checkpoint that is gone.
 //
 // Threads and ownership. Time is the injected Clock's (milliseconds). All decisions are made
 // in runDueWork(), called by one driving thread: the coordinator's timer thread
@@ -27,6 +33,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -40,6 +47,7 @@
 #include "eddy/datastream/job_status.h"
 #include "runtime/checkpoint_storage.h"
 #include "runtime/completed_checkpoint.h"
+#include "runtime/savepoint.h"
 
 namespace eddy::runtime {
 
@@ -99,6 +107,18 @@ class CheckpointTarget {
   virtual void abortCheckpoint(int64_t id) = 0;
   /// Fails the whole job with `message`.
   virtual void failJob(const std::string& message) = 0;
+  /// Starts savepoint `id` of a stop-with-savepoint (`mode` SUSPEND or DRAIN): as
+  /// triggerCheckpoint, and the tasks learn from the job how to stop. The default (for targets
+  /// that cannot stop) is a plain trigger.
+  virtual bool triggerStopWithSavepoint(int64_t id, CheckpointOptions options,
+                                        SavepointStopMode /*mode*/) {
+    return triggerCheckpoint(id, options);
+  }
+  /// The acknowledged savepoint `id` (not a stop-with-savepoint's) is stored: it stops being
+  /// pending without notifyCheckpointComplete (Flink's FLINK-25191: a savepoint commits no
+  /// side effect and is no recovery point). False as completeCheckpoint. The default is for
+  /// targets that do not tell the two apart.
+  virtual bool completeSavepoint(int64_t id) { return completeCheckpoint(id); }
 };
 
 class CheckpointCoordinator {
@@ -122,6 +142,18 @@ class CheckpointCoordinator {
   void checkpointAcknowledged(std::shared_ptr<const CompletedCheckpoint> checkpoint);
   /// The job aborted checkpoint `id`.
   void checkpointAborted(int64_t id, CheckpointFailureReason reason);
+
+  // ---- Savepoints, any thread (only queue and wake) ----
+  /// Queues `request` (runtime/savepoint.h). runDueWork triggers it as soon as no checkpoint is
+  /// pending, whatever the interval and min-pause (a coordinator with interval 0 triggers only
+  /// savepoints); periodic checkpoints wait while one is queued or pending. Once every task
+  /// acknowledged it, it is written to the request's directory (not the storage) and never
+  /// discarded; as Flink's since 1.15 (FLINK-25191) the tasks are not notified of it (no sink
+  /// commits on it: the next checkpoint commits what it holds) and it is no recovery point for
+  /// a restart — except a stop-with-savepoint's, which is notified (the job ends on it, its
+  /// sinks commit) and becomes the latest completed checkpoint. Declined, expired, not writable
+  /// or the job ended: only the request fails. After shutdown() it fails at once.
+  void triggerSavepoint(std::shared_ptr<SavepointRequest> request);
 
   // ---- Driving ----
   /// Does what is due at the clock's current time, in order: stores and completes the
@@ -163,11 +195,40 @@ class CheckpointCoordinator {
   /// retention policy to the checkpoints kept. After shutdown().
   void applyRetention(JobStatus status);
 
+  // ---- High availability (runtime/high_availability.h): before startTimerThread() ----
+  /// Completed checkpoints kept, (id, location as CheckpointStorage::store returned it),
+  /// oldest first.
+  using RetainedCheckpoints = std::vector<std::pair<int64_t, std::string>>;
+  /// Told what the coordinator keeps before anything else hears of it (Flink's
+  /// CompletedCheckpointStore::addCheckpointAndSubsumeOldestOne): after a new checkpoint was
+  /// stored, with the checkpoints kept from then on (the new one last), before the job is told
+  /// to complete it and before older ones beyond num-retained are discarded; and with nothing
+  /// before the retention policy discards every kept checkpoint at the job's end. A throw from
+  /// the first call fails that checkpoint like a storage failure (it is discarded). Called from
+  /// the driving thread, or from the thread calling shutdown() or applyRetention().
+  using RetainedCheckpointsHook = std::function<void(const RetainedCheckpoints& retained)>;
+  void setRetainedCheckpointsHook(RetainedCheckpointsHook hook) { hook_ = std::move(hook); }
+  /// Takes over the checkpoints a previous process of the job kept (high availability):
+  /// num-retained and the retention policy apply to them here; `latest` is the last of them,
+  /// read (the one the job restores).
+  void adoptRetainedCheckpoints(RetainedCheckpoints retained,
+                                std::shared_ptr<const CompletedCheckpoint> latest);
+
  private:
+  // Tells the hook (if any) that `retained` is kept; false when it threw.
+  bool tellHook(const RetainedCheckpoints& retained) noexcept;
+
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   static constexpr int64_t kNotYet = std::numeric_limits<int64_t>::min();
 
   void storeAndComplete(const std::shared_ptr<const CompletedCheckpoint>& checkpoint, int64_t now);
+  // Savepoints (driving thread): triggers the waiting one when nothing is pending; writes and
+  // completes an acknowledged one; fails the request of pending savepoint `id` (true when `id`
+  // is one).
+  void maybeTriggerSavepoint(int64_t now);
+  void completeSavepoint(const std::shared_ptr<const CompletedCheckpoint>& checkpoint,
+                         SavepointRequest& request, int64_t now);
+  bool failSavepoint(int64_t id, const char* reason);
   void recordFailure(int64_t now);
   void maybeTrigger(int64_t now);
   int64_t nextDueTime() const;
@@ -187,6 +248,7 @@ class CheckpointCoordinator {
   std::vector<std::shared_ptr<const CompletedCheckpoint>> acknowledged_;
   std::vector<std::pair<int64_t, CheckpointFailureReason>> aborted_;
   bool shutDown_ = false;
+  std::deque<std::shared_ptr<SavepointRequest>> queuedSavepoints_;
   std::thread timerThread_;
 
   // Decision state, confined to the driving thread.
@@ -198,6 +260,11 @@ class CheckpointCoordinator {
   bool triggeringStopped_ = false;  // the job ended or was failed by the coordinator
   std::deque<std::pair<int64_t, std::string>> retained_;  // id → location, oldest first
   std::shared_ptr<const CompletedCheckpoint> latestCompleted_;
+  // Savepoints taken over from queuedSavepoints_ and not triggered yet, oldest first; those
+  // triggered and pending (also in pending_), by id.
+  std::deque<std::shared_ptr<SavepointRequest>> waitingSavepoints_;
+  std::map<int64_t, std::shared_ptr<SavepointRequest>> pendingSavepoints_;
+  RetainedCheckpointsHook hook_;
 };
 
 }  // namespace eddy::runtime

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <string>
 #include <string_view>
 #include <system_error>
 
@@ -351,6 +353,29 @@ std::shared_ptr<const CompletedCheckpoint> readCheckpoint(const fs::path& path) 
                               "' is corrupted: it has bytes after its last record.");
   }
   return checkpoint;
+}
+
+void checkRestoredStateIsClaimed(const CompletedCheckpoint& checkpoint,
+                                 const graph::JobGraph& graph, const std::string& path,
+                                 bool allowNonRestoredState) {
+  if (allowNonRestoredState) return;
+  std::set<std::string, std::less<>> uids;
+  for (const graph::JobVertex& vertex : graph.vertices) {
+    for (const graph::ChainedOperator& chained : vertex.operators) uids.insert(chained.uid);
+  }
+  for (const auto& [uid, subtasks] : checkpoint.operators) {
+    if (uids.contains(uid)) continue;
+    bool hasState = checkpoint.sourceCoordinators.contains(uid);
+    for (const OperatorSnapshot& snapshot : subtasks) hasState = hasState || !snapshot.empty();
+    if (!hasState) continue;
+    // Flink's StateAssignmentOperation#checkStateMappingCompleteness.
+    throw ValidationException(
+        "Failed to rollback to checkpoint/savepoint " + path +
+        ". Cannot map checkpoint/savepoint state for operator " + uid +
+        " to the new program, because the operator is not available in the new program. If "
+        "you want to allow to skip this, you can set "
+        "'execution.state-recovery.ignore-unclaimed-state' to true.");
+  }
 }
 
 // ---- FileSystemCheckpointStorage -------------------------------------------------------

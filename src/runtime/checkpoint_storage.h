@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "graph/job_graph.h"
 #include "runtime/completed_checkpoint.h"
 
 namespace eddy::runtime {
@@ -79,5 +80,13 @@ void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint,
 /// no `_metadata`, or a file is truncated, corrupted (checksum mismatch) or of an unknown
 /// format version.
 std::shared_ptr<const CompletedCheckpoint> readCheckpoint(const std::filesystem::path& path);
+
+/// Before a job starts from `checkpoint` (read from `path`): every operator with state in it
+/// must be an operator of `graph` (by uid), else ValidationException with Flink's message
+/// naming the operator, unless `allowNonRestoredState`
+/// (`execution.state-recovery.ignore-unclaimed-state`), which drops that state.
+void checkRestoredStateIsClaimed(const CompletedCheckpoint& checkpoint,
+                                 const graph::JobGraph& graph, const std::string& path,
+                                 bool allowNonRestoredState);
 
 }  // namespace eddy::runtime

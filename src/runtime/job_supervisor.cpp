@@ -9,7 +9,7 @@ namespace eddy::runtime {
 
 JobSupervisor::JobSupervisor(std::string name, graph::JobGraph graph, const Clock& clock,
                              TaskSettings settings, std::optional<JobCheckpointing> checkpointing,
-                             const RestartStrategyConfiguration& restartStrategy)
+                             const RestartStrategyConfiguration& restartStrategy, std::string jobId)
     : name_(std::move(name)),
       graph_(std::move(graph)),
       clock_(clock),
@@ -17,6 +17,7 @@ JobSupervisor::JobSupervisor(std::string name, graph::JobGraph graph, const Cloc
       checkpointing_(std::move(checkpointing)),
       restartable_(restartStrategy.type != RestartStrategyType::NONE),
       strategy_(createRestartBackoffTimeStrategy(restartStrategy)),
+      jobId_(std::move(jobId)),
       restoreFrom_(settings_.restoredCheckpoint),
       nextCheckpointId_(settings_.restoredCheckpoint ? settings_.restoredCheckpoint->id + 1 : 1) {
   attempt_ = createAttempt(nullptr);
@@ -38,7 +39,14 @@ std::shared_ptr<RunningJob> JobSupervisor::createAttempt(CheckpointCoordinator* 
     auto coordinator = std::make_unique<CheckpointCoordinator>(
         configuration, *attempt, checkpointing_->createStorage(attempt->jobId()), clock_,
         nextCheckpointId_);
-    if (previous != nullptr) coordinator->adoptRetainedCheckpoints(*previous);
+    if (previous != nullptr) {
+      coordinator->adoptRetainedCheckpoints(*previous);
+    } else if (!checkpointing_->recoveredCheckpoints.empty()) {
+      coordinator->adoptRetainedCheckpoints(checkpointing_->recoveredCheckpoints, restoreFrom_);
+    }
+    if (checkpointing_->retainedCheckpointsHook) {
+      coordinator->setRetainedCheckpointsHook(checkpointing_->retainedCheckpointsHook);
+    }
     attempt->setCheckpointCoordinator(std::move(coordinator));
   }
   return attempt;
@@ -144,6 +152,7 @@ void JobSupervisor::end(const std::shared_ptr<RunningJob>& lastAttempt, bool las
       coordinator->applyRetention(status);
     }
   }
+  if (checkpointing_ && checkpointing_->jobEnded) checkpointing_->jobEnded(status);
   std::lock_guard lock(mutex_);
   restarting_ = false;
   endStatus_ = status;

@@ -13,7 +13,9 @@
 // `retainOnFailure`, so a failed attempt leaves its stored checkpoints in place; the next one's
 // coordinator adopts them (num-retained counts over attempts), and once the job has ended for
 // good after a failed attempt the supervisor applies the retention policy for the job's final
-// status.
+// status. Under high availability (runtime/high_availability.h) the first attempt starts with
+// the job id and the kept checkpoints of the job's previous process, and every coordinator
+// records what it keeps through the JobCheckpointing hooks.
 //
 // Threads and ownership. The supervisor owns the current attempt (the one before is released
 // when the next starts; a reader of its counters may hold it a little longer, see
@@ -51,16 +53,27 @@ struct JobCheckpointing {
   CheckpointCoordinatorConfiguration configuration;
   /// The storage of one attempt's coordinator, for the job's id (called once per attempt).
   std::function<std::unique_ptr<CheckpointStorage>(const std::string& jobId)> createStorage;
+
+  // ---- High availability (runtime/high_availability.h); empty without ----
+  /// The checkpoints a previous process of the job kept, oldest first (the last is what the
+  /// first attempt restores): the first attempt's coordinator adopts them.
+  CheckpointCoordinator::RetainedCheckpoints recoveredCheckpoints;
+  /// Given to every attempt's coordinator (CheckpointCoordinator::setRetainedCheckpointsHook).
+  CheckpointCoordinator::RetainedCheckpointsHook retainedCheckpointsHook;
+  /// Called once the job has ended for good (FINISHED, CANCELED or FAILED), on the
+  /// supervising thread, after the retention policy ran and before waiters return.
+  std::function<void(JobStatus)> jobEnded;
 };
 
 class JobSupervisor {
  public:
   /// `settings.restoredCheckpoint`: what the first attempt starts from. `checkpointing`:
-  /// nothing for a job that takes no checkpoints. Throws ValidationException for a restart
-  /// strategy Flink rejects (createRestartBackoffTimeStrategy).
+  /// nothing for a job that takes no checkpoints. `jobId`: the job's id (high availability
+  /// reuses the one of the job's previous process); empty: a new random one. Throws
+  /// ValidationException for a restart strategy Flink rejects (createRestartBackoffTimeStrategy).
   JobSupervisor(std::string name, graph::JobGraph graph, const Clock& clock, TaskSettings settings,
                 std::optional<JobCheckpointing> checkpointing,
-                const RestartStrategyConfiguration& restartStrategy);
+                const RestartStrategyConfiguration& restartStrategy, std::string jobId = {});
   /// Cancels the job if it still runs and joins its threads.
   ~JobSupervisor();
   JobSupervisor(const JobSupervisor&) = delete;

@@ -265,6 +265,36 @@ bool RunningJob::triggerCheckpoint(int64_t id, CheckpointOptions options) {
   return true;
 }
 
+bool RunningJob::triggerStopWithSavepoint(int64_t id, CheckpointOptions options,
+                                          SavepointStopMode mode) {
+  {
+    // Before the triggers: a task reads it when it takes the savepoint.
+    std::lock_guard lock(checkpointMutex_);
+    stopSavepointId_ = id;
+    stopSavepointMode_ = mode;
+  }
+  return triggerCheckpoint(id, options);
+}
+
+bool RunningJob::completeSavepoint(int64_t id) {
+  std::lock_guard lock(checkpointMutex_);
+  auto stored = beingStored_.find(id);
+  if (stored == beingStored_.end()) return false;
+  std::shared_ptr<const CompletedCheckpoint> checkpoint = std::move(stored->second);
+  beingStored_.erase(stored);
+  pendingCheckpoints_.erase(id);
+  // No notification; a finished task waiting for the savepoint to end sees it no longer
+  // pending, and this mail, which does nothing else, wakes it now.
+  sendToAllTasksLocked(MailAction([] {}));
+  recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::COMPLETED, std::move(checkpoint)});
+  return true;
+}
+
+SavepointStopMode RunningJob::stopModeOf(int64_t checkpointId) const {
+  std::lock_guard lock(checkpointMutex_);
+  return checkpointId == stopSavepointId_ ? stopSavepointMode_ : SavepointStopMode::NONE;
+}
+
 CheckpointOutcome RunningJob::waitForCheckpoint(
     int64_t id, std::chrono::steady_clock::time_point deadline) const {
   std::unique_lock lock(checkpointMutex_);

@@ -85,6 +85,17 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   void abortCheckpoint(int64_t id) override;
   /// Fails the job with `message` (the first failure wins), as a task's failure does.
   void failJob(const std::string& message) override;
+  /// Savepoint `id` of a stop-with-savepoint (runtime/savepoint.h): triggered as a checkpoint,
+  /// after recording `mode` for the tasks (stopModeOf). False as triggerCheckpoint.
+  bool triggerStopWithSavepoint(int64_t id, CheckpointOptions options,
+                                SavepointStopMode mode) override;
+  /// How the tasks stop at checkpoint `id`: SUSPEND or DRAIN for the savepoint of a
+  /// stop-with-savepoint, NONE for any other. Any thread.
+  SavepointStopMode stopModeOf(int64_t checkpointId) const;
+  /// The coordinator stored savepoint `id`: it stops being pending (waitForCheckpoint says
+  /// COMPLETED) without notifyCheckpointComplete to the tasks or the split enumerators (see
+  /// CheckpointTarget::completeSavepoint). False as completeCheckpoint.
+  bool completeSavepoint(int64_t id) override;
   /// Waits until checkpoint `id` completed or was aborted, or `deadline` passed (PENDING).
   /// The outcomes of the kRetainedOutcomes latest checkpoints are kept; an older or unknown
   /// id stays PENDING.
@@ -194,6 +205,9 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   std::vector<std::vector<bool>> awaitingFinalCheckpoint_;  // [vertex][subtask]
   int64_t latestTriggeredId_ = std::numeric_limits<int64_t>::min();
   bool checkpointsStopped_ = false;  // the job ended, failed or was cancelled
+  // The savepoint of a stop-with-savepoint, once triggered (one per job: the job ends on it).
+  int64_t stopSavepointId_ = -1;
+  SavepointStopMode stopSavepointMode_ = SavepointStopMode::NONE;
   // Fully acknowledged checkpoints the coordinator is storing (still in pendingCheckpoints_,
   // so that finished tasks keep waiting for their outcome), by id.
   std::map<int64_t, std::shared_ptr<const CompletedCheckpoint>> beingStored_;

@@ -347,6 +347,12 @@ void StreamTask::run() {
       runInputLoop();
     }
     finishAndEndOutputs();
+    if (drainSavepoint_) {
+      // Stop-with-savepoint --drain: what the chain emitted went downstream before the end of
+      // its outputs; the savepoint's snapshot is taken now and is this task's final checkpoint.
+      firstFinalCheckpointId_ = drainSavepoint_->id;
+      performCheckpoint(*drainSavepoint_);
+    }
     awaitFinalCheckpointIfNeeded();
     awaitAcknowledgedCheckpoints();
   } catch (...) {
@@ -364,6 +370,17 @@ void StreamTask::runSourceLoop() {
   while (true) {
     if (job_.cancelled()) throw TaskCancelled{};
     processMail();
+    if (drainSavepoint_) {
+      // Stop-with-savepoint --drain (Flink's advanceToEndOfEventTime): the input ends here,
+      // with the end-of-time watermark, so every event-time timer and window fires.
+      currentOperator = 0;
+      contexts_[0].output->emitWatermark(Watermark{Watermark::kMax});
+      return;
+    }
+    if (suspendedForSavepoint_ >= 0) {
+      waitWhileSuspended();
+      continue;
+    }
     fireDueTimers();
     currentOperator = 0;
     SourceStatus status = source.emitNext();
@@ -384,6 +401,10 @@ void StreamTask::runInputLoop() {
   bool endOfInput = inputIndexOfChannel_.empty();
   while (!endOfInput) {
     processMail();
+    if (suspendedForSavepoint_ >= 0) {
+      waitWhileSuspended();
+      continue;
+    }
     fireDueTimers();
     std::optional<InputMessage> message = inputGate_->tryPop();
     if (!message) {
@@ -486,8 +507,12 @@ void StreamTask::runMail(Mail& mail) {
         using Action = std::decay_t<decltype(action)>;
         if constexpr (std::is_same_v<Action, TriggerCheckpointMail>) {
           // Sources are triggered, and finished tasks awaiting their final checkpoint; another
-          // finished task is acknowledged by the job.
-          if ((vertex_.isSource && !finished_) || awaitingFinalCheckpoint_) {
+          // finished task is acknowledged by the job. A source draining for a stop-with-
+          // savepoint ends its input first (runSourceLoop) and snapshots after finish() (run).
+          if (vertex_.isSource && !finished_ && !drainSavepoint_ &&
+              job_.stopModeOf(action.barrier.id) == SavepointStopMode::DRAIN) {
+            drainSavepoint_ = action.barrier;
+          } else if ((vertex_.isSource && !finished_) || awaitingFinalCheckpoint_) {
             performCheckpoint(action.barrier);
           }
         } else if constexpr (std::is_same_v<Action, CheckpointCompleteMail>) {
@@ -535,6 +560,25 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier) {
   }
   if (awaitingFinalCheckpoint_ && firstFinalCheckpointId_ < 0) firstFinalCheckpointId_ = barrier.id;
   job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots));
+  // Stop-with-savepoint without drain: nothing more leaves this task until the savepoint ended.
+  if (!finished_ && job_.stopModeOf(barrier.id) == SavepointStopMode::SUSPEND) {
+    suspendedForSavepoint_ = barrier.id;
+  }
+}
+
+void StreamTask::waitWhileSuspended() {
+  if (job_.cancelled()) throw TaskCancelled{};
+  if (!stoppedBySavepoint_) {
+    flushOutputs();
+    if (!mailbox_.hasMail()) {
+      // The bound only re-checks cancellation: the savepoint's outcome arrives as mail.
+      mailbox_.waitForMail(std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+    }
+    processMail();
+  }
+  // Completed: the task ends here, without finish() (no window fires, no end-of-input
+  // watermark); its state is in the savepoint. TaskCancelled is the job's quiet stop.
+  if (stoppedBySavepoint_) throw TaskCancelled{};
 }
 
 void StreamTask::notifyCheckpointComplete(int64_t checkpointId) {
@@ -546,10 +590,12 @@ void StreamTask::notifyCheckpointComplete(int64_t checkpointId) {
   if (firstFinalCheckpointId_ >= 0 && checkpointId >= firstFinalCheckpointId_) {
     finalCheckpointCompleted_ = true;
   }
+  if (checkpointId == suspendedForSavepoint_) stoppedBySavepoint_ = true;
 }
 
 void StreamTask::notifyCheckpointAborted(int64_t checkpointId) {
   if (barrierHandler_ && !finished_) barrierHandler_->abortCheckpoint(checkpointId);
+  if (checkpointId == suspendedForSavepoint_) suspendedForSavepoint_ = -1;  // it goes on
   for (size_t i = 0; i < operators_.size(); ++i) {
     currentOperator = static_cast<int>(i);
     operators_[i]->notifyCheckpointAborted(checkpointId);

@@ -21,11 +21,19 @@
 // finished, the task tells the job (later checkpoints count it as finished) and waits until
 // the checkpoints it acknowledged have completed or aborted, so its operators are notified,
 // before it closes them.
+//
+// Stop-with-savepoint (runtime/savepoint.h, RunningJob::stopModeOf): with DRAIN, a source task
+// ends its input when the savepoint's trigger runs (the end-of-time watermark, then finish() and
+// the end of its outputs, as at the end of a bounded input) and takes the savepoint's snapshot
+// after that, as its final checkpoint. With SUSPEND, a task that took the savepoint's snapshot
+// emits nothing, fires no timer and reads no input until the savepoint completed — then it ends
+// without finish() — or was aborted — then it goes on.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -94,6 +102,9 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   void triggerCheckpointOnBarrier(const CheckpointBarrier& barrier) override;
   void abortCheckpointOnBarrier(int64_t checkpointId) override;
   void closeOperators() noexcept;
+  /// While suspended for a stop-with-savepoint: waits for mail and runs it; ends the task
+  /// (TaskCancelled, a quiet stop) once the savepoint completed.
+  void waitWhileSuspended();
   void fireDueTimers();
   void flushOutputs();
   std::chrono::steady_clock::time_point nextWakeUp(std::chrono::milliseconds maximum) const;
@@ -132,6 +143,11 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   bool awaitingFinalCheckpoint_ = false;
   int64_t firstFinalCheckpointId_ = -1;
   bool finalCheckpointCompleted_ = false;
+  // Stop-with-savepoint (see the file comment): a source's DRAIN trigger, taken after finish();
+  // the SUSPEND savepoint this task took its snapshot of (-1: none), and whether it completed.
+  std::optional<CheckpointBarrier> drainSavepoint_;
+  int64_t suspendedForSavepoint_ = -1;
+  bool stoppedBySavepoint_ = false;
 
   struct Timer {
     int64_t time;

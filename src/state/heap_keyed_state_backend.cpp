@@ -64,6 +64,12 @@ void HeapKeyedStateBackend::setCurrentKey(std::string_view keyBytes, int keyGrou
   context_.currentKey.assign(keyBytes);
   context_.currentKeyGroupIndex = keyGroupIndex(keyGroup);
   ++context_.keyVersion;
+  if (!cleanupForEveryRecord_.empty()) [[unlikely]] {
+    const int64_t now = clock_.currentTimeMillis();
+    for (state::HeapRegisteredState* heapState : cleanupForEveryRecord_) {
+      heapState->cleanupIncrementally(now);
+    }
+  }
 }
 
 int HeapKeyedStateBackend::currentKeyGroup() const {
@@ -76,6 +82,17 @@ std::vector<std::string> HeapKeyedStateBackend::registeredStateNames() const {
   names.reserve(states_.size());
   for (const auto& [name, registered] : states_) names.push_back(name);
   return names;
+}
+
+size_t HeapKeyedStateBackend::numKeyValueStateEntries() const {
+  size_t count = 0;
+  for (const auto& [name, registered] : states_) count += registered.heapState->entryCount();
+  return count;
+}
+
+size_t HeapKeyedStateBackend::numKeyValueStateEntries(std::string_view stateName) const {
+  auto it = states_.find(stateName);
+  return it == states_.end() ? 0 : it->second.heapState->entryCount();
 }
 
 State* HeapKeyedStateBackend::createOrGetState(const state::StateType& type) {
@@ -98,6 +115,7 @@ State* HeapKeyedStateBackend::createOrGetState(const state::StateType& type) {
     restoredBlocks_.erase(restored);
   }
   State* userState = heapState->userState();
+  if (heapState->cleansUpForEveryRecord()) cleanupForEveryRecord_.push_back(heapState.get());
   states_.emplace(type.name(),
                   RegisteredState{type.kind(), &type.descriptorType(), std::move(heapState)});
   return userState;

@@ -13,6 +13,10 @@
 // its serializers; until then snapshots write the block unchanged, so a checkpoint taken
 // before registration loses nothing.
 //
+// State TTL: besides removing expired values on access and leaving them out of snapshots, the
+// states remove them in the background by incremental cleanup (heap_keyed_state.h); for the
+// states whose StateTtlConfig asks for it on every record, setCurrentKey runs a step.
+//
 // Threading and ownership as KeyedStateBackend: single-threaded, owns its states. The clock
 // is borrowed and must outlive the backend. The backend is neither copyable nor movable
 // (its states point at it).
@@ -59,6 +63,12 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
   /// Names of the registered states, sorted.
   std::vector<std::string> registeredStateNames() const;
 
+  /// The keys that have an entry in any registered state, counted once per state, expired or
+  /// not yet cleaned up (Flink's numKeyValueStateEntries; for tests, O(states × key groups)).
+  size_t numKeyValueStateEntries() const;
+  /// The same for the state named `stateName`; 0 when none is registered under it.
+  size_t numKeyValueStateEntries(std::string_view stateName) const;
+
  protected:
   State* createOrGetState(const state::StateType& type) override;
 
@@ -97,6 +107,8 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
   std::map<std::string, RegisteredState, std::less<>> states_;
   std::map<std::string, std::vector<RestoredBlock>, std::less<>> restoredBlocks_;
   std::map<std::string, RegisteredRawState, std::less<>> rawStates_;
+  // The states whose incremental TTL cleanup runs on every setCurrentKey.
+  std::vector<state::HeapRegisteredState*> cleanupForEveryRecord_;
 };
 
 }  // namespace eddy

@@ -75,6 +75,16 @@ void KeySlotIndex::eraseSlot(size_t slot) {
     keys_->slots.insert(static_cast<uint32_t>(slot));
   }
   keys.pop_back();
+  // Memory follows the keys down when they are removed in bulk (TTL cleanup): a large index a
+  // quarter full is made to fit (an empty one frees its tables). Small ones keep their room,
+  // so a key group whose few keys come and go allocates nothing.
+  if (keys.capacity() >= kTableShrinkMinimumCapacity && keys.size() * 4 <= keys.capacity()) {
+    keys.shrink_to_fit();
+  }
+  if (keys_->slots.capacity() >= kTableShrinkMinimumCapacity &&
+      keys_->slots.size() * 4 <= keys_->slots.capacity()) {
+    keys_->slots.rehash(0);
+  }
 }
 
 std::string_view KeySlotIndex::keyAt(size_t slot) const { return keys_->keys[slot]; }

@@ -95,7 +95,8 @@ class CountingOperator final : public runtime::StreamOperator {
 };
 
 /// source (emits `count` records, then idles) → counter, both with fixed uids.
-void buildJob(StreamExecutionEnvironment& env, int64_t count, std::shared_ptr<CounterProbe> probe) {
+void buildJob(StreamExecutionEnvironment& env, int64_t count, std::shared_ptr<CounterProbe> probe,
+              const std::string& counterUid = "counter") {
   env.setParallelism(1);
   env.fromSource(std::make_shared<testing_sources::OneBusySubtaskSource>(count),
                  WatermarkStrategy<int64_t>::noWatermarks(), "numbers")
@@ -105,7 +106,7 @@ void buildJob(StreamExecutionEnvironment& env, int64_t count, std::shared_ptr<Co
                               [probe]() -> std::unique_ptr<runtime::StreamOperator> {
                                 return std::make_unique<CountingOperator>(probe);
                               }))
-      .uid("counter")
+      .uid(counterUid)
       .addSink([](int64_t) {})
       .uid("sink");
 }
@@ -162,6 +163,53 @@ TEST_F(CheckpointRestoreTest, ASecondJobRestoresTheCounterOfTheFirstJobsCheckpoi
   std::lock_guard lock(second->mutex);
   EXPECT_TRUE(second->restored);
   EXPECT_EQ(second->restoredCounter, std::to_string(kRecords));
+}
+
+// Flink's StateAssignmentOperation: state of an operator the new job lacks fails the start,
+// naming the operator, unless ignore-unclaimed-state drops it.
+TEST_F(CheckpointRestoreTest, StateNoOperatorClaimsFailsTheStartUnlessIgnored) {
+  auto first = std::make_shared<CounterProbe>();
+  first->expected = 10;
+  fs::path checkpoint;
+  {
+    auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+    env->configure({{"execution.checkpointing.interval", "10 ms"},
+                    {"state.checkpoints.dir", root_.string()},
+                    {"execution.checkpointing.externalized-checkpoint-retention",
+                     "RETAIN_ON_CANCELLATION"}});
+    buildJob(*env, 10, first);
+    JobClient client = env->executeAsync("counting");
+    ASSERT_TRUE(first->checkpointedExpected.wait());
+    client.cancel();
+    client.waitForCompletion();
+    checkpoint = *fs::directory_iterator(root_ / client.getJobID());
+  }
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->configure({{"execution.state-recovery.path", checkpoint.string()}});
+  buildJob(*env, 0, std::make_shared<CounterProbe>(), "renamed-counter");
+  try {
+    env->executeAsync("renamed");
+    FAIL() << "started without the counter's state";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Failed to rollback to checkpoint/savepoint " + checkpoint.string() +
+                  ". Cannot map checkpoint/savepoint state for operator counter to the new "
+                  "program, because the operator is not available in the new program. If you "
+                  "want to allow to skip this, you can set "
+                  "'execution.state-recovery.ignore-unclaimed-state' to true.");
+  }
+  auto probe = std::make_shared<CounterProbe>();
+  auto ignoring = StreamExecutionEnvironment::getExecutionEnvironment();
+  ignoring->configure({{"execution.state-recovery.path", checkpoint.string()},
+                       {"execution.savepoint.ignore-unclaimed-state", "true"}});
+  buildJob(*ignoring, 0, probe, "renamed-counter");
+  JobClient client = ignoring->executeAsync("renamed");
+  ASSERT_TRUE(probe->initialized.wait());
+  client.cancel();
+  client.waitForCompletion();
+  std::lock_guard lock(probe->mutex);
+  EXPECT_TRUE(probe->restored);
+  EXPECT_EQ(probe->restoredCounter, "<none>");
 }
 
 TEST_F(CheckpointRestoreTest, TheOlderRestoreKeyWorksAndAMissingPathFailsTheStart) {

@@ -18,6 +18,13 @@
 #      of lines: nothing lost, nothing duplicated. After every kill the output committed so far
 #      must already be part of the reference (a duplicate is reported with the kill after
 #      which it appeared).
+# With --ha the attempts run under high availability (high-availability.type KUBERNETES, a
+# storage directory under the run's directory, cluster id kill9, Flink's default retention) and
+# name no restore path: each restarted command must find its checkpoint through the job's HA
+# record (<storageDir>/kill9/<job name>.job), which the harness reads to know what it restores.
+# It also checks that a second `eddy sql` with the same cluster id is refused while the first
+# runs, that every checkpoint lies under one job id (HA reuses it), and that the record is gone
+# once the job finished.
 # A mismatch prints the seed, the kill times, the restores, and a few missing and extra lines;
 # the exit status is then 1 (2 for a bad command line). Everything it needs and cannot get (the
 # binary, bash 5, a kill that never happened because the job had already finished, a restore
@@ -25,8 +32,10 @@
 #
 # The job is pluggable: --job NAME selects the functions <NAME>_start (run one attempt in
 # the background) and <NAME>_check_reference (sanity figures of the BATCH result). `sql` is
-# tests/fault_tolerance/kill9_job.sql; the DataStream job (a KeyedProcessFunction with
-# ValueState and event-time timers into an exactly-once file sink) is to plug in the same way.
+# tests/fault_tolerance/kill9_job.sql; `datastream` (--program PATH) is the DataStream program
+# tests/fault_tolerance/kill9_datastream.cpp (a replayable paced source, a KeyedProcessFunction
+# with ValueState and event-time timers, an exactly-once FileSink), run in BATCH mode for the
+# reference as well. <NAME>_completed LOG says whether a run that exited 0 completed its job.
 set -u -o pipefail
 export LC_ALL=C
 
@@ -35,10 +44,11 @@ readonly here
 
 usage() {
   cat <<EOF
-Usage: bash tests/fault_tolerance/kill9.sh --eddy PATH [options]
+Usage: bash tests/fault_tolerance/kill9.sh (--eddy PATH | --job datastream --program PATH) [options]
 
-  --eddy PATH                 the eddy command (or EDDY_BIN)
-  --job NAME                  the job under test (default sql: kill9_job.sql)
+  --eddy PATH                 the eddy command (or EDDY_BIN), for --job sql
+  --job NAME                  the job under test: sql (default; kill9_job.sql) or datastream
+  --program PATH              the DataStream job's program, kill9_datastream (or KILL9_PROGRAM)
   --kills N                   SIGKILLs before the last attempt runs to its end (default 5)
   --seed N                    seed of the kill moments (default: the current time; printed)
   --rows N                    rows of the datagen sequence (default 24000)
@@ -50,6 +60,8 @@ Usage: bash tests/fault_tolerance/kill9.sh --eddy PATH [options]
   --timeout S                 deadline of the BATCH run and of the last attempt
                               (default 30 + 2 x rows / rows-per-second)
   --repeat N                  run the test N times, seeds seed .. seed+N-1 (default 1)
+  --ha                        run under high availability: restarts find their checkpoint
+                              through high-availability.storageDir, no restore path is named
   --work-dir DIR              where runs keep their files (default: a new directory in \$TMPDIR)
   --keep                      keep the files of passing runs too (failing runs' are kept)
   --show N                    missing / extra lines shown on a mismatch (default 10)
@@ -63,6 +75,7 @@ bad_usage() {
 }
 
 eddy="${EDDY_BIN:-}"
+program="${KILL9_PROGRAM:-}"
 job=sql
 kills=5
 seed=""
@@ -77,12 +90,14 @@ repeat=1
 work_root=""
 keep=0
 show=10
+ha=0
 
 while [[ $# -gt 0 ]]; do
   option="$1"
   case "$option" in
     -h|--help) usage; exit 0 ;;
     --keep) keep=1; shift; continue ;;
+    --ha) ha=1; shift; continue ;;
   esac
   [[ $# -ge 2 ]] || bad_usage "$option needs a value"
   value="$2"
@@ -90,6 +105,7 @@ while [[ $# -gt 0 ]]; do
   case "$option" in
     --eddy) eddy="$value" ;;
     --job) job="$value" ;;
+    --program) program="$value" ;;
     --kills) kills="$value" ;;
     --seed) seed="$value" ;;
     --rows) rows="$value" ;;
@@ -128,8 +144,14 @@ fi
 [[ -n $seed ]] || seed=$(date +%s)
 
 # What the test needs. Missing: the test fails (exit 1), it does not pass.
-[[ -n $eddy ]] || { echo "kill9: FAIL: no eddy command (--eddy PATH or EDDY_BIN)" >&2; exit 1; }
-[[ -x $eddy ]] || { echo "kill9: FAIL: the eddy command '$eddy' is not an executable file" >&2; exit 1; }
+if [[ $job == datastream ]]; then
+  ((!ha)) || bad_usage "--ha runs the sql job only"
+  [[ -n $program ]] || { echo "kill9: FAIL: no DataStream program (--program PATH or KILL9_PROGRAM)" >&2; exit 1; }
+  [[ -x $program ]] || { echo "kill9: FAIL: the program '$program' is not an executable file" >&2; exit 1; }
+else
+  [[ -n $eddy ]] || { echo "kill9: FAIL: no eddy command (--eddy PATH or EDDY_BIN)" >&2; exit 1; }
+  [[ -x $eddy ]] || { echo "kill9: FAIL: the eddy command '$eddy' is not an executable file" >&2; exit 1; }
+fi
 [[ -n ${EPOCHREALTIME:-} ]] || { echo "kill9: FAIL: needs bash 5 (EPOCHREALTIME)" >&2; exit 1; }
 [[ -d /proc/self ]] || { echo "kill9: FAIL: needs /proc (Linux)" >&2; exit 1; }
 for tool in awk sort find xargs; do
@@ -141,7 +163,8 @@ seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 # ---------------------------------------------------------------------------------------------
 # The SQL job (kill9_job.sql). sql_start MODE PARALLELISM RECOVERY_PATH OUT LOG starts one run
-# in the background (JOB_PID); MODE is streaming or batch, RECOVERY_PATH may be empty.
+# in the background (JOB_PID); MODE is streaming or batch, RECOVERY_PATH may be empty (with --ha
+# it is not passed: the job finds its checkpoint through high availability).
 
 sql_job_file="$here/kill9_job.sql"
 
@@ -152,9 +175,14 @@ sql_start() {
   if [[ $mode == streaming ]]; then
     options+=(-D "execution.checkpointing.interval=$checkpoint_interval"
               -D "execution.checkpointing.mode=EXACTLY_ONCE"
-              -D "state.checkpoints.dir=$checkpoints"
-              -D "execution.checkpointing.externalized-checkpoint-retention=RETAIN_ON_CANCELLATION")
-    [[ -z $recovery ]] || options+=(-D "execution.state-recovery.path=$recovery")
+              -D "state.checkpoints.dir=$checkpoints")
+    if ((ha)); then
+      options+=(-D "high-availability.type=kubernetes" -D "high-availability.storageDir=$ha_storage"
+                -D "kubernetes.cluster-id=$ha_cluster_id")
+    else
+      options+=(-D "execution.checkpointing.externalized-checkpoint-retention=RETAIN_ON_CANCELLATION")
+      [[ -z $recovery ]] || options+=(-D "execution.state-recovery.path=$recovery")
+    fi
   else
     pace=1000000000  # BATCH: as fast as it goes
   fi
@@ -188,6 +216,47 @@ sql_check_reference() {
   fi
   echo "$windows window rows over $rows rows, $join_lines join rows"
 }
+sql_completed() { grep -q '^\[INFO\] Complete execution of the SQL update statement' "$1"; }
+
+# ---------------------------------------------------------------------------------------------
+# The DataStream job (kill9_datastream.cpp), the same interface as the SQL job's.
+
+datastream_start() {
+  local mode="$1" job_parallelism="$2" recovery="$3" out="$4" log="$5"
+  local -a arguments=(--mode "$mode" --parallelism "$job_parallelism" --rows "$rows" --out "$out")
+  if [[ $mode == streaming ]]; then
+    arguments+=(--rows-per-second "$rows_per_second" --checkpoint-dir "$checkpoints"
+                --checkpoint-interval "$checkpoint_interval")
+    [[ -z $recovery ]] || arguments+=(--restore "$recovery")
+  else
+    arguments+=(--rows-per-second 1000000000)  # BATCH: as fast as it goes
+  fi
+  "$program" "${arguments[@]}" </dev/null >"$log" 2>&1 &
+  JOB_PID=$!
+}
+
+# Figures of the reference computed independently of eddy: the lines
+# k=<seq % 7>,bucket=<seq * 10 / 1000>,n=..,sum=..,lo=..,hi=.. (keep in step with
+# kill9_datastream.cpp) count every row once, sum to 0 + 1 + .. + rows-1, and there is one per
+# (k, bucket) pair that has rows.
+datastream_check_reference() {
+  local lines="$1" figures expected_lines expected_sum
+  figures=$(awk -F'\t' '{ split($2, fields, ","); delete value
+                          for (i in fields) { split(fields[i], pair, "="); value[pair[1]] = pair[2] }
+                          n += value["n"]; sum += value["sum"]; count++ }
+                        END { printf "%d %.0f %d\n", n, sum, count }' "$lines")
+  expected_lines=$(awk -v rows="$rows" 'BEGIN {
+    for (q = 0; q < rows; q++) seen[(q % 7) " " int(q * 10 / 1000)] = 1
+    for (key in seen) n++
+    print n + 0 }')
+  expected_sum=$(awk -v rows="$rows" 'BEGIN { printf "%.0f\n", rows * (rows - 1) / 2 }')
+  if [[ $figures != "$rows $expected_sum $expected_lines" ]]; then
+    echo "the BATCH result has (rows, sum, lines) = ($figures), not ($rows $expected_sum $expected_lines)"
+    return 1
+  fi
+  echo "$expected_lines (key, bucket) lines over $rows rows"
+}
+datastream_completed() { grep -q '^kill9_datastream: FINISHED' "$1"; }
 
 # ---------------------------------------------------------------------------------------------
 # Shared pieces.
@@ -277,9 +346,65 @@ newest_checkpoint() {
   complete_checkpoints_with_times | sort -t $'\t' -k1,1g -k2,2n | tail -n 1 | cut -f 2,3 | tr '\t' ' '
 }
 
+# checkpoint_key DIR ID: "<mtime of DIR/_metadata> <ID>", which tells apart two checkpoints
+# written to one directory (under --ha a restart reuses the job id, and a checkpoint the killed
+# process stored but did not record is removed and its id used again), however DIR is spelled.
+checkpoint_key() {
+  local time
+  time=$(find "$1/_metadata" -maxdepth 0 -printf '%T@' 2>/dev/null) || return 1
+  [[ -n $time ]] || return 1
+  echo "$time $2"
+}
+
+# --ha: the job's HA records (<storageDir>/<cluster id>/*.job), one per line.
+ha_records() {
+  [[ -d $ha_storage/$ha_cluster_id ]] || return 0
+  find "$ha_storage/$ha_cluster_id" -maxdepth 1 -type f -name '*.job' -print
+}
+
+# --ha: "<id> <directory>" of the latest checkpoint the job's record names (the last
+# "checkpoint <id> <directory>" line, docs/state_format.md); nothing when it names none.
+ha_recorded_checkpoint() {
+  awk '$1 == "checkpoint" { line = $0 } END { if (line != "") { sub(/^checkpoint /, "", line); print line } }' "$1"
+}
+
 log_tail() {
   echo "  --- last lines of $1:"
   tail -n "${2:-15}" "$1" | sed 's/^/  | /'
+}
+
+# --ha: ha_check_second_process_refused PARALLELISM OUT LOG: once the attempt JOB_PID holds the
+# cluster's lock (its HA record exists), a second run of the same command must be refused by it:
+# exit with an error naming the cluster, before its job starts. 0 when it was, 2 when the
+# attempt ended first (its own checks report that), 1 with the reason in HA_CHECK_ERROR.
+ha_check_second_process_refused() {
+  local second_parallelism="$1" out="$2" second_log="$3" deadline main_pid="$JOB_PID"
+  HA_CHECK_ERROR=""
+  deadline=$(($(now_ms) + 15000))
+  while [[ -z $(ha_records) ]]; do
+    alive "$main_pid" || return 2
+    (($(now_ms) < deadline)) || { HA_CHECK_ERROR="no high-availability record appeared within 15 s"; return 1; }
+    sleep 0.02
+  done
+  "${job}_start" streaming "$second_parallelism" "" "$out" "$second_log"
+  SECOND_PID="$JOB_PID"
+  JOB_PID="$main_pid"
+  if ! wait_until "$SECOND_PID" $(($(now_ms) + 20000)); then
+    kill_now "$SECOND_PID"
+    SECOND_PID=""
+    HA_CHECK_ERROR="a second eddy process with cluster id $ha_cluster_id was not refused: it still ran after 20 s"
+    return 1
+  fi
+  SECOND_PID=""
+  if ((EXIT_STATUS == 0)); then
+    HA_CHECK_ERROR="a second eddy process with cluster id $ha_cluster_id exited 0 while the first ran"
+    return 1
+  fi
+  if ! grep -q "is the leader of high-availability cluster '$ha_cluster_id'" "$second_log"; then
+    HA_CHECK_ERROR="a second eddy process with cluster id $ha_cluster_id failed (status $EXIT_STATUS), but not on the cluster lock"
+    return 1
+  fi
+  return 0
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -290,10 +415,16 @@ run_once() {
   local run_seed="$1" run_dir="$2"
   local reference_out="$run_dir/reference/out" stream_out="$run_dir/stream/out"
   checkpoints="$run_dir/stream/checkpoints"
+  ha_storage="$run_dir/stream/ha"
+  ha_cluster_id=kill9
+  local ha_flag=""
+  ((ha)) && ha_flag=" --ha"
   mkdir -p "$run_dir/reference" "$run_dir/stream" "$run_dir/logs" || exit 1
   JOB_PID=""
+  SECOND_PID=""
   # No eddy process outlives the run, also when the harness is stopped (CTest's timeout).
-  trap '[[ -n $JOB_PID ]] && alive "$JOB_PID" && kill -KILL "$JOB_PID" 2>/dev/null' EXIT
+  trap '[[ -n $JOB_PID ]] && alive "$JOB_PID" && kill -KILL "$JOB_PID" 2>/dev/null
+        [[ -n $SECOND_PID ]] && alive "$SECOND_PID" && kill -KILL "$SECOND_PID" 2>/dev/null' EXIT
   trap 'echo "kill9: stopped (seed $run_seed); files kept in $run_dir"; exit 143' TERM INT
   local started_ms kill_times="" restores="" duplicates_after=""
   started_ms=$(now_ms)
@@ -306,10 +437,10 @@ run_once() {
     echo "  kill times (s after each attempt started):${kill_times:- none}"
     echo "  restores:${restores:- none}"
     [[ -z $duplicates_after ]] || echo "  lines not in the reference were committed after $duplicates_after"
-    echo "  rerun: bash tests/fault_tolerance/kill9.sh --eddy $eddy --job $job --seed $run_seed" \
+    echo "  rerun: bash tests/fault_tolerance/kill9.sh ${eddy:+--eddy $eddy }${program:+--program $program }--job $job --seed $run_seed" \
          "--kills $kills --rows $rows --rows-per-second $rows_per_second --parallelism $parallelism" \
          "--rescale-parallelism $rescale_parallelism --checkpoint-interval $checkpoint_interval" \
-         "--kill-after $kill_after --timeout $timeout_seconds"
+         "--kill-after $kill_after --timeout $timeout_seconds$ha_flag"
     echo "  files kept in $run_dir"
     exit 1
   }
@@ -329,6 +460,7 @@ run_once() {
   else
     plan+=", no restore at another parallelism"
   fi
+  ((ha)) && plan+=", under high availability (no restore path named)"
   echo "kill9: seed $run_seed; job $job, $rows rows at $rows_per_second rows/s, parallelism $parallelism;" \
        "$plan; files in $run_dir"
 
@@ -340,8 +472,8 @@ run_once() {
     fail "the BATCH run did not end within $timeout_seconds s" "$(log_tail "$reference_log")"
   fi
   ((EXIT_STATUS == 0)) || fail "the BATCH run exited with status $EXIT_STATUS" "$(log_tail "$reference_log")"
-  grep -q '^\[INFO\] Complete execution of the SQL update statement' "$reference_log" ||
-    fail "the BATCH run exited 0 without completing its INSERT" "$(log_tail "$reference_log")"
+  "${job}_completed" "$reference_log" ||
+    fail "the BATCH run exited 0 without completing its job" "$(log_tail "$reference_log")"
   committed_lines "$reference_out" | sort >"$run_dir/reference/lines"
   local reference_count check
   reference_count=$(wc -l <"$run_dir/reference/lines")
@@ -351,9 +483,9 @@ run_once() {
 
   # 2. The streaming attempts. Attempt i < kills is killed; attempt `kills` runs to its end.
   # The parallelism each complete checkpoint was taken at (by the attempt after which it
-  # first appeared).
+  # first appeared), by checkpoint_key.
   local -A parallelism_of_checkpoint=()
-  local attempt restore="" restore_id=-1 restore_parallelism=0 rescale_from=$(((kills + 1) / 2))
+  local attempt restore="" restore_key="" restore_id=-1 restore_parallelism=0 rescale_from=$(((kills + 1) / 2))
   # The restore at another parallelism: 0 not yet, 1 running at --rescale-parallelism (until an
   # attempt there completes a checkpoint or is the last), 2 done (the next attempts run at
   # --parallelism again, so the next restore goes back). A cross restore counts when its
@@ -386,10 +518,24 @@ run_once() {
         fail "$description: did not end within $timeout_seconds s" "$(log_tail "$log")"
       fi
       ((EXIT_STATUS == 0)) || fail "$description: exited with status $EXIT_STATUS" "$(log_tail "$log")"
-      grep -q '^\[INFO\] Complete execution of the SQL update statement' "$log" ||
-        fail "$description: exited 0 without completing its INSERT" "$(log_tail "$log")"
+      "${job}_completed" "$log" ||
+        fail "$description: exited 0 without completing its job" "$(log_tail "$log")"
       description+="; ran to its end in $(seconds $(($(now_ms) - attempt_started_ms))) s"
+      if ((ha)); then
+        [[ -z $(ha_records) ]] || fail "$description: the job finished, but its high-availability record is still there: $(ha_records)"
+        description+=", its high-availability record removed"
+      fi
     else
+      if ((ha && attempt == 0)); then
+        local refused=0
+        ha_check_second_process_refused "$attempt_parallelism" "$stream_out" "$run_dir/logs/second-process.log" ||
+          refused=$?
+        if ((refused == 1)); then
+          kill_now "$JOB_PID"
+          fail "$description: $HA_CHECK_ERROR" "$(log_tail "$run_dir/logs/second-process.log")"
+        fi
+        ((refused == 0)) && description+="; a second process was refused"
+      fi
       if wait_until "$JOB_PID" $((attempt_started_ms + kill_after_ms[attempt])); then
         if ((EXIT_STATUS == 0)); then
           fail "$description: the job ended after $(seconds $(($(now_ms) - attempt_started_ms))) s, before kill $((attempt + 1)) of $kills was due (raise --rows or lower --rows-per-second)" \
@@ -405,17 +551,38 @@ run_once() {
     JOB_PID=""
 
     # The complete checkpoints that appeared were taken by this attempt.
-    local checkpoint_dir
-    while IFS= read -r checkpoint_dir; do
-      [[ -n ${parallelism_of_checkpoint[$checkpoint_dir]:-} ]] ||
-        parallelism_of_checkpoint[$checkpoint_dir]="$attempt_parallelism"
-    done < <(complete_checkpoints)
+    local checkpoint_time checkpoint_id checkpoint_dir
+    while IFS=$'\t' read -r checkpoint_time checkpoint_id checkpoint_dir; do
+      [[ -n ${parallelism_of_checkpoint["$checkpoint_time $checkpoint_id"]:-} ]] ||
+        parallelism_of_checkpoint["$checkpoint_time $checkpoint_id"]="$attempt_parallelism"
+    done < <(complete_checkpoints_with_times)
+    if ((ha)); then
+      # HA reuses the job id: every checkpoint of every attempt is in one job-id directory.
+      local job_directories
+      job_directories=$(complete_checkpoints | sed 's|/[^/]*$||' | sort -u | wc -l)
+      ((job_directories <= 1)) || fail "$description: the checkpoints lie in $job_directories job-id directories under $checkpoints (high availability reuses one job id)"
+    fi
 
     # The checkpoint the next attempt restores.
     local progressed=$final
     if ((!final)); then
-      local newest newest_id newest_dir
-      newest=$(newest_checkpoint)
+      local newest newest_id newest_dir newest_key
+      if ((ha)); then
+        # What the next attempt restores is what the job's HA record names.
+        local records
+        records=$(ha_records)
+        [[ $records != *$'\n'* ]] || fail "$description: more than one high-availability record: $records"
+        if [[ -z $records ]]; then
+          [[ -z $restore ]] || fail "$description: the high-availability record of the job is gone"
+          newest=""  # killed before its job started
+        else
+          newest=$(ha_recorded_checkpoint "$records")
+          [[ -z $newest || -f ${newest#* }/_metadata ]] ||
+            fail "$description: ${newest#* }, the checkpoint the high-availability record $records names, is not complete"
+        fi
+      else
+        newest=$(newest_checkpoint)
+      fi
       if [[ -z $newest ]]; then
         [[ -z $restore ]] || fail "$description: no complete checkpoint left (chk-$restore_id, restored by this attempt, is gone)"
         description+="; no complete checkpoint yet"
@@ -425,15 +592,18 @@ run_once() {
         if ((newest_id < restore_id)); then
           fail "$description: the newest complete checkpoint, chk-$newest_id ($newest_dir), is older than the one it restored, chk-$restore_id"
         fi
-        if [[ $newest_dir == "$restore" ]]; then
+        newest_key=$(checkpoint_key "$newest_dir" "$newest_id") || fail "$description: $newest_dir vanished (internal error)"
+        if [[ $newest_key == "$restore_key" ]]; then
           description+="; no new checkpoint completed"
         else
           description+="; newest complete checkpoint chk-$newest_id"
+          ((ha)) && description+=" (recorded for high availability)"
           progressed=1
         fi
         restore="$newest_dir"
+        restore_key="$newest_key"
         restore_id="$newest_id"
-        restore_parallelism="${parallelism_of_checkpoint[$newest_dir]:-}"
+        restore_parallelism="${parallelism_of_checkpoint[$newest_key]:-}"
         [[ -n $restore_parallelism ]] || fail "$description: $newest_dir appeared after no attempt (internal error)"
       fi
     fi
@@ -497,7 +667,8 @@ run_once() {
 
 # ---------------------------------------------------------------------------------------------
 
-[[ $(type -t "${job}_start") == function && $(type -t "${job}_check_reference") == function ]] ||
+[[ $(type -t "${job}_start") == function && $(type -t "${job}_check_reference") == function &&
+   $(type -t "${job}_completed") == function ]] ||
   bad_usage "unknown job '$job'"
 if [[ -z $work_root ]]; then
   work_root=$(mktemp -d "${TMPDIR:-/tmp}/eddy-kill9.XXXXXX") || { echo "kill9: FAIL: cannot make a work directory" >&2; exit 1; }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "eddy/connector/sink.h"
 #include "eddy/datastream/execution_environment.h"
 #include "eddy/datastream/field_aggregation.h"
 #include "eddy/datastream/functions.h"
@@ -319,6 +320,21 @@ class DataStream {
     return DataStreamSink(addSinkTransformation(
         "Sink: Unnamed",
         datastream_detail::factoryOf<operators::SinkFunctionOperator<T, F>>(sink)));
+  }
+
+  /// Writes the stream into `sink`, a sink of the connector SPI (Flink's sinkTo; Sink V2,
+  /// eddy/connector/sink.h), passed with its own type so that its committer and writer state
+  /// are seen: each subtask runs its writer and its committer, which commits what the writer
+  /// prepared for a checkpoint once the checkpoint has completed (without checkpointing, at the
+  /// end of input). Named "Sink: Writer" unless named.
+  template <typename SinkType>
+  DataStreamSink sinkTo(std::shared_ptr<SinkType> sink) {
+    using Definition = std::remove_const_t<SinkType>;
+    static_assert(std::is_base_of_v<connector::Sink<T>, Definition>,
+                  "sinkTo takes a connector::Sink of the stream's record type");
+    return DataStreamSink(addSinkTransformation(
+        "Sink: Writer", connector::detail::sinkWriterOperatorFactory(
+                            std::shared_ptr<const Definition>(std::move(sink)))));
   }
 
   /// Runs the program and returns an iterator over this stream's records.

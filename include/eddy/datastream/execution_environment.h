@@ -10,9 +10,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -142,10 +144,14 @@ class JobExecutionResult {
 /// Thread-safe.
 class JobClient {
  public:
-  explicit JobClient(std::shared_ptr<runtime::JobSupervisor> job);
+  /// `defaultSavepointDirectory`: where savepoints go when a call names no directory (the
+  /// job's `execution.checkpointing.savepoint-dir` / `state.savepoints.dir`); empty: none.
+  explicit JobClient(std::shared_ptr<runtime::JobSupervisor> job,
+                     std::string defaultSavepointDirectory = {});
   const std::string& getJobName() const;
   /// The job's id, Flink's JobID form (32 lower-case hex digits, random per job, the same for
-  /// every attempt): its checkpoints go to `<state.checkpoints.dir>/<job id>/chk-<n>/`.
+  /// every attempt; under high availability the one of the job's previous run, if it has one):
+  /// its checkpoints go to `<state.checkpoints.dir>/<job id>/chk-<n>/`.
   const std::string& getJobID() const;
   /// RUNNING, RESTARTING (a task failed; the restart strategy's delay runs before the job
   /// restarts), then FINISHED, CANCELED or FAILED.
@@ -165,8 +171,33 @@ class JobClient {
   /// them readable after the job restarts.
   std::shared_ptr<const runtime::JobMetrics> getMetrics() const;
 
+  /// Takes a savepoint of the running job (Flink's triggerSavepoint, a
+  /// CompletableFuture<String> there): the future gives the directory it was written to,
+  /// `<directory>/savepoint-<first 6 hex digits of the job id>-<12 random hex digits>/`, a
+  /// full, self-contained snapshot with its `_metadata` that `execution.state-recovery.path`
+  /// restores; the job goes on. `directory` (a local path or `file:` URI): else the job's
+  /// savepoint directory option, else the future throws ValidationException with Flink's "No
+  /// savepoint directory configured. ..."; for a BATCH job "Job <id> is not a streaming job.".
+  /// It is taken through the checkpoint barriers (also without periodic checkpoints), after a
+  /// checkpoint in progress, and never deleted by eddy. When it fails (declined, expired after
+  /// `execution.checkpointing.timeout`, not writable, the job ended) the future throws
+  /// (JobExecutionException "Failed to take a savepoint of job <id>: ...", or the storage's
+  /// ConnectorException) and the job goes on. Any thread; the call returns at once.
+  std::future<std::string> triggerSavepoint(std::optional<std::string> directory = std::nullopt);
+  /// Takes a savepoint and ends the job on it (Flink's stopWithSavepoint): the future gives the
+  /// savepoint's directory once the job has ended FINISHED (its get() waits for that). With
+  /// `advanceToEndOfEventTime` (Flink's `--drain`) the sources end their input with the
+  /// end-of-time watermark first, so every event-time timer and window fires and every operator
+  /// finishes before the savepoint; without it the sources stop, and after the savepoint no
+  /// task emits anything more or finishes (pending windows stay in the savepoint, for the job
+  /// that restores it). Directory and errors as triggerSavepoint; when the savepoint fails the
+  /// job goes on (a drained job's sources have ended, so it then finishes by itself).
+  std::future<std::string> stopWithSavepoint(bool advanceToEndOfEventTime,
+                                             std::optional<std::string> directory = std::nullopt);
+
  private:
   std::shared_ptr<runtime::JobSupervisor> job_;
+  std::string defaultSavepointDirectory_;
 };
 
 namespace datastream_detail {
@@ -208,8 +239,14 @@ class StreamExecutionEnvironment {
   /// (`restart-strategy.type`, older name `restart-strategy`, and its `restart-strategy.*`
   /// options) is read from the merged options when a job starts: unset, a STREAMING job with
   /// checkpointing gets exponential-delay with Flink's defaults, any other job none; BATCH
-  /// jobs are not restarted. Keys not given keep their settings; other keys are kept
-  /// (getConfiguration) but not read. Throws ValidationException for an invalid value.
+  /// jobs are not restarted. High availability (`high-availability.type`, older name
+  /// `high-availability`; `high-availability.storageDir`, `high-availability.cluster-id`,
+  /// `kubernetes.cluster-id`) is read when a job starts, too: a checkpointed STREAMING job then
+  /// records its latest completed checkpoint under the storage directory and, when the same
+  /// program starts it again (the same job name), resumes from it, before any restore path
+  /// (docs/configuration.md "High availability"). Keys not given keep their settings; other
+  /// keys are kept (getConfiguration) but not read. Throws ValidationException for an invalid
+  /// value.
   StreamExecutionEnvironment& configure(const std::map<std::string, std::string>& configuration);
   /// The options configure() was given, merged.
   const std::map<std::string, std::string>& getConfiguration() const { return configuration_; }
@@ -265,7 +302,8 @@ class StreamExecutionEnvironment {
   CheckpointConfig checkpointConfig_;
   std::map<std::string, std::string> configuration_;
   std::string restorePath_;
-  std::string savepointDirectory_;  // read for savepoints, which cannot be triggered yet
+  bool ignoreUnclaimedState_ = false;  // execution.state-recovery.ignore-unclaimed-state
+  std::string savepointDirectory_;  // the jobs' default for JobClient::triggerSavepoint
   RuntimeExecutionMode runtimeMode_ = RuntimeExecutionMode::STREAMING;
   bool chainingEnabled_ = true;
   const Clock* clock_;

@@ -17,6 +17,8 @@
 
 namespace eddy {
 
+class JobClient;
+
 enum class ResultKind { SUCCESS, SUCCESS_WITH_CONTENT };
 
 /// What the job behind a result has done so far, for progress displays (the SQL client's
@@ -50,6 +52,8 @@ class RowSource {
   virtual int64_t numNotNullRowsDropped() const { return 0; }
   /// The producing job's progress (see JobProgress); callable from any thread.
   virtual JobProgress progress() const { return {}; }
+  /// The client of the producing job, valid as long as the source; null without one.
+  virtual const JobClient* jobClient() const { return nullptr; }
 };
 
 class TableResult {
@@ -85,6 +89,10 @@ class TableResult {
   int64_t getNumNotNullRowsDropped() const;
   /// The job's progress so far; callable from another thread while rows are read.
   JobProgress getJobProgress() const;
+  /// The job behind the result (Flink's getJobClient, an Optional there): an INSERT's or a
+  /// statement set's job, valid as long as the result; null for a result without a job (DDL,
+  /// SHOW) and for now for queries.
+  const JobClient* getJobClient() const { return rows_ ? rows_->jobClient() : nullptr; }
   /// Whether the rows are a STREAMING job's changelog (printed with an `op` column).
   bool isStreaming() const { return streaming_; }
 

@@ -12,6 +12,7 @@
 #include <system_error>
 #include <utility>
 
+#include "connectors/filesystem/part_file.h"
 #include "connectors/filesystem/partition_path.h"
 #include "eddy/exceptions.h"
 #include "eddy/runtime/record_batch.h"
@@ -34,7 +35,6 @@ constexpr size_t kTotalBufferSize = 16 << 20;
 constexpr size_t kMaxOpenPartFiles = 64;
 
 constexpr std::string_view kHiddenPartPrefix = ".part-";
-constexpr std::string_view kInProgressSuffix = ".inprogress";
 constexpr std::string_view kStagingPrefix = ".staging-";
 constexpr size_t kUuidLength = 36;
 // The first byte of the sink's operator state (docs/state_format.md "Filesystem sink").
@@ -73,17 +73,8 @@ std::optional<std::string> uuidOfInProgressFile(std::string_view name) {
   return std::string(name.substr(kHiddenPartPrefix.size(), kUuidLength));
 }
 
-// Makes `path` (a written file or a directory) durable.
-void fsyncPath(const fs::path& path, const std::string& tableName) {
-  int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (descriptor < 0 || ::fsync(descriptor) != 0) {
-    std::string message = std::strerror(errno);
-    if (descriptor >= 0) ::close(descriptor);
-    throw ConnectorException(fmt::format("Failed to sync the file '{}' of table '{}': {}",
-                                         path.string(), tableName, message));
-  }
-  ::close(descriptor);
-}
+// How part_file.h's errors name the sink: "table 't'".
+std::string ownerOf(const std::string& tableName) { return fmt::format("table '{}'", tableName); }
 
 // An exclusive flock on the table's directory, held while a job commits or cleans up, so that
 // commits of one table (two INSERT OVERWRITEs at once) follow one another. Across processes
@@ -109,15 +100,6 @@ class TableCommitLock {
  private:
   int descriptor_ = -1;
 };
-
-void renameFile(const fs::path& from, const fs::path& to, const std::string& tableName) {
-  std::error_code error;
-  fs::rename(from, to, error);
-  if (error) {
-    throw ConnectorException(fmt::format("Failed to rename the file '{}' of table '{}' to '{}': {}",
-                                         from.string(), tableName, to.string(), error.message()));
-  }
-}
 
 // Whether a file last modified at `modified` was abandoned by a job that is gone.
 bool isAbandoned(fs::file_time_type modified, const FileSinkJob& job) {
@@ -227,7 +209,7 @@ void commitStagedFiles(const FileSinkSpec& spec) {
       if (directory == spec.directory || !directory.has_relative_path()) break;
     }
     fs::create_directories(final.parent_path(), error);
-    renameFile(staged, final, spec.tableName);
+    renameFile(staged, final, ownerOf(spec.tableName));
   }
   if (spec.overwrite) {
     // The new files are in; the old ones of the replaced directories go.
@@ -244,7 +226,7 @@ void commitStagedFiles(const FileSinkSpec& spec) {
       }
     }
   }
-  for (const fs::path& directory : directories) fsyncPath(directory, spec.tableName);
+  for (const fs::path& directory : directories) fsyncPath(directory, ownerOf(spec.tableName));
   job.committed = true;
   fs::remove_all(job.stagingDirectory, error);
 }
@@ -324,7 +306,7 @@ void FileSinkOperator::open(runtime::OperatorContext& context) {
 }
 
 std::string FileSinkOperator::partFileName(int subtask, int64_t counter) const {
-  return fmt::format("part-{}-{}-{}", uuid_, subtask, counter);
+  return connectors::partFileName("part", uuid_, subtask, counter);
 }
 
 fs::path FileSinkOperator::finalPathOf(const fs::path& relative, int subtask,
@@ -334,8 +316,7 @@ fs::path FileSinkOperator::finalPathOf(const fs::path& relative, int subtask,
 
 fs::path FileSinkOperator::inProgressPathOf(const fs::path& relative, int subtask,
                                             int64_t counter) const {
-  return spec_->directory / relative /
-         ("." + partFileName(subtask, counter) + std::string(kInProgressSuffix));
+  return spec_->directory / relative / inProgressFileName(partFileName(subtask, counter));
 }
 
 FileSinkOperator::PartFile& FileSinkOperator::partFile(const fs::path& relative) {
@@ -429,22 +410,11 @@ void FileSinkOperator::writePartitionedRows(const vector::Chunk& chunk) {
 void FileSinkOperator::flush(PartFile& part) {
   if (part.buffer.empty()) return;
   if (part.file == nullptr) {
-    std::error_code error;
-    if (!part.created) fs::create_directories(part.writePath.parent_path(), error);
     // A file closed to keep few open is reopened to append.
-    part.file = std::fopen(part.writePath.c_str(), part.created ? "ab" : "wb");
+    part.file = openPartFile(part.writePath, /*append=*/part.created, ownerOf(spec_->tableName));
     part.created = true;
-    if (part.file == nullptr) {
-      throw ConnectorException(fmt::format("Failed to create the file '{}' of table '{}': {}",
-                                           part.writePath.string(), spec_->tableName,
-                                           std::strerror(errno)));
-    }
   }
-  if (std::fwrite(part.buffer.data(), 1, part.buffer.size(), part.file) != part.buffer.size()) {
-    throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         part.writePath.string(), spec_->tableName,
-                                         std::strerror(errno)));
-  }
+  writeToPartFile(part.file, part.buffer, part.writePath, ownerOf(spec_->tableName));
   bufferedBytes_ -= std::min(bufferedBytes_, part.buffer.size());
   part.buffer.clear();
   // Many partitions: their files are closed between writes, so few are open at once.
@@ -452,12 +422,7 @@ void FileSinkOperator::flush(PartFile& part) {
 }
 
 void FileSinkOperator::closeFile(PartFile& part) {
-  std::FILE* file = std::exchange(part.file, nullptr);
-  if (std::fclose(file) != 0) {
-    throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                         part.writePath.string(), spec_->tableName,
-                                         std::strerror(errno)));
-  }
+  closePartFile(std::exchange(part.file, nullptr), part.writePath, ownerOf(spec_->tableName));
 }
 
 void FileSinkOperator::closePartFiles(int64_t checkpointId) {
@@ -465,7 +430,7 @@ void FileSinkOperator::closePartFiles(int64_t checkpointId) {
     flush(part);
     if (!part.created) continue;  // no rows, no file
     if (part.file != nullptr) closeFile(part);
-    fsyncPath(part.writePath, spec_->tableName);
+    fsyncPath(part.writePath, ownerOf(spec_->tableName));
     if (batch()) {
       std::lock_guard lock(spec_->job->mutex);
       spec_->job->stagedFiles.emplace_back(part.writePath, part.finalPath);
@@ -505,54 +470,32 @@ void FileSinkOperator::commitPending(int64_t checkpointId, bool restoring) {
     }
     const fs::path inProgress = inProgressPathOf(file.relativeDirectory, file.subtask, file.counter);
     const fs::path final = finalPathOf(file.relativeDirectory, file.subtask, file.counter);
-    std::error_code ignored;
-    if (restoring && !fs::exists(inProgress, ignored)) {
-      // Committed before the failure (the notification ran, the checkpoint was not the last).
-      if (fs::exists(final, ignored)) {
-        committed_.push_back(final);
+    committed_.push_back(final);
+    if (restoring) {
+      // Committed before the failure when the notification ran (the checkpoint was not the
+      // last): then there is nothing to rename.
+      if (commitPartFile(inProgress, final, ownerOf(spec_->tableName)) ==
+          PartFileCommit::kAlreadyCommitted) {
         continue;
       }
-      throw ConnectorException(fmt::format(
-          "The file '{}' of table '{}' that the restored checkpoint holds is gone: neither it "
-          "nor its committed name '{}' exists.",
-          inProgress.string(), spec_->tableName, final.string()));
+    } else {
+      renameFile(inProgress, final, ownerOf(spec_->tableName));
     }
-    renameFile(inProgress, final, spec_->tableName);
     directories.insert(final.parent_path());
-    committed_.push_back(final);
   }
   pending_ = std::move(remaining);
-  for (const fs::path& directory : directories) fsyncPath(directory, spec_->tableName);
+  for (const fs::path& directory : directories) fsyncPath(directory, ownerOf(spec_->tableName));
 }
 
 void FileSinkOperator::removeFilesAfterSnapshot(const std::set<int>& subtasks) {
-  // `.part-<uuid>-<subtask>-` files that the snapshot does not know were written after it.
-  std::vector<std::string> prefixes;
-  for (int subtask : subtasks) prefixes.push_back(fmt::format(".part-{}-{}-", uuid_, subtask));
-  std::error_code error;
-  std::vector<fs::path> later;
-  fs::recursive_directory_iterator entries(spec_->directory, error);
-  for (; !error && entries != fs::recursive_directory_iterator(); entries.increment(error)) {
-    const fs::directory_entry& entry = *entries;
-    const std::string name = entry.path().filename().string();
-    std::error_code ignored;
-    if (entry.is_directory(ignored)) {
-      if (name.starts_with('.')) entries.disable_recursion_pending();
-      continue;
-    }
-    if (!name.ends_with(kInProgressSuffix)) continue;
-    for (const std::string& prefix : prefixes) {
-      if (name.starts_with(prefix)) later.push_back(entry.path());
-    }
+  // `.part-<uuid>-<subtask>-` files that the snapshot does not know were written after it (its
+  // pending files are committed by now).
+  std::vector<InProgressPartFiles> series;
+  for (int subtask : subtasks) {
+    series.push_back(InProgressPartFiles{fmt::format("part-{}-{}-", uuid_, subtask), "", 0});
   }
-  for (const fs::path& path : later) {
-    std::error_code removeError;
-    if (!fs::remove(path, removeError) && removeError) {
-      throw ConnectorException(fmt::format(
-          "Failed to remove the file '{}' of table '{}' written after the restored checkpoint: {}",
-          path.string(), spec_->tableName, removeError.message()));
-    }
-  }
+  removeInProgressPartFiles(spec_->directory, series, /*recursive=*/true,
+                            ownerOf(spec_->tableName));
 }
 
 void FileSinkOperator::finish() {
@@ -564,10 +507,8 @@ void FileSinkOperator::finish() {
       for (auto& [relative, part] : parts_) {
         flush(part);
         // Written through to the file (not yet fsynced: the final checkpoint's snapshot does).
-        if (part.file != nullptr && std::fflush(part.file) != 0) {
-          throw ConnectorException(fmt::format("Failed to write the file '{}' of table '{}': {}",
-                                               part.writePath.string(), spec_->tableName,
-                                               std::strerror(errno)));
+        if (part.file != nullptr) {
+          flushPartFile(part.file, part.writePath, ownerOf(spec_->tableName));
         }
       }
       return;

@@ -55,6 +55,10 @@
 // filesystem sink of table 't' accepts only INSERT rows; got -U[Alice, 12]". I/O errors fail it
 // with ConnectorException naming the file.
 //
+// The part-file steps (names, writes, fsync, the committing rename, the removal of files written
+// after a restored checkpoint) are part_file.h's, shared with the DataStream FileSink
+// (include/eddy/connector/file_sink.h), which runs on the Sink V2 operator instead of this one.
+//
 // One operator instance per subtask, called from its task thread only; the FileSinkSpec is
 // shared and immutable except for its FileSinkJob, which the subtasks of one job share under its
 // mutex.

@@ -1,15 +1,18 @@
-// NexmarkSource: the reader that turns blocks of event numbers into chunks. A chunk is built
-// in two passes: generate the block's events into a reused event array and text buffer, then
-// fill each output column in one loop over the events (typed appends; ROW values only for the
-// PERSON, AUCTION and BID columns).
+// NexmarkSource: the reader that turns blocks of event numbers into chunks, and the split
+// serializer. A chunk is built in two passes: generate the block's events into a reused event
+// array and text buffer, then fill each output column in one loop over the events (typed
+// appends; ROW values only for the PERSON, AUCTION and BID columns).
 #include "connectors/nexmark/nexmark_source.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/check.h"
+#include "eddy/exceptions.h"
 #include "eddy/row.h"
 #include "eddy/types/temporal.h"
 
@@ -79,23 +82,24 @@ vector::PhysicalLayout layoutOf(NexmarkColumn column) {
   }
 }
 
-// One subtask's generator of its blocks of event numbers (see the header's "Parallelism").
-class NexmarkReader final : public SourceReader<vector::Chunk> {
+// A parallelism, which is at most the largest max parallelism: a block stride beyond it is
+// corrupted.
+constexpr uint64_t kMaxBlockStride = 32768;
+
+// The blocks [0, blockCountOf(endEvent)) hold the events [0, endEvent).
+int64_t blockCountOf(int64_t endEvent) {
+  return endEvent / kNexmarkEventsPerBlock + (endEvent % kNexmarkEventsPerBlock != 0 ? 1 : 0);
+}
+
+// One subtask's generator of the blocks of its splits (see the header's "Parallelism" and
+// "Replayable"): one chunk per poll, of the split whose next block comes first.
+class NexmarkReader final : public connector::SourceReader<vector::Chunk, NexmarkSplit> {
  public:
   NexmarkReader(std::shared_ptr<const NexmarkSourceSpec> spec,
-                std::shared_ptr<const NexmarkGenerator> generator, int subtaskIndex,
-                int parallelism)
-      : spec_(std::move(spec)),
-        generator_(std::move(generator)),
-        nextBlock_(subtaskIndex),
-        parallelism_(parallelism) {
-    if (spec_->totalEvents) {
-      endEvent_ = *spec_->totalEvents;
-      blockCount_ = (endEvent_ + kNexmarkEventsPerBlock - 1) / kNexmarkEventsPerBlock;
-    } else {
-      endEvent_ = std::numeric_limits<int64_t>::max();
-      blockCount_ = endEvent_ / kNexmarkEventsPerBlock;
-    }
+                std::shared_ptr<const NexmarkGenerator> generator)
+      : spec_(std::move(spec)), generator_(std::move(generator)) {
+    endEvent_ = spec_->totalEvents ? *spec_->totalEvents : std::numeric_limits<int64_t>::max();
+    blockCount_ = blockCountOf(endEvent_);
     for (NexmarkColumn column : spec_->columns) {
       std::optional<NexmarkEventType> type = eventTypeOfColumn(column);
       if (!type) continue;
@@ -106,13 +110,41 @@ class NexmarkReader final : public SourceReader<vector::Chunk> {
   }
 
   InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
-    if (nextBlock_ >= blockCount_) return InputStatus::END_OF_INPUT;
-    int64_t first = nextBlock_ * kNexmarkEventsPerBlock;
+    if (splits_.empty()) {
+      return noMoreSplits_ ? InputStatus::END_OF_INPUT : InputStatus::NOTHING_AVAILABLE;
+    }
+    // A reader has one split, or a few after a restore at a lower parallelism.
+    size_t current = 0;
+    for (size_t i = 1; i < splits_.size(); ++i) {
+      if (splits_[i].nextBlock < splits_[current].nextBlock) current = i;
+    }
+    NexmarkSplit& split = splits_[current];
+    int64_t first = split.nextBlock * kNexmarkEventsPerBlock;
     int64_t count = std::min(kNexmarkEventsPerBlock, endEvent_ - first);
     output.collect(generateChunk(first, count));
-    nextBlock_ += parallelism_;
-    return nextBlock_ >= blockCount_ ? InputStatus::END_OF_INPUT : InputStatus::MORE_AVAILABLE;
+    split.nextBlock += split.blockStride;
+    if (split.nextBlock >= blockCount_) {
+      splits_.erase(splits_.begin() + static_cast<std::ptrdiff_t>(current));
+    }
+    return splits_.empty() && noMoreSplits_ ? InputStatus::END_OF_INPUT
+                                            : InputStatus::MORE_AVAILABLE;
   }
+
+  void addSplits(std::vector<NexmarkSplit> splits) override {
+    for (NexmarkSplit& split : splits) {
+      if (split.endEvent != endEvent_) {
+        throw ValidationException("Cannot restore a nexmark source: its split '" + split.id +
+                                  "' ends at event " + describeEnd(split.endEvent) +
+                                  ", but the table's 'events.num' gives " + describeEnd(endEvent_) +
+                                  " (a restored job needs the same 'events.num')");
+      }
+      if (split.nextBlock < blockCount_) splits_.push_back(std::move(split));
+    }
+  }
+  void notifyNoMoreSplits() override { noMoreSplits_ = true; }
+  std::vector<NexmarkSplit> snapshotState(int64_t /*checkpointId*/) override { return splits_; }
+  // It has nothing only while it waits for its splits, which arrive as mail.
+  bool signalsAvailability() const override { return true; }
 
  private:
   vector::Chunk generateChunk(int64_t first, int64_t count) {
@@ -303,10 +335,15 @@ class NexmarkReader final : public SourceReader<vector::Chunk> {
     }
   }
 
+  static std::string describeEnd(int64_t endEvent) {
+    return endEvent == std::numeric_limits<int64_t>::max() ? "none (unbounded)"
+                                                           : std::to_string(endEvent);
+  }
+
   std::shared_ptr<const NexmarkSourceSpec> spec_;
   std::shared_ptr<const NexmarkGenerator> generator_;
-  int64_t nextBlock_;  // the next block this subtask generates
-  int64_t parallelism_;
+  std::vector<NexmarkSplit> splits_;  // not finished, in the order they came
+  bool noMoreSplits_ = false;
   int64_t endEvent_;    // exclusive
   int64_t blockCount_;  // blocks [0, blockCount_) hold events [0, endEvent_)
   bool generates_[kEventTypeCount] = {false, false, false};  // by NexmarkEventType
@@ -333,9 +370,64 @@ NexmarkSource::NexmarkSource(std::shared_ptr<const NexmarkSourceSpec> spec,
   if (spec_->totalEvents) EDDY_CHECK_GE(*spec_->totalEvents, 0);
 }
 
-std::unique_ptr<SourceReader<vector::Chunk>> NexmarkSource::createReader(int subtaskIndex,
-                                                                         int parallelism) const {
-  return std::make_unique<NexmarkReader>(spec_, generator_, subtaskIndex, parallelism);
+std::string NexmarkSplitSerializer::serialize(const NexmarkSplit& split) const {
+  connector::SerializedFieldWriter writer;
+  writer.writeBytes(split.id);
+  writer.writeInt64(split.nextBlock);
+  writer.writeVarint(static_cast<uint64_t>(split.blockStride));
+  writer.writeInt64(split.endEvent);
+  return writer.take();
+}
+
+NexmarkSplit NexmarkSplitSerializer::deserialize(int version, std::string_view serialized) const {
+  const std::string what = "a NexmarkSource split";
+  connector::checkSerializedVersion(version, kVersion, what);
+  connector::SerializedFieldReader reader(serialized, what);
+  NexmarkSplit split;
+  split.id = std::string(reader.readBytes());
+  split.nextBlock = reader.readInt64();
+  const uint64_t stride = reader.readVarint();
+  split.endEvent = reader.readInt64();
+  reader.expectEnd();
+  if (stride == 0 || stride > kMaxBlockStride) {
+    reader.fail("its block stride " + std::to_string(stride) + " is out of range");
+  }
+  split.blockStride = static_cast<int64_t>(stride);
+  if (split.nextBlock < 0 || split.endEvent < 0) {
+    reader.fail("its next block " + std::to_string(split.nextBlock) + " or its end event " +
+                std::to_string(split.endEvent) + " is negative");
+  }
+  return split;
+}
+
+std::vector<std::vector<NexmarkSplit>> NexmarkSource::planSplits(int parallelism) const {
+  const int readers = std::max(1, parallelism);
+  const int64_t endEvent =
+      spec_->totalEvents ? *spec_->totalEvents : std::numeric_limits<int64_t>::max();
+  const int64_t blocks = blockCountOf(endEvent);
+  std::vector<std::vector<NexmarkSplit>> plan(static_cast<size_t>(readers));
+  for (int subtask = 0; subtask < readers && subtask < blocks; ++subtask) {
+    plan[static_cast<size_t>(subtask)].push_back(
+        NexmarkSplit{std::to_string(subtask), subtask, readers, endEvent});
+  }
+  return plan;
+}
+
+std::unique_ptr<connector::SourceReader<vector::Chunk, NexmarkSplit>> NexmarkSource::createReader(
+    connector::SourceReaderContext& /*context*/) const {
+  return std::make_unique<NexmarkReader>(spec_, generator_);
+}
+
+std::unique_ptr<connector::SplitEnumerator<NexmarkSplit, std::vector<NexmarkSplit>>>
+NexmarkSource::createEnumerator(connector::SplitEnumeratorContext<NexmarkSplit>& context) const {
+  return std::make_unique<connector::StaticSplitEnumerator<NexmarkSplit>>(
+      context, planSplits(context.currentParallelism()));
+}
+
+std::unique_ptr<connector::SplitEnumerator<NexmarkSplit, std::vector<NexmarkSplit>>>
+NexmarkSource::restoreEnumerator(connector::SplitEnumeratorContext<NexmarkSplit>& context,
+                                 std::vector<NexmarkSplit> checkpoint) const {
+  return connector::StaticSplitEnumerator<NexmarkSplit>::restore(context, std::move(checkpoint));
 }
 
 }  // namespace eddy::connectors

@@ -16,6 +16,20 @@
 // event time together). Each subtask's event time is non-decreasing, and the union over the
 // subtasks is exactly events 0..N-1, the same events at every parallelism.
 //
+// Replayable: a connector::Source (eddy/connector/source.h) whose splits are those strided
+// sequences of blocks. On a fresh start at parallelism p, subtask i gets the one split {next
+// block i, stride p} (none when there is no block i), assigned at once by a
+// connector::StaticSplitEnumerator. The split's position is its next block: event n is a pure
+// function of (the generator's config, n) (every random draw comes from a generator seeded by
+// the seed and n, see nexmark_generator.h; nothing is carried from event to event), so a
+// restored split regenerates exactly the events an uninterrupted run would have emitted, in the
+// same chunks. Restored at another parallelism the splits are dealt out whole (even-split
+// reader state, round robin for unassigned ones): a reader may get none (it ends at once) or
+// several, which it reads interleaved, always the split with the lowest next block first, so
+// its event time stays non-decreasing. There is no rate pacing to restore (the source is not
+// throttled). A restored split keeps the events.num of the run that made it; a table whose
+// events.num differs is refused.
+//
 // The NexmarkSource is immutable and shared by the subtasks; each reader is used only by its
 // task thread.
 #pragma once
@@ -23,10 +37,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "connectors/nexmark/nexmark_generator.h"
-#include "eddy/datastream/source.h"
+#include "eddy/connector/source.h"
 #include "eddy/types/logical_type.h"
 #include "vector/chunk.h"
 
@@ -80,8 +96,32 @@ struct NexmarkSourceSpec {
   LogicalTypePtr rowType;
 };
 
+/// A split of a NexmarkSource: the blocks nextBlock, nextBlock + blockStride, ... that hold
+/// events below endEvent (block b holds events [b * kNexmarkEventsPerBlock, (b + 1) *
+/// kNexmarkEventsPerBlock)).
+struct NexmarkSplit {
+  std::string id;
+  int64_t nextBlock = 0;
+  /// The parallelism of the fresh start that made the split.
+  int64_t blockStride = 1;
+  /// Exclusive: events.num, or INT64_MAX for an unbounded source.
+  int64_t endEvent = 0;
+  std::string splitId() const { return id; }
+  friend bool operator==(const NexmarkSplit&, const NexmarkSplit&) = default;
+};
+
+/// Version 1: `id:bytes nextBlock:i64 blockStride:varint endEvent:i64`.
+class NexmarkSplitSerializer final : public connector::SimpleVersionedSerializer<NexmarkSplit> {
+ public:
+  static constexpr int kVersion = 1;
+  int getVersion() const override { return kVersion; }
+  std::string serialize(const NexmarkSplit& split) const override;
+  NexmarkSplit deserialize(int version, std::string_view serialized) const override;
+};
+
 /// A Source of nexmark event chunks. See the file comment.
-class NexmarkSource final : public Source<vector::Chunk> {
+class NexmarkSource final
+    : public connector::Source<vector::Chunk, NexmarkSplit, std::vector<NexmarkSplit>> {
  public:
   /// Builds the channel table of the spec's seed (a few milliseconds).
   explicit NexmarkSource(std::shared_ptr<const NexmarkSourceSpec> spec);
@@ -91,14 +131,36 @@ class NexmarkSource final : public Source<vector::Chunk> {
   Boundedness getBoundedness() const override {
     return spec_->totalEvents ? Boundedness::BOUNDED : Boundedness::CONTINUOUS_UNBOUNDED;
   }
-  std::unique_ptr<SourceReader<vector::Chunk>> createReader(int subtaskIndex,
-                                                            int parallelism) const override;
+  /// Also the legacy createReader(subtaskIndex, parallelism): a fresh start's reader.
+  using connector::Source<vector::Chunk, NexmarkSplit, std::vector<NexmarkSplit>>::createReader;
+  std::unique_ptr<connector::SourceReader<vector::Chunk, NexmarkSplit>> createReader(
+      connector::SourceReaderContext& context) const override;
+  std::unique_ptr<connector::SplitEnumerator<NexmarkSplit, std::vector<NexmarkSplit>>>
+  createEnumerator(connector::SplitEnumeratorContext<NexmarkSplit>& context) const override;
+  std::unique_ptr<connector::SplitEnumerator<NexmarkSplit, std::vector<NexmarkSplit>>>
+  restoreEnumerator(connector::SplitEnumeratorContext<NexmarkSplit>& context,
+                    std::vector<NexmarkSplit> checkpoint) const override;
+  const connector::SimpleVersionedSerializer<NexmarkSplit>& getSplitSerializer() const override {
+    return *splitSerializer_;
+  }
+  const connector::SimpleVersionedSerializer<std::vector<NexmarkSplit>>&
+  getEnumeratorCheckpointSerializer() const override {
+    return stateSerializer_;
+  }
+
+  /// The splits of a fresh start at `parallelism`, per subtask: subtask i's one split starts at
+  /// block i (none for a subtask without blocks).
+  std::vector<std::vector<NexmarkSplit>> planSplits(int parallelism) const;
 
   const NexmarkSourceSpec& spec() const { return *spec_; }
 
  private:
   std::shared_ptr<const NexmarkSourceSpec> spec_;
   std::shared_ptr<const NexmarkGenerator> generator_;
+  std::shared_ptr<const NexmarkSplitSerializer> splitSerializer_ =
+      std::make_shared<NexmarkSplitSerializer>();
+  connector::StaticSplitEnumeratorStateSerializer<NexmarkSplit> stateSerializer_{splitSerializer_,
+                                                                                 "NexmarkSource"};
 };
 
 }  // namespace eddy::connectors

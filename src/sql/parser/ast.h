@@ -643,6 +643,7 @@ enum class StatementKind {
   kReset,
   kStatementSet,
   kExecute,
+  kStopJob,
 };
 
 /// Base of statements. `sourceText` is the statement's own text in the script (without the
@@ -862,11 +863,12 @@ enum class ShowKind {
   kColumns,
   kCreateTable,
   kCreateView,
+  kJobs,
 };
 
 /// `SHOW CATALOGS | CURRENT CATALOG | DATABASES | CURRENT DATABASE | TABLES [FROM|IN db]
 /// [[NOT] LIKE 'p'] | VIEWS | FUNCTIONS | COLUMNS FROM|IN t [[NOT] LIKE 'p'] | CREATE TABLE t |
-/// CREATE VIEW v`.
+/// CREATE VIEW v | JOBS` (SHOW JOBS: the jobs the session started, Flink 1.17's job statement).
 struct ShowStatement : Statement {
   static constexpr StatementKind kKind = StatementKind::kShow;
   ShowStatement() : Statement(kKind) {}
@@ -924,6 +926,16 @@ struct ExecuteStatement : Statement {
   static constexpr StatementKind kKind = StatementKind::kExecute;
   ExecuteStatement() : Statement(kKind) {}
   StatementPtr statement;
+};
+
+/// `STOP JOB '<job id>' [WITH SAVEPOINT] [WITH DRAIN]` (Flink 1.17's job statement; WITH DRAIN
+/// only after WITH SAVEPOINT).
+struct StopJobStatement : Statement {
+  static constexpr StatementKind kKind = StatementKind::kStopJob;
+  StopJobStatement() : Statement(kKind) {}
+  std::string jobId;  // as written, unchecked
+  bool withSavepoint = false;
+  bool withDrain = false;
 };
 
 }  // namespace eddy::sql

@@ -1,7 +1,8 @@
 // Statements (recursive_descent_parser.h): queries, INSERT and statement sets, CREATE / DROP /
 // ALTER of catalogs, databases, tables (schema elements, LIKE, AS SELECT), views and functions,
-// USE, SHOW, DESCRIBE, EXPLAIN, SET, RESET and EXECUTE. Each statement records its own source
-// text (parseStatementWithText) for the SQL client and EXPLAIN.
+// USE, SHOW, DESCRIBE, EXPLAIN, SET, RESET, EXECUTE and the job statements (SHOW JOBS, STOP
+// JOB). Each statement records its own source text (parseStatementWithText) for the SQL client
+// and EXPLAIN.
 #include "sql/parser/recursive_descent_parser.h"
 
 namespace eddy::sql::detail {
@@ -37,6 +38,8 @@ StatementPtr Parser::parseStatementBody() {
   if (isKeyword("SET")) return parseSet();
   if (isKeyword("RESET")) return parseReset();
   if (isKeyword("EXECUTE")) return parseExecute();
+  // A lookahead of two, as Flink's: `STOP` alone is no statement start (it is not reserved).
+  if (isKeyword("STOP") && isKeyword("JOB", 1)) return parseStopJob();
   if (isKeyword("BEGIN")) {
     SourcePosition position = next().position;
     expectKeyword("STATEMENT");
@@ -454,6 +457,8 @@ StatementPtr Parser::parseShow() {
     parseFromName(false);
   } else if (acceptKeyword("FUNCTIONS")) {
     show->showKind = ShowKind::kFunctions;
+  } else if (acceptKeyword("JOBS")) {
+    show->showKind = ShowKind::kJobs;
   } else if (acceptKeyword("COLUMNS")) {
     show->showKind = ShowKind::kColumns;
     parseFromName(true);
@@ -470,6 +475,30 @@ StatementPtr Parser::parseShow() {
     failExpected();
   }
   return show;
+}
+
+StatementPtr Parser::parseStopJob() {
+  auto stop = makeNode<StopJobStatement>(next().position);
+  next();  // JOB
+  stop->jobId = parseStringLiteral();
+  if (isKeyword("WITH") && isKeyword("SAVEPOINT", 1)) {
+    position_ += 2;
+    stop->withSavepoint = true;
+  }
+  if (isKeyword("WITH") && isKeyword("DRAIN", 1)) {
+    if (!stop->withSavepoint) {
+      // Flink's ParserResource#withDrainOnlyUsedWithSavepoint, with Calcite's span of WITH DRAIN.
+      const Token& drain = peek(1);
+      failAt(peek().position,
+             fmt::format("From line {}, column {} to line {}, column {}: WITH DRAIN could only be "
+                         "used after WITH SAVEPOINT.",
+                         peek().position.line, peek().position.column, drain.position.line,
+                         drain.position.column + static_cast<int>(drain.end - drain.begin) - 1));
+    }
+    position_ += 2;
+    stop->withDrain = true;
+  }
+  return stop;
 }
 
 StatementPtr Parser::parseDescribe() {

@@ -298,6 +298,7 @@ class Parser {
   StatementPtr parseSet();
   StatementPtr parseReset();
   StatementPtr parseExecute();
+  StatementPtr parseStopJob();
 
   std::string_view sql_;
   std::vector<Token> tokens_;

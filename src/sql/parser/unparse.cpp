@@ -266,6 +266,11 @@ class Printer {
         return "EXECUTE " + statementSet(node.as<StatementSetStatement>());
       case StatementKind::kExecute:
         return "EXECUTE " + statement(*node.as<ExecuteStatement>().statement);
+      case StatementKind::kStopJob: {
+        const auto& stop = node.as<StopJobStatement>();
+        return "STOP JOB " + quoteString(stop.jobId) +
+               (stop.withSavepoint ? " WITH SAVEPOINT" : "") + (stop.withDrain ? " WITH DRAIN" : "");
+      }
     }
     return "";
   }
@@ -838,6 +843,8 @@ class Printer {
         return "SHOW CREATE TABLE " + quoteName(show.name);
       case ShowKind::kCreateView:
         return "SHOW CREATE VIEW " + quoteName(show.name);
+      case ShowKind::kJobs:
+        return "SHOW JOBS";
     }
     return "";
   }

@@ -80,5 +80,34 @@ TEST(KeyGroupTableTest, AgreesWithAnOrderedMap) {
   EXPECT_EQ(actual, expected);
 }
 
+TEST(KeyGroupTableTest, ShrinksWhenMostKeysAreErasedAndKeepsTheRest) {
+  // What a key group goes through when the TTL cleanup removes most of its keys: the table
+  // gives its memory back and still finds every key left, and grows again.
+  KeyGroupTable<int> table;
+  for (int i = 0; i < 10000; ++i) table.add("key-" + std::to_string(i), i);
+  EXPECT_GE(table.capacity(), 10000u);
+  for (int i = 0; i < 10000; ++i) {
+    if (i % 1000 != 0) table.erase("key-" + std::to_string(i));
+  }
+  ASSERT_EQ(table.size(), 10u);
+  EXPECT_LT(table.capacity(), 64u);
+  for (int i = 0; i < 10000; ++i) {
+    const int* found = table.find("key-" + std::to_string(i));
+    if (i % 1000 == 0) {
+      ASSERT_NE(found, nullptr) << i;
+      EXPECT_EQ(*found, i);
+    } else {
+      EXPECT_EQ(found, nullptr) << i;
+    }
+  }
+  for (int i = 0; i < 10000; i += 1000) table.erase("key-" + std::to_string(i));
+  EXPECT_EQ(table.size(), 0u);
+  EXPECT_EQ(table.find("key-0"), nullptr);
+  table.add("again", 1);  // an index emptied and shrunk takes keys again
+  ASSERT_NE(table.find("again"), nullptr);
+  EXPECT_EQ(*table.find("again"), 1);
+  EXPECT_EQ(table.keyAt(0), "again");
+}
+
 }  // namespace
 }  // namespace eddy::state

@@ -304,6 +304,7 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
     std::map<std::string, std::string>& configuration() override { return session_.configuration_; }
     function::BindingContext bindingContext() const override { return session_.bindingContext(); }
     bool isStreaming() const override { return session_.isStreaming(); }
+    table::SessionJobs& sessionJobs() override { return session_.jobs_; }
     TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) override {
       return session_.executePlan(plan);
     }
@@ -376,6 +377,8 @@ TableResult TableEnvironment::executeSql(const std::string& text) {
       return operations::set(context, parsed.as<sql::SetStatement>());
     case sql::StatementKind::kReset:
       return operations::reset(context, parsed.as<sql::ResetStatement>());
+    case sql::StatementKind::kStopJob:
+      return operations::stopJob(context, parsed.as<sql::StopJobStatement>());
     default:
       break;
   }

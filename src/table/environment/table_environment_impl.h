@@ -23,6 +23,7 @@
 #include "eddy/table/table_config.h"
 #include "eddy/table/table_environment.h"
 #include "function/function_registry.h"
+#include "table/environment/session_jobs.h"
 
 namespace eddy {
 
@@ -112,6 +113,8 @@ class TableEnvironmentImpl {
   int anonymousTables_ = 0;
   /// The StreamExecutionEnvironment a StreamTableEnvironment is bound to; null otherwise.
   StreamExecutionEnvironment* streamEnvironment_ = nullptr;
+  /// The jobs its INSERTs started (runInserts), for SHOW JOBS and STOP JOB.
+  SessionJobs jobs_;
 };
 
 /// eddy's access to the private side of Table and TableEnvironment (see the file comment).

@@ -8,7 +8,16 @@
 //
 // With TTL, every value (list element, map entry) is a TtlValue carrying the processing time
 // of its last access; without TTL the timestamp is never read or written. Expired values are
-// removed when the key that holds them is accessed and never written to snapshots.
+// removed when the key that holds them is accessed, never written to snapshots nor restored
+// from them, and removed in the background by incremental cleanup (Flink's heap backend
+// TtlIncrementalCleanup, StateTtlConfig::IncrementalCleanupStrategy, on by default): each
+// state keeps a cursor over its entries, all key groups in turn, and the first access of a
+// state after the current key changed (and, with runCleanupForEveryRecord, every
+// setCurrentKey) advances it by cleanupSize positions, removing the keys none of whose values
+// is live and the expired elements of the others. The cursor does not allocate and reads the
+// time the state last read from the clock (a stale time only removes less), so a step costs
+// cleanupSize reads of adjacent entries plus one erase per expired key. A key group's tables
+// shrink once they are a quarter full, so memory follows the live keys down.
 //
 // These classes are internal to eddy (namespace eddy::state) and live in an installed header
 // only because the state templates are instantiated in user code (a user function's
@@ -24,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,12 +92,21 @@ class TtlPolicy {
       updateOnRead_ = config->getUpdateType() == StateTtlConfig::UpdateType::OnReadAndWrite;
       returnExpired_ = config->getStateVisibility() ==
                        StateTtlConfig::StateVisibility::ReturnExpiredIfNotCleanedUp;
+      if (std::optional<StateTtlConfig::IncrementalCleanupStrategy> incremental =
+              config->getCleanupStrategies().getIncrementalCleanupStrategy()) {
+        cleanupSize_ = incremental->getCleanupSize();
+        cleanupForEveryRecord_ = incremental->runCleanupForEveryRecord();
+      }
     }
   }
 
   bool enabled() const { return enabled_; }
   bool updateOnRead() const { return updateOnRead_; }
   bool returnExpired() const { return returnExpired_; }
+  /// The positions one step of incremental cleanup visits; 0: no incremental cleanup.
+  int cleanupSize() const { return cleanupSize_; }
+  /// Whether every setCurrentKey runs a step too (runCleanupForEveryRecord).
+  bool cleanupForEveryRecord() const { return cleanupForEveryRecord_; }
   /// Flink's rule: expired once lastAccess + ttl <= now.
   bool isExpired(int64_t lastAccessTimestamp, int64_t now) const {
     return enabled_ && now - lastAccessTimestamp >= ttlMillis_;
@@ -98,7 +117,37 @@ class TtlPolicy {
   int64_t ttlMillis_ = 0;
   bool updateOnRead_ = false;
   bool returnExpired_ = false;
+  int cleanupSize_ = 0;
+  bool cleanupForEveryRecord_ = false;
 };
+
+/// Whether every value of `value` has expired at `now` (then the key's entry goes); the
+/// expired elements of a list and entries of a map are removed from them. Incremental cleanup
+/// and restore call it.
+template <typename T>
+bool purgeExpiredValues(TtlValue<T>& value, const TtlPolicy& ttl, int64_t now) {
+  return ttl.isExpired(value.lastAccessTimestamp, now);
+}
+template <typename T, typename Allocator>
+bool purgeExpiredValues(std::vector<TtlValue<T>, Allocator>& values, const TtlPolicy& ttl,
+                        int64_t now) {
+  std::erase_if(values, [&](const TtlValue<T>& value) {
+    return ttl.isExpired(value.lastAccessTimestamp, now);
+  });
+  return values.empty();
+}
+template <typename K, typename T, typename Hash, typename Equal, typename Allocator>
+bool purgeExpiredValues(std::unordered_map<K, TtlValue<T>, Hash, Equal, Allocator>& values,
+                        const TtlPolicy& ttl, int64_t now) {
+  std::erase_if(values, [&](const auto& entry) {
+    return ttl.isExpired(entry.second.lastAccessTimestamp, now);
+  });
+  return values.empty();
+}
+
+/// A key group's tables (KeySlotIndex, KeyGroupTable) give memory back when an erase leaves
+/// them at most a quarter full and they have at least this capacity.
+inline constexpr size_t kTableShrinkMinimumCapacity = 64;
 
 /// The type-erased face of a heap state, through which the backend registers, snapshots and
 /// restores it.
@@ -119,9 +168,19 @@ class HeapRegisteredState {
 
   /// Reads a body written by snapshotKeyGroup, replacing the values of keys it contains.
   /// `hasTimestamps` says whether the writer stored timestamps; values restored without one
-  /// into a state with TTL are stamped `now`.
+  /// into a state with TTL are stamped `now`; values expired at `now` are left out.
   virtual void restoreKeyGroup(int keyGroupIndex, std::string_view body, bool hasTimestamps,
                                int64_t now) = 0;
+
+  /// The keys that have an entry, expired or not, over all key groups (Flink's
+  /// numKeyValueStateEntries; for tests and metrics, O(key groups)).
+  virtual size_t entryCount() const = 0;
+
+  /// Whether the backend is to call cleanupIncrementally() on every setCurrentKey.
+  virtual bool cleansUpForEveryRecord() const = 0;
+  /// One step of incremental cleanup (see the file comment) at processing time `now`; the
+  /// backend calls it after setCurrentKey when cleansUpForEveryRecord().
+  virtual void cleanupIncrementally(int64_t now) = 0;
 };
 
 /// The keys of one key group of one state: serialized key bytes to dense slots 0..size()-1
@@ -141,7 +200,8 @@ class KeySlotIndex {
   size_t find(std::string_view key) const;
   /// The slot of `key`, added as slot size() when absent; `.second` tells whether it was.
   std::pair<size_t, bool> insert(std::string_view key);
-  /// Removes the key of `slot`; the key of the last slot (if another) takes its place.
+  /// Removes the key of `slot`; the key of the last slot (if another) takes its place. A large
+  /// index (kTableShrinkMinimumCapacity) shrinks to fit when a quarter full.
   void eraseSlot(size_t slot);
   std::string_view keyAt(size_t slot) const;
 
@@ -155,6 +215,8 @@ template <typename Entry>
 class KeyGroupTable {
  public:
   size_t size() const { return entries_.size(); }
+  /// The entries the table has room for without growing (it shrinks when a quarter full).
+  size_t capacity() const { return entries_.capacity(); }
   std::string_view keyAt(size_t slot) const { return index_.keyAt(slot); }
   Entry& entryAt(size_t slot) { return entries_[slot]; }
   const Entry& entryAt(size_t slot) const { return entries_[slot]; }
@@ -193,11 +255,17 @@ class KeyGroupTable {
     size_t slot = index_.find(key);
     if (slot != KeySlotIndex::kNotFound) eraseSlot(slot);
   }
-  /// Removes the entry at `slot` (the pointer find returned for it is invalid afterwards).
+  /// Removes the entry at `slot`; the last slot's entry moves into it, and the entries move
+  /// when the table shrinks (a quarter full), so every pointer find returned is invalid
+  /// afterwards.
   void eraseSlot(size_t slot) {
     index_.eraseSlot(slot);
     if (slot + 1 != entries_.size()) entries_[slot] = std::move(entries_.back());
     entries_.pop_back();
+    if (entries_.capacity() >= kTableShrinkMinimumCapacity &&
+        entries_.size() * 4 <= entries_.capacity()) {
+      entries_.shrink_to_fit();
+    }
   }
   /// Removes the entry `entry` points at (one find or findOrCreate returned).
   void eraseEntry(const Entry* entry) { eraseSlot(static_cast<size_t>(entry - entries_.data())); }
@@ -242,9 +310,26 @@ class HeapStateTable : public HeapRegisteredState {
     uint64_t count = serialization::readVarint(body);
     for (uint64_t i = 0; i < count; ++i) {
       std::string_view key = readLengthPrefixed(body);
-      keyGroup.insertOrAssign(key, readEntry(body, hasTimestamps, now));
+      Entry entry = readEntry(body, hasTimestamps, now);
+      // Values that expired since the snapshot would only wait for the cleanup.
+      if (ttl_.enabled() && purgeExpiredValues(entry, ttl_, now)) continue;
+      keyGroup.insertOrAssign(key, std::move(entry));
     }
     if (!body.empty()) throw InternalError("trailing bytes after a state block in a snapshot");
+  }
+
+  size_t entryCount() const final {
+    size_t count = 0;
+    for (const KeyMap& keyGroup : keyGroups_) count += keyGroup.size();
+    return count;
+  }
+
+  bool cleansUpForEveryRecord() const final {
+    return ttl_.cleanupSize() > 0 && ttl_.cleanupForEveryRecord();
+  }
+  void cleanupIncrementally(int64_t now) final {
+    lastNow_ = now;
+    runIncrementalCleanup(now);
   }
 
  protected:
@@ -301,7 +386,8 @@ class HeapStateTable : public HeapRegisteredState {
 
   /// The time to stamp on a write: the clock with TTL, 0 (never read) without.
   int64_t stampForWrite() const { return ttl_.enabled() ? now() : 0; }
-  int64_t now() const { return context_.clock->currentTimeMillis(); }
+  /// The clock's time, kept for the incremental cleanup (which reads no clock of its own).
+  int64_t now() const { return lastNow_ = context_.clock->currentTimeMillis(); }
 
   /// Writes one value's TTL prefix when this state stores timestamps.
   void writeValueTimestamp(int64_t timestamp, std::string& out) const {
@@ -318,20 +404,63 @@ class HeapStateTable : public HeapRegisteredState {
  private:
   // The current key's slot, looked up once per key: a function reads then writes the key the
   // runtime set (value() then update()), and the write finds the slot the read found. Only this
-  // state adds or erases its keys, through the functions above, which keep the cache true.
+  // state adds or erases its keys, through the functions above and the incremental cleanup,
+  // which keep the cache true.
   struct SlotCache {
     uint64_t keyVersion = 0;  // 0: none (setCurrentKey makes versions from 1)
     size_t slot = KeySlotIndex::kNotFound;
   };
+  // The first access after the current key changed looks its slot up and runs a step of the
+  // incremental cleanup; later accesses of the same key run none, so a pointer into the
+  // current key's entry stays valid until the key changes (or the entry is erased).
   size_t currentSlot(const KeyMap& keyGroup) {
     if (cache_.keyVersion != context_.keyVersion) {
       cache_ = SlotCache{context_.keyVersion, keyGroup.findSlot(context_.currentKey)};
+      // A state that has not read the clock yet has no values that could have expired.
+      if (ttl_.cleanupSize() > 0 && lastNow_ != kNoTimeRead) runIncrementalCleanup(lastNow_);
     }
     return cache_.slot;
   }
 
+  // One step of incremental cleanup: visits the next cleanupSize positions of the cursor (a
+  // position is a key's entry, or the end of a key group, where the cursor moves to the next
+  // one) and removes the keys none of whose values is live at `now`. The current key's entry,
+  // when cached, is left to its own access, whose TTL rules apply (an expired value may be
+  // returned once); erasing a slot moves the key group's last key into it, visited next, and
+  // the cache follows the current key when it is that one.
+  void runIncrementalCleanup(int64_t now) {
+    const bool cached =
+        cache_.keyVersion == context_.keyVersion && cache_.slot != KeySlotIndex::kNotFound;
+    // The key group of the cached current key; keyGroups_.size() (none) when nothing is cached.
+    const size_t currentGroup =
+        cached ? static_cast<size_t>(context_.currentKeyGroupIndex) : keyGroups_.size();
+    for (int visit = ttl_.cleanupSize(); visit > 0; --visit) {
+      KeyMap& keyGroup = keyGroups_[cleanupGroup_];
+      if (cleanupSlot_ >= keyGroup.size()) {
+        cleanupSlot_ = 0;
+        if (++cleanupGroup_ == keyGroups_.size()) cleanupGroup_ = 0;
+        continue;
+      }
+      const bool inCurrentGroup = cleanupGroup_ == currentGroup;
+      if ((inCurrentGroup && cleanupSlot_ == cache_.slot) ||
+          !purgeExpiredValues(keyGroup.entryAt(cleanupSlot_), ttl_, now)) {
+        ++cleanupSlot_;
+        continue;
+      }
+      const size_t last = keyGroup.size() - 1;
+      keyGroup.eraseSlot(cleanupSlot_);
+      if (inCurrentGroup && cache_.slot == last) cache_.slot = cleanupSlot_;
+    }
+  }
+
+  static constexpr int64_t kNoTimeRead = std::numeric_limits<int64_t>::min();
+
   std::vector<KeyMap> keyGroups_;
   SlotCache cache_;
+  // Incremental cleanup: the cursor (key group index, slot) and the clock's last reading.
+  size_t cleanupGroup_ = 0;
+  size_t cleanupSlot_ = 0;
+  mutable int64_t lastNow_ = kNoTimeRead;
 };
 
 /// A table of one value of type T per key: the storage of value, reducing and aggregating

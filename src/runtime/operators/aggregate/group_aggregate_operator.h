@@ -63,7 +63,9 @@ struct GroupAggregateSpec {
   bool generateUpdateBefore = true;
   /// table.exec.state.ttl (ms; 0: never): a group's accumulators expire when the group was not
   /// updated for this long (processing time); its next row starts the group afresh (+I), as
-  /// Flink's state TTL does.
+  /// Flink's state TTL does. Expired groups are also removed in the background by the state
+  /// backend's incremental cleanup (StateTtlConfig's default), so state stays bounded by the
+  /// groups updated within the TTL.
   int64_t stateTtlMillis = 0;
   /// table.exec.mini-batch.allow-latency / .size when mini-batch is enabled (both > 0), else
   /// 0: every row updates its group at once.
@@ -88,6 +90,12 @@ class GroupAggregateOperator final : public StreamOperator {
   void close() override;
   /// Mini-batch and LOCAL phase (STREAMING): flushes the buffered bundle (see the file comment).
   void prepareSnapshotPreBarrier(int64_t checkpointId) override;
+
+  /// STREAMING: the groups with accumulators in state, expired ones the state TTL's cleanup
+  /// has not removed yet included; for tests.
+  size_t groupsInState() const {
+    return stateBackend_ == nullptr ? 0 : stateBackend_->numKeyValueStateEntries("accumulators");
+  }
 
  private:
   /// One input row: a chunk and a row of it.

@@ -207,6 +207,19 @@ void JoinOperator::expireIfIdle(KeyState& key, int side, int64_t now) {
   rows.clear();
 }
 
+void JoinOperator::expireIdleKeysIncrementally(int64_t visits, int64_t now) {
+  visits = std::min(visits, static_cast<int64_t>(keySlotCount_));
+  for (int64_t visit = 0; visit < visits; ++visit) {
+    if (ttlCleanupCursor_ >= keySlotCount_) ttlCleanupCursor_ = 0;
+    const int32_t slot = ttlCleanupCursor_++;
+    KeyState& key = keys_[slot];
+    if (key.touchedBy == 0) continue;  // a free slot
+    expireIfIdle(key, 0, now);
+    expireIfIdle(key, 1, now);
+    if (key.rows[0].empty() && key.rows[1].empty()) keys_.remove(slot);
+  }
+}
+
 void JoinOperator::compactIfSparse() {
   for (int side = 0; side < 2; ++side) {
     if (!stores_[side].sparse()) continue;
@@ -222,10 +235,15 @@ void JoinOperator::compactIfSparse() {
 
 void JoinOperator::processChunkInStreamingMode(int inputSide, vector::Chunk chunk) {
   const int otherSide = 1 - inputSide;
+  const int64_t now = spec_->stateTtlMillis > 0 ? context().clock->currentTimeMillis() : 0;
+  // 0. State TTL: the keys idle for the TTL that the cleanup cursor passes are released
+  // (their chunks are freed with this chunk's, below).
+  if (spec_->stateTtlMillis > 0) {
+    expireIdleKeysIncrementally(chunk.size() * kTtlCleanupKeysPerRow, now);
+  }
   const int32_t slot = stores_[inputSide].add(std::move(chunk));
   const vector::Chunk& input = stores_[inputSide].chunk(slot);
   const int64_t rowCount = input.size();
-  const int64_t now = spec_->stateTtlMillis > 0 ? context().clock->currentTimeMillis() : 0;
 
   // 1. The key of every row, and the keys the chunk touches.
   std::vector<int32_t> touched;
@@ -293,6 +311,7 @@ std::vector<int32_t> JoinOperator::findKeysInStreamingMode(int inputSide,
     if (key.touchedBy != serial) {
       key.touchedBy = serial;
       touched.push_back(keyIndex);
+      keySlotCount_ = std::max(keySlotCount_, keyIndex + 1);
       if (ttl) {
         expireIfIdle(key, 0, now);
         expireIfIdle(key, 1, now);
@@ -815,6 +834,8 @@ void JoinOperator::storeRestoredRows(int side) {
         mergeEqualRows ? hashRow(side, store.chunk(ref.segment), ref.position) : 0;
     const int32_t keyIndex = keys_.findOrAdd(rows.keys[index]);
     KeyState& key = keys_[keyIndex];
+    keySlotCount_ = std::max(keySlotCount_, keyIndex + 1);
+    if (key.touchedBy == 0) key.touchedBy = kRestoredKey;  // a key, not a free slot
     if (ttl > 0) {
       // A snapshot without TTL stamps: the rows count as written at the restore.
       const int64_t lastWrite =

@@ -42,6 +42,14 @@
 // Value; output rows are gathered a column at a time. STREAMING keeps, per equi key (a
 // KeyTable), the list of each side's stored rows in first-arrival order.
 //
+// State TTL (STREAMING, JoinSpec::stateTtlMillis): a key side idle for the TTL is released when
+// the key is next seen, and in the background by an incremental cleanup as the heap state
+// backend's (Flink's default for the join's TTL state): each input chunk first advances a
+// cursor over the key slots by kTtlCleanupKeysPerRow per row, releasing the idle sides of the
+// keys it passes and removing keys left without rows, so the keys and the RowStore chunks of
+// keys never seen again are freed (RowStore::freeEmpty, compact) although no row finds them.
+// Output is the same as without it: a side the cursor releases is one its next row would.
+//
 // Checkpoints (STREAMING): each side's stored rows are raw keyed state of the task's keyed state
 // backend (OperatorContext::keyedStateBackend, registered in open()), "_join/left-rows" and
 // "_join/right-rows", so every snapshot of the backend holds them by key group (the key group
@@ -136,7 +144,8 @@ struct JoinSpec {
   /// table.exec.state.ttl (ms; 0: never): a key's stored rows of one side expire when that
   /// side's rows of the key were not written (added, retracted or, for an outer side, their
   /// associations changed) for this long (processing time). Flink expires each row on its
-  /// own; here the rows of a key and side expire together.
+  /// own; here the rows of a key and side expire together. Expired rows are released in the
+  /// background too (see the file comment), so state holds about one TTL's worth of keys.
   int64_t stateTtlMillis = 0;
   /// Whether input 0 / 1 is insert-only: its rows are then never retracted, so a new row is
   /// stored as a record of its own without looking for an equal one (which made a key with n
@@ -173,6 +182,12 @@ class JoinOperator final : public StreamOperator {
   int64_t storedRows() const { return stores_[0].keptRows() + stores_[1].keptRows(); }
   /// The rows of the chunks held to keep them (kept ones and the others of their chunks).
   int64_t heldRows() const { return stores_[0].heldRows() + stores_[1].heldRows(); }
+  /// The equi keys with stored rows (STREAMING), idle ones not yet released included; for tests.
+  size_t keysInState() const { return keys_.size(); }
+
+  /// With a state TTL, the key slots the incremental cleanup visits per input row (Flink's
+  /// default incremental cleanup size of its heap backend).
+  static constexpr int64_t kTtlCleanupKeysPerRow = 5;
 
  private:
   /// A stored row of one side under one key: where it is, how many times it is present (its
@@ -189,8 +204,11 @@ class JoinOperator final : public StreamOperator {
     std::string bytes;
     std::vector<StoredRow> rows[2];       // left, right; in first-arrival order
     int64_t lastWrite[2] = {0, 0};        // processing time, for the state TTL
-    uint64_t touchedBy = 0;               // the chunk serial that last read the key
+    // The chunk serial that last read the key; kRestoredKey for a key only restored so far,
+    // 0 for a free slot (KeyTable resets a removed key's state), which the TTL cleanup skips.
+    uint64_t touchedBy = 0;
   };
+  static constexpr uint64_t kRestoredKey = std::numeric_limits<uint64_t>::max();
 
   /// BATCH: left rows (in order) to probe, probe row i's candidate pairs being candidates
   /// [firstCandidateOfRow[i], firstCandidateOfRow[i + 1] or the end), candidate c pairing it
@@ -305,6 +323,10 @@ class JoinOperator final : public StreamOperator {
   void emitUnmatchedInBatchMode(int side, RowRef row);
   /// Releases the rows of `side` of `key` when the state TTL has passed since they were written.
   void expireIfIdle(KeyState& key, int side, int64_t now);
+  /// State TTL: visits the next `visits` key slots of the cleanup cursor (at most every slot
+  /// once), releasing their idle sides and removing the keys left without rows. Called before
+  /// a chunk is processed, when no output is queued and no key index is held.
+  void expireIdleKeysIncrementally(int64_t visits, int64_t now);
   /// The hash of all fields of row `row` of `chunk` (of `side`'s row type); leaves the row's
   /// encoding in rowBytes_ for findEqual.
   uint64_t hashRow(int side, const vector::Chunk& chunk, int64_t row);
@@ -327,6 +349,10 @@ class JoinOperator final : public StreamOperator {
   // STREAMING
   KeyTable<KeyState> keys_;
   uint64_t chunkSerial_ = 0;
+  // State TTL cleanup: the key slots ever used (KeyTable hands out 0.. densely, reusing freed
+  // ones) and the cursor over them.
+  int32_t keySlotCount_ = 0;
+  int32_t ttlCleanupCursor_ = 0;
   std::string keyBytes_;
   std::string rowBytes_;
   std::string storedRowBytes_;

@@ -40,12 +40,14 @@ using table::operations::progressOf;
 using table::operations::withSinkInputMetrics;
 
 /// The result of INSERT statements: one row (-1, as Flink reports an unknown count) per sink;
-/// reading past it waits until the job has finished (so await() waits for the job).
+/// reading past it waits until the job has finished (so await() waits for the job). It holds
+/// the job's client through the session's handle (SessionJobs): dropping it cancels a job still
+/// running and leaves the session the job's last status.
 class InsertRowSource final : public RowSource {
  public:
-  InsertRowSource(std::unique_ptr<StreamExecutionEnvironment> environment, JobClient client,
-                  int sinkCount)
-      : environment_(std::move(environment)), client_(std::move(client)), sinkCount_(sinkCount) {}
+  InsertRowSource(std::unique_ptr<StreamExecutionEnvironment> environment,
+                  std::shared_ptr<table::SessionJobs::Handle> job, int sinkCount)
+      : environment_(std::move(environment)), job_(std::move(job)), sinkCount_(sinkCount) {}
   std::optional<Row> next() override {
     if (!returned_) {
       returned_ = true;
@@ -55,21 +57,26 @@ class InsertRowSource final : public RowSource {
     }
     if (!finished_) {
       finished_ = true;
-      client_.waitForCompletion();
+      job_->client().waitForCompletion();
     }
     return std::nullopt;
   }
-  int64_t numLateRecordsDropped() const override { return client_.getNumLateRecordsDropped(); }
+  int64_t numLateRecordsDropped() const override {
+    return job_->client().getNumLateRecordsDropped();
+  }
   int64_t numNotNullRowsDropped() const override {
-    return client_.getMetrics()->numNotNullRowsDropped.load();
+    return job_->client().getMetrics()->numNotNullRowsDropped.load();
   }
   /// Stops the job (the interactive client's Ctrl-C); a waiting next() returns.
-  void cancel() override { client_.cancel(); }
-  JobProgress progress() const override { return progressOf(client_); }
+  void cancel() override { job_->client().cancel(); }
+  JobProgress progress() const override { return progressOf(job_->client()); }
+  const JobClient* jobClient() const override { return &job_->client(); }
 
  private:
   std::unique_ptr<StreamExecutionEnvironment> environment_;
-  JobClient client_;
+  // Declared after the environment, so destroyed before it (the job ends while its
+  // environment lives, as before).
+  std::shared_ptr<table::SessionJobs::Handle> job_;
   int sinkCount_;
   bool returned_ = false;
   bool finished_ = false;
@@ -218,11 +225,11 @@ TableResult table::TableEnvironmentImpl::runInserts(const std::vector<InsertPlan
     columns.push_back(ResolvedSchema::Column{sink, DataTypes::BIGINT().notNull(), std::nullopt});
     jobName += "_" + sink;
   }
-  JobClient client = environment->executeAsync(jobName);
+  std::shared_ptr<SessionJobs::Handle> job = jobs_.add(environment->executeAsync(jobName));
   int sinkCount = static_cast<int>(columns.size());
   return TableResult(
       ResultKind::SUCCESS_WITH_CONTENT, ResolvedSchema(std::move(columns)),
-      std::make_unique<InsertRowSource>(std::move(environment), std::move(client), sinkCount),
+      std::make_unique<InsertRowSource>(std::move(environment), std::move(job), sinkCount),
       false);
 }
 

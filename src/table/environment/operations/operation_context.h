@@ -31,6 +31,8 @@ class OperationContext {
   virtual function::BindingContext bindingContext() const = 0;
   /// The runtime mode (TableEnvironmentImpl::isStreaming()).
   virtual bool isStreaming() const = 0;
+  /// The jobs the session started (SHOW JOBS, STOP JOB).
+  virtual SessionJobs& sessionJobs() = 0;
 
   /// Runs a query plan as a job (TableEnvironmentImpl::executePlan).
   virtual TableResult executePlan(const std::shared_ptr<const sql::LogicalNode>& plan) = 0;

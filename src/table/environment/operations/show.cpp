@@ -1,6 +1,7 @@
 // SHOW: the session's catalogs, databases, tables, views and functions as one-column listings
 // (filtered by LIKE / NOT LIKE), the current catalog and database, a table's columns (as
-// DESCRIBE shows them, describe.cpp), and SHOW CREATE TABLE / VIEW (show_create.cpp).
+// DESCRIBE shows them, describe.cpp), SHOW CREATE TABLE / VIEW (show_create.cpp) and SHOW JOBS
+// (job_statements.cpp).
 #include <regex>
 #include <set>
 
@@ -100,6 +101,8 @@ TableResult show(OperationContext& context, const sql::ShowStatement& show) {
     case sql::ShowKind::kCreateTable:
     case sql::ShowKind::kCreateView:
       return showCreate(context, show);
+    case sql::ShowKind::kJobs:
+      return showJobs(context);
   }
   throw InternalError("unknown SHOW statement");
 }

@@ -61,7 +61,7 @@ TableResult useCatalog(OperationContext& context, const sql::UseCatalogStatement
 TableResult useDatabase(OperationContext& context, const sql::UseDatabaseStatement& use);
 
 // show.cpp
-/// SHOW CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, COLUMNS, CURRENT ..., CREATE ....
+/// SHOW CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, COLUMNS, CURRENT ..., CREATE ..., JOBS.
 TableResult show(OperationContext& context, const sql::ShowStatement& show);
 
 // show_create.cpp
@@ -75,6 +75,13 @@ TableResult describe(OperationContext& context, const sql::DescribeStatement& de
 // explain.cpp
 /// EXPLAIN [details] of a query, an INSERT, a statement set or a CTAS/RTAS.
 TableResult explain(OperationContext& context, const sql::ExplainStatement& explain);
+
+// job_statements.cpp
+/// SHOW JOBS: the jobs the session started (SessionJobs), with their status and start time.
+TableResult showJobs(OperationContext& context);
+/// STOP JOB '<id>' [WITH SAVEPOINT [WITH DRAIN]]: cancels the job, or stops it with a
+/// savepoint and returns the savepoint's path.
+TableResult stopJob(OperationContext& context, const sql::StopJobStatement& stop);
 
 // set_reset.cpp
 /// SET (with no key: the options set) and SET 'key' = 'value'.

@@ -1,0 +1,146 @@
+// table.exec.state.ttl bounds the state of the Table operators that honour it, as in Flink,
+// whose state TTL removes expired entries in the background: a GROUP BY and a regular join fed
+// ever new keys (100 per 100 ms of a manual clock, a TTL of 1 s, so 1000 keys live at any
+// time) keep about the keys of one TTL window in state, not every key they ever saw, and what
+// they emit is what lazy expiry alone gives: a key seen within the TTL goes on, an older one
+// starts afresh or finds no partner.
+#include <eddy/eddy.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/operators/aggregate/group_aggregate_operator.h"
+#include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/tests/operator_test_harness.h"
+
+namespace eddy::runtime::operators {
+namespace {
+
+using function::AggregateCall;
+using function::AggregateKind;
+using testing::Rows;
+
+constexpr int64_t kTtlMillis = 1000;
+constexpr int kChunks = 100;
+constexpr int kKeysPerChunk = 100;
+constexpr int64_t kMillisPerChunk = 100;
+/// The keys written within one TTL: what must stay.
+constexpr size_t kLiveKeys = kKeysPerChunk * kTtlMillis / kMillisPerChunk;
+/// What may be in state: the live keys and half as many again for those that expired since
+/// the cleanup cursor last passed them (about one chunk's worth with 5 visits per row).
+constexpr size_t kBound = kLiveKeys * 3 / 2;
+
+std::string keyName(int index) { return "k-" + std::to_string(index); }
+
+/// The rows of chunk `chunk`: its kKeysPerChunk new keys, each with its number as value.
+std::vector<Row> newKeys(int chunk) {
+  std::vector<Row> rows;
+  for (int i = chunk * kKeysPerChunk; i < (chunk + 1) * kKeysPerChunk; ++i) {
+    rows.push_back(Row::of(keyName(i), i));
+  }
+  return rows;
+}
+
+LogicalTypePtr nameScoreType() { return parseLogicalType("ROW<name STRING, score INT>"); }
+
+/// SELECT name, COUNT(*) FROM t GROUP BY name, with table.exec.state.ttl = kTtlMillis.
+std::shared_ptr<const GroupAggregateSpec> countByName() {
+  auto spec = std::make_shared<GroupAggregateSpec>();
+  spec->inputRowType = nameScoreType();
+  spec->groupingColumns = {0};
+  spec->calls = {AggregateCall{AggregateKind::COUNT_STAR, -1,
+                               LogicalType::simple(LogicalTypeRoot::BIGINT, false)}};
+  spec->outputRowType = parseLogicalType("ROW<name STRING, cnt BIGINT NOT NULL>");
+  spec->stateTtlMillis = kTtlMillis;
+  return spec;
+}
+
+class GroupAggregateHarness : public testing::OneInputOperatorTestHarness<GroupAggregateOperator> {
+ public:
+  GroupAggregateHarness(const std::shared_ptr<const GroupAggregateSpec>& spec, const Clock* clock)
+      : OneInputOperatorTestHarness(std::make_unique<GroupAggregateOperator>(spec),
+                                    spec->inputRowType,
+                                    {.operatorName = "GroupAggregate", .clock = clock}) {}
+
+  size_t groupsInState() const { return operatorUnderTest().groupsInState(); }
+};
+
+TEST(TableStateTtlTest, GroupAggregateKeepsTheGroupsOfOneTtlNotEveryGroupEverSeen) {
+  ManualClock clock(0);
+  GroupAggregateHarness aggregate(countByName(), &clock);
+  for (int chunk = 0; chunk < kChunks; ++chunk) {
+    const Rows output = aggregate.push(newKeys(chunk));
+    ASSERT_EQ(output.size(), static_cast<size_t>(kKeysPerChunk));
+    ASSERT_EQ(output.front(), "+I[" + keyName(chunk * kKeysPerChunk) + ", 1]");
+    ASSERT_LE(aggregate.groupsInState(), kBound) << "after chunk " << chunk;
+    if (chunk >= 9) {
+      ASSERT_GE(aggregate.groupsInState(), kLiveKeys) << "after chunk " << chunk;
+    }
+    clock.advance(kMillisPerChunk);
+  }
+  // 10000 groups were seen; without the cleanup every one would still be in state.
+  EXPECT_LE(aggregate.groupsInState(), kBound);
+
+  // The last chunk's groups (written 100 ms ago) go on; the first chunk's start afresh.
+  Rows continued;
+  for (int i = (kChunks - 1) * kKeysPerChunk; i < kChunks * kKeysPerChunk; ++i) {
+    continued.push_back("-U[" + keyName(i) + ", 1]");
+    continued.push_back("+U[" + keyName(i) + ", 2]");
+  }
+  EXPECT_EQ(aggregate.push(newKeys(kChunks - 1)), continued);
+  Rows restarted;
+  for (int i = 0; i < kKeysPerChunk; ++i) restarted.push_back("+I[" + keyName(i) + ", 1]");
+  EXPECT_EQ(aggregate.push(newKeys(0)), restarted);
+}
+
+/// ROW<lk, lv> JOIN ROW<rk, rv> ON lk = rk, with table.exec.state.ttl = kTtlMillis.
+std::shared_ptr<const JoinSpec> innerJoinOnKey() {
+  auto spec = std::make_shared<JoinSpec>();
+  spec->joinType = relational::JoinType::INNER;
+  spec->leftRowType = parseLogicalType("ROW<lk STRING, lv INT>");
+  spec->rightRowType = parseLogicalType("ROW<rk STRING, rv INT>");
+  spec->leftKeys = {0};
+  spec->rightKeys = {0};
+  spec->outputRowType = parseLogicalType("ROW<lk STRING, lv INT, rk STRING, rv INT>");
+  spec->stateTtlMillis = kTtlMillis;
+  return spec;
+}
+
+class JoinHarness : public testing::TwoInputOperatorTestHarness<JoinOperator> {
+ public:
+  JoinHarness(const std::shared_ptr<const JoinSpec>& spec, const Clock* clock)
+      : TwoInputOperatorTestHarness(std::make_unique<JoinOperator>(spec), spec->leftRowType,
+                                    spec->rightRowType, {.operatorName = "Join", .clock = clock}) {}
+
+  int64_t storedRows() const { return operatorUnderTest().storedRows(); }
+  int64_t heldRows() const { return operatorUnderTest().heldRows(); }
+  size_t keysInState() const { return operatorUnderTest().keysInState(); }
+};
+
+TEST(TableStateTtlTest, RegularJoinKeepsTheRowsOfOneTtlNotEveryRowEverStored) {
+  ManualClock clock(0);
+  JoinHarness join(innerJoinOnKey(), &clock);
+  const auto bound = static_cast<int64_t>(kBound);
+  for (int chunk = 0; chunk < kChunks; ++chunk) {
+    ASSERT_EQ(join.left(newKeys(chunk)), Rows{});  // no right row: nothing joins
+    // No row finds the expired keys again: only the cleanup releases them, and their chunks.
+    ASSERT_LE(join.storedRows(), bound) << "after chunk " << chunk;
+    ASSERT_LE(join.heldRows(), bound) << "after chunk " << chunk;
+    ASSERT_LE(join.keysInState(), kBound) << "after chunk " << chunk;
+    if (chunk >= 9) {
+      ASSERT_GE(join.storedRows(), static_cast<int64_t>(kLiveKeys)) << "after chunk " << chunk;
+    }
+    clock.advance(kMillisPerChunk);
+  }
+  // A right row finds the left row of a key written 100 ms ago, not one of 10 s ago.
+  const int recent = kChunks * kKeysPerChunk - 1;
+  EXPECT_EQ(join.right({Row::of(keyName(recent), 7), Row::of(keyName(0), 8)}),
+            (Rows{"+I[" + keyName(recent) + ", " + std::to_string(recent) + ", " + keyName(recent) +
+                  ", 7]"}));
+}
+
+}  // namespace
+}  // namespace eddy::runtime::operators
