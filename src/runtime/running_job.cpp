@@ -560,9 +560,19 @@ void RunningJob::notifySourceCoordinatorsOfCompletionLocked(int64_t id) {
 
 void RunningJob::failFromSourceTasks(int vertex, const std::string& message) {
   // Thrown on a task thread, the failure names the source operator and fails the job as any
-  // operator's does. A task that has ended dropped the mail.
+  // operator's does. A task that has ended drops the mail: when every task of the source has
+  // finished, the job is failed directly, from a thread of its own (the caller holds the
+  // checkpoint lock, which failJob takes).
   for (auto& mailbox : mailboxes_[static_cast<size_t>(vertex)]) {
     mailbox->put(MailAction([message] { throw ConnectorException(message); }));
+  }
+  const std::vector<bool>& finished = finishedTasks_[static_cast<size_t>(vertex)];
+  if (std::find(finished.begin(), finished.end(), false) != finished.end()) return;
+  if (std::shared_ptr<RunningJob> self = weak_from_this().lock()) {
+    const std::string& name = graph_.vertices[static_cast<size_t>(vertex)].operators[0].transformation->name;
+    std::thread([self, failure = "source '" + name + "': " + message] {
+      self->failJob(failure);
+    }).detach();
   }
 }
 

@@ -425,7 +425,16 @@ class SinkWriterOperator final : public runtime::StreamOperator {
     }
   }
   void notifyCheckpointComplete(int64_t checkpointId) override {
-    if constexpr (kCommitting) commitUpTo(checkpointId);
+    if constexpr (kCommitting) {
+      // After finish() this completion may be the last the task sees (its final checkpoint):
+      // what the committer asks to retry is retried now, a bounded number of times, and fails
+      // the job if it never commits, instead of being dropped when the task ends.
+      if (finished_) {
+        commitWithRetries(checkpointId, "after the final checkpoint");
+      } else {
+        commitUpTo(checkpointId);
+      }
+    }
   }
   /// Its committables stay pending: the next completed checkpoint commits them.
   void notifyCheckpointAborted(int64_t /*checkpointId*/) override {}
@@ -436,7 +445,7 @@ class SinkWriterOperator final : public runtime::StreamOperator {
     if constexpr (kCommitting) {
       addPending(committingWriter_->prepareCommit(),
                  checkpointing_ ? kAwaitingCheckpoint : kEndOfInput);
-      if (!checkpointing_) commitAtEndOfInput();
+      if (!checkpointing_) commitWithRetries(kEndOfInput, "at the end of input");
     }
   }
   /// With checkpoints, a committing sink's last committables wait for the final checkpoint.
@@ -602,15 +611,20 @@ class SinkWriterOperator final : public runtime::StreamOperator {
     for (Pending& pending : later) pending_.push_back(std::move(pending));
   }
 
-  void commitAtEndOfInput() {
+  /// Commits the pending committables of checkpoints <= upTo, retrying those the committer
+  /// asks to retry; throws after kEndOfInputCommitAttempts attempts.
+  void commitWithRetries(int64_t upTo, const char* when) {
     for (int attempt = 1;; ++attempt) {
-      commitUpTo(kEndOfInput);
-      if (pending_.empty()) return;
+      commitUpTo(upTo);
+      size_t left = 0;
+      for (const Pending& pending : pending_) {
+        left += pending.checkpointId != kAwaitingCheckpoint && pending.checkpointId <= upTo;
+      }
+      if (left == 0) return;
       if (attempt >= kEndOfInputCommitAttempts) {
         throw ConnectorException("Sink '" + operatorName_ + "' could not commit " +
-                                 std::to_string(pending_.size()) +
-                                 " committables at the end of input: its committer asked to "
-                                 "retry them " +
+                                 std::to_string(left) + " committables " + when +
+                                 ": its committer asked to retry them " +
                                  std::to_string(attempt) + " times");
       }
       std::this_thread::sleep_for(kEndOfInputCommitRetryDelay);

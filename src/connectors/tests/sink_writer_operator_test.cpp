@@ -461,6 +461,36 @@ TEST(SinkWriterOperatorTest, ACommittableToRetryStaysPendingUntilTheNextCompleti
   EXPECT_EQ(stubborn.retriesSeen.size(), 10u);
 }
 
+// The final checkpoint's completion is the last one a finished task sees: a committable the
+// committer asks to retry is retried then (not dropped when the task ends), and a committer
+// that never commits fails the subtask.
+TEST(SinkWriterOperatorTest, AfterTheFinalCheckpointARetryIsRetriedAtOnce) {
+  FakeSystem system;
+  FakeSubtask subtask(std::make_shared<const FakeSink>(system));
+  subtask.write({1, 2});
+  subtask.finish();
+  subtask.checkpoint(1);
+  system.retryNext = 2;
+  subtask.complete(1);
+  EXPECT_EQ(system.records(), range(1, 2));
+  EXPECT_EQ(system.retriesSeen, (std::vector<int>{0, 1, 2}));
+
+  FakeSystem stubborn;
+  FakeSubtask unlucky(std::make_shared<const FakeSink>(stubborn));
+  unlucky.write({1});
+  unlucky.finish();
+  unlucky.checkpoint(1);
+  stubborn.retryNext = 1000;
+  try {
+    unlucky.complete(1);
+    FAIL() << "the final checkpoint dropped what the committer refused";
+  } catch (const ConnectorException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Sink 'Sink: Writer' could not commit 1 committables after the final checkpoint: "
+              "its committer asked to retry them 10 times");
+  }
+}
+
 TEST(SinkWriterOperatorTest, AnUnknownCommitFailureFailsTheSubtask) {
   FakeSystem system;
   FakeSubtask subtask(std::make_shared<const FakeSink>(system));
