@@ -17,6 +17,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "runtime/durable_file.h"
+
 #include "eddy/exceptions.h"
 
 namespace eddy::runtime {
@@ -101,43 +103,14 @@ class ByteReader {
   std::string file_;
 };
 
+constexpr std::string_view kFileKind = "checkpoint file";
+
 [[noreturn]] void throwWriteError(const fs::path& path, const std::string& what) {
-  throw ConnectorException("Could not write checkpoint file '" + path.string() + "': " + what,
-                           /*retriable=*/true);
+  runtime::throwWriteError(path, what, kFileKind);
 }
-
-void fsyncPath(const fs::path& path, int flags) {
-  int descriptor = ::open(path.c_str(), flags);
-  if (descriptor < 0) throwWriteError(path, std::strerror(errno));
-  int result = ::fsync(descriptor);
-  int error = errno;
-  ::close(descriptor);
-  if (result != 0) throwWriteError(path, std::strerror(error));
-}
-
-void fsyncDirectory(const fs::path& directory) { fsyncPath(directory, O_RDONLY | O_DIRECTORY); }
-
-/// Writes `bytes` to `path` (created or truncated) and fsyncs it.
+void fsyncDirectory(const fs::path& directory) { runtime::fsyncDirectory(directory, kFileKind); }
 void writeDurably(const fs::path& path, std::string_view bytes) {
-  int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (descriptor < 0) throwWriteError(path, std::strerror(errno));
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t result = ::write(descriptor, bytes.data() + written, bytes.size() - written);
-    if (result < 0) {
-      if (errno == EINTR) continue;
-      int error = errno;
-      ::close(descriptor);
-      throwWriteError(path, std::strerror(error));
-    }
-    written += static_cast<size_t>(result);
-  }
-  if (::fsync(descriptor) != 0) {
-    int error = errno;
-    ::close(descriptor);
-    throwWriteError(path, std::strerror(error));
-  }
-  if (::close(descriptor) != 0) throwWriteError(path, std::strerror(errno));
+  runtime::writeDurably(path, bytes, kFileKind);
 }
 
 std::string encodeStateFile(const OperatorSnapshot& snapshot) {

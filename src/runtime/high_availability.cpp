@@ -20,6 +20,7 @@
 
 #include "eddy/exceptions.h"
 #include "runtime/checkpoint_storage.h"
+#include "runtime/durable_file.h"
 
 namespace eddy::runtime {
 
@@ -153,41 +154,14 @@ std::optional<int64_t> parsePositive(std::string_view digits) {
   return value;
 }
 
+constexpr std::string_view kFileKind = "the high-availability file";
+
 [[noreturn]] void throwWriteError(const fs::path& path, const std::string& what) {
-  throw ConnectorException("Could not write the high-availability file '" + path.string() +
-                               "': " + what,
-                           /*retriable=*/true);
+  runtime::throwWriteError(path, what, kFileKind);
 }
-
-void fsyncDirectory(const fs::path& directory) {
-  int descriptor = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (descriptor < 0) throwWriteError(directory, std::strerror(errno));
-  int result = ::fsync(descriptor);
-  int error = errno;
-  ::close(descriptor);
-  if (result != 0) throwWriteError(directory, std::strerror(error));
-}
-
+void fsyncDirectory(const fs::path& directory) { runtime::fsyncDirectory(directory, kFileKind); }
 void writeDurably(const fs::path& path, std::string_view bytes) {
-  int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (descriptor < 0) throwWriteError(path, std::strerror(errno));
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t result = ::write(descriptor, bytes.data() + written, bytes.size() - written);
-    if (result < 0) {
-      if (errno == EINTR) continue;
-      int error = errno;
-      ::close(descriptor);
-      throwWriteError(path, std::strerror(error));
-    }
-    written += static_cast<size_t>(result);
-  }
-  if (::fsync(descriptor) != 0) {
-    int error = errno;
-    ::close(descriptor);
-    throwWriteError(path, std::strerror(error));
-  }
-  if (::close(descriptor) != 0) throwWriteError(path, std::strerror(errno));
+  runtime::writeDurably(path, bytes, kFileKind);
 }
 
 std::string absoluteLocation(const std::string& location) {
