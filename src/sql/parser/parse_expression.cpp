@@ -653,14 +653,23 @@ ExpressionPtr Parser::parseJsonCall(const std::string& name) {
       acceptKeyword("ARRAY");
       expectKeyword("WRAPPER");
     } else {
+      SourcePosition start = peek().position;
       ExpressionPtr defaultValue;
       std::string chosen = behaviour(defaultValue);
       expectKeyword("ON");
+      // A second clause for the same condition is an error rather than overriding the first.
+      auto rejectDuplicate = [&](const std::string& existing, const char* condition) {
+        if (existing.empty()) return;
+        failAt(start, fmt::format("Duplicate ON {} clause in {} at line {}, column {}.", condition,
+                                  name, start.line, start.column));
+      };
       if (acceptKeyword("EMPTY")) {
+        rejectDuplicate(clauses.onEmpty, "EMPTY");
         clauses.onEmpty = chosen;
         clauses.emptyDefault = std::move(defaultValue);
       } else {
         expectKeyword("ERROR");
+        rejectDuplicate(clauses.onError, "ERROR");
         clauses.onError = chosen;
         clauses.errorDefault = std::move(defaultValue);
       }

@@ -133,7 +133,9 @@ LogicalTypePtr Parser::parseType() {
   while (true) {
     if (isKeyword("NOT") && isKeyword("NULL", 1)) {
       position_ += 2;
-    } else if (isKeyword("NULL") || isKeyword("ARRAY") || isKeyword("MULTISET")) {
+    } else if ((isKeyword("NULL") && !isKeyword("ON", 1)) || isKeyword("ARRAY") ||
+               isKeyword("MULTISET")) {
+      // `NULL ON EMPTY` after JSON_VALUE's RETURNING type is a behaviour, not nullability.
       next();
     } else {
       break;

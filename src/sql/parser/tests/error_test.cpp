@@ -130,6 +130,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "TO MINUTE|SECOND or MINUTE TO SECOND)."},
         ErrorCase{"CREATE TABLE t (a INT PRIMARY KEY NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)",
                   "SQL parse failed. Duplicate primary key definition at line 1, column 49."},
+        ErrorCase{"SELECT JSON_VALUE(j, '$.a' DEFAULT -1 ON EMPTY NULL ON EMPTY)",
+                  "SQL parse failed. Duplicate ON EMPTY clause in JSON_VALUE at line 1, column "
+                  "48."},
         ErrorCase{"SELECT * FROM TABLE(t)",
                   "SQL parse failed. Expected a function call at line 1, column 21 as the "
                   "argument of TABLE(..)."}));

@@ -200,6 +200,21 @@ INSTANTIATE_TEST_SUITE_P(
                       ExpressionCase{"a[1].f", "`a`[1].`f`"},
                       ExpressionCase{"f(x).g", "F(`x`).`g`"}));
 
+// The fuzzer found `RETURNING INT NULL ON EMPTY` printed from `.. DEFAULT -1 ON EMPTY NULL ON
+// EMPTY`, which then read NULL as the type's nullability.
+INSTANTIATE_TEST_SUITE_P(
+    JsonClauses, ExpressionRoundTripTest,
+    ::testing::Values(
+        ExpressionCase{"JSON_VALUE(j, '$.a' RETURNING INT NULL ON EMPTY)",
+                       "JSON_VALUE(`j`, '$.a' RETURNING INT NULL ON EMPTY)"},
+        ExpressionCase{"JSON_VALUE(j, '$.a' RETURNING INT NOT NULL NULL ON ERROR)",
+                       "JSON_VALUE(`j`, '$.a' RETURNING INT NOT NULL NULL ON ERROR)"},
+        ExpressionCase{"JSON_VALUE(j, '$.a' RETURNING INT DEFAULT -1 ON EMPTY ERROR ON ERROR)",
+                       "JSON_VALUE(`j`, '$.a' RETURNING INT DEFAULT -1 ON EMPTY ERROR ON ERROR)"},
+        ExpressionCase{"JSON_QUERY(j, '$' WITH CONDITIONAL ARRAY WRAPPER EMPTY OBJECT ON EMPTY)",
+                       "JSON_QUERY(`j`, '$' WITH CONDITIONAL ARRAY WRAPPER EMPTY OBJECT ON "
+                       "EMPTY)"}));
+
 INSTANTIATE_TEST_SUITE_P(
     TableFunctionArguments, ExpressionRoundTripTest,
     ::testing::Values(
