@@ -258,6 +258,10 @@ std::shared_ptr<const runtime::JobMetrics> JobClient::getMetrics() const {
   return std::shared_ptr<const runtime::JobMetrics>(std::move(attempt), metrics);
 }
 
+runtime::CheckpointStatistics JobClient::getCheckpointStatistics() const {
+  return job_->checkpointStatistics();
+}
+
 std::future<std::string> JobClient::triggerSavepoint(std::optional<std::string> directory) {
   return runtime::requestSavepoint(*job_, directory.value_or(defaultSavepointDirectory_),
                                    runtime::SavepointStopMode::NONE);

@@ -32,7 +32,8 @@ void CheckpointBarrierHandler::processBarrier(int channel, const CheckpointBarri
     if (aligned) {
       while (!pending_.empty()) removePending(0, /*decline=*/true);
     }
-    pending_.push_back(Pending{barrier, std::vector<bool>(ended_.size(), false)});
+    pending_.push_back(Pending{barrier, std::vector<bool>(ended_.size(), false),
+                               std::chrono::steady_clock::now()});
     found = pending_.end() - 1;
   }
   if (found->received[c]) return;
@@ -89,7 +90,11 @@ void CheckpointBarrierHandler::completeAlignedCheckpoints() {
       continue;
     }
     const CheckpointBarrier barrier = pending_.front().barrier;
+    alignmentDurationMicros_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                                   std::chrono::steady_clock::now() - pending_.front().firstBarrier)
+                                   .count();
     actions_.triggerCheckpointOnBarrier(barrier);
+    alignmentDurationMicros_ = 0;
     removePending(0, /*decline=*/false);
   }
 }

@@ -15,6 +15,7 @@
 // Used by the task thread only; it calls back into the task (Actions) on that thread.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -47,6 +48,10 @@ class CheckpointBarrierHandler {
   /// barriers and unblock its channels, without declining again.
   void abortCheckpoint(int64_t checkpointId);
 
+  /// How long the checkpoint being triggered waited from its first barrier to its last, in
+  /// microseconds: valid during Actions::triggerCheckpointOnBarrier (0 for one channel).
+  int64_t alignmentDurationMicros() const { return alignmentDurationMicros_; }
+
   /// The ids of the checkpoints whose barriers are arriving, oldest first (tests).
   std::vector<int64_t> pendingCheckpointIds() const;
 
@@ -54,6 +59,7 @@ class CheckpointBarrierHandler {
   struct Pending {
     CheckpointBarrier barrier;
     std::vector<bool> received;  // per channel
+    std::chrono::steady_clock::time_point firstBarrier;
   };
 
   bool isAlignedOn(const Pending& pending) const;
@@ -72,6 +78,7 @@ class CheckpointBarrierHandler {
   int64_t latestSeenId_ = -1;
   /// Checkpoints the job aborted before their first barrier reached this task.
   std::vector<int64_t> abortedAhead_;
+  int64_t alignmentDurationMicros_ = 0;
 };
 
 }  // namespace eddy::runtime

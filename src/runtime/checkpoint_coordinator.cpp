@@ -88,13 +88,19 @@ int64_t CheckpointCoordinator::runDueWork() {
   }
   maybeTriggerSavepoint(now);
   maybeTrigger(now);
+  if (stats_) {
+    stats_->reportInProgress(static_cast<int64_t>(pending_.size() - pendingSavepoints_.size()));
+  }
   return nextDueTime();
 }
 
 void CheckpointCoordinator::storeAndComplete(
     const std::shared_ptr<const CompletedCheckpoint>& checkpoint, int64_t now) {
   const int64_t id = checkpoint->id;
-  if (pending_.erase(id) == 0) return;  // expired meanwhile: the job aborts it
+  auto pending = pending_.find(id);
+  if (pending == pending_.end()) return;  // expired meanwhile: the job aborts it
+  const int64_t triggerTime = pending->second;
+  pending_.erase(pending);
   if (auto savepoint = pendingSavepoints_.find(id); savepoint != pendingSavepoints_.end()) {
     std::shared_ptr<SavepointRequest> request = std::move(savepoint->second);
     pendingSavepoints_.erase(savepoint);
@@ -133,6 +139,7 @@ void CheckpointCoordinator::storeAndComplete(
   }
   lastCheckpointEnd_ = now;
   consecutiveFailures_ = 0;
+  if (stats_) stats_->reportCompleted(*checkpoint, triggerTime, now);
   retained_.emplace_back(id, std::move(location));
   latestCompleted_ = checkpoint;
   while (retained_.size() > keep) {
@@ -144,6 +151,7 @@ void CheckpointCoordinator::storeAndComplete(
 void CheckpointCoordinator::recordFailure(int64_t now) {
   lastCheckpointEnd_ = now;
   ++consecutiveFailures_;
+  if (stats_) stats_->reportFailed();
 }
 
 bool CheckpointCoordinator::triggerBlockedByPending() const {
@@ -221,6 +229,7 @@ void CheckpointCoordinator::shutdown(JobStatus status) {
   wakeUp_.notify_all();
   if (timerThread_.joinable()) timerThread_.join();
   pending_.clear();
+  if (stats_) stats_->reportInProgress(0);
   // Their requests fail as they go (SavepointRequest's destructor): the job ended.
   unsettled.clear();
   waitingSavepoints_.clear();

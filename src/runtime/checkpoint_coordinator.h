@@ -45,6 +45,7 @@
 
 #include "eddy/clock.h"
 #include "eddy/datastream/job_status.h"
+#include "runtime/checkpoint_stats_tracker.h"
 #include "runtime/checkpoint_storage.h"
 #include "runtime/completed_checkpoint.h"
 #include "runtime/savepoint.h"
@@ -214,6 +215,12 @@ class CheckpointCoordinator {
   void adoptRetainedCheckpoints(RetainedCheckpoints retained,
                                 std::shared_ptr<const CompletedCheckpoint> latest);
 
+  /// Reports what becomes of the periodic checkpoints to `tracker` (savepoints are not
+  /// counted). Before startTimerThread().
+  void setStatsTracker(std::shared_ptr<CheckpointStatsTracker> tracker) {
+    stats_ = std::move(tracker);
+  }
+
  private:
   // Tells the hook (if any) that `retained` is kept; false when it threw.
   bool tellHook(const RetainedCheckpoints& retained) noexcept;
@@ -265,6 +272,7 @@ class CheckpointCoordinator {
   std::deque<std::shared_ptr<SavepointRequest>> waitingSavepoints_;
   std::map<int64_t, std::shared_ptr<SavepointRequest>> pendingSavepoints_;
   RetainedCheckpointsHook hook_;
+  std::shared_ptr<CheckpointStatsTracker> stats_;
 };
 
 }  // namespace eddy::runtime

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +18,20 @@
 #include "eddy/runtime/operator_snapshot.h"
 
 namespace eddy::runtime {
+
+/// How long one subtask's part of a checkpoint took (runtime/checkpoint_statistics.h).
+struct SubtaskCheckpointTiming {
+  int64_t syncDurationMicros = 0;
+  int64_t alignmentDurationMicros = 0;
+};
+
+/// The tasks' timings of one checkpoint, reduced to what the statistics report.
+struct CheckpointTaskTimings {
+  int64_t maxSyncDurationMicros = 0;
+  std::string maxSyncSubtask;  // "<task name> (<subtask + 1>/<parallelism>)"
+  int64_t maxAlignmentDurationMicros = 0;
+  int snapshottingSubtasks = 0;
+};
 
 struct CompletedCheckpoint {
   int64_t id = 0;
@@ -31,6 +46,21 @@ struct CompletedCheckpoint {
   /// snapshot. A restore hands them to the enumerator (restoreEnumerator). Sources of the
   /// legacy shape have none.
   std::map<std::string, std::string> sourceCoordinators;
+  /// How the tasks took it; in memory only (a checkpoint read back from storage has none).
+  CheckpointTaskTimings taskTimings;
+
+  /// The bytes of state it holds: operator and enumerator state, without framing.
+  int64_t stateSize() const {
+    int64_t bytes = 0;
+    for (const auto& [uid, subtasks] : operators) {
+      for (const OperatorSnapshot& snapshot : subtasks) {
+        for (const auto& [name, value] : snapshot.operatorState) bytes += std::ssize(value);
+        for (const auto& [group, value] : snapshot.keyedState) bytes += std::ssize(value);
+      }
+    }
+    for (const auto& [uid, state] : sourceCoordinators) bytes += std::ssize(state);
+    return bytes;
+  }
 };
 
 enum class CheckpointStatus {

@@ -47,6 +47,7 @@ std::shared_ptr<RunningJob> JobSupervisor::createAttempt(CheckpointCoordinator* 
     if (checkpointing_->retainedCheckpointsHook) {
       coordinator->setRetainedCheckpointsHook(checkpointing_->retainedCheckpointsHook);
     }
+    coordinator->setStatsTracker(checkpointStats_);
     attempt->setCheckpointCoordinator(std::move(coordinator));
   }
   return attempt;

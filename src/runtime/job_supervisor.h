@@ -41,6 +41,7 @@
 #include "eddy/datastream/job_status.h"
 #include "graph/job_graph.h"
 #include "runtime/checkpoint_coordinator.h"
+#include "runtime/checkpoint_stats_tracker.h"
 #include "runtime/checkpoint_storage.h"
 #include "runtime/restart_strategy.h"
 #include "runtime/running_job.h"
@@ -100,6 +101,8 @@ class JobSupervisor {
   int64_t numRestarts() const;
   /// The attempt running now, or the last one; never null after start().
   std::shared_ptr<RunningJob> currentAttempt() const;
+  /// The checkpoints of every attempt so far (all zero without checkpointing). Any thread.
+  CheckpointStatistics checkpointStatistics() const { return checkpointStats_->snapshot(); }
 
  private:
   // A new attempt restored from restoreFrom_, its coordinator taking over what `previous` (the
@@ -119,6 +122,8 @@ class JobSupervisor {
   const bool restartable_;  // the strategy is not `none`
   std::unique_ptr<RestartBackoffTimeStrategy> strategy_;  // the supervising thread's
   std::string jobId_;  // set by the constructor, then only read
+  const std::shared_ptr<CheckpointStatsTracker> checkpointStats_ =
+      std::make_shared<CheckpointStatsTracker>();
 
   // What the next attempt restores from and where its checkpoint ids start; the supervising
   // thread's.

@@ -1,5 +1,8 @@
 #include "runtime/pending_checkpoint.h"
 
+#include <algorithm>
+#include <string>
+
 #include "common/check.h"
 
 namespace eddy::runtime {
@@ -22,7 +25,15 @@ PendingCheckpoint::PendingCheckpoint(const CheckpointBarrier& barrier,
 }
 
 bool PendingCheckpoint::acknowledge(int vertex, int subtask,
-                                    std::vector<OperatorSnapshot> chainSnapshots) {
+                                    std::vector<OperatorSnapshot> chainSnapshots,
+                                    const SubtaskCheckpointTiming& timing) {
+  if (!fileSnapshots(vertex, subtask, std::move(chainSnapshots))) return false;
+  recordTiming(vertex, subtask, timing);
+  return true;
+}
+
+bool PendingCheckpoint::fileSnapshots(int vertex, int subtask,
+                                      std::vector<OperatorSnapshot> chainSnapshots) {
   TaskState& state = tasks_.at(static_cast<size_t>(vertex)).at(static_cast<size_t>(subtask));
   if (state != TaskState::WAITING) return false;
   const std::vector<graph::ChainedOperator>& chain =
@@ -37,11 +48,25 @@ bool PendingCheckpoint::acknowledge(int vertex, int subtask,
   return true;
 }
 
+void PendingCheckpoint::recordTiming(int vertex, int subtask,
+                                     const SubtaskCheckpointTiming& timing) {
+  CheckpointTaskTimings& timings = checkpoint_->taskTimings;
+  ++timings.snapshottingSubtasks;
+  if (timing.syncDurationMicros >= timings.maxSyncDurationMicros) {
+    const graph::JobVertex& task = graph_.vertices[static_cast<size_t>(vertex)];
+    timings.maxSyncDurationMicros = timing.syncDurationMicros;
+    timings.maxSyncSubtask = task.name + " (" + std::to_string(subtask + 1) + "/" +
+                             std::to_string(task.parallelism) + ")";
+  }
+  timings.maxAlignmentDurationMicros =
+      std::max(timings.maxAlignmentDurationMicros, timing.alignmentDurationMicros);
+}
+
 bool PendingCheckpoint::acknowledgeFinished(int vertex, int subtask) {
   const size_t chainLength = graph_.vertices[static_cast<size_t>(vertex)].operators.size();
   std::vector<OperatorSnapshot> finished(chainLength);
   for (OperatorSnapshot& snapshot : finished) snapshot.finished = true;
-  if (!acknowledge(vertex, subtask, std::move(finished))) return false;
+  if (!fileSnapshots(vertex, subtask, std::move(finished))) return false;
   tasks_[static_cast<size_t>(vertex)][static_cast<size_t>(subtask)] = TaskState::FINISHED;
   return true;
 }

@@ -20,9 +20,11 @@ class PendingCheckpoint {
   /// `graph` must outlive the pending checkpoint.
   PendingCheckpoint(const CheckpointBarrier& barrier, const graph::JobGraph& graph);
 
-  /// Files the task's snapshots (`chainSnapshots[i]` is its vertex's operator i). Returns false
-  /// (and keeps nothing) when the task had already acknowledged.
-  bool acknowledge(int vertex, int subtask, std::vector<OperatorSnapshot> chainSnapshots);
+  /// Files the task's snapshots (`chainSnapshots[i]` is its vertex's operator i) and how long
+  /// it took them (CompletedCheckpoint::taskTimings). Returns false (and keeps nothing) when
+  /// the task had already acknowledged.
+  bool acknowledge(int vertex, int subtask, std::vector<OperatorSnapshot> chainSnapshots,
+                   const SubtaskCheckpointTiming& timing);
   /// Acknowledges for a task that has finished: a finished, empty snapshot per operator.
   bool acknowledgeFinished(int vertex, int subtask);
   bool isFullyAcknowledged() const { return notYetAcknowledged_ == 0; }
@@ -34,6 +36,9 @@ class PendingCheckpoint {
   std::shared_ptr<const CompletedCheckpoint> finalizeCheckpoint();
 
  private:
+  bool fileSnapshots(int vertex, int subtask, std::vector<OperatorSnapshot> chainSnapshots);
+  void recordTiming(int vertex, int subtask, const SubtaskCheckpointTiming& timing);
+
   enum class TaskState { WAITING, ACKNOWLEDGED, FINISHED };
 
   const graph::JobGraph& graph_;

@@ -304,11 +304,12 @@ CheckpointOutcome RunningJob::waitForCheckpoint(
 }
 
 void RunningJob::acknowledgeCheckpoint(int vertex, int subtask, int64_t id,
-                                       std::vector<OperatorSnapshot> chainSnapshots) {
+                                       std::vector<OperatorSnapshot> chainSnapshots,
+                                       const SubtaskCheckpointTiming& timing) {
   std::lock_guard lock(checkpointMutex_);
   auto pending = pendingCheckpoints_.find(id);
   if (pending == pendingCheckpoints_.end()) return;  // aborted meanwhile
-  pending->second.acknowledge(vertex, subtask, std::move(chainSnapshots));
+  pending->second.acknowledge(vertex, subtask, std::move(chainSnapshots), timing);
   completeIfFullyAcknowledgedLocked(id);
 }
 

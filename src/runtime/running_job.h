@@ -108,9 +108,11 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   void reportFailure(const std::string& operatorName, int subtaskIndex, int parallelism,
                      const std::string& message);
   Mailbox& mailbox(int vertex, int subtask) { return *mailboxes_[vertex][subtask]; }
-  /// The task took its snapshots of checkpoint `id` (one per chained operator, in chain order).
+  /// The task took its snapshots of checkpoint `id` (one per chained operator, in chain order)
+  /// in `timing`.
   void acknowledgeCheckpoint(int vertex, int subtask, int64_t id,
-                             std::vector<OperatorSnapshot> chainSnapshots);
+                             std::vector<OperatorSnapshot> chainSnapshots,
+                             const SubtaskCheckpointTiming& timing);
   /// The task gave up checkpoint `id`: it is aborted for every task.
   void declineCheckpoint(int vertex, int subtask, int64_t id);
   /// The task finished (finish() done, end of input sent): it acknowledges every pending and

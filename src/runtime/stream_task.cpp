@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <optional>
 
 #include "common/check.h"
@@ -538,7 +539,9 @@ void StreamTask::runMail(Mail& mail) {
       mail);
 }
 
-void StreamTask::performCheckpoint(const CheckpointBarrier& barrier) {
+void StreamTask::performCheckpoint(const CheckpointBarrier& barrier,
+                                   int64_t alignmentDurationMicros) {
+  const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < operators_.size(); ++i) {
     currentOperator = static_cast<int>(i);
     operators_[i]->prepareSnapshotPreBarrier(barrier.id);
@@ -559,7 +562,13 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier) {
     for (NetworkOutput* output : networkOutputs_) output->emitBarrier(barrier);
   }
   if (awaitingFinalCheckpoint_ && firstFinalCheckpointId_ < 0) firstFinalCheckpointId_ = barrier.id;
-  job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots));
+  SubtaskCheckpointTiming timing;
+  timing.syncDurationMicros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+  timing.alignmentDurationMicros = alignmentDurationMicros;
+  job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots),
+                             timing);
   // Stop-with-savepoint without drain: nothing more leaves this task until the savepoint ended.
   if (!finished_ && job_.stopModeOf(barrier.id) == SavepointStopMode::SUSPEND) {
     suspendedForSavepoint_ = barrier.id;
@@ -604,7 +613,7 @@ void StreamTask::notifyCheckpointAborted(int64_t checkpointId) {
 }
 
 void StreamTask::triggerCheckpointOnBarrier(const CheckpointBarrier& barrier) {
-  performCheckpoint(barrier);
+  performCheckpoint(barrier, barrierHandler_->alignmentDurationMicros());
 }
 
 void StreamTask::abortCheckpointOnBarrier(int64_t checkpointId) {

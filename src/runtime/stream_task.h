@@ -95,7 +95,9 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   }
   void runQueuedMail();
   void runMail(Mail& mail);
-  void performCheckpoint(const CheckpointBarrier& barrier);
+  // Snapshots the chain, forwards the barrier and acknowledges with the time it took (the
+  // task's sync duration) and `alignmentDurationMicros` (the barrier handler's).
+  void performCheckpoint(const CheckpointBarrier& barrier, int64_t alignmentDurationMicros = 0);
   void notifyCheckpointComplete(int64_t checkpointId);
   void notifyCheckpointAborted(int64_t checkpointId);
   // CheckpointBarrierHandler::Actions

@@ -291,6 +291,7 @@ TEST(RestartTest, AFailedJobRestoresItsLatestCheckpointAndGoesOn) {
   feed->push(0, 100);
   ASSERT_TRUE(probe->checkpointedExpected.wait());
   EXPECT_EQ(client.getNumRestarts(), 0);
+  const runtime::CheckpointStatistics beforeFailure = client.getCheckpointStatistics();
   failuresLeft->store(1);
   feed->push(-1, 0);
   // The second attempt restores the counters of the 100 records (what the failed attempt took
@@ -309,6 +310,19 @@ TEST(RestartTest, AFailedJobRestoresItsLatestCheckpointAndGoesOn) {
   }
   // 25 restored + 10: the counters went on from the checkpoint (a fresh start would say 10).
   EXPECT_EQ(results->get(), (std::map<int64_t, int64_t>{{0, 35}, {1, 35}, {2, 35}, {3, 35}}));
+
+  // The checkpoint statistics cover both attempts: the restart did not reset them.
+  ASSERT_GE(beforeFailure.numCompleted, 1);
+  const runtime::CheckpointStatistics statistics = client.getCheckpointStatistics();
+  EXPECT_GE(statistics.numCompleted, beforeFailure.numCompleted);
+  EXPECT_EQ(statistics.numInProgress, 0);
+  ASSERT_TRUE(statistics.latestCompleted.has_value());
+  // The counters of four keys and the observer's "seen" count.
+  EXPECT_GT(statistics.latestCompleted->stateSizeBytes, 0);
+  EXPECT_GT(statistics.latestCompleted->numSnapshottingSubtasks, 0);
+  EXPECT_FALSE(statistics.latestCompleted->maxSyncSubtask.empty());
+  EXPECT_EQ(statistics.endToEndDurationMillis.count, statistics.numCompleted);
+  EXPECT_GE(statistics.longestSyncDurationMicros, statistics.latestCompleted->maxSyncDurationMicros);
 }
 
 /// source (a record 0 in every attempt, then nothing) → a map that always throws.

@@ -26,6 +26,7 @@
 #include "eddy/datastream/watermark_strategy.h"
 #include "eddy/detail/datastream/operators.h"
 #include "eddy/row.h"
+#include "eddy/runtime/checkpoint_statistics.h"
 #include "eddy/runtime/transformation.h"
 #include "eddy/types/type_information.h"
 
@@ -170,6 +171,10 @@ class JobClient {
   /// sinks' watermark; a restarted job counts again from its restore). The pointer keeps
   /// them readable after the job restarts.
   std::shared_ptr<const runtime::JobMetrics> getMetrics() const;
+  /// What the job's checkpoints cost so far, over every attempt (counts, the latest completed
+  /// one, durations, sizes, the longest pause a snapshot caused; see
+  /// eddy/runtime/checkpoint_statistics.h). All zero without checkpointing.
+  runtime::CheckpointStatistics getCheckpointStatistics() const;
 
   /// Takes a savepoint of the running job (Flink's triggerSavepoint, a
   /// CompletableFuture<String> there): the future gives the directory it was written to,

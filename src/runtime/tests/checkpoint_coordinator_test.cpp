@@ -282,5 +282,65 @@ TEST_F(CheckpointCoordinatorTest, TheRetentionPolicyDecidesWhatRemainsWhenTheJob
   }
 }
 
+TEST_F(CheckpointCoordinatorTest, StatisticsCountOutcomesAndMeasureEachCompletedCheckpoint) {
+  CheckpointCoordinatorConfiguration configuration = every(100);
+  configuration.timeoutMillis = 50;
+  configuration.tolerableFailedCheckpoints = 5;
+  coordinator(configuration);
+  auto tracker = std::make_shared<CheckpointStatsTracker>();
+  coordinator_->setStatsTracker(tracker);
+  at(100);
+  EXPECT_EQ(tracker->snapshot().numInProgress, 1);
+  // Checkpoint 1: 7 bytes of keyed state, 3 of operator state, 2 of an enumerator's.
+  auto first = std::make_shared<CompletedCheckpoint>();
+  first->id = 1;
+  first->operators["op"].resize(2);
+  first->operators["op"][0].keyedState[3] = "1234567";
+  first->operators["op"][1].operatorState["offsets"] = "abc";
+  first->sourceCoordinators["src"] = "xy";
+  first->taskTimings = {.maxSyncDurationMicros = 1500,
+                        .maxSyncSubtask = "Window (2/2)",
+                        .maxAlignmentDurationMicros = 40,
+                        .snapshottingSubtasks = 3};
+  coordinator_->checkpointAcknowledged(first);
+  at(130);
+  CheckpointStatistics statistics = tracker->snapshot();
+  EXPECT_EQ(statistics.numCompleted, 1);
+  EXPECT_EQ(statistics.numInProgress, 0);
+  ASSERT_TRUE(statistics.latestCompleted.has_value());
+  EXPECT_EQ(statistics.latestCompleted->id, 1);
+  EXPECT_EQ(statistics.latestCompleted->triggerTimestamp, 100);
+  EXPECT_EQ(statistics.latestCompleted->endToEndDurationMillis, 30);
+  EXPECT_EQ(statistics.latestCompleted->stateSizeBytes, 12);
+  EXPECT_EQ(statistics.latestCompleted->maxSyncDurationMicros, 1500);
+  EXPECT_EQ(statistics.latestCompleted->maxSyncSubtask, "Window (2/2)");
+  EXPECT_EQ(statistics.latestCompleted->maxAlignmentDurationMicros, 40);
+  EXPECT_EQ(statistics.latestCompleted->numSnapshottingSubtasks, 3);
+  // Checkpoint 2 expires: a failure, the latest completed stays checkpoint 1.
+  at(200);
+  at(250);
+  statistics = tracker->snapshot();
+  EXPECT_EQ(statistics.numFailed, 1);
+  EXPECT_EQ(statistics.latestCompleted->id, 1);
+  // Checkpoint 3: faster, smaller, a shorter pause; the summary keeps both.
+  at(300);
+  auto third = std::make_shared<CompletedCheckpoint>();
+  third->id = 3;
+  third->taskTimings.maxSyncDurationMicros = 500;
+  third->taskTimings.maxSyncSubtask = "Source (1/1)";
+  coordinator_->checkpointAcknowledged(third);
+  at(310);
+  statistics = tracker->snapshot();
+  EXPECT_EQ(statistics.numCompleted, 2);
+  EXPECT_EQ(statistics.latestCompleted->id, 3);
+  EXPECT_EQ(statistics.endToEndDurationMillis.min, 10);
+  EXPECT_EQ(statistics.endToEndDurationMillis.max, 30);
+  EXPECT_EQ(statistics.endToEndDurationMillis.average(), 20);
+  EXPECT_EQ(statistics.stateSizeBytes.max, 12);
+  EXPECT_EQ(statistics.stateSizeBytes.min, 0);
+  EXPECT_EQ(statistics.longestSyncDurationMicros, 1500);
+  EXPECT_EQ(statistics.longestSyncSubtask, "Window (2/2)");
+}
+
 }  // namespace
 }  // namespace eddy::runtime
