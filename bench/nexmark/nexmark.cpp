@@ -24,7 +24,8 @@
 //
 // Usage: nexmark [--queries q0,q1,..|all] [--events N] [--rate R] [--parallelism 1,2]
 //                [--timeout S] [--no-generator] [--in-process] [--markdown] [--count-rows]
-//                [--sql-dir DIR] [--set KEY=VALUE ...]
+//                [--sql-dir DIR] [--set KEY=VALUE ...] [--checkpoint-interval 0,1000]
+//                [--repeat N]
 //   --queries      the queries to run, by file name without .sql (q0 ... q22, q5_window_topn,
 //                  generator_min, generator_bid) or all (default: q0 ... q22)
 //   --events N     events.num, the events of each run (default 10,000,000)
@@ -41,6 +42,14 @@
 //   --sql-dir DIR  where ddl.sql and the query files are (default: this source directory)
 //   --set KEY=VALUE  a configuration option for every job (`SET 'KEY' = 'VALUE'` before the
 //                  DDL), repeatable: e.g. --set table.exec.mini-batch.enabled=true
+//   --checkpoint-interval  execution.checkpointing.interval of each run in milliseconds, a
+//                  list (default 0: no checkpoints); a run with checkpoints writes them to a
+//                  temporary state.checkpoints.dir (removed after the run) and reports how many
+//                  completed, their end-to-end duration (mean and max), their size (mean) and
+//                  the longest pause a snapshot caused in one task (its sync duration), and the
+//                  --markdown table the throughput relative to the run without checkpoints
+//   --repeat N     run each query, parallelism and interval N times, the intervals alternating
+//                  (none, 1 s, none, 1 s, ...), so that a noisy machine affects both alike
 // The exit status is 1 when a runnable query failed, 2 for bad arguments or an unreadable
 // file, else 0.
 #include <eddy/eddy.h>
@@ -92,6 +101,8 @@ struct Options {
   bool countRows = false;
   std::string sqlDirectory = EDDY_NEXMARK_SQL_DIR;
   std::vector<std::pair<std::string, std::string>> settings;  // --set
+  std::vector<int64_t> checkpointIntervals = {0};             // ms; 0: none
+  int repeat = 1;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +179,14 @@ std::string outputDirectory() {
   static const std::string path =
       (std::filesystem::temp_directory_path() / ("eddy-nexmark-output-" + std::to_string(getpid())))
           .string();
+  return path;
+}
+
+// state.checkpoints.dir of the runs with checkpoints, removed after each run.
+std::string checkpointDirectory() {
+  static const std::string path = (std::filesystem::temp_directory_path() /
+                                   ("eddy-nexmark-checkpoints-" + std::to_string(getpid())))
+                                      .string();
   return path;
 }
 
@@ -257,6 +276,13 @@ struct Measurement {
   int64_t lateRecordsDropped = 0;
   // With --count-rows: the rows of each RowKind (+I, -U, +U, -D) of the query's result.
   int64_t rowsOfKind[4] = {0, 0, 0, 0};
+  // With checkpoints (JobClient::getCheckpointStatistics at the job's end).
+  int64_t checkpointsCompleted = 0;
+  int64_t checkpointsFailed = 0;
+  int64_t checkpointMeanMillis = 0;
+  int64_t checkpointMaxMillis = 0;
+  int64_t checkpointMeanBytes = 0;
+  int64_t longestSyncMicros = 0;
 };
 
 // The query of an `INSERT INTO <table> <query>` statement.
@@ -287,11 +313,16 @@ int64_t countChar(const std::string& text, const std::string& c) {
 // Runs the DDL and the query's statements in a fresh STREAMING TableEnvironment and times the
 // last one (an INSERT, awaited to its end). Never throws: an error is the measurement's.
 Measurement runJob(const std::vector<std::string>& ddl, const QueryFile& query, int parallelism,
-                   bool countRows) {
+                   bool countRows, int64_t checkpointIntervalMillis) {
   Measurement measurement;
   try {
     auto tableEnv = eddy::TableEnvironment::create(eddy::EnvironmentSettings::inStreamingMode());
     tableEnv->executeSql("SET 'parallelism.default' = '" + std::to_string(parallelism) + "'");
+    if (checkpointIntervalMillis > 0) {
+      tableEnv->executeSql("SET 'execution.checkpointing.interval' = '" +
+                           std::to_string(checkpointIntervalMillis) + " ms'");
+      tableEnv->executeSql("SET 'state.checkpoints.dir' = 'file://" + checkpointDirectory() + "'");
+    }
     tableEnv->createTemporarySystemFunction("count_char", eddy::scalarFunction(countChar));
     for (const std::string& statement : ddl) tableEnv->executeSql(statement);
     for (size_t i = 0; i + 1 < query.statements.size(); ++i) {
@@ -312,6 +343,15 @@ Measurement runJob(const std::vector<std::string>& ddl, const QueryFile& query, 
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     measurement.cpuSeconds = processCpuSeconds() - cpuStart;
     measurement.lateRecordsDropped = result.getNumLateRecordsDropped();
+    if (const eddy::JobClient* client = result.getJobClient()) {
+      const eddy::runtime::CheckpointStatistics statistics = client->getCheckpointStatistics();
+      measurement.checkpointsCompleted = statistics.numCompleted;
+      measurement.checkpointsFailed = statistics.numFailed;
+      measurement.checkpointMeanMillis = statistics.endToEndDurationMillis.average();
+      measurement.checkpointMaxMillis = statistics.endToEndDurationMillis.max;
+      measurement.checkpointMeanBytes = statistics.stateSizeBytes.average();
+      measurement.longestSyncMicros = statistics.longestSyncDurationMicros;
+    }
     measurement.ok = true;
   } catch (const std::exception& error) {
     measurement.error = error.what();
@@ -320,17 +360,24 @@ Measurement runJob(const std::vector<std::string>& ddl, const QueryFile& query, 
   return measurement;
 }
 
-// The child's report on its pipe: "ok <wall> <cpu> <late> <+I> <-U> <+U> <-D>" or
-// "error <message>".
+// The child's report on its pipe: "ok <wall> <cpu> <late> <+I> <-U> <+U> <-D> <checkpoints
+// completed> <failed> <mean ms> <max ms> <mean bytes> <longest sync us>" or "error <message>".
 std::string encode(const Measurement& measurement) {
   if (!measurement.ok) return "error " + measurement.error;
-  char line[256];
-  std::snprintf(line, sizeof line, "ok %.9f %.9f %lld %lld %lld %lld %lld", measurement.wallSeconds,
-                measurement.cpuSeconds, static_cast<long long>(measurement.lateRecordsDropped),
+  char line[512];
+  std::snprintf(line, sizeof line, "ok %.9f %.9f %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+                measurement.wallSeconds, measurement.cpuSeconds,
+                static_cast<long long>(measurement.lateRecordsDropped),
                 static_cast<long long>(measurement.rowsOfKind[0]),
                 static_cast<long long>(measurement.rowsOfKind[1]),
                 static_cast<long long>(measurement.rowsOfKind[2]),
-                static_cast<long long>(measurement.rowsOfKind[3]));
+                static_cast<long long>(measurement.rowsOfKind[3]),
+                static_cast<long long>(measurement.checkpointsCompleted),
+                static_cast<long long>(measurement.checkpointsFailed),
+                static_cast<long long>(measurement.checkpointMeanMillis),
+                static_cast<long long>(measurement.checkpointMaxMillis),
+                static_cast<long long>(measurement.checkpointMeanBytes),
+                static_cast<long long>(measurement.longestSyncMicros));
   return line;
 }
 
@@ -339,11 +386,20 @@ Measurement decode(const std::string& report) {
   if (report.rfind("ok ", 0) == 0) {
     long long late = 0;
     long long kinds[4] = {0, 0, 0, 0};
-    measurement.ok = std::sscanf(report.c_str() + 3, "%lf %lf %lld %lld %lld %lld %lld",
-                                 &measurement.wallSeconds, &measurement.cpuSeconds, &late,
-                                 &kinds[0], &kinds[1], &kinds[2], &kinds[3]) == 7;
+    long long checkpoints[6] = {0, 0, 0, 0, 0, 0};
+    measurement.ok =
+        std::sscanf(report.c_str() + 3, "%lf %lf %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+                    &measurement.wallSeconds, &measurement.cpuSeconds, &late, &kinds[0], &kinds[1],
+                    &kinds[2], &kinds[3], &checkpoints[0], &checkpoints[1], &checkpoints[2],
+                    &checkpoints[3], &checkpoints[4], &checkpoints[5]) == 13;
     measurement.lateRecordsDropped = late;
     for (int kind = 0; kind < 4; ++kind) measurement.rowsOfKind[kind] = kinds[kind];
+    measurement.checkpointsCompleted = checkpoints[0];
+    measurement.checkpointsFailed = checkpoints[1];
+    measurement.checkpointMeanMillis = checkpoints[2];
+    measurement.checkpointMaxMillis = checkpoints[3];
+    measurement.checkpointMeanBytes = checkpoints[4];
+    measurement.longestSyncMicros = checkpoints[5];
     if (!measurement.ok) measurement.error = "unreadable report from the job: " + report;
   } else if (report.rfind("error ", 0) == 0) {
     measurement.error = report.substr(6);
@@ -366,7 +422,8 @@ void writeAll(int fd, const std::string& data) {
 // Runs the job in a child process and waits for it (at most timeoutSeconds, when positive).
 // The peak memory is the child's own, from wait4.
 Measurement runJobInChild(const std::vector<std::string>& ddl, const QueryFile& query,
-                          int parallelism, bool countRows, int timeoutSeconds) {
+                          int parallelism, bool countRows, int64_t checkpointIntervalMillis,
+                          int timeoutSeconds) {
   int fds[2];
   if (pipe(fds) != 0) return Measurement{false, std::string("pipe: ") + std::strerror(errno)};
   std::fflush(stdout);
@@ -379,7 +436,8 @@ Measurement runJobInChild(const std::vector<std::string>& ddl, const QueryFile& 
   }
   if (child == 0) {
     close(fds[0]);
-    writeAll(fds[1], encode(runJob(ddl, query, parallelism, countRows)));
+    writeAll(fds[1],
+             encode(runJob(ddl, query, parallelism, countRows, checkpointIntervalMillis)));
     close(fds[1]);
     // _exit: no static destructors or atexit handlers racing the job's threads, if any are left.
     std::fflush(stdout);
@@ -441,6 +499,7 @@ Measurement runJobInChild(const std::vector<std::string>& ddl, const QueryFile& 
 struct ResultRow {
   std::string query;
   int parallelism;
+  int64_t checkpointIntervalMillis;
   Measurement measurement;
 };
 
@@ -452,12 +511,35 @@ std::string oneLine(std::string text) {
   return text;
 }
 
-void printHeader() {
-  std::printf("%-14s %3s %11s %9s %12s %9s %12s %9s %6s\n", "query", "par", "events", "wall s",
+void printHeader(bool checkpoints) {
+  std::printf("%-14s %3s %11s %9s %12s %9s %12s %9s %6s", "query", "par", "events", "wall s",
               "K events/s", "CPU s", "K ev/CPU-s", "peak MiB", "late");
+  if (checkpoints) {
+    std::printf(" %7s %4s %9s %9s %9s %9s", "ckpt ms", "cps", "cp avg ms", "cp max ms", "cp KiB",
+                "pause ms");
+  }
+  std::printf("\n");
 }
 
-void printRow(const ResultRow& row, int64_t events, bool countRows) {
+// The checkpoint columns of a run (blank without checkpoints).
+void printCheckpointColumns(const ResultRow& row) {
+  const Measurement& m = row.measurement;
+  if (row.checkpointIntervalMillis <= 0) {
+    std::printf(" %7s", "none");
+    return;
+  }
+  std::printf(" %7lld %4lld %9lld %9lld %9.1f %9.3f", static_cast<long long>(row.checkpointIntervalMillis),
+              static_cast<long long>(m.checkpointsCompleted),
+              static_cast<long long>(m.checkpointMeanMillis),
+              static_cast<long long>(m.checkpointMaxMillis),
+              static_cast<double>(m.checkpointMeanBytes) / 1024.0,
+              static_cast<double>(m.longestSyncMicros) / 1000.0);
+  if (m.checkpointsFailed > 0) {
+    std::printf(" (%lld failed)", static_cast<long long>(m.checkpointsFailed));
+  }
+}
+
+void printRow(const ResultRow& row, int64_t events, bool countRows, bool checkpoints) {
   const Measurement& m = row.measurement;
   if (!m.ok) {
     std::printf("%-14s %3d %11lld FAILED: %s\n", row.query.c_str(), row.parallelism,
@@ -469,14 +551,87 @@ void printRow(const ResultRow& row, int64_t events, bool countRows) {
                 static_cast<long long>(m.rowsOfKind[2]), static_cast<long long>(m.rowsOfKind[3]),
                 static_cast<long long>(m.lateRecordsDropped));
   } else {
-    std::printf("%-14s %3d %11lld %9.3f %12.1f %9.3f %12.1f %9.1f %6lld\n", row.query.c_str(),
+    std::printf("%-14s %3d %11lld %9.3f %12.1f %9.3f %12.1f %9.1f %6lld", row.query.c_str(),
                 row.parallelism, static_cast<long long>(events), m.wallSeconds,
                 static_cast<double>(events) / m.wallSeconds / 1e3, m.cpuSeconds,
                 static_cast<double>(events) / m.cpuSeconds / 1e3,
                 static_cast<double>(m.peakRssKibibytes) / 1024.0,
                 static_cast<long long>(m.lateRecordsDropped));
+    if (checkpoints) printCheckpointColumns(row);
+    std::printf("\n");
   }
   std::fflush(stdout);
+}
+
+// Per query and parallelism, the mean throughput of the runs of each checkpoint interval and
+// its ratio to the runs without checkpoints; the checkpoints' figures over the runs.
+void printCheckpointMarkdown(const std::vector<ResultRow>& rows, int64_t events) {
+  std::printf(
+      "\n| query | p | checkpoints | runs | mean K events/s | vs none | completed | mean / max "
+      "duration ms | mean size KiB | longest pause ms |\n"
+      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  struct Key {
+    std::string query;
+    int parallelism;
+    int64_t interval;
+    bool operator==(const Key&) const = default;
+  };
+  std::vector<Key> keys;
+  for (const ResultRow& row : rows) {
+    Key key{row.query, row.parallelism, row.checkpointIntervalMillis};
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  auto meanThroughput = [&](const Key& key, int& runs) {
+    double sum = 0;
+    runs = 0;
+    for (const ResultRow& row : rows) {
+      if (Key{row.query, row.parallelism, row.checkpointIntervalMillis} == key &&
+          row.measurement.ok) {
+        sum += static_cast<double>(events) / row.measurement.wallSeconds;
+        ++runs;
+      }
+    }
+    return runs == 0 ? 0.0 : sum / runs;
+  };
+  for (const Key& key : keys) {
+    int runs = 0;
+    const double throughput = meanThroughput(key, runs);
+    int baselineRuns = 0;
+    const double baseline = meanThroughput(Key{key.query, key.parallelism, 0}, baselineRuns);
+    int64_t completed = 0, maxMillis = 0, longestPause = 0;
+    double meanMillis = 0, meanBytes = 0;
+    for (const ResultRow& row : rows) {
+      if (!(Key{row.query, row.parallelism, row.checkpointIntervalMillis} == key) ||
+          !row.measurement.ok) {
+        continue;
+      }
+      const Measurement& m = row.measurement;
+      completed += m.checkpointsCompleted;
+      meanMillis += static_cast<double>(m.checkpointMeanMillis * m.checkpointsCompleted);
+      meanBytes += static_cast<double>(m.checkpointMeanBytes * m.checkpointsCompleted);
+      maxMillis = std::max(maxMillis, m.checkpointMaxMillis);
+      longestPause = std::max(longestPause, m.longestSyncMicros);
+    }
+    if (runs == 0) {
+      std::printf("| %s | %d | %s | 0 | failed | | | | | |\n", key.query.c_str(), key.parallelism,
+                  key.interval > 0 ? (std::to_string(key.interval) + " ms").c_str() : "none");
+      continue;
+    }
+    char ratio[32] = "";
+    if (baselineRuns > 0) std::snprintf(ratio, sizeof ratio, "%.3f", throughput / baseline);
+    if (key.interval <= 0) {
+      std::printf("| %s | %d | none | %d | %.0f | | | | | |\n", key.query.c_str(), key.parallelism,
+                  runs, throughput / 1e3);
+      continue;
+    }
+    std::printf("| %s | %d | every %lld ms | %d | %.0f | %s | %lld | %.0f / %lld | %.0f | %.1f |\n",
+                key.query.c_str(), key.parallelism, static_cast<long long>(key.interval), runs,
+                throughput / 1e3, ratio, static_cast<long long>(completed),
+                completed > 0 ? meanMillis / static_cast<double>(completed) : 0.0,
+                static_cast<long long>(maxMillis),
+                completed > 0 ? meanBytes / static_cast<double>(completed) / 1024.0 : 0.0,
+                static_cast<double>(longestPause) / 1000.0);
+  }
 }
 
 void printMarkdown(const std::vector<ResultRow>& rows, int64_t events) {
@@ -513,7 +668,8 @@ int usage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--queries q0,q1,..|all] [--events N] [--rate R] "
                "[--parallelism 1,2] [--timeout S] [--no-generator] [--in-process] "
-               "[--markdown] [--count-rows] [--sql-dir DIR] [--set KEY=VALUE ...]\n",
+               "[--markdown] [--count-rows] [--sql-dir DIR] [--set KEY=VALUE ...] "
+               "[--checkpoint-interval 0,1000] [--repeat N]\n",
                program);
   return 2;
 }
@@ -544,6 +700,13 @@ int main(int argc, char** argv) {
       for (const std::string& item : splitList(argv[++i])) {
         options.parallelisms.push_back(std::atoi(item.c_str()));
       }
+    } else if (argument == "--checkpoint-interval" && hasValue) {
+      options.checkpointIntervals.clear();
+      for (const std::string& item : splitList(argv[++i])) {
+        options.checkpointIntervals.push_back(std::atoll(item.c_str()));
+      }
+    } else if (argument == "--repeat" && hasValue) {
+      options.repeat = std::atoi(argv[++i]);
     } else if (argument == "--timeout" && hasValue) {
       options.timeoutSeconds = std::atoi(argv[++i]);
     } else if (argument == "--no-generator") {
@@ -566,8 +729,14 @@ int main(int argc, char** argv) {
     }
   }
   if (options.events < 1 || options.rate < 1 || options.parallelisms.empty() ||
-      options.queries.empty() || options.timeoutSeconds < 0) {
+      options.queries.empty() || options.timeoutSeconds < 0 || options.repeat < 1 ||
+      options.checkpointIntervals.empty()) {
     return usage(argv[0]);
+  }
+  bool checkpoints = false;
+  for (int64_t interval : options.checkpointIntervals) {
+    if (interval < 0) return usage(argv[0]);
+    checkpoints = checkpoints || interval > 0;
   }
   for (int parallelism : options.parallelisms) {
     if (parallelism < 1) return usage(argv[0]);
@@ -610,7 +779,7 @@ int main(int argc, char** argv) {
     std::printf("SET '%s' = '%s'\n", key.c_str(), value.c_str());
   }
   if (!options.settings.empty()) std::printf("\n");
-  if (!options.countRows) printHeader();
+  if (!options.countRows) printHeader(checkpoints);
 
   std::vector<ResultRow> results;
   std::vector<std::string> notRun;
@@ -623,20 +792,28 @@ int main(int argc, char** argv) {
       continue;
     }
     for (int parallelism : options.parallelisms) {
-      ResultRow row{job.name, parallelism, {}};
-      row.measurement = options.inProcess ? runJob(ddl, job, parallelism, options.countRows)
-                                          : runJobInChild(ddl, job, parallelism, options.countRows,
-                                                          options.timeoutSeconds);
-      std::error_code ignored;
-      std::filesystem::remove_all(outputDirectory(), ignored);
-      anyFailed = anyFailed || !row.measurement.ok;
-      printRow(row, options.events, options.countRows);
-      results.push_back(std::move(row));
+      for (int run = 0; run < options.repeat; ++run) {
+        for (int64_t interval : options.checkpointIntervals) {
+          ResultRow row{job.name, parallelism, interval, {}};
+          row.measurement =
+              options.inProcess
+                  ? runJob(ddl, job, parallelism, options.countRows, interval)
+                  : runJobInChild(ddl, job, parallelism, options.countRows, interval,
+                                  options.timeoutSeconds);
+          std::error_code ignored;
+          std::filesystem::remove_all(outputDirectory(), ignored);
+          std::filesystem::remove_all(checkpointDirectory(), ignored);
+          anyFailed = anyFailed || !row.measurement.ok;
+          printRow(row, options.events, options.countRows, checkpoints);
+          results.push_back(std::move(row));
+        }
+      }
     }
   }
 
   if (options.markdown && !options.countRows) {
     printMarkdown(results, options.events);
+    if (checkpoints) printCheckpointMarkdown(results, options.events);
     if (!notRun.empty()) {
       std::printf("\nNot run:\n");
       for (const std::string& line : notRun) std::printf("- %s\n", line.c_str());
