@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "eddy/row.h"
 
@@ -552,6 +554,61 @@ std::optional<Value> valueOfSlot(const LogicalType& type, const std::byte* slot,
     }
     default:
       return std::nullopt;  // boxed layouts
+  }
+}
+
+void Vector::serializeValueAt(int64_t index, std::string& out) const {
+  if (isNull(index)) {
+    out.push_back(static_cast<char>(ValueKind::NULL_VALUE));
+    return;
+  }
+  auto fixed = [&]<typename T>(ValueKind kind, T typed) {
+    std::memcpy(&typed, values_.data() + index * valueWidth_, sizeof(typed));
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(typed)) typed = std::numeric_limits<T>::quiet_NaN();
+    }
+    out.push_back(static_cast<char>(kind));
+    TypeSerializer<T>::serialize(typed, out);
+  };
+  switch (layout_ == PhysicalLayout::kBoxed ? LogicalTypeRoot::RAW : type_->getTypeRoot()) {
+    case LogicalTypeRoot::BOOLEAN:
+      return fixed(ValueKind::BOOLEAN, bool{});
+    case LogicalTypeRoot::TINYINT:
+      return fixed(ValueKind::TINYINT, int8_t{});
+    case LogicalTypeRoot::SMALLINT:
+      return fixed(ValueKind::SMALLINT, int16_t{});
+    case LogicalTypeRoot::INTEGER:
+      return fixed(ValueKind::INT, int32_t{});
+    case LogicalTypeRoot::BIGINT:
+      return fixed(ValueKind::BIGINT, int64_t{});
+    case LogicalTypeRoot::FLOAT:
+      return fixed(ValueKind::FLOAT, float{});
+    case LogicalTypeRoot::DOUBLE:
+      return fixed(ValueKind::DOUBLE, double{});
+    case LogicalTypeRoot::DATE:
+      return fixed(ValueKind::DATE, int32_t{});
+    case LogicalTypeRoot::CHAR:
+    case LogicalTypeRoot::VARCHAR: {
+      const std::string_view bytes = stringAt(index);
+      out.push_back(static_cast<char>(ValueKind::STRING));
+      serialization::writeVarint(bytes.size(), out);
+      out.append(bytes);
+      return;
+    }
+    case LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE:
+    case LogicalTypeRoot::TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+      int64_t millis = 0;
+      std::memcpy(&millis, values_.data() + index * valueWidth_, sizeof(millis));
+      out.push_back(static_cast<char>(type_->getTypeRoot() ==
+                                              LogicalTypeRoot::TIMESTAMP_WITHOUT_TIME_ZONE
+                                          ? ValueKind::TIMESTAMP
+                                          : ValueKind::TIMESTAMP_LTZ));
+      TypeSerializer<int64_t>::serialize(millis, out);
+      TypeSerializer<int32_t>::serialize(nanos_[index], out);
+      return;
+    }
+    default:
+      TypeSerializer<Value>::serialize(valueAt(index), out);
   }
 }
 

@@ -170,6 +170,10 @@ class Vector {
   void appendFrom(const Vector& source, int64_t index);
   /// Value i as a Value of the kind matching the logical type (DATE → LocalDate, ...).
   Value valueAt(int64_t index) const;
+  /// Appends value i to `out` in TypeSerializer<Value>'s byte format, the bytes of
+  /// serialize(valueAt(i)); for the common flat types (booleans, integers, floating point,
+  /// strings, dates, timestamps) without making the Value (snapshots of stored rows).
+  void serializeValueAt(int64_t index, std::string& out) const;
 
  private:
   template <typename T>

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "eddy/exceptions.h"
 #include "eddy/row.h"
 
@@ -77,6 +79,42 @@ TEST(VectorTest, TimestampsKeepNanosecondsBesideMilliseconds) {
   EXPECT_EQ(column.nanosOfMillisecond()[0], 456'789);
   EXPECT_EQ(column.valueAt(0), Value(value));
   EXPECT_EQ(column.valueAt(0).toString(), "2021-08-21T13:00:00.123456789");
+}
+
+TEST(VectorTest, SerializedValuesAreTheBytesOfTheirValue) {
+  const std::vector<std::pair<std::string, Value>> cases = {
+      {"BOOLEAN", true},
+      {"TINYINT", int8_t{-5}},
+      {"SMALLINT", int16_t{-300}},
+      {"INT", -12},
+      {"BIGINT", int64_t{1} << 40},
+      {"FLOAT", std::numeric_limits<float>::quiet_NaN()},
+      {"DOUBLE", -0.25},
+      {"DOUBLE", -std::numeric_limits<double>::quiet_NaN()},
+      {"DECIMAL(12, 2)", Decimal::fromString("10.5")},
+      {"STRING", "text with \xc3\xa9"},
+      {"CHAR(3)", "abc"},
+      {"VARBINARY(4)", Value::ofBytes({1, 255})},
+      {"DATE", LocalDate::of(2021, 8, 21)},
+      {"TIME(9)", LocalTime::of(13, 0, 1, 5)},
+      {"TIMESTAMP(9)", LocalDateTime::ofEpochMillis(-1500, 123456)},
+      {"TIMESTAMP_LTZ(3)", Instant::ofEpochMilli(1700000000123)},
+      {"INTERVAL DAY TO SECOND(9)", Duration::ofSeconds(-5, 7)},
+      {"ARRAY<INT>", Value::ofArray({1, 2})},
+      {"ROW<a INT>", Row::of(1)},
+  };
+  for (const auto& [type, value] : cases) {
+    Vector column(parseLogicalType(type));
+    column.appendValue(value);
+    column.appendNull();
+    for (int64_t index = 0; index < 2; ++index) {
+      std::string expected;
+      TypeSerializer<Value>::serialize(column.valueAt(index), expected);
+      std::string written = "prefix";
+      column.serializeValueAt(index, written);
+      EXPECT_EQ(written, "prefix" + expected) << type << " row " << index;
+    }
+  }
 }
 
 TEST(VectorTest, ValuesConvertPerLogicalType) {

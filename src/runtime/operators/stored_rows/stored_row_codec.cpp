@@ -31,7 +31,7 @@ void writeStoredRowColumns(const vector::Chunk& chunk, int64_t position, std::st
   const int columnCount = chunk.columnCount();
   serialization::writeVarint(static_cast<uint64_t>(columnCount), out);
   for (int column = 0; column < columnCount; ++column) {
-    TypeSerializer<Value>::serialize(chunk.column(column).valueAt(position), out);
+    chunk.column(column).serializeValueAt(position, out);
   }
 }
 

@@ -456,26 +456,44 @@ const char* WindowAggregateOperator::pendingStateName() const {
 
 void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParallelism,
                                               std::vector<std::string>& bodies) const {
-  // Grouped in one pass: key group → key → its windows. Window keys start with the end in
-  // order-preserving bytes, so sorting a key's window keys sorts its windows by end.
-  using Entry = std::pair<const std::string*, const WindowState*>;  // window key, window
-  std::map<int, std::map<std::string_view, std::vector<Entry>>> grouped;
+  // One flat array sorted by key group, key bytes and window end, then written in runs: no
+  // node per key, and the key bytes are compared only between windows of one key group.
+  struct Entry {
+    int keyGroup;
+    std::string_view keyBytes;
+    const WindowState* window;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(windows_.size());
   for (const auto& [windowKey, state] : windows_) {
     std::string_view keyBytes = keyBytesOf(windowKey);
     int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
-    if (range.contains(keyGroup)) grouped[keyGroup][keyBytes].emplace_back(&windowKey, &state);
+    if (range.contains(keyGroup)) entries.push_back(Entry{keyGroup, keyBytes, &state});
   }
+  std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
+    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+    if (int order = left.keyBytes.compare(right.keyBytes); order != 0) return order < 0;
+    return left.window->window.end < right.window->window.end;
+  });
   std::string value;
-  for (auto& [keyGroup, keys] : grouped) {
+  for (size_t groupStart = 0; groupStart < entries.size();) {
+    const int keyGroup = entries[groupStart].keyGroup;
+    size_t groupEnd = groupStart;
+    size_t keys = 0;
+    for (; groupEnd < entries.size() && entries[groupEnd].keyGroup == keyGroup; ++groupEnd) {
+      if (groupEnd == groupStart || entries[groupEnd].keyBytes != entries[groupEnd - 1].keyBytes) {
+        ++keys;
+      }
+    }
     std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
-    serialization::writeVarint(keys.size(), body);
-    for (auto& [keyBytes, windows] : keys) {
-      std::sort(windows.begin(), windows.end(),
-                [](const Entry& left, const Entry& right) { return *left.first < *right.first; });
-      state::writeLengthPrefixed(keyBytes, body);
-      serialization::writeVarint(windows.size(), body);
-      for (const Entry& entry : windows) {
-        const WindowState& window = *entry.second;
+    serialization::writeVarint(keys, body);
+    for (size_t keyStart = groupStart; keyStart < groupEnd;) {
+      size_t keyEnd = keyStart + 1;
+      while (keyEnd < groupEnd && entries[keyEnd].keyBytes == entries[keyStart].keyBytes) ++keyEnd;
+      state::writeLengthPrefixed(entries[keyStart].keyBytes, body);
+      serialization::writeVarint(keyEnd - keyStart, body);
+      for (size_t i = keyStart; i < keyEnd; ++i) {
+        const WindowState& window = *entries[i].window;
         state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(window.window.end, body);
         value.clear();
         writeInt64(window.window.start, value);
@@ -490,7 +508,9 @@ void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParall
         }
         state::writeLengthPrefixed(value, body);
       }
+      keyStart = keyEnd;
     }
+    groupStart = groupEnd;
   }
 }
 
