@@ -16,6 +16,7 @@ void CheckpointStatsTracker::reportCompleted(const CompletedCheckpoint& checkpoi
   completed.maxSyncDurationMicros = timings.maxSyncDurationMicros;
   completed.maxSyncSubtask = timings.maxSyncSubtask;
   completed.maxAlignmentDurationMicros = timings.maxAlignmentDurationMicros;
+  completed.maxAsyncDurationMicros = timings.maxAsyncDurationMicros;
   completed.numSnapshottingSubtasks = timings.snapshottingSubtasks;
 
   std::lock_guard lock(mutex_);
@@ -25,6 +26,7 @@ void CheckpointStatsTracker::reportCompleted(const CompletedCheckpoint& checkpoi
   s.stateSizeBytes.add(completed.stateSizeBytes);
   s.maxSyncDurationMicros.add(completed.maxSyncDurationMicros);
   s.maxAlignmentDurationMicros.add(completed.maxAlignmentDurationMicros);
+  s.maxAsyncDurationMicros.add(completed.maxAsyncDurationMicros);
   if (s.longestSyncSubtask.empty() ||
       completed.maxSyncDurationMicros > s.longestSyncDurationMicros) {
     s.longestSyncDurationMicros = completed.maxSyncDurationMicros;

@@ -23,6 +23,7 @@ namespace eddy::runtime {
 struct SubtaskCheckpointTiming {
   int64_t syncDurationMicros = 0;
   int64_t alignmentDurationMicros = 0;
+  int64_t asyncDurationMicros = 0;  // writing the frozen state, off the task thread
 };
 
 /// The tasks' timings of one checkpoint, reduced to what the statistics report.
@@ -30,6 +31,7 @@ struct CheckpointTaskTimings {
   int64_t maxSyncDurationMicros = 0;
   std::string maxSyncSubtask;  // "<task name> (<subtask + 1>/<parallelism>)"
   int64_t maxAlignmentDurationMicros = 0;
+  int64_t maxAsyncDurationMicros = 0;
   int snapshottingSubtasks = 0;
 };
 

@@ -38,4 +38,11 @@ void OperatorContext::snapshotStateStores(OperatorSnapshot& snapshot) const {
   if (operatorStateStore_ != nullptr) operatorStateStore_->snapshot(snapshot.operatorState);
 }
 
+std::unique_ptr<state::FrozenKeyedState> OperatorContext::freezeStateStores(
+    OperatorSnapshot& snapshot) const {
+  if (operatorStateStore_ != nullptr) operatorStateStore_->snapshot(snapshot.operatorState);
+  if (keyedStateBackend_ == nullptr) return nullptr;
+  return keyedStateBackend_->freezeKeyGroups();
+}
+
 }  // namespace eddy::runtime

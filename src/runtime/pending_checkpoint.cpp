@@ -60,6 +60,8 @@ void PendingCheckpoint::recordTiming(int vertex, int subtask,
   }
   timings.maxAlignmentDurationMicros =
       std::max(timings.maxAlignmentDurationMicros, timing.alignmentDurationMicros);
+  timings.maxAsyncDurationMicros =
+      std::max(timings.maxAsyncDurationMicros, timing.asyncDurationMicros);
 }
 
 bool PendingCheckpoint::acknowledgeFinished(int vertex, int subtask) {

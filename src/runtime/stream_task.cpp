@@ -9,6 +9,7 @@
 #include "eddy/connector/source.h"
 #include "eddy/exceptions.h"
 #include "runtime/running_job.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "eddy/state/operator_state_store.h"
 #include "state/state_redistribution.h"
 
@@ -487,6 +488,8 @@ void StreamTask::awaitAcknowledgedCheckpoints() {
   // Flink's checkpoints after tasks finish, simply: from now on the job acknowledges every
   // checkpoint for this task as finished; a checkpoint it acknowledged with snapshots before
   // finishing still completes or aborts, and its operators hear which before they close.
+  // Snapshots still being written are acknowledged first.
+  asyncSnapshots_.drain();
   job_.taskFinished(vertexIndex_, subtaskIndex_);
   while (job_.hasPendingCheckpointAcknowledgedBy(vertexIndex_, subtaskIndex_)) {
     if (job_.cancelled()) throw TaskCancelled{};
@@ -548,12 +551,16 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier,
   }
   std::vector<OperatorSnapshot> snapshots;
   snapshots.reserve(operators_.size());
+  // By default, what the operator keeps in its stores: operator list state written now, key
+  // groups frozen, to be written on the async writer.
+  std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen;
+  bool anyFrozen = false;
   for (size_t i = 0; i < operators_.size(); ++i) {
     currentOperator = static_cast<int>(i);
     StateSnapshotContext context{barrier.id, barrier.timestamp, barrier.options, {}};
     operators_[i]->snapshotState(context);
-    // By default, what the operator keeps in its stores: key groups and operator list state.
-    contexts_[i].snapshotStateStores(context.snapshot);
+    frozen.push_back(contexts_[i].freezeStateStores(context.snapshot));
+    anyFrozen = anyFrozen || frozen.back() != nullptr;
     snapshots.push_back(std::move(context.snapshot));
   }
   currentOperator = 0;
@@ -567,12 +574,45 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier,
                                   std::chrono::steady_clock::now() - start)
                                   .count();
   timing.alignmentDurationMicros = alignmentDurationMicros;
-  job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots),
-                             timing);
+  if (!anyFrozen) {
+    job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots),
+                               timing);
+  } else {
+    submitAsyncSnapshot(barrier.id, std::move(snapshots), std::move(frozen), timing);
+  }
   // Stop-with-savepoint without drain: nothing more leaves this task until the savepoint ended.
   if (!finished_ && job_.stopModeOf(barrier.id) == SavepointStopMode::SUSPEND) {
     suspendedForSavepoint_ = barrier.id;
   }
+}
+
+void StreamTask::submitAsyncSnapshot(int64_t checkpointId, std::vector<OperatorSnapshot> snapshots,
+                                     std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen,
+                                     SubtaskCheckpointTiming timing) {
+  struct Work {
+    std::vector<OperatorSnapshot> snapshots;
+    std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen;
+  };
+  auto work = std::make_shared<Work>(Work{std::move(snapshots), std::move(frozen)});
+  asyncSnapshots_.submit([this, work, checkpointId, timing]() mutable {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      for (size_t i = 0; i < work->frozen.size(); ++i) {
+        if (work->frozen[i] == nullptr) continue;
+        work->frozen[i]->write(work->snapshots[i].keyedState);
+        work->frozen[i].reset();
+      }
+    } catch (...) {
+      // Flink declines a checkpoint whose asynchronous part failed; the task goes on.
+      job_.declineCheckpoint(vertexIndex_, subtaskIndex_, checkpointId);
+      return;
+    }
+    timing.asyncDurationMicros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                     std::chrono::steady_clock::now() - start)
+                                     .count();
+    job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, checkpointId,
+                               std::move(work->snapshots), timing);
+  });
 }
 
 void StreamTask::waitWhileSuspended() {

@@ -17,7 +17,10 @@
 // its CheckpointBarrierHandler has the barrier from every channel. Taking it is, on the task
 // thread: prepareSnapshotPreBarrier on every chained operator (head first, they may still
 // emit), snapshotState on every one, the barrier out of every network output (after the
-// pending batches), and the snapshots to the job (RunningJob::acknowledgeCheckpoint). Once
+// pending batches), and the snapshots to the job (RunningJob::acknowledgeCheckpoint). The keyed
+// state is only frozen on the task thread; its bytes are written, and the checkpoint
+// acknowledged, on the task's AsyncSnapshotWriter while the task goes on (Flink's asynchronous
+// snapshot phase); a task without keyed state acknowledges at once. Once
 // finished, the task tells the job (later checkpoints count it as finished) and waits until
 // the checkpoints it acknowledged have completed or aborted, so its operators are notified,
 // before it closes them.
@@ -40,6 +43,8 @@
 
 #include "eddy/runtime/stream_operator.h"
 #include "graph/job_graph.h"
+#include "runtime/async_snapshot_writer.h"
+#include "runtime/completed_checkpoint.h"
 #include "runtime/checkpoint_barrier_handler.h"
 #include "runtime/input_gate.h"
 #include "runtime/mailbox.h"
@@ -98,6 +103,10 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   // Snapshots the chain, forwards the barrier and acknowledges with the time it took (the
   // task's sync duration) and `alignmentDurationMicros` (the barrier handler's).
   void performCheckpoint(const CheckpointBarrier& barrier, int64_t alignmentDurationMicros = 0);
+  /// Writes the frozen keyed state into `snapshots` on the async writer, then acknowledges.
+  void submitAsyncSnapshot(int64_t checkpointId, std::vector<OperatorSnapshot> snapshots,
+                           std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen,
+                           SubtaskCheckpointTiming timing);
   void notifyCheckpointComplete(int64_t checkpointId);
   void notifyCheckpointAborted(int64_t checkpointId);
   // CheckpointBarrierHandler::Actions
@@ -161,6 +170,8 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   };
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   uint64_t timerSequence_ = 0;
+  // Last: destroyed first, so a write in flight ends before anything else of the task goes.
+  AsyncSnapshotWriter asyncSnapshots_;
 };
 
 }  // namespace eddy::runtime

@@ -140,74 +140,132 @@ void HeapKeyedStateBackend::registerRawKeyedState(const std::string& name, state
   rawStates_.emplace(name, RegisteredRawState{kind, &rawState});
 }
 
+namespace {
+
+/// Appends one block: name:bytes kind:u8 flags:u8 body:bytes.
+void appendBlock(std::string_view name, state::StateKind kind, uint8_t flags,
+                 std::string_view body, std::string& blocks) {
+  state::writeLengthPrefixed(name, blocks);
+  blocks.push_back(static_cast<char>(kind));
+  blocks.push_back(static_cast<char>(flags));
+  state::writeLengthPrefixed(body, blocks);
+}
+
+/// What a key group's section holds besides the raw states' blocks, taken at the freeze.
+struct FrozenSection {
+  std::string typedBlocks;  // the typed states' blocks
+  uint64_t typedBlockCount = 0;
+  std::string restoredBlocks;  // restored blocks of states not registered yet
+  uint64_t restoredBlockCount = 0;
+};
+
+struct FrozenRawState {
+  std::string name;
+  state::StateKind kind;
+  std::unique_ptr<state::FrozenKeyGroups> frozen;
+};
+
+/// The heap backend's frozen snapshot: the typed states and restored blocks already written
+/// (at the freeze, on the task thread), the raw states frozen by their owners.
+class FrozenHeapKeyedState final : public state::FrozenKeyedState {
+ public:
+  FrozenHeapKeyedState(KeyGroupRange range, std::vector<FrozenSection> sections,
+                       std::vector<FrozenRawState> rawStates)
+      : range_(range), sections_(std::move(sections)), rawStates_(std::move(rawStates)) {}
+
+  void write(std::map<int, std::string>& sections) override {
+    std::vector<std::vector<std::string>> rawBodies;
+    rawBodies.reserve(rawStates_.size());
+    for (FrozenRawState& raw : rawStates_) {
+      rawBodies.emplace_back(static_cast<size_t>(range_.size()));
+      raw.frozen->write(rawBodies.back());
+      raw.frozen.reset();
+    }
+    std::string rawBlocks;
+    for (int keyGroup = range_.startKeyGroup; keyGroup <= range_.endKeyGroup; ++keyGroup) {
+      const auto index = static_cast<size_t>(keyGroup - range_.startKeyGroup);
+      FrozenSection& frozen = sections_[index];
+      rawBlocks.clear();
+      uint64_t rawBlockCount = 0;
+      for (size_t i = 0; i < rawStates_.size(); ++i) {
+        std::string& body = rawBodies[i][index];
+        if (body.empty()) continue;
+        appendBlock(rawStates_[i].name, rawStates_[i].kind, 0, body, rawBlocks);
+        ++rawBlockCount;
+        std::string().swap(body);
+      }
+      std::string& out = sections[keyGroup];
+      out.clear();
+      out.reserve(16 + frozen.typedBlocks.size() + rawBlocks.size() +
+                  frozen.restoredBlocks.size());
+      out.push_back(static_cast<char>(state::kKeyGroupSnapshotVersion));
+      serialization::writeVarint(static_cast<uint64_t>(keyGroup), out);
+      serialization::writeVarint(
+          frozen.typedBlockCount + rawBlockCount + frozen.restoredBlockCount, out);
+      out.append(frozen.typedBlocks);
+      out.append(rawBlocks);
+      out.append(frozen.restoredBlocks);
+      frozen = FrozenSection{};
+    }
+  }
+
+ private:
+  const KeyGroupRange range_;
+  std::vector<FrozenSection> sections_;  // by key group index
+  std::vector<FrozenRawState> rawStates_;
+};
+
+}  // namespace
+
 void HeapKeyedStateBackend::snapshotKeyGroup(int keyGroup, std::string& out) const {
   checkOwnsKeyGroup(keyGroup, "snapshotKeyGroup");
-  std::vector<std::string> bodies;  // each raw state's block body of this key group
-  bodies.reserve(rawStates_.size());
-  for (const auto& [name, raw] : rawStates_) {
-    std::vector<std::string> one(1);
-    raw.rawState->snapshotKeyGroups(KeyGroupRange{keyGroup, keyGroup}, maxParallelism_, one);
-    bodies.push_back(std::move(one[0]));
-  }
-  std::vector<std::string_view> rawBodies(bodies.begin(), bodies.end());
-  writeSection(keyGroup, clock_.currentTimeMillis(), rawBodies, out);
+  std::map<int, std::string> sections;
+  freezeKeyGroups(KeyGroupRange{keyGroup, keyGroup})->write(sections);
+  out.append(sections[keyGroup]);
 }
 
 void HeapKeyedStateBackend::snapshotKeyGroups(std::map<int, std::string>& sections) const {
-  // Each raw state is asked once for every key group (a timer service groups its timers by
-  // key group in one pass), then the sections are written key group by key group.
-  std::vector<std::vector<std::string>> rawBodiesByState;
-  rawBodiesByState.reserve(rawStates_.size());
-  for (const auto& [name, raw] : rawStates_) {
-    rawBodiesByState.emplace_back(static_cast<size_t>(range_.size()));
-    raw.rawState->snapshotKeyGroups(range_, maxParallelism_, rawBodiesByState.back());
-  }
-  const int64_t now = clock_.currentTimeMillis();
-  std::vector<std::string_view> rawBodies(rawStates_.size());
-  for (int keyGroup = range_.startKeyGroup; keyGroup <= range_.endKeyGroup; ++keyGroup) {
-    for (size_t i = 0; i < rawBodiesByState.size(); ++i) {
-      rawBodies[i] = rawBodiesByState[i][static_cast<size_t>(keyGroupIndex(keyGroup))];
-    }
-    std::string& section = sections[keyGroup];
-    section.clear();
-    writeSection(keyGroup, now, rawBodies, section);
-  }
+  freezeKeyGroups()->write(sections);
 }
 
-void HeapKeyedStateBackend::writeSection(int keyGroup, int64_t now,
-                                         const std::vector<std::string_view>& rawBodies,
-                                         std::string& out) const {
-  std::string blocks;
-  std::string body;
-  uint64_t blockCount = 0;
-  auto writeBlock = [&](std::string_view name, state::StateKind kind, uint8_t flags,
-                        std::string_view blockBody) {
-    state::writeLengthPrefixed(name, blocks);
-    blocks.push_back(static_cast<char>(kind));
-    blocks.push_back(static_cast<char>(flags));
-    state::writeLengthPrefixed(blockBody, blocks);
-    ++blockCount;
-  };
-  for (const auto& [name, registered] : states_) {
-    body.clear();
-    if (registered.heapState->snapshotKeyGroup(keyGroupIndex(keyGroup), now, body) == 0) continue;
-    uint8_t flags = registered.heapState->writesTimestamps() ? state::kEntriesHaveTimestamps : 0;
-    writeBlock(name, registered.kind, flags, body);
-  }
-  size_t rawIndex = 0;
+std::unique_ptr<state::FrozenKeyedState> HeapKeyedStateBackend::freezeKeyGroups() const {
+  return freezeKeyGroups(range_);
+}
+
+std::unique_ptr<state::FrozenKeyedState> HeapKeyedStateBackend::freezeKeyGroups(
+    KeyGroupRange range) const {
+  // Each raw state is asked once for all key groups (a timer service groups its timers by key
+  // group in one pass); the typed states are written now, a key group at a time.
+  std::vector<FrozenRawState> rawStates;
+  rawStates.reserve(rawStates_.size());
   for (const auto& [name, raw] : rawStates_) {
-    std::string_view rawBody = rawBodies[rawIndex++];
-    if (!rawBody.empty()) writeBlock(name, raw.kind, 0, rawBody);
+    rawStates.push_back(
+        FrozenRawState{name, raw.kind, raw.rawState->freezeKeyGroups(range, maxParallelism_)});
   }
-  for (const auto& [name, restored] : restoredBlocks_) {
-    for (const RestoredBlock& block : restored) {
-      if (block.keyGroup == keyGroup) writeBlock(name, block.kind, block.flags, block.body);
+  const int64_t now = clock_.currentTimeMillis();
+  std::vector<FrozenSection> sections(static_cast<size_t>(range.size()));
+  std::string body;
+  for (int keyGroup = range.startKeyGroup; keyGroup <= range.endKeyGroup; ++keyGroup) {
+    FrozenSection& section = sections[static_cast<size_t>(keyGroup - range.startKeyGroup)];
+    for (const auto& [name, registered] : states_) {
+      body.clear();
+      if (registered.heapState->snapshotKeyGroup(keyGroupIndex(keyGroup), now, body) == 0) {
+        continue;
+      }
+      const uint8_t flags =
+          registered.heapState->writesTimestamps() ? state::kEntriesHaveTimestamps : 0;
+      appendBlock(name, registered.kind, flags, body, section.typedBlocks);
+      ++section.typedBlockCount;
+    }
+    for (const auto& [name, restored] : restoredBlocks_) {
+      for (const RestoredBlock& block : restored) {
+        if (block.keyGroup != keyGroup) continue;
+        appendBlock(name, block.kind, block.flags, block.body, section.restoredBlocks);
+        ++section.restoredBlockCount;
+      }
     }
   }
-  out.push_back(static_cast<char>(state::kKeyGroupSnapshotVersion));
-  serialization::writeVarint(static_cast<uint64_t>(keyGroup), out);
-  serialization::writeVarint(blockCount, out);
-  out.append(blocks);
+  return std::make_unique<FrozenHeapKeyedState>(range, std::move(sections), std::move(rawStates));
 }
 
 void HeapKeyedStateBackend::restoreKeyGroup(int keyGroup, std::string_view bytes) {

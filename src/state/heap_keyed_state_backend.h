@@ -57,6 +57,7 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
   void snapshotKeyGroup(int keyGroup, std::string& out) const override;
   void restoreKeyGroup(int keyGroup, std::string_view bytes) override;
   void snapshotKeyGroups(std::map<int, std::string>& sections) const override;
+  std::unique_ptr<state::FrozenKeyedState> freezeKeyGroups() const override;
   void registerRawKeyedState(const std::string& name, state::StateKind kind,
                              state::RawKeyedState& rawState) override;
 
@@ -94,10 +95,8 @@ class HeapKeyedStateBackend final : public KeyedStateBackend {
 
   int keyGroupIndex(int keyGroup) const { return keyGroup - range_.startKeyGroup; }
   void checkOwnsKeyGroup(int keyGroup, const char* operation) const;
-  /// Appends the section of `keyGroup`; `rawBodies` holds each raw state's block body of that
-  /// key group, in the order of rawStates_.
-  void writeSection(int keyGroup, int64_t now, const std::vector<std::string_view>& rawBodies,
-                    std::string& out) const;
+  /// The frozen sections of the key groups of `range` (which the backend owns).
+  std::unique_ptr<state::FrozenKeyedState> freezeKeyGroups(KeyGroupRange range) const;
 
   const KeyGroupRange range_;
   const int maxParallelism_;

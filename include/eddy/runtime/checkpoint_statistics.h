@@ -39,6 +39,9 @@ struct CompletedCheckpointStatistics {
   std::string maxSyncSubtask;
   /// The longest barrier alignment of one subtask, in microseconds.
   int64_t maxAlignmentDurationMicros = 0;
+  /// The longest asynchronous part of one subtask's snapshot (writing its frozen keyed state
+  /// into bytes, off the task thread), in microseconds (Flink's async duration).
+  int64_t maxAsyncDurationMicros = 0;
   /// The subtasks that took a snapshot for it (finished subtasks do not).
   int numSnapshottingSubtasks = 0;
 };
@@ -74,6 +77,7 @@ struct CheckpointStatistics {
   /// Each checkpoint's longest subtask sync duration (microseconds), and alignment.
   CheckpointStatisticsSummary maxSyncDurationMicros;
   CheckpointStatisticsSummary maxAlignmentDurationMicros;
+  CheckpointStatisticsSummary maxAsyncDurationMicros;
   /// The longest sync duration of any subtask in any completed checkpoint, and where.
   int64_t longestSyncDurationMicros = 0;
   std::string longestSyncSubtask;

@@ -44,6 +44,9 @@
 namespace eddy {
 class KeyedStateBackend;
 class OperatorStateStore;
+namespace state {
+class FrozenKeyedState;
+}
 }  // namespace eddy
 
 namespace eddy::runtime {
@@ -151,6 +154,10 @@ struct OperatorContext {
   /// into keyedState, the operator state store's lists into operatorState. The task calls it
   /// after the operator's snapshotState.
   void snapshotStateStores(OperatorSnapshot& snapshot) const;
+  /// As snapshotStateStores, in two steps: the operator state is written into `snapshot` now,
+  /// the keyed state is frozen and returned (null without a keyed backend) to be written into
+  /// snapshot.keyedState later, on any thread (an asynchronous snapshot).
+  std::unique_ptr<state::FrozenKeyedState> freezeStateStores(OperatorSnapshot& snapshot) const;
 
  private:
   std::unique_ptr<KeyedStateBackend> keyedStateBackend_;

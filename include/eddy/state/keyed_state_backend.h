@@ -24,9 +24,18 @@
 // key group sections with the typed states (a keyed operator's timers, as Flink keeps timers
 // in the keyed backend's priority-queue states). The owner registers it by name; the backend
 // asks it for its block bodies when it snapshots and hands it its blocks when it restores.
+//
+// Asynchronous snapshots: freezeKeyGroups() takes on the task thread what a snapshot would
+// write now, and the FrozenKeyedState it returns writes the sections later, on any thread,
+// while the task goes on with its records (Flink's asynchronous snapshot phase). A frozen
+// snapshot owns or shares (immutably) everything it writes and nothing of it changes
+// afterwards; the bytes it writes equal those snapshotKeyGroups would have written at the
+// freeze. A raw state takes part by overriding RawKeyedState::freezeKeyGroups; one that does
+// not is written at the freeze (synchronously), as are the typed states of the heap backend.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,12 +49,26 @@ namespace eddy {
 
 namespace state {
 
+/// The block bodies of a raw keyed state as they were at a freeze, written later on any thread
+/// (see the file comment).
+class FrozenKeyGroups {
+ public:
+  virtual ~FrozenKeyGroups() = default;
+  /// Writes what RawKeyedState::snapshotKeyGroups would have written at the freeze into
+  /// `bodies` (sized to the range, filled with empty strings). Called once.
+  virtual void write(std::vector<std::string>& bodies) = 0;
+};
+
 /// Keyed state kept outside the backend's typed states and snapshotted with them (see the
 /// file comment). Implemented by its owner, which outlives the backend's use of it (it is
 /// called only from snapshot and restore calls on the backend, on the task thread).
 class RawKeyedState {
  public:
   virtual ~RawKeyedState() = default;
+  /// What snapshotKeyGroups(range, maxParallelism, ..) would write now, frozen to be written
+  /// later on another thread. The default writes it now and keeps the bodies.
+  virtual std::unique_ptr<FrozenKeyGroups> freezeKeyGroups(KeyGroupRange range,
+                                                           int maxParallelism) const;
   /// For every key group of `range`, the body of this state's block in that key group's
   /// section (docs/state_format.md: keyCount, then keyed entries in the payload format of the
   /// kind the state was registered with, without timestamps) into
@@ -55,6 +78,16 @@ class RawKeyedState {
                                  std::vector<std::string>& bodies) const = 0;
   /// Merges the block body this state wrote for `keyGroup`.
   virtual void restoreKeyGroup(int keyGroup, std::string_view body) = 0;
+};
+
+/// The sections of a keyed state backend as they were at a freeze, written later on any thread
+/// (see the file comment).
+class FrozenKeyedState {
+ public:
+  virtual ~FrozenKeyedState() = default;
+  /// Writes what KeyedStateBackend::snapshotKeyGroups would have written at the freeze into
+  /// `sections`. Called once.
+  virtual void write(std::map<int, std::string>& sections) = 0;
 };
 
 }  // namespace state
@@ -134,6 +167,10 @@ class KeyedStateBackend {
   /// OperatorSnapshot's keyed state holds). Cheaper than snapshotKeyGroup in a loop where raw
   /// states are registered: each is asked once for all key groups.
   virtual void snapshotKeyGroups(std::map<int, std::string>& sections) const = 0;
+
+  /// The sections snapshotKeyGroups would write now, frozen to be written later on another
+  /// thread (see the file comment).
+  virtual std::unique_ptr<state::FrozenKeyedState> freezeKeyGroups() const = 0;
 
   /// Restores the sections of `sections` whose key group this backend owns and ignores the
   /// others, so the sections of every old subtask of a rescaled operator may be handed in.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -212,6 +213,34 @@ TEST_F(SnapshotTest, UnregisteredRestoredStateSurvivesTheNextSnapshot) {
   HeapKeyedStateBackend restored(kAllKeyGroups, kMaxParallelism, clock);
   copyKeyGroups(intermediate, kAllKeyGroups, restored);
   for (int index = 0; index < 10; ++index) expectKeyFilled(restored, index);
+}
+
+// An asynchronous snapshot: the sections written after the freeze, once the values and the
+// registered states have changed, are those a synchronous snapshot wrote at the freeze, and
+// restored states not yet registered are kept in them.
+TEST_F(SnapshotTest, AFrozenSnapshotWritesTheStateOfItsFreeze) {
+  fillKeys(backend_, 20);
+  ManualClock clock;
+  HeapKeyedStateBackend partly(kAllKeyGroups, kMaxParallelism, clock);
+  copyKeyGroups(backend_, kAllKeyGroups, partly);
+  ValueState<int64_t>* count = partly.getValueState(countDescriptor());  // the others stay raw
+  std::map<int, std::string> atFreeze;
+  partly.snapshotKeyGroups(atFreeze);
+  std::unique_ptr<FrozenKeyedState> frozen = partly.freezeKeyGroups();
+  for (int index = 0; index < 30; ++index) {
+    selectKeyOn(partly, keyName(index));
+    count->update(100 + index);
+  }
+  partly.getListState(eventsDescriptor())->add("after the freeze");
+  std::map<int, std::string> now;
+  partly.snapshotKeyGroups(now);
+  EXPECT_NE(now, atFreeze);
+  std::map<int, std::string> written;
+  frozen->write(written);
+  EXPECT_EQ(written, atFreeze);
+  HeapKeyedStateBackend restored(kAllKeyGroups, kMaxParallelism, clock);
+  restored.restoreKeyGroups(written);
+  for (int index = 0; index < 20; ++index) expectKeyFilled(restored, index);
 }
 
 TEST_F(SnapshotTest, RestoredKindMustMatchTheRegisteredKind) {

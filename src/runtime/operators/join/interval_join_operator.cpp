@@ -696,32 +696,33 @@ const char* IntervalJoinOperator::rowsStateName(int side) {
 
 void IntervalJoinOperator::StoredRowsState::snapshotKeyGroups(
     KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
-  join_->snapshotStoredRows(side_, range, maxParallelism, bodies);
+  join_->freezeStoredRows(side_, range, maxParallelism)->write(bodies);
+}
+
+std::unique_ptr<state::FrozenKeyGroups> IntervalJoinOperator::StoredRowsState::freezeKeyGroups(
+    KeyGroupRange range, int maxParallelism) const {
+  return join_->freezeStoredRows(side_, range, maxParallelism);
 }
 
 void IntervalJoinOperator::StoredRowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
   join_->restoreStoredRows(side_, keyGroup, body);
 }
 
-void IntervalJoinOperator::snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
-                                              std::vector<std::string>& bodies) {
-  const std::vector<SnapshotKey> keys =
-      snapshotKeysOf(keys_, range, maxParallelism,
-                     [side](const KeyEntry& key) { return !key.sides[side].empty(); });
-  const RowStore& store = stores_[side];
-  std::string row;
-  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
-    const SideRows& rows = keys_[key.slot].sides[side];
-    serialization::writeVarint(rows.rows.size() - rows.head, body);
+std::unique_ptr<FrozenStoredRows> IntervalJoinOperator::freezeStoredRows(
+    int side, KeyGroupRange range, int maxParallelism) const {
+  auto frozen = std::make_unique<FrozenStoredRows>(stores_[side], range, maxParallelism);
+  keys_.forEach([&](int32_t /*slot*/, const KeyEntry& key) {
+    const SideRows& rows = key.sides[side];
+    if (rows.empty()) return;
+    frozen->addKey(key.bytes);
     for (size_t i = rows.head; i < rows.rows.size(); ++i) {
       const StoredRow& stored = rows.rows[i];
-      row.clear();
-      TypeSerializer<int64_t>::serialize(stored.time, row);
-      row.push_back(static_cast<char>(stored.joined ? kRowJoined : 0));
-      writeStoredRowColumns(store.chunk(stored.row.segment), stored.row.position, row);
-      state::writeLengthPrefixed(row, body);
+      std::string& header = frozen->addRow(stored.row);
+      TypeSerializer<int64_t>::serialize(stored.time, header);
+      header.push_back(static_cast<char>(stored.joined ? kRowJoined : 0));
     }
   });
+  return frozen;
 }
 
 void IntervalJoinOperator::restoreStoredRows(int side, int keyGroup, std::string_view body) {

@@ -724,7 +724,12 @@ const char* JoinOperator::rowsStateName(int side) {
 
 void JoinOperator::StoredRowsState::snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
                                                       std::vector<std::string>& bodies) const {
-  join_->snapshotStoredRows(side_, range, maxParallelism, bodies);
+  join_->freezeStoredRows(side_, range, maxParallelism)->write(bodies);
+}
+
+std::unique_ptr<state::FrozenKeyGroups> JoinOperator::StoredRowsState::freezeKeyGroups(
+    KeyGroupRange range, int maxParallelism) const {
+  return join_->freezeStoredRows(side_, range, maxParallelism);
 }
 
 void JoinOperator::StoredRowsState::restoreKeyGroup(int keyGroup, std::string_view body) {
@@ -739,36 +744,31 @@ void JoinOperator::RestoredRows::truncate(size_t size) {
   lastWrites.resize(size);
 }
 
-void JoinOperator::snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
-                                      std::vector<std::string>& bodies) {
+std::unique_ptr<FrozenStoredRows> JoinOperator::freezeStoredRows(int side, KeyGroupRange range,
+                                                                 int maxParallelism) const {
   const int64_t ttl = spec_->stateTtlMillis;
   const int64_t now = ttl > 0 ? context().clock->currentTimeMillis() : 0;
-  // A key side the TTL has expired would be released when its key is next seen: left out.
-  const std::vector<SnapshotKey> keys =
-      snapshotKeysOf(keys_, range, maxParallelism, [&](const KeyState& key) {
-        return !key.rows[side].empty() && (ttl <= 0 || now - key.lastWrite[side] < ttl);
-      });
   const RowStore& store = stores_[side];
+  auto frozen = std::make_unique<FrozenStoredRows>(store, range, maxParallelism);
   const auto flags = static_cast<uint8_t>((isOuter(side) ? kRowHasAssociations : 0) |
                                           (ttl > 0 ? kRowHasLastWrite : 0));
-  std::string row;
-  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& snapshotKey, std::string& body) {
-    const KeyState& key = keys_[snapshotKey.slot];
-    serialization::writeVarint(key.rows[side].size(), body);
+  keys_.forEach([&](int32_t /*slot*/, const KeyState& key) {
+    // A key side the TTL has expired would be released when its key is next seen: left out.
+    if (key.rows[side].empty() || (ttl > 0 && now - key.lastWrite[side] >= ttl)) return;
+    frozen->addKey(key.bytes);
     for (const StoredRow& stored : key.rows[side]) {
-      row.clear();
-      row.push_back(static_cast<char>(flags));
-      serialization::writeVarint(static_cast<uint64_t>(stored.count), row);
+      std::string& header = frozen->addRow(stored.row);
+      header.push_back(static_cast<char>(flags));
+      serialization::writeVarint(static_cast<uint64_t>(stored.count), header);
       if ((flags & kRowHasAssociations) != 0) {
-        TypeSerializer<int64_t>::serialize(stored.associations, row);
+        TypeSerializer<int64_t>::serialize(stored.associations, header);
       }
       if ((flags & kRowHasLastWrite) != 0) {
-        TypeSerializer<int64_t>::serialize(key.lastWrite[side], row);
+        TypeSerializer<int64_t>::serialize(key.lastWrite[side], header);
       }
-      writeStoredRowColumns(store.chunk(stored.row.segment), stored.row.position, row);
-      state::writeLengthPrefixed(row, body);
     }
   });
+  return frozen;
 }
 
 void JoinOperator::restoreStoredRows(int side, int keyGroup, std::string_view body) {

@@ -235,6 +235,8 @@ class JoinOperator final : public StreamOperator {
     StoredRowsState(JoinOperator* join, int side) : join_(join), side_(side) {}
     void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
                            std::vector<std::string>& bodies) const override;
+    std::unique_ptr<state::FrozenKeyGroups> freezeKeyGroups(KeyGroupRange range,
+                                                            int maxParallelism) const override;
     void restoreKeyGroup(int keyGroup, std::string_view body) override;
 
    private:
@@ -258,10 +260,11 @@ class JoinOperator final : public StreamOperator {
   bool isOuter(int side) const;
   /// Checkpoints: the name of `side`'s raw keyed state.
   static const char* rowsStateName(int side);
-  /// Checkpoints: appends `side`'s stored rows of the keys of `range`'s key groups to their
-  /// block bodies (docs/state_format.md), leaving out key sides the state TTL has expired.
-  void snapshotStoredRows(int side, KeyGroupRange range, int maxParallelism,
-                          std::vector<std::string>& bodies);
+  /// Checkpoints: `side`'s stored rows of the keys of `range`'s key groups as they are now, to
+  /// be written into their block bodies (docs/state_format.md) now or on the async writer,
+  /// leaving out key sides the state TTL has expired.
+  std::unique_ptr<FrozenStoredRows> freezeStoredRows(int side, KeyGroupRange range,
+                                                     int maxParallelism) const;
   /// Checkpoints: decodes the block body of `side`'s rows of `keyGroup` into restored_[side]
   /// (all of it or, when it does not decode, nothing: InternalError naming the state), and
   /// stores them unless open() is still restoring.

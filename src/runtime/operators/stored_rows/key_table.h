@@ -60,6 +60,10 @@ class KeyTable {
   void forEach(Visit&& visit) {
     for (const auto& [bytes, slot] : index_) visit(slot, states_[static_cast<size_t>(slot)]);
   }
+  template <typename Visit>
+  void forEach(Visit&& visit) const {
+    for (const auto& [bytes, slot] : index_) visit(slot, states_[static_cast<size_t>(slot)]);
+  }
   void clear() {
     index_.clear();
     states_.clear();

@@ -21,7 +21,7 @@ int32_t RowStore::add(vector::Chunk chunk) {
   }
   Segment& segment = segments_[static_cast<size_t>(slot)];
   heldRows_ += chunk.size();
-  segment.chunk = std::make_unique<vector::Chunk>(std::move(chunk));
+  segment.chunk = std::make_shared<const vector::Chunk>(std::move(chunk));
   segment.keptRows = 0;
   maybeEmpty_.push_back(slot);
   return slot;

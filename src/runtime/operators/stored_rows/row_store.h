@@ -15,9 +15,12 @@
 // RowSorter (stored rows in the order of some of their columns), RowRefOutputQueue (output rows
 // that are stored rows) and JoinedRowEmitter (output rows joined from two stores).
 //
-// Not itself in checkpoints: the interval join snapshots its rows as keyed state, others not yet.
+// A stored chunk never changes once added, so an asynchronous snapshot may share it
+// (shareChunk) and read it on another thread while the operator goes on; a chunk the store
+// lets go of lives on until the snapshot that shares it is written.
 //
-// Threading: owned and used by one operator subtask's task thread; not synchronized.
+// Threading: owned and used by one operator subtask's task thread; not synchronized. Shared
+// chunks are read-only and may be read by any thread.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +54,10 @@ class RowStore {
   const vector::Chunk& chunk(int32_t segment) const {
     return *segments_[static_cast<size_t>(segment)].chunk;
   }
+  /// The chunk of `segment`, shared (it never changes; see the file comment).
+  std::shared_ptr<const vector::Chunk> shareChunk(int32_t segment) const {
+    return segments_[static_cast<size_t>(segment)].chunk;
+  }
   /// Marks `row` kept / no longer kept (once per retain).
   void retain(RowRef row);
   void release(RowRef row);
@@ -80,7 +87,7 @@ class RowStore {
 
  private:
   struct Segment {
-    std::unique_ptr<vector::Chunk> chunk;  // null while the slot is free
+    std::shared_ptr<const vector::Chunk> chunk;  // null while the slot is free
     int64_t keptRows = 0;
   };
 

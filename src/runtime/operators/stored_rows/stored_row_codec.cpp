@@ -75,6 +75,72 @@ void throwUnrestorableState(std::string_view stateName, std::string_view operato
                                   stateName, operatorName, keyGroup, cause));
 }
 
+FrozenStoredRows::FrozenStoredRows(const RowStore& store, KeyGroupRange range, int maxParallelism)
+    : store_(store), range_(range), maxParallelism_(maxParallelism) {}
+
+void FrozenStoredRows::addKey(std::string_view keyBytes) {
+  keys_.push_back(Key{0, static_cast<uint32_t>(keyBytes.size()), keyBytes_.size(), rows_.size()});
+  keyBytes_.append(keyBytes);
+}
+
+std::string& FrozenStoredRows::addRow(RowRef row) {
+  const auto segment = static_cast<size_t>(row.segment);
+  if (segment >= chunks_.size()) chunks_.resize(segment + 1);
+  if (chunks_[segment] == nullptr) chunks_[segment] = store_.shareChunk(row.segment);
+  rows_.push_back(Row{row, headers_.size()});
+  return headers_;
+}
+
+void FrozenStoredRows::write(std::vector<std::string>& bodies) {
+  const auto bytesOf = [&](const Key& key) {
+    return std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize);
+  };
+  std::vector<uint32_t> order;  // the keys in the range, by key group then key bytes
+  order.reserve(keys_.size());
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    Key& key = keys_[k];
+    key.keyGroup = assignToKeyGroup(bytesOf(key), maxParallelism_);
+    if (range_.contains(key.keyGroup)) order.push_back(static_cast<uint32_t>(k));
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t left, uint32_t right) {
+    const Key& l = keys_[left];
+    const Key& r = keys_[right];
+    if (l.keyGroup != r.keyGroup) return l.keyGroup < r.keyGroup;
+    return bytesOf(l) < bytesOf(r);
+  });
+  std::string element;
+  for (size_t begin = 0; begin < order.size();) {
+    const int keyGroup = keys_[order[begin]].keyGroup;
+    size_t end = begin;
+    while (end < order.size() && keys_[order[end]].keyGroup == keyGroup) ++end;
+    std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
+    serialization::writeVarint(end - begin, body);
+    for (size_t k = begin; k < end; ++k) {
+      const uint32_t index = order[k];
+      const Key& key = keys_[index];
+      const size_t firstRow = key.firstRow;
+      const size_t lastRow = index + 1 < keys_.size() ? keys_[index + 1].firstRow : rows_.size();
+      writeKeyBytes(bytesOf(key), body);
+      serialization::writeVarint(lastRow - firstRow, body);
+      for (size_t r = firstRow; r < lastRow; ++r) {
+        const size_t headerBegin = rows_[r].headerBegin;
+        const size_t headerEnd = r + 1 < rows_.size() ? rows_[r + 1].headerBegin : headers_.size();
+        element.assign(headers_, headerBegin, headerEnd - headerBegin);
+        const RowRef row = rows_[r].row;
+        writeStoredRowColumns(*chunks_[static_cast<size_t>(row.segment)], row.position, element);
+        state::writeLengthPrefixed(element, body);
+      }
+    }
+    begin = end;
+  }
+  // What the freeze shared is let go of here, on the writer's thread.
+  chunks_ = {};
+  keys_ = {};
+  rows_ = {};
+  std::string().swap(keyBytes_);
+  std::string().swap(headers_);
+}
+
 RestoredRowChunk::RestoredRowChunk(LogicalTypePtr rowType) : chunk_(std::move(rowType)) {}
 
 void RestoredRowChunk::readRow(std::string_view& in, RowKind kind) {

@@ -15,6 +15,12 @@
 // kDefaultBatchSize rows, learning each row's RowRef. Converting rows to Values happens only
 // here, in snapshots and restores, never on the record path.
 //
+// Asynchronous snapshots: FrozenStoredRows takes, on the task thread, the keys and their rows'
+// places and per-row headers (what an element holds before its columns) and shares the chunks
+// the rows are in; written later on the async writer, it produces the ListState-shaped bodies
+// the operator's snapshotKeyGroups writes, byte for byte. An operator's snapshotKeyGroups and
+// freezeKeyGroups then share one freeze function (snapshotKeyGroups = freeze, then write).
+//
 // Errors: everything that does not decode throws InternalError with a short cause; the
 // operator rethrows it naming its state, itself and the key group (throwUnrestorableState).
 //
@@ -22,11 +28,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "eddy/row_kind.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "eddy/state/key_group_range.h"
 #include "eddy/types/logical_type.h"
 #include "eddy/types/type_serializer.h"
@@ -134,6 +142,44 @@ void readKeyedListBody(std::string_view body, int keyGroup, int maxParallelism, 
   }
   checkFullyRead(body, "the last key");
 }
+
+/// Keys with their stored rows as they were at a freeze, written into ListState-shaped block
+/// bodies (keyCount:varint, then per key keyBytes:bytes count:varint element:bytes{count},
+/// element := header then writeStoredRowColumns) later, on any thread; see the file comment.
+/// Keys are written sorted by key group, then key bytes; keys outside the range are left out.
+class FrozenStoredRows final : public state::FrozenKeyGroups {
+ public:
+  FrozenStoredRows(const RowStore& store, KeyGroupRange range, int maxParallelism);
+
+  /// Starts the next key; every key gets at least one row.
+  void addKey(std::string_view keyBytes);
+  /// Adds stored row `row` to the key added last and returns the string its element's header
+  /// is appended to (the bytes before the row's columns).
+  std::string& addRow(RowRef row);
+
+  void write(std::vector<std::string>& bodies) override;
+
+ private:
+  struct Key {
+    int keyGroup = 0;
+    uint32_t bytesSize = 0;
+    size_t bytesBegin = 0;  // in keyBytes_
+    size_t firstRow = 0;    // rows [firstRow, the next key's firstRow)
+  };
+  struct Row {
+    RowRef row;
+    size_t headerBegin = 0;  // headers_[headerBegin, the next row's headerBegin)
+  };
+
+  const RowStore& store_;  // only read while freezing (addRow shares the row's chunk)
+  const KeyGroupRange range_;
+  const int maxParallelism_;
+  std::vector<Key> keys_;
+  std::string keyBytes_;
+  std::vector<Row> rows_;
+  std::string headers_;
+  std::vector<std::shared_ptr<const vector::Chunk>> chunks_;  // by segment, those rows are in
+};
 
 /// Rows decoded from a snapshot, staged in one chunk of the store's row type until they are
 /// moved into the RowStore.

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -467,6 +468,33 @@ TEST(IntervalJoinCheckpointTest, RowsUnderAnotherKeyGroupAreRefused) {
               std::string::npos)
         << error.what();
   }
+}
+
+// An asynchronous snapshot writes the rows as they were at its freeze, byte for byte as a
+// synchronous one taken then, while the operator goes on: a watermark releases every stored row
+// (their chunks are freed) and new rows are stored.
+TEST(IntervalJoinCheckpointTest, AnAsynchronousSnapshotWritesTheRowsOfItsFreeze) {
+  JoinHarness join(intervalSpec(JoinType::INNER, -5, 10));
+  for (int chunk = 0; chunk < 4; ++chunk) {
+    std::vector<Row> rows;
+    for (int i = 0; i < 1000; ++i) {
+      rows.push_back(Row::of("k" + std::to_string(i % 50), int64_t{1000} + i, chunk));
+    }
+    join.left(rows);
+  }
+  join.right({Row::of("k1", int64_t{1001}, 7)});
+  const OperatorSnapshot atFreeze = join.snapshot(1);
+  JoinHarness::FrozenSnapshot frozen = join.freezeSnapshot(2);
+
+  join.watermark(5000);
+  EXPECT_EQ(join.bufferedRows(), 0u);
+  join.left({Row::of("later", int64_t{6000}, 1)});
+  EXPECT_NE(join.snapshot(3).keyedState, atFreeze.keyedState);
+
+  OperatorSnapshot written;
+  std::thread writer([&] { written = frozen.write(); });
+  writer.join();
+  EXPECT_EQ(written.keyedState, atFreeze.keyedState);
 }
 
 // Nothing stored: no block of the join's states in any key group.

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,7 @@ class JoinHarness : public testing::TwoInputOperatorTestHarness<JoinOperator> {
                                     std::move(subtask)) {}
 
   int64_t storedRows() const { return operatorUnderTest().storedRows(); }
+  int64_t heldRows() const { return operatorUnderTest().heldRows(); }
 };
 
 template <typename Key>
@@ -275,6 +277,40 @@ TEST(JoinCheckpointTest, ManyRowsUnderOneKey) {
   EXPECT_EQ(after1.size(), 3000 - remaining + 4 * remaining);
   EXPECT_EQ(after1.front(), "-D[hot, 0, null, null]");
   EXPECT_EQ(after1.back(), "+I[hot, 2999, null, null]");
+}
+
+// An asynchronous snapshot (frozen on the task thread, written later on another) writes the
+// rows as they were at its freeze, byte for byte as a synchronous one taken then, although the
+// operator goes on meanwhile: it retracts most stored rows (their chunks are freed and the
+// store compacted) and stores new ones.
+TEST(JoinCheckpointTest, AnAsynchronousSnapshotWritesTheRowsOfItsFreeze) {
+  JoinHarness join(joinSpec(JoinType::LEFT));
+  for (int chunk = 0; chunk < 6; ++chunk) {
+    std::vector<Row> rows;
+    for (int i = 0; i < 1000; ++i) {
+      rows.push_back(Row::of("k" + std::to_string(i % 100), chunk * 1000 + i));
+    }
+    join.left(rows);
+  }
+  join.right({Row::of("k1", 10), Row::of("k2", 20)});
+  const OperatorSnapshot atFreeze = join.snapshot(1);
+  JoinHarness::FrozenSnapshot frozen = join.freezeSnapshot(2);
+
+  std::vector<Row> retracted;
+  for (int i = 0; i < 5990; ++i) retracted.push_back(deleted("k" + std::to_string(i % 100), i));
+  join.left(retracted);
+  join.right({deleted("k1", 10), Row::of("k3", 30)});
+  join.left({Row::of("new", 1)});
+  EXPECT_EQ(join.storedRows(), 10 + 2 + 1);
+  // Five of the six chunks the frozen rows are in were let go by the store.
+  EXPECT_LT(join.heldRows(), 2000);
+  EXPECT_NE(join.snapshot(3).keyedState, atFreeze.keyedState);
+
+  OperatorSnapshot written;
+  std::thread writer([&] { written = frozen.write(); });
+  writer.join();
+  EXPECT_EQ(written.keyedState, atFreeze.keyedState);
+  EXPECT_EQ(written.operatorState, atFreeze.operatorState);
 }
 
 /// The rows of `rows` (first column: the key) that subtask `subtask` of `parallelism` gets.

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "eddy/state/keyed_state_backend.h"
 #include "state/state_redistribution.h"
 #include "vector/chunk.h"
 
@@ -181,6 +182,29 @@ class OperatorTestHarness {
     operator_->snapshotState(snapshotContext);
     context_.snapshotStateStores(snapshotContext.snapshot);
     return std::move(snapshotContext.snapshot);
+  }
+
+  /// A snapshot taken as an asynchronous checkpoint takes it: its keyed state frozen at the
+  /// call, written by write() later (after more input, on any thread).
+  struct FrozenSnapshot {
+    OperatorSnapshot snapshot;
+    std::unique_ptr<state::FrozenKeyedState> keyedState;
+    OperatorSnapshot write() {
+      if (keyedState != nullptr) keyedState->write(snapshot.keyedState);
+      keyedState.reset();
+      return std::move(snapshot);
+    }
+  };
+  FrozenSnapshot freezeSnapshot(int64_t checkpointId) {
+    operator_->prepareSnapshotPreBarrier(checkpointId);
+    StateSnapshotContext snapshotContext;
+    snapshotContext.checkpointId = checkpointId;
+    snapshotContext.checkpointTimestamp = context_.clock->currentTimeMillis();
+    operator_->snapshotState(snapshotContext);
+    FrozenSnapshot frozen;
+    frozen.keyedState = context_.freezeStateStores(snapshotContext.snapshot);
+    frozen.snapshot = std::move(snapshotContext.snapshot);
+    return frozen;
   }
 
  protected:
