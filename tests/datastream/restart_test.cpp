@@ -291,7 +291,13 @@ TEST(RestartTest, AFailedJobRestoresItsLatestCheckpointAndGoesOn) {
   feed->push(0, 100);
   ASSERT_TRUE(probe->checkpointedExpected.wait());
   EXPECT_EQ(client.getNumRestarts(), 0);
-  const runtime::CheckpointStatistics beforeFailure = client.getCheckpointStatistics();
+  // The coordinator counts a checkpoint right after it told the operators (Flink's statistics
+  // also arrive after the notification): the count may trail the signal by a moment.
+  runtime::CheckpointStatistics beforeFailure = client.getCheckpointStatistics();
+  for (int wait = 0; beforeFailure.numCompleted < 1 && wait < 500; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    beforeFailure = client.getCheckpointStatistics();
+  }
   failuresLeft->store(1);
   feed->push(-1, 0);
   // The second attempt restores the counters of the 100 records (what the failed attempt took
