@@ -174,15 +174,7 @@ class OperatorTestHarness {
   /// The operator's part of checkpoint `checkpointId`, taken as the task takes it:
   /// prepareSnapshotPreBarrier (rows it emits come with the next call's output), snapshotState,
   /// then the state stores it created (keyed state by key group, operator state).
-  OperatorSnapshot snapshot(int64_t checkpointId) {
-    operator_->prepareSnapshotPreBarrier(checkpointId);
-    StateSnapshotContext snapshotContext;
-    snapshotContext.checkpointId = checkpointId;
-    snapshotContext.checkpointTimestamp = context_.clock->currentTimeMillis();
-    operator_->snapshotState(snapshotContext);
-    context_.snapshotStateStores(snapshotContext.snapshot);
-    return std::move(snapshotContext.snapshot);
-  }
+  OperatorSnapshot snapshot(int64_t checkpointId) { return freezeSnapshot(checkpointId).write(); }
 
   /// A snapshot taken as an asynchronous checkpoint takes it: its keyed state frozen at the
   /// call, written by write() later (after more input, on any thread).
