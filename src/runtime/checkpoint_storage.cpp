@@ -53,6 +53,7 @@ class ByteWriter {
     putU64(blob.size());
     bytes_.append(blob);
   }
+  std::string_view bytes() const { return bytes_; }
   /// Appends the checksum of everything written so far and returns the bytes.
   std::string finishWithChecksum() {
     putU64(checksumOf(bytes_));
@@ -113,21 +114,67 @@ void writeDurably(const fs::path& path, std::string_view bytes) {
   runtime::writeDurably(path, bytes, kFileKind);
 }
 
-std::string encodeStateFile(const OperatorSnapshot& snapshot) {
-  ByteWriter writer;
-  writer.putRaw(kStateFileMagic);
-  writer.putU32(kCheckpointFormatVersion);
-  writer.putU32(static_cast<uint32_t>(snapshot.operatorState.size()));
+// A state file written piece by piece as ByteWriter would lay it out, its checksum computed
+// as it goes: the snapshot's blocks go to the file as they are (no copy of the whole state).
+class StateFileWriter {
+ public:
+  explicit StateFileWriter(const fs::path& path) : file_(path, kFileKind) {
+    XXH3_64bits_reset(&hash_);
+  }
+
+  /// Appends what `fill(ByteWriter&)` writes (headers: a few bytes).
+  template <typename Fill>
+  void put(Fill&& fill) {
+    ByteWriter header;
+    fill(header);
+    append(header.bytes());
+  }
+  void append(std::string_view bytes) {
+    XXH3_64bits_update(&hash_, bytes.data(), bytes.size());
+    file_.append(bytes);
+  }
+  /// Appends the checksum, makes the file durable; returns its size and checksum.
+  std::pair<uint64_t, uint64_t> finish() {
+    const uint64_t checksum = XXH3_64bits_digest(&hash_);
+    ByteWriter trailer;
+    trailer.putU64(checksum);
+    file_.append(trailer.bytes());
+    file_.finish();
+    return {file_.size(), checksum};
+  }
+
+ private:
+  DurableFileWriter file_;
+  XXH3_state_t hash_;
+};
+
+/// Writes the state file of `snapshot` at `path`; returns its size and checksum.
+std::pair<uint64_t, uint64_t> writeStateFile(const fs::path& path,
+                                             const OperatorSnapshot& snapshot) {
+  StateFileWriter file(path);
+  file.put([&](ByteWriter& header) {
+    header.putRaw(kStateFileMagic);
+    header.putU32(kCheckpointFormatVersion);
+    header.putU32(static_cast<uint32_t>(snapshot.operatorState.size()));
+  });
   for (const auto& [name, blob] : snapshot.operatorState) {
-    writer.putString(name);
-    writer.putBlob(blob);
+    file.put([&](ByteWriter& header) {
+      header.putString(name);
+      header.putU64(blob.size());
+    });
+    file.append(blob);
   }
-  writer.putU32(static_cast<uint32_t>(snapshot.keyedState.size()));
+  file.put([&](ByteWriter& header) {
+    header.putU32(static_cast<uint32_t>(snapshot.keyedState.size()));
+  });
   for (const auto& [keyGroup, blob] : snapshot.keyedState) {
-    writer.putI32(keyGroup);
-    writer.putBlob(blob);
+    file.put([&](ByteWriter& header) {
+      header.putI32(keyGroup);
+      header.putU64(blob.size());
+    });
+    file.append(blob);
   }
-  return writer.finishWithChecksum();
+  return file.finish();
 }
 
 uint64_t trailingChecksum(std::string_view bytes) {
@@ -226,11 +273,10 @@ void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint, const fs::p
       }
       metadata.putU8(flags | kSubtaskHasStateFile);
       std::string name = stateFileName(ordinal, subtask);
-      std::string bytes = encodeStateFile(snapshot);
-      writeDurably(directory / name, bytes);
+      const auto [size, checksum] = writeStateFile(directory / name, snapshot);
       metadata.putString(name);
-      metadata.putU64(bytes.size());
-      metadata.putU64(trailingChecksum(bytes));
+      metadata.putU64(size);
+      metadata.putU64(checksum);
     }
     ++ordinal;
   }

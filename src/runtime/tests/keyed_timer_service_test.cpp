@@ -1,9 +1,16 @@
 // Keyed timers: one timer per (timestamp, key), firing in timestamp order when the watermark
 // or the processing-time clock reaches it, deletable, and drained at the end of a key in
-// BATCH mode.
+// BATCH mode; snapshotted by key group, asynchronously from a freeze.
 #include "eddy/detail/runtime/keyed_timer_service.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "eddy/clock.h"
+#include "state/heap_keyed_state_backend.h"
 
 namespace eddy::runtime {
 namespace {
@@ -87,6 +94,45 @@ TEST_F(KeyedTimerServiceTest, EndOfKeyFiresEverythingAndRestartsTime) {
   timers.fireAllTimersAtEndOfKey();
   EXPECT_EQ(fired, (std::vector<std::string>{"event k@5", "processing k@7"}));
   EXPECT_EQ(timers.currentWatermark(), Watermark::kMin);
+}
+
+// An asynchronous snapshot of the timers: what the freeze copied is written after the timers
+// changed (fired, deleted, registered) as a synchronous snapshot wrote it at the freeze, and a
+// restore from it has the timers of the freeze, in both sets.
+TEST_F(KeyedTimerServiceTest, AFrozenSnapshotWritesTheTimersOfItsFreeze) {
+  constexpr int kMaxParallelism = 128;
+  const KeyGroupRange allKeyGroups{0, kMaxParallelism - 1};
+  ManualClock wallClock;
+  HeapKeyedStateBackend backend(allKeyGroups, kMaxParallelism, wallClock);
+  timers.registerWith(backend);
+  for (int timestamp = 0; timestamp < 40; ++timestamp) {
+    // Keys interleaved in time, one of them empty, runs of one key among them.
+    const std::string key = timestamp % 5 == 0 ? "" : "key-" + std::to_string(timestamp % 7 / 2);
+    timers.registerEventTimeTimer(100 + timestamp, key);
+    timers.registerProcessingTimeTimer(1000 - timestamp, key);
+  }
+  const KeyedTimerService::TimerSet eventAtFreeze = timers.eventTimers();
+  const KeyedTimerService::TimerSet processingAtFreeze = timers.processingTimers();
+  std::map<int, std::string> atFreeze;
+  backend.snapshotKeyGroups(atFreeze);
+  std::unique_ptr<state::FrozenKeyedState> frozen = backend.freezeKeyGroups();
+
+  timers.advanceWatermark(120);
+  timers.deleteProcessingTimeTimer(1000, "");
+  timers.registerEventTimeTimer(5000, "key-new");
+  std::map<int, std::string> now;
+  backend.snapshotKeyGroups(now);
+  EXPECT_NE(now, atFreeze);
+
+  std::map<int, std::string> written;
+  frozen->write(written);
+  EXPECT_EQ(written, atFreeze);
+  HeapKeyedStateBackend restoredBackend(allKeyGroups, kMaxParallelism, wallClock);
+  restoredBackend.restoreKeyGroups(written);
+  KeyedTimerService restored;
+  restored.registerWith(restoredBackend);
+  EXPECT_EQ(restored.eventTimers(), eventAtFreeze);
+  EXPECT_EQ(restored.processingTimers(), processingAtFreeze);
 }
 
 }  // namespace

@@ -17,9 +17,10 @@
 // (eddy/detail/datastream/operators.h) hold one; users do not include it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -118,36 +119,106 @@ class KeyedTimerService {
   const TimerSet& processingTimers() const { return processingTimers_; }
 
  private:
-  /// One timer set as raw keyed state: per key group, per key, its timestamps in order.
+  /// A timer set as it was at a freeze: its timers copied into flat arrays (timestamps and key
+  /// bytes), written later (on the task's async snapshot writer) as the set's state blocks.
+  class FrozenTimers final : public state::FrozenKeyGroups {
+   public:
+    FrozenTimers(const TimerSet& timers, KeyGroupRange range, int maxParallelism)
+        : range_(range), maxParallelism_(maxParallelism) {
+      timers_.reserve(timers.size());
+      std::string_view lastKey;
+      for (const auto& [timestamp, keyBytes] : timers) {
+        // Timers of one key often follow each other: their bytes are kept once.
+        if (timers_.empty() || keyBytes != lastKey) {
+          lastKey = keyBytes;
+          keyBytes_.append(keyBytes);
+        }
+        timers_.push_back(Timer{timestamp, 0, static_cast<uint32_t>(keyBytes.size()),
+                                keyBytes_.size() - keyBytes.size()});
+      }
+    }
+
+    void write(std::vector<std::string>& bodies) override {
+      const auto bytesOf = [&](const Timer& timer) {
+        return std::string_view(keyBytes_).substr(timer.keyBegin, timer.keySize);
+      };
+      // One flat array sorted by key group, key bytes and timestamp, then written in runs.
+      std::vector<Timer> inRange;
+      inRange.reserve(timers_.size());
+      int lastKeyGroup = 0;
+      for (size_t i = 0; i < timers_.size(); ++i) {
+        Timer timer = timers_[i];
+        // The timers of one key that follow each other share its bytes (keyBegin, keySize).
+        if (i == 0 || timer.keyBegin != timers_[i - 1].keyBegin ||
+            timer.keySize != timers_[i - 1].keySize) {
+          lastKeyGroup = assignToKeyGroup(bytesOf(timer), maxParallelism_);
+        }
+        timer.keyGroup = lastKeyGroup;
+        if (range_.contains(timer.keyGroup)) inRange.push_back(timer);
+      }
+      std::sort(inRange.begin(), inRange.end(), [&](const Timer& left, const Timer& right) {
+        if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+        if (int order = bytesOf(left).compare(bytesOf(right)); order != 0) return order < 0;
+        return left.timestamp < right.timestamp;
+      });
+      for (size_t groupStart = 0; groupStart < inRange.size();) {
+        const int keyGroup = inRange[groupStart].keyGroup;
+        size_t groupEnd = groupStart;
+        size_t keys = 0;
+        for (; groupEnd < inRange.size() && inRange[groupEnd].keyGroup == keyGroup; ++groupEnd) {
+          if (groupEnd == groupStart ||
+              bytesOf(inRange[groupEnd]) != bytesOf(inRange[groupEnd - 1])) {
+            ++keys;
+          }
+        }
+        std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
+        serialization::writeVarint(keys, body);
+        for (size_t keyStart = groupStart; keyStart < groupEnd;) {
+          const std::string_view keyBytes = bytesOf(inRange[keyStart]);
+          size_t keyEnd = keyStart + 1;
+          while (keyEnd < groupEnd && bytesOf(inRange[keyEnd]) == keyBytes) ++keyEnd;
+          state::writeLengthPrefixed(keyBytes, body);
+          serialization::writeVarint(keyEnd - keyStart, body);
+          for (size_t i = keyStart; i < keyEnd; ++i) {
+            state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(inRange[i].timestamp,
+                                                                          body);
+          }
+          keyStart = keyEnd;
+        }
+        groupStart = groupEnd;
+      }
+      timers_ = {};
+      std::string().swap(keyBytes_);
+    }
+
+   private:
+    struct Timer {
+      int64_t timestamp = 0;
+      int keyGroup = 0;
+      uint32_t keySize = 0;
+      size_t keyBegin = 0;  // in keyBytes_
+    };
+    const KeyGroupRange range_;
+    const int maxParallelism_;
+    std::vector<Timer> timers_;  // in the set's order (timestamp, then key bytes)
+    std::string keyBytes_;
+  };
+
+  /// One timer set as raw keyed state: per key group, per key, its timestamps in order. A
+  /// snapshot only copies the timers on the task thread (freezeKeyGroups); they are grouped,
+  /// sorted and written on the async writer.
   class TimerSetState final : public state::RawKeyedState {
    public:
     explicit TimerSetState(TimerSet& timers) : timers_(timers) {}
 
+    std::unique_ptr<state::FrozenKeyGroups> freezeKeyGroups(KeyGroupRange range,
+                                                            int maxParallelism) const override {
+      return std::make_unique<FrozenTimers>(timers_, range, maxParallelism);
+    }
+
     void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
                            std::vector<std::string>& bodies) const override {
-      // Grouped in one pass: key group → key → timestamps (ascending, as the set is ordered).
-      std::map<int, std::map<std::string_view, std::vector<int64_t>>> grouped;
-      std::string_view lastKey;
-      int lastKeyGroup = -1;
-      for (const auto& [timestamp, keyBytes] : timers_) {
-        if (lastKeyGroup < 0 || keyBytes != lastKey) {
-          lastKey = keyBytes;
-          lastKeyGroup = assignToKeyGroup(keyBytes, maxParallelism);
-        }
-        if (!range.contains(lastKeyGroup)) continue;
-        grouped[lastKeyGroup][keyBytes].push_back(timestamp);
-      }
-      for (const auto& [keyGroup, keys] : grouped) {
-        std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
-        serialization::writeVarint(keys.size(), body);
-        for (const auto& [keyBytes, timestamps] : keys) {
-          state::writeLengthPrefixed(keyBytes, body);
-          serialization::writeVarint(timestamps.size(), body);
-          for (int64_t timestamp : timestamps) {
-            state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(timestamp, body);
-          }
-        }
-      }
+      FrozenTimers(timers_, range, maxParallelism).write(bodies);
     }
 
     void restoreKeyGroup(int /*keyGroup*/, std::string_view body) override {

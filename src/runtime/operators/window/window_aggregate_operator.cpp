@@ -516,23 +516,39 @@ void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParall
 
 void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParallelism,
                                                std::vector<std::string>& bodies) const {
-  std::map<int, std::map<std::string_view, const SessionKey*>> grouped;
+  // One flat array sorted by key group and key bytes, then written in runs (as
+  // snapshotWindows): no tree node per key.
+  struct Entry {
+    int keyGroup;
+    std::string_view keyBytes;
+    const SessionKey* key;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(sessionKeys_.size());
   for (const auto& [keyBytes, key] : sessionKeys_) {
     int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
-    if (range.contains(keyGroup)) grouped[keyGroup].emplace(keyBytes, &key);
+    if (range.contains(keyGroup)) entries.push_back(Entry{keyGroup, keyBytes, &key});
   }
+  std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
+    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+    return left.keyBytes < right.keyBytes;
+  });
   std::string value;
-  for (const auto& [keyGroup, keys] : grouped) {
+  for (size_t groupStart = 0; groupStart < entries.size();) {
+    const int keyGroup = entries[groupStart].keyGroup;
+    size_t groupEnd = groupStart;
+    while (groupEnd < entries.size() && entries[groupEnd].keyGroup == keyGroup) ++groupEnd;
     std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
-    serialization::writeVarint(keys.size(), body);
-    for (const auto& [keyBytes, key] : keys) {
-      state::writeLengthPrefixed(keyBytes, body);
-      serialization::writeVarint(key->sessions.size(), body);
-      for (const Session& session : key->sessions) {  // by start
+    serialization::writeVarint(groupEnd - groupStart, body);
+    for (size_t k = groupStart; k < groupEnd; ++k) {
+      const SessionKey& key = *entries[k].key;
+      state::writeLengthPrefixed(entries[k].keyBytes, body);
+      serialization::writeVarint(key.sessions.size(), body);
+      for (const Session& session : key.sessions) {  // by start
         state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(session.window.end, body);
         value.clear();
         writeInt64(session.window.start, value);
-        writeValueList(key->keyValues.data(), key->keyValues.size(), value);
+        writeValueList(key.keyValues.data(), key.keyValues.size(), value);
         serialization::writeVarint(inputColumns_.size(), value);
         serialization::writeVarint(session.rows.size(), value);
         for (const SessionRow& row : session.rows) {  // merged sessions: not in sequence order
@@ -542,6 +558,7 @@ void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParal
         state::writeLengthPrefixed(value, body);
       }
     }
+    groupStart = groupEnd;
   }
 }
 
