@@ -135,6 +135,8 @@ DataStream<vector::Chunk> translateRank(const LogicalRank& rank, StreamExecution
   spec->deduplicate = deduplicate && !spec->keepFirstArrival;
   spec->keepLastArrival = spec->deduplicate && procTime;
   spec->generateUpdateBefore = rank.generateUpdateBefore;
+  // A window Top-N's partitions end with their window; the others expire with the TTL.
+  if (spec->windowEndColumn < 0) spec->stateTtlMillis = settings.stateTtl;
   std::string name = spec->windowEndColumn >= 0 ? "WindowRank"
                      : deduplicate              ? "Deduplicate"
                                                 : "Rank";

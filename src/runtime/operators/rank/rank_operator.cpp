@@ -1,6 +1,7 @@
 #include "runtime/operators/rank/rank_operator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <utility>
 
@@ -8,6 +9,7 @@
 #include "eddy/exceptions.h"
 #include "eddy/state/operator_state_store.h"
 #include "eddy/state/state_descriptor.h"
+#include "eddy/state/state_ttl_config.h"
 #include "eddy/types/type_serializer.h"
 #include "function/aggregate/aggregate_call.h"
 #include "runtime/operators/chunk_exchange.h"
@@ -34,7 +36,14 @@ void RankOperator::open(OperatorContext& context) {
   batchMode_ = context.executionMode == RuntimeExecutionMode::BATCH;
   stateBackend_ =
       &state::heapKeyedStateBackendOf(context.keyedStateBackend(), context.operatorName);
-  rowsState_ = stateBackend_->getValueState(ValueStateDescriptor<Rows>("rows"));
+  ValueStateDescriptor<Rows> firstRows("rows");
+  if (ttl()) {
+    // Keeping the first row: the row expires (and the key's next row is first again) the TTL
+    // after it was written, as Flink's ProcTimeDeduplicateKeepFirstRowFunction.
+    firstRows.enableTimeToLive(
+        StateTtlConfig::newBuilder(std::chrono::milliseconds(spec_->stateTtlMillis)).build());
+  }
+  rowsState_ = stateBackend_->getValueState(firstRows);
   store_ = RowStore(spec_->inputRowType);
   pending_ = RowRefOutputQueue(&store_, spec_->outputRowType);
   output_ = std::make_unique<vector::Chunk>(spec_->outputRowType);
@@ -51,6 +60,12 @@ void RankOperator::open(OperatorContext& context) {
   restoringInOpen_ = true;
   context.keyedStateBackend().registerRawKeyedState(rowsStateName(), state::StateKind::kList,
                                                     rowsRawState_);
+  // Registered with or without a TTL, so a snapshot taken with one is claimed without one.
+  if (!windowed()) {
+    context.keyedStateBackend().registerRawKeyedState(kLastWritesStateName,
+                                                      state::StateKind::kValue,
+                                                      lastWritesRawState_);
+  }
   restoringInOpen_ = false;
   storeRestoredRows();
 }
@@ -136,6 +151,10 @@ void RankOperator::processBatch(int, BatchPtr batch) {
     if (streamingTopN) {
       const int64_t rows = chunk.size();
       if (rows == 0) continue;
+      if (ttl()) {
+        now_ = context().clock->currentTimeMillis();
+        expireIdlePartitionsIncrementally(rows * kTtlCleanupPartitionsPerRow, now_);
+      }
       const int32_t segment = store_.add(std::move(chunk));
       batchSegments_.push_back(segment);
       for (int64_t r = 0; r < rows; ++r) processStreamingRow(segment, r);
@@ -312,6 +331,10 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
   const bool keepsOnlyTopRows =
       spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER;
   int32_t slot = topN_.find(keyBytes_);
+  if (slot >= 0 && expired(topN_[slot], now_)) {
+    expirePartition(slot);  // its next row starts it afresh
+    slot = -1;
+  }
   if (accumulate) {
     if (keepsOnlyTopRows && slot >= 0) {
       const std::vector<RowRef>& held = topN_[slot].sorted;
@@ -356,6 +379,7 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
     store_.release(sorted[position]);
     sorted.erase(sorted.begin() + static_cast<std::ptrdiff_t>(position));
   }
+  topN_[slot].lastWrite = now_;
   after_.clear();
   visibleRefs(sorted, changedFrom, after_);
   if (spec_->outputRankNumber) {
@@ -407,6 +431,24 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
     }
   }
   if (sorted.empty()) topN_.remove(slot);
+}
+
+void RankOperator::expirePartition(int32_t slot) {
+  Partition& partition = topN_[slot];
+  for (const RowRef row : partition.sorted) store_.release(row);
+  partition.sorted.clear();
+  topN_.remove(slot);
+}
+
+void RankOperator::expireIdlePartitionsIncrementally(int64_t visits, int64_t now) {
+  const int32_t slots = topN_.slotCount();
+  visits = std::min(visits, static_cast<int64_t>(slots));
+  for (int64_t visit = 0; visit < visits; ++visit) {
+    if (ttlCleanupCursor_ >= slots) ttlCleanupCursor_ = 0;
+    const int32_t slot = ttlCleanupCursor_++;
+    // A free slot has no rows (a partition is removed when its last row goes).
+    if (!topN_[slot].sorted.empty() && expired(topN_[slot], now)) expirePartition(slot);
+  }
 }
 
 void RankOperator::appendRef(RowRef row, int64_t rank, RowKind kind) {
@@ -578,13 +620,33 @@ void RankOperator::RowsState::restoreKeyGroup(int keyGroup, std::string_view bod
   rank_->restoreRows(keyGroup, body);
 }
 
+void RankOperator::LastWritesState::snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                                                      std::vector<std::string>& bodies) const {
+  if (!rank_->ttl()) return;
+  const std::vector<SnapshotKey> keys = rank_->liveSnapshotKeys(range, maxParallelism);
+  writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
+    state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(rank_->topN_[key.slot].lastWrite,
+                                                                  body);
+  });
+}
+
+void RankOperator::LastWritesState::restoreKeyGroup(int keyGroup, std::string_view body) {
+  rank_->restoreLastWrites(keyGroup, body);
+}
+
+std::vector<SnapshotKey> RankOperator::liveSnapshotKeys(KeyGroupRange range, int maxParallelism) {
+  // A partition the TTL has expired would be forgotten when its key is next seen: left out.
+  const int64_t now = ttl() ? context().clock->currentTimeMillis() : 0;
+  return snapshotKeysOf(topN_, range, maxParallelism, [&](const Partition& partition) {
+    return !partition.sorted.empty() && !expired(partition, now);
+  });
+}
+
 void RankOperator::snapshotRows(KeyGroupRange range, int maxParallelism,
                                 std::vector<std::string>& bodies) {
   std::string row;
   if (!windowed()) {
-    const std::vector<SnapshotKey> keys =
-        snapshotKeysOf(topN_, range, maxParallelism,
-                       [](const Partition& partition) { return !partition.sorted.empty(); });
+    const std::vector<SnapshotKey> keys = liveSnapshotKeys(range, maxParallelism);
     writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
       const std::vector<RowRef>& sorted = topN_[key.slot].sorted;
       serialization::writeVarint(sorted.size(), body);
@@ -644,14 +706,42 @@ void RankOperator::restoreRows(int keyGroup, std::string_view body) {
   if (!restoringInOpen_) storeRestoredRows();
 }
 
+void RankOperator::restoreLastWrites(int keyGroup, std::string_view body) {
+  try {
+    const uint64_t keyCount = readCount(body);
+    for (uint64_t k = 0; k < keyCount; ++k) {
+      const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
+      const auto lastWrite = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
+          state::readLengthPrefixed(body));
+      if (!ttl()) continue;  // restored without a TTL: nothing expires
+      if (const int32_t slot = topN_.find(keyBytes); slot >= 0) {
+        topN_[slot].lastWrite = lastWrite;
+      } else {
+        restoredLastWrites_[std::string(keyBytes)] = lastWrite;  // its rows come later
+      }
+    }
+    checkFullyRead(body, "the last partition");
+  } catch (const std::exception& error) {
+    throwUnrestorableState(kLastWritesStateName, context().operatorName, keyGroup, error.what());
+  }
+}
+
 void RankOperator::storeRestoredRows() {
   if (restoredRows_.empty()) return;
   if (!windowed()) {
     // A partition's rows are consecutive and in sorted order: appended, they keep it.
     const std::vector<RowRef> refs = restoredRows_.moveInto(store_);
+    const int64_t now = ttl() ? context().clock->currentTimeMillis() : 0;
     for (size_t i = 0; i < refs.size(); ++i) {
       store_.retain(refs[i]);
-      topN_[topN_.findOrAdd(restoredKeys_[i])].sorted.push_back(refs[i]);
+      Partition& partition = topN_[topN_.findOrAdd(restoredKeys_[i])];
+      if (partition.sorted.empty() && ttl()) {
+        // Its last write as restored; without one (a snapshot taken without a TTL), now.
+        auto restored = restoredLastWrites_.find(restoredKeys_[i]);
+        partition.lastWrite = restored != restoredLastWrites_.end() ? restored->second : now;
+        if (restored != restoredLastWrites_.end()) restoredLastWrites_.erase(restored);
+      }
+      partition.sorted.push_back(refs[i]);
     }
     restoredKeys_.clear();
     return;

@@ -33,7 +33,10 @@
 //     before the checkpoint stays late after the restore (Flink's WindowRank starts from no
 //     watermark instead).
 //   Deduplication keeping the first row on processing time: ValueState "rows" of the backend,
-//     the first row per key as Values, in the snapshot as any typed state.
+//     the first row per key as Values, in the snapshot as any typed state (with TTL when
+//     RankSpec::stateTtlMillis is set).
+//   With a state TTL, Top-N and Deduplicate also write raw keyed state "_rank/last-writes",
+//     per partition the time its kept rows last changed, so expiry goes on from it.
 // Bytes that do not decode throw InternalError naming the state, the operator and the key group.
 // Output is emitted by the end of every batch, so there is nothing to flush before a barrier.
 // BATCH keeps nothing across a checkpoint and registers no raw state.
@@ -102,6 +105,13 @@ struct RankSpec {
   /// the rank number, or by the deduplication's key).
   bool generateUpdateBefore = true;
   std::optional<common::SessionTimeZone> windowTimeZone;
+  /// table.exec.state.ttl (ms; 0: never), STREAMING Top-N and deduplication (not the window
+  /// Top-N, whose partitions end with their window): a partition whose rows did not change
+  /// for this long (processing time) is forgotten — its next row starts it afresh, nothing is
+  /// retracted — as Flink's Rank and Deduplicate functions with a state TTL. Idle partitions
+  /// are also removed in the background (kTtlCleanupPartitionsPerRow), so state stays bounded
+  /// by the partitions written within the TTL.
+  int64_t stateTtlMillis = 0;
 };
 
 class RankOperator final : public StreamOperator {
@@ -124,6 +134,10 @@ class RankOperator final : public StreamOperator {
   static constexpr const char* kRowsStateName = "_rank/rows";
   static constexpr const char* kWindowRowsStateName = "_window_rank/rows";
   static constexpr const char* kWatermarkStateName = "_window_rank/watermark";
+  /// With a state TTL: each partition's last write (raw keyed state, ValueState-shaped).
+  static constexpr const char* kLastWritesStateName = "_rank/last-writes";
+  /// State TTL: partitions the background cleanup visits per input row.
+  static constexpr int64_t kTtlCleanupPartitionsPerRow = 5;
 
   /// Rows held: the STREAMING Top-N's kept rows, or the window Top-N's buffered rows. For tests.
   size_t stateRows() const;
@@ -144,7 +158,16 @@ class RankOperator final : public StreamOperator {
   struct Partition {
     std::string bytes;
     std::vector<RowRef> sorted;
+    int64_t lastWrite = 0;  // with a state TTL: when `sorted` last changed
   };
+  bool ttl() const { return spec_->stateTtlMillis > 0; }
+  bool expired(const Partition& partition, int64_t now) const {
+    return ttl() && now - partition.lastWrite >= spec_->stateTtlMillis;
+  }
+  /// State TTL: forgets partition `slot` (its rows are let go of; nothing is emitted).
+  void expirePartition(int32_t slot);
+  /// State TTL: the next `visits` slots of the cleanup cursor, expiring the idle partitions.
+  void expireIdlePartitionsIncrementally(int64_t visits, int64_t now);
   /// Ranks the rows of `chunk` (already added to the store as `segment`).
   void processStreamingRow(int32_t segment, int64_t row);
   /// <0, 0, >0 as stored row `a` sorts before, with, after `b` by the sort keys.
@@ -185,16 +208,31 @@ class RankOperator final : public StreamOperator {
    private:
     RankOperator* rank_;
   };
+  /// With a state TTL: each partition's last write, beside the rows.
+  class LastWritesState final : public state::RawKeyedState {
+   public:
+    explicit LastWritesState(RankOperator* rank) : rank_(rank) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    RankOperator* rank_;
+  };
   bool windowed() const { return spec_->windowEndColumn >= 0; }
   const char* rowsStateName() const { return windowed() ? kWindowRowsStateName : kRowsStateName; }
   /// Checkpoints: appends the rows of the partitions of `range`'s key groups to their block
   /// bodies (docs/state_format.md).
   void snapshotRows(KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies);
+  /// The STREAMING Top-N's partitions with rows in `range`, sorted, the expired ones left out.
+  std::vector<SnapshotKey> liveSnapshotKeys(KeyGroupRange range, int maxParallelism);
   /// Checkpoints: stages the rows of one block body (all of it or, when it does not decode,
   /// nothing: InternalError naming the state), and stores them unless open() is restoring.
   void restoreRows(int keyGroup, std::string_view body);
   /// Checkpoints: moves the staged rows into their partitions, in staging order.
   void storeRestoredRows();
+  /// Checkpoints with a state TTL: the last writes of the partitions of one block body.
+  void restoreLastWrites(int keyGroup, std::string_view body);
 
   std::shared_ptr<const RankSpec> spec_;
   bool batchMode_ = false;
@@ -225,6 +263,12 @@ class RankOperator final : public StreamOperator {
   RestoredRowChunk restoredRows_;
   std::vector<std::string> restoredKeys_;
   bool restoringInOpen_ = false;
+  // State TTL: the clock at the current batch, the cleanup cursor (a slot of topN_), and the
+  // restored last writes of partitions whose rows are not stored yet.
+  int64_t now_ = 0;
+  int32_t ttlCleanupCursor_ = 0;
+  LastWritesState lastWritesRawState_{this};
+  absl::flat_hash_map<std::string, int64_t> restoredLastWrites_;
   ListState<int64_t>* watermarkState_ = nullptr;
 };
 

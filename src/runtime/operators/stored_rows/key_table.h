@@ -2,7 +2,7 @@
 // state, reusing the slots of removed keys — the per-key index of the operators that keep rows
 // in a RowStore (the joins, the STREAMING Top-N, the sink's upsert materializer).
 //
-// Not yet part of a checkpoint (checkpoints are not taken yet; see docs/architecture.md).
+// Its owner writes the keys into checkpoints (stored_row_codec.h: snapshotKeysOf).
 //
 // Threading: owned and used by one operator subtask's task thread; not synchronized.
 #pragma once
@@ -55,6 +55,9 @@ class KeyTable {
   State& operator[](int32_t slot) { return states_[static_cast<size_t>(slot)]; }
   const State& operator[](int32_t slot) const { return states_[static_cast<size_t>(slot)]; }
   size_t size() const { return index_.size(); }
+  /// Slots [0, slotCount()) have been handed out (some may be free again): what a cursor
+  /// walking the slots (a TTL cleanup) goes over.
+  int32_t slotCount() const { return static_cast<int32_t>(states_.size()); }
   /// Calls `visit(slot, state)` for every key present.
   template <typename Visit>
   void forEach(Visit&& visit) {

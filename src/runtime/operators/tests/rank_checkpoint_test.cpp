@@ -5,7 +5,8 @@
 // time; keeping the first row on processing time, whose state is a ValueState), and the window
 // Top-N (its buffered windows and its watermark: a row of a window emitted before the
 // checkpoint is late after it); a restore at another parallelism splits the partitions by key
-// group (and merges them back); truncated bytes are refused naming the state.
+// group (and merges them back); truncated bytes are refused naming the state; with a state TTL
+// each partition's last write is restored, so expiry goes on from it.
 #include <eddy/eddy.h>
 #include <gtest/gtest.h>
 
@@ -46,9 +47,11 @@ std::shared_ptr<const RankSpec> topTwoSpec(bool inputInsertOnly) {
 /// One RankOperator subtask, as subtask `subtask` (restored from its snapshots where given).
 class RankHarness : public testing::OneInputOperatorTestHarness<RankOperator> {
  public:
-  RankHarness(const std::shared_ptr<const RankSpec>& spec, testing::SubtaskOptions subtask = {})
+  RankHarness(const std::shared_ptr<const RankSpec>& spec, testing::SubtaskOptions subtask = {},
+              const Clock* clock = &SystemClock::instance())
       : OneInputOperatorTestHarness(std::make_unique<RankOperator>(spec), spec->inputRowType,
-                                    {.operatorName = "Rank"}, std::move(subtask)) {}
+                                    {.operatorName = "Rank", .clock = clock},
+                                    std::move(subtask)) {}
   size_t stateRows() const { return operatorUnderTest().stateRows(); }
 };
 
@@ -234,6 +237,39 @@ TEST(RankCheckpointTest, RestoreAtAnotherParallelismSplitsThePartitionsByKeyGrou
       },
       [](const RankHarness& rank) { return rank.stateRows(); });
   EXPECT_EQ(after.size(), 16u * 4);  // -U/+U at both ranks
+}
+
+// With a state TTL each partition's last write is in the snapshot ("_rank/last-writes"):
+// after the restore a partition expires the TTL after its last write before the checkpoint,
+// not after the restore. A snapshot taken without a TTL restores with the restore's time.
+TEST(RankCheckpointTest, AStateTtlGoesOnFromThePartitionsLastWritesAfterARestore) {
+  auto spec = std::make_shared<RankSpec>(*topTwoSpec(true));
+  spec->stateTtlMillis = 1000;
+  ManualClock clock(0);
+  OperatorSnapshot snapshot;
+  {
+    RankHarness rank(spec, {}, &clock);
+    EXPECT_EQ(rank.push({Row::of("a", "x", 10)}), (Rows{"+I[a, x, 10, 1]"}));  // at 0
+    clock.advance(600);
+    EXPECT_EQ(rank.push({Row::of("b", "y", 20)}), (Rows{"+I[b, y, 20, 1]"}));  // at 600
+    snapshot = rank.snapshot(1);
+  }
+  clock.advance(300);  // 900
+  RankHarness restored(spec, {.restoredFrom = {snapshot}}, &clock);
+  EXPECT_EQ(restored.snapshot(2), snapshot);
+  clock.advance(100);  // 1000: a's partition (written at 0) has expired, b's (600) has not
+  EXPECT_EQ(restored.push({Row::of("a", "w", 5), Row::of("b", "v", 5)}),
+            (Rows{"+I[a, w, 5, 1]", "+I[b, v, 5, 2]"}));
+
+  OperatorSnapshot withoutTtl;
+  {
+    RankHarness rank(topTwoSpec(true), {}, &clock);
+    EXPECT_EQ(rank.push({Row::of("c", "z", 1)}), (Rows{"+I[c, z, 1, 1]"}));
+    withoutTtl = rank.snapshot(3);
+  }
+  RankHarness stamped(spec, {.restoredFrom = {withoutTtl}}, &clock);  // at 1000
+  clock.advance(999);
+  EXPECT_EQ(stamped.push({Row::of("c", "u", 0)}), (Rows{"+I[c, u, 0, 2]"}));
 }
 
 TEST(RankCheckpointTest, TruncatedStateIsRefusedNamingIt) {

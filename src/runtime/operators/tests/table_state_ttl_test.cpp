@@ -1,5 +1,6 @@
 // table.exec.state.ttl bounds the state of the Table operators that honour it, as in Flink,
-// whose state TTL removes expired entries in the background: a GROUP BY and a regular join fed
+// whose state TTL removes expired entries in the background: a GROUP BY, a regular join, a
+// Top-N and the deduplications fed
 // ever new keys (100 per 100 ms of a manual clock, a TTL of 1 s, so 1000 keys live at any
 // time) keep about the keys of one TTL window in state, not every key they ever saw, and what
 // they emit is what lazy expiry alone gives: a key seen within the TTL goes on, an older one
@@ -14,6 +15,7 @@
 
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/tests/operator_test_harness.h"
 
 namespace eddy::runtime::operators {
@@ -140,6 +142,76 @@ TEST(TableStateTtlTest, RegularJoinKeepsTheRowsOfOneTtlNotEveryRowEverStored) {
   EXPECT_EQ(join.right({Row::of(keyName(recent), 7), Row::of(keyName(0), 8)}),
             (Rows{"+I[" + keyName(recent) + ", " + std::to_string(recent) + ", " + keyName(recent) +
                   ", 7]"}));
+}
+
+/// ROW_NUMBER() OVER (PARTITION BY name ORDER BY score DESC) <= 2 with the rank number, or the
+/// deduplication keeping the last row by score (`deduplicate`), with table.exec.state.ttl.
+std::shared_ptr<const RankSpec> topTwoByName(bool deduplicate, bool keepFirstArrival = false) {
+  auto spec = std::make_shared<RankSpec>();
+  spec->inputRowType = nameScoreType();
+  spec->partitionKeys = {0};
+  spec->sortKeys = {relational::SortKey{1, keepFirstArrival, false}};
+  spec->rankKind = relational::RankKind::ROW_NUMBER;
+  spec->rankEnd = deduplicate || keepFirstArrival ? 1 : 2;
+  spec->outputRankNumber = !deduplicate && !keepFirstArrival;
+  spec->inputInsertOnly = true;
+  spec->deduplicate = deduplicate;
+  spec->keepFirstArrival = keepFirstArrival;
+  spec->outputRowType = spec->outputRankNumber
+                            ? parseLogicalType("ROW<name STRING, score INT, rn BIGINT NOT NULL>")
+                            : nameScoreType();
+  spec->stateTtlMillis = kTtlMillis;
+  return spec;
+}
+
+class RankHarness : public testing::OneInputOperatorTestHarness<RankOperator> {
+ public:
+  RankHarness(const std::shared_ptr<const RankSpec>& spec, const Clock* clock)
+      : OneInputOperatorTestHarness(std::make_unique<RankOperator>(spec), spec->inputRowType,
+                                    {.operatorName = "Rank", .clock = clock}) {}
+
+  size_t stateRows() const { return operatorUnderTest().stateRows(); }
+};
+
+TEST(TableStateTtlTest, TopNAndDeduplicateKeepThePartitionsOfOneTtlNotEveryPartitionEverSeen) {
+  for (const bool deduplicate : {false, true}) {
+    SCOPED_TRACE(deduplicate ? "Deduplicate" : "Top-2");
+    ManualClock clock(0);
+    RankHarness rank(topTwoByName(deduplicate), &clock);
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+      ASSERT_EQ(rank.push(newKeys(chunk)).size(), static_cast<size_t>(kKeysPerChunk));
+      // No row finds the expired partitions again: only the cleanup forgets them.
+      ASSERT_LE(rank.stateRows(), kBound) << "after chunk " << chunk;
+      if (chunk >= 9) {
+        ASSERT_GE(rank.stateRows(), kLiveKeys) << "after chunk " << chunk;
+      }
+      clock.advance(kMillisPerChunk);
+    }
+    // A partition written 100 ms ago goes on; one of 10 s ago starts afresh, retracting nothing.
+    const int recent = kChunks * kKeysPerChunk - 1;
+    const std::string name = keyName(recent);
+    if (deduplicate) {
+      EXPECT_EQ(rank.push({Row::of(name, recent + 1), Row::of(keyName(0), -5)}),
+                (Rows{"-U[" + name + ", " + std::to_string(recent) + "]",
+                      "+U[" + name + ", " + std::to_string(recent + 1) + "]",
+                      "+I[" + keyName(0) + ", -5]"}));
+    } else {
+      EXPECT_EQ(rank.push({Row::of(name, -1), Row::of(keyName(0), -5)}),
+                (Rows{"+I[" + name + ", -1, 2]", "+I[" + keyName(0) + ", -5, 1]"}));
+    }
+  }
+}
+
+// Keeping the first row on processing time: the row expires the TTL after it was written, and
+// the key's next row is its first again (Flink's ProcTimeDeduplicateKeepFirstRowFunction).
+TEST(TableStateTtlTest, KeepingTheFirstRowEmitsAKeyAgainOnceItsRowExpired) {
+  ManualClock clock(0);
+  RankHarness first(topTwoByName(false, /*keepFirstArrival=*/true), &clock);
+  EXPECT_EQ(first.push({Row::of("a", 1), Row::of("a", 2)}), (Rows{"+I[a, 1]"}));
+  clock.advance(kTtlMillis - 1);
+  EXPECT_EQ(first.push({Row::of("a", 3)}), Rows{});
+  clock.advance(1);
+  EXPECT_EQ(first.push({Row::of("a", 4), Row::of("a", 5)}), (Rows{"+I[a, 4]"}));
 }
 
 }  // namespace
