@@ -1,5 +1,7 @@
 #include "connectors/blackhole/blackhole_factory.h"
 
+#include "connectors/print/print_sink.h"
+
 namespace eddy::connectors {
 
 namespace {
@@ -7,10 +9,7 @@ namespace {
 class BlackHoleTableSink final : public DynamicTableSink {
  public:
   std::shared_ptr<const runtime::OperatorFactory> createSinkOperator() const override {
-    return std::make_shared<runtime::LambdaOperatorFactory>(
-        []() -> std::unique_ptr<runtime::StreamOperator> {
-          return std::make_unique<BlackHoleSinkOperator>();
-        });
+    return connector::detail::sinkWriterOperatorFactory(std::make_shared<const DiscardingSink>());
   }
   /// Flink's blackhole takes the requested changelog without UPDATE_BEFORE.
   bool consumesUpdateBefore() const override { return false; }

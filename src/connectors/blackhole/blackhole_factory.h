@@ -1,6 +1,7 @@
 // BlackHoleTableFactory: the 'blackhole' connector (Flink's BlackHole SQL connector), a sink
 // that swallows every row; it exists to measure the rest of a job without the cost of writing.
-// No options besides 'connector'. Sink only; stateless (see dynamic_table_factory.h).
+// No options besides 'connector'. Sink only; stateless (see dynamic_table_factory.h). Its sink
+// is a DiscardingSink on the Sink V2 SPI (connectors/print/print_sink.h), as Flink's.
 #pragma once
 
 #include <memory>
@@ -18,12 +19,6 @@ class BlackHoleTableFactory final : public DynamicTableFactory {
   std::set<std::string> optionalOptions() const override { return {}; }
   std::unique_ptr<DynamicTableSink> createDynamicTableSink(
       const ConnectorContext& context) const override;
-};
-
-/// Drops every batch it receives (one instance per subtask, on its task thread).
-class BlackHoleSinkOperator final : public runtime::StreamOperator {
- public:
-  void processBatch(int, runtime::BatchPtr) override {}
 };
 
 }  // namespace eddy::connectors

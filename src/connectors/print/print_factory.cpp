@@ -32,11 +32,8 @@ std::unique_ptr<DynamicTableSink> PrintTableFactory::createDynamicTableSink(
 }
 
 std::shared_ptr<const runtime::OperatorFactory> PrintTableSink::createSinkOperator() const {
-  return std::make_shared<runtime::LambdaOperatorFactory>(
-      [identifier = printIdentifier_,
-       standardError = standardError_]() -> std::unique_ptr<runtime::StreamOperator> {
-        return std::make_unique<TablePrintSinkOperator>(identifier, standardError);
-      });
+  return connector::detail::sinkWriterOperatorFactory(
+      std::make_shared<const PrintSink>(printIdentifier_, standardError_));
 }
 
 }  // namespace eddy::connectors

@@ -1,18 +1,24 @@
-// TablePrintSinkOperator: the sink operator of the 'print' connector (Flink's PrintSink for
-// tables). Each row of each incoming chunk is written as one line in Row.toString form
-// (`+I[Alice, 12]`, `-U[Alice, 12]`), prefixed as Flink's PrintSinkOutputWriter does:
-// "identifier:N> " (identifier given, parallelism > 1), "identifier> ", "N> " (no
-// identifier, parallelism > 1) or nothing, with N the 1-based subtask index.
+// PrintSink: the sink of the 'print' connector (Flink's PrintSink, a Sink V2 sink: its writer
+// is PrintSinkOutputWriter), on eddy's Sink V2 SPI (include/eddy/connector/sink.h) over the
+// table runtime's chunks. Each row of each incoming chunk is written as one line in
+// Row.toString form (`+I[Alice, 12]`, `-U[Alice, 12]`), prefixed as Flink's
+// PrintSinkOutputWriter does: "identifier:N> " (identifier given, parallelism > 1),
+// "identifier> ", "N> " (no identifier, parallelism > 1) or nothing, with N the 1-based
+// subtask index.
 //
-// The lines of one chunk are written in one piece to stdout (writeToStdout) or stderr
-// (writeToStderr), so lines of concurrent subtasks never interleave. One operator instance per
-// subtask, called from its task thread only.
+// The lines of one batch are written in one piece to stdout (writeToStdout) or stderr
+// (writeToStderr), so lines of concurrent subtasks never interleave. It keeps no state and
+// commits nothing: after a restore the rows since the last checkpoint are printed again
+// (at-least-once). The sink is immutable and shared; each writer belongs to one subtask's task
+// thread.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
-#include "eddy/runtime/stream_operator.h"
+#include "eddy/connector/sink.h"
+#include "vector/chunk.h"
 
 namespace eddy::connectors {
 
@@ -23,20 +29,26 @@ void writeToStderr(std::string_view text);
 /// The prefix of Flink's PrintSinkOutputWriter for a subtask (see the file comment).
 std::string printPrefix(const std::string& printIdentifier, int subtaskIndex, int parallelism);
 
-/// Prints TypedBatch<vector::Chunk> rows. See the file comment.
-class TablePrintSinkOperator final : public runtime::StreamOperator {
+/// Prints vector::Chunk rows. See the file comment.
+class PrintSink final : public connector::Sink<vector::Chunk> {
  public:
-  TablePrintSinkOperator(std::string printIdentifier, bool standardError)
+  PrintSink(std::string printIdentifier, bool standardError)
       : printIdentifier_(std::move(printIdentifier)), standardError_(standardError) {}
 
-  void open(runtime::OperatorContext& context) override;
-  void processBatch(int inputIndex, runtime::BatchPtr batch) override;
+  std::unique_ptr<connector::SinkWriter<vector::Chunk>> createWriter(
+      connector::WriterInitContext& context) const override;
 
  private:
   std::string printIdentifier_;
   bool standardError_;
-  std::string prefix_;
-  std::string text_;  // reused buffer of the lines of one batch
+};
+
+/// The 'blackhole' connector's sink (Flink's BlackHoleSink is a DiscardingSink, Sink V2):
+/// its writer drops every chunk.
+class DiscardingSink final : public connector::Sink<vector::Chunk> {
+ public:
+  std::unique_ptr<connector::SinkWriter<vector::Chunk>> createWriter(
+      connector::WriterInitContext& context) const override;
 };
 
 }  // namespace eddy::connectors
