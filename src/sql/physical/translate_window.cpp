@@ -50,6 +50,9 @@ DataStream<vector::Chunk> translateOverAggregate(const LogicalOverAggregate& ove
   spec->preceding = over.preceding;
   spec->calls = over.calls;
   spec->outputRowType = over.rowType;
+  // A bounded RANGE frame forgets its rows by itself; the others expire with the TTL.
+  const bool rangeBounded = over.unit == relational::OverFrameUnit::RANGE && over.preceding;
+  if (!rangeBounded) spec->stateTtlMillis = settings.stateTtl;
   return keyed(translate(*over.inputs[0], env, settings), over.partitionKeys,
                over.inputs[0]->rowType, physicalDescription(over),
                factoryOf<runtime::operators::OverAggregateOperator>(std::move(spec)), settings);

@@ -199,6 +199,9 @@ void OverAggregateOperator::open(OperatorContext& context) {
   }
   context.keyedStateBackend().registerRawKeyedState(kPartitionsStateName, state::StateKind::kValue,
                                                     partitionsState_);
+  // Registered with or without a TTL, so a snapshot taken with one is claimed without one.
+  context.keyedStateBackend().registerRawKeyedState(kLastWritesStateName, state::StateKind::kValue,
+                                                    lastWritesState_);
 }
 
 void OverAggregateOperator::snapshotState(StateSnapshotContext& /*context*/) {
@@ -224,6 +227,8 @@ void OverAggregateOperator::processChunk(const vector::Chunk& chunk) {
                                          ? nullptr
                                          : &chunk.column(spec_->orderColumn);
   const bool rangeBounded = bounded_ && spec_->unit == OverFrameUnit::RANGE;
+  const int64_t now = ttl() ? context().clock->currentTimeMillis() : 0;
+  if (ttl()) expireIdlePartitionsIncrementally(chunk.size() * kTtlCleanupPartitionsPerRow, now);
   for (int64_t row = 0; row < chunk.size(); ++row) {
     int64_t time = arrivalTime;
     if (generalOrder_) {
@@ -240,8 +245,13 @@ void OverAggregateOperator::processChunk(const vector::Chunk& chunk) {
     }
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->partitionKeys, row, keyBytes_);
-    const int32_t index = findOrAddPartition();
+    int32_t index = findOrAddPartition();
+    if (expired(partitions_[static_cast<size_t>(index)], now)) {
+      freePartition(index);  // its next row (this one) starts it afresh
+      index = findOrAddPartition();
+    }
     Partition& partition = partitions_[static_cast<size_t>(index)];
+    partition.lastWrite = now;
     if (!bufferRows_) {
       const auto position = static_cast<int32_t>(row);
       processPeers(partition, chunk, &position, 1, time);
@@ -282,6 +292,15 @@ int32_t OverAggregateOperator::findOrAddPartition() {
     partition.accumulators.push_back(createAccumulator(call));
   }
   return index;
+}
+
+void OverAggregateOperator::expireIdlePartitionsIncrementally(int64_t visits, int64_t now) {
+  visits = std::min(visits, static_cast<int64_t>(partitions_.size()));
+  for (int64_t visit = 0; visit < visits; ++visit) {
+    if (ttlCleanupCursor_ >= partitions_.size()) ttlCleanupCursor_ = 0;
+    const size_t index = ttlCleanupCursor_++;
+    if (expired(partitions_[index], now)) freePartition(static_cast<int32_t>(index));
+  }
 }
 
 void OverAggregateOperator::freePartition(int32_t index) {
@@ -593,18 +612,62 @@ void OverAggregateOperator::PartitionsState::restoreKeyGroup(int keyGroup, std::
   over_->restorePartitions(keyGroup, body);
 }
 
-void OverAggregateOperator::snapshotPartitions(KeyGroupRange range, int maxParallelism,
-                                               std::vector<std::string>& bodies) const {
+std::vector<SnapshotKey> OverAggregateOperator::snapshotKeys(KeyGroupRange range,
+                                                             int maxParallelism) const {
+  // A partition the TTL has expired would be forgotten when its key is next seen: left out.
+  const int64_t now = ttl() ? context().clock->currentTimeMillis() : 0;
   std::vector<SnapshotKey> keys;  // slot: the partition's index in partitions_
   for (size_t index = 0; index < partitions_.size(); ++index) {
     const Partition& partition = partitions_[index];
-    if (!partition.inUse) continue;
+    if (!partition.inUse || expired(partition, now)) continue;
     const int keyGroup = assignToKeyGroup(partition.keyBytes, maxParallelism);
     if (range.contains(keyGroup)) {
       keys.push_back(SnapshotKey{keyGroup, partition.keyBytes, static_cast<int32_t>(index)});
     }
   }
   sortSnapshotKeys(keys);
+  return keys;
+}
+
+void OverAggregateOperator::LastWritesState::snapshotKeyGroups(
+    KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
+  if (!over_->ttl()) return;
+  writeKeyGroupBodies(over_->snapshotKeys(range, maxParallelism), range, bodies,
+                      [&](const SnapshotKey& key, std::string& body) {
+                        state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(
+                            over_->partitions_[static_cast<size_t>(key.slot)].lastWrite, body);
+                      });
+}
+
+void OverAggregateOperator::LastWritesState::restoreKeyGroup(int keyGroup,
+                                                             std::string_view body) {
+  over_->restoreLastWrites(keyGroup, body);
+}
+
+void OverAggregateOperator::restoreLastWrites(int keyGroup, std::string_view body) {
+  try {
+    const uint64_t keyCount = readCount(body);
+    for (uint64_t k = 0; k < keyCount; ++k) {
+      const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
+      const auto lastWrite = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
+          state::readLengthPrefixed(body));
+      if (!ttl()) continue;  // restored without a TTL: nothing expires
+      const auto found = partitionIndex_.find(absl::string_view(keyBytes.data(), keyBytes.size()));
+      if (found != partitionIndex_.end()) {
+        partitions_[static_cast<size_t>(found->second)].lastWrite = lastWrite;
+      } else {
+        restoredLastWrites_[std::string(keyBytes)] = lastWrite;  // its partition comes later
+      }
+    }
+    checkFullyRead(body, "the last partition");
+  } catch (const std::exception& error) {
+    throwUnrestorableState(kLastWritesStateName, context().operatorName, keyGroup, error.what());
+  }
+}
+
+void OverAggregateOperator::snapshotPartitions(KeyGroupRange range, int maxParallelism,
+                                               std::vector<std::string>& bodies) const {
+  const std::vector<SnapshotKey> keys = snapshotKeys(range, maxParallelism);
   const size_t stride = frameColumns_.size();
   std::string value;
   writeKeyGroupBodies(keys, range, bodies, [&](const SnapshotKey& key, std::string& body) {
@@ -705,6 +768,16 @@ void OverAggregateOperator::restorePartitions(int keyGroup, std::string_view bod
     }
     const int32_t index = findOrAddPartition();
     Partition& partition = partitions_[static_cast<size_t>(index)];
+    if (ttl()) {
+      // Its last write as restored; without one (a snapshot taken without a TTL), now.
+      auto lastWrite = restoredLastWrites_.find(keyBytes_);
+      if (lastWrite != restoredLastWrites_.end()) {
+        partition.lastWrite = lastWrite->second;
+        restoredLastWrites_.erase(lastWrite);
+      } else {
+        partition.lastWrite = context().clock->currentTimeMillis();
+      }
+    }
     partition.accumulators = std::move(restoredPartition.accumulators);
     partition.frame = std::move(restoredPartition.frame);
     stateRows_ += partition.frame.size();

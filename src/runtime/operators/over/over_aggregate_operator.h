@@ -41,8 +41,9 @@
 // in event time when W >= its time + n, in processing time when the clock passes its time + n
 // (a ProcessingTimeService timer); a RANGE partition whose frame empties is dropped entirely.
 // Waiting rows are kept per partition, columnar, in arrival order. Unbounded frames keep their
-// accumulators, and ROWS frames their last rows, as long as the job runs (Flink keeps them
-// until state TTL, which eddy does not have yet). All of it lives in plain member containers.
+// accumulators, and ROWS frames their last rows, until the state TTL (OverAggregateSpec::
+// stateTtlMillis) expires an idle partition, or as long as the job runs without one. All of it
+// lives in plain member containers.
 //
 // Checkpoints (STREAMING): the partitions are raw keyed state of the task's keyed backend,
 // "_over_aggregate/partitions" (docs/state_format.md, "Over aggregate"), one value per
@@ -54,7 +55,8 @@
 // that do not decode throw InternalError naming the state, the operator and the key group; a
 // snapshot of another query's shape (accumulator or frame value counts) ValidationException.
 // Event time: the watermark too, as union operator list state "_over_aggregate/watermark" (the
-// lowest restored value wins), so a row late before the restore stays late. Output is emitted
+// lowest restored value wins), so a row late before the restore stays late. With a state TTL,
+// each partition's last write, as raw keyed state "_over_aggregate/last-writes". Output is emitted
 // by the end of every batch, watermark and timer, so there is nothing to flush before a
 // barrier. BATCH keeps nothing across a checkpoint and registers no state.
 //
@@ -126,6 +128,12 @@ struct OverAggregateSpec {
   std::vector<function::AggregateCall> calls;
   /// The input columns (same types), then one column per call (of its resultType).
   LogicalTypePtr outputRowType;
+  /// table.exec.state.ttl (ms; 0: never), STREAMING unbounded and ROWS frames (a RANGE frame
+  /// forgets its rows by itself, and Flink applies no TTL to it): a partition that accepted no
+  /// row for this long (processing time) and has none waiting is forgotten, and its next row
+  /// starts it afresh, as Flink's over functions with a state retention time do. Idle
+  /// partitions are also removed in the background (kTtlCleanupPartitionsPerRow per row).
+  int64_t stateTtlMillis = 0;
 };
 
 /// The over aggregation of one subtask; see the file comment.
@@ -149,6 +157,10 @@ class OverAggregateOperator final : public StreamOperator {
   /// each subtask's watermark (see the file comment).
   static constexpr const char* kPartitionsStateName = "_over_aggregate/partitions";
   static constexpr const char* kWatermarkStateName = "_over_aggregate/watermark";
+  /// With a state TTL: each partition's last write (raw keyed state, ValueState-shaped).
+  static constexpr const char* kLastWritesStateName = "_over_aggregate/last-writes";
+  /// State TTL: partitions the background cleanup visits per input row.
+  static constexpr int64_t kTtlCleanupPartitionsPerRow = 5;
 
   /// Rows held in state: waiting rows plus the rows kept in bounded frames, over all
   /// partitions. For tests.
@@ -183,6 +195,7 @@ class OverAggregateOperator final : public StreamOperator {
     /// the slot in the queue are stale and skipped.
     bool scheduled = false;
     int64_t scheduledTime = 0;
+    int64_t lastWrite = 0;  // with a state TTL: when it last accepted a row
   };
 
   struct DueEntry {
@@ -192,6 +205,14 @@ class OverAggregateOperator final : public StreamOperator {
   };
 
   void processChunk(const vector::Chunk& chunk);
+  bool ttl() const { return spec_->stateTtlMillis > 0; }
+  /// State TTL: whether partition `partition` is forgotten at `now` (idle, nothing waiting).
+  bool expired(const Partition& partition, int64_t now) const {
+    return ttl() && partition.inUse && partition.waitingTimes.empty() &&
+           now - partition.lastWrite >= spec_->stateTtlMillis;
+  }
+  /// State TTL: the next `visits` partitions of the cleanup cursor, freeing the expired ones.
+  void expireIdlePartitionsIncrementally(int64_t visits, int64_t now);
   int32_t findOrAddPartition();  // of keyBytes_
   void freePartition(int32_t index);
 
@@ -235,6 +256,21 @@ class OverAggregateOperator final : public StreamOperator {
    private:
     OverAggregateOperator* over_;
   };
+  /// With a state TTL: each partition's last write, beside the partitions.
+  class LastWritesState final : public state::RawKeyedState {
+   public:
+    explicit LastWritesState(OverAggregateOperator* over) : over_(over) {}
+    void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
+                           std::vector<std::string>& bodies) const override;
+    void restoreKeyGroup(int keyGroup, std::string_view body) override;
+
+   private:
+    OverAggregateOperator* over_;
+  };
+  /// Checkpoints: the partitions of `range`'s key groups, sorted (slot: index in partitions_).
+  std::vector<SnapshotKey> snapshotKeys(KeyGroupRange range, int maxParallelism) const;
+  /// Checkpoints with a state TTL: the last writes of the partitions of one block body.
+  void restoreLastWrites(int keyGroup, std::string_view body);
   /// A partition decoded from a snapshot, before it replaces the partition of its key.
   struct RestoredPartition;
   /// Checkpoints: appends the partitions of `range`'s key groups to their block bodies
@@ -291,6 +327,11 @@ class OverAggregateOperator final : public StreamOperator {
   // Checkpoints (STREAMING): the raw keyed state, the number of accumulator values of all
   // calls together, and the event-time watermark's state.
   PartitionsState partitionsState_{this};
+  LastWritesState lastWritesState_{this};
+  // State TTL: the cleanup cursor (an index of partitions_), and restored last writes of
+  // partitions not restored yet.
+  size_t ttlCleanupCursor_ = 0;
+  absl::flat_hash_map<std::string, int64_t> restoredLastWrites_;
   size_t accumulatorValueCount_ = 0;
   ListState<int64_t>* watermarkState_ = nullptr;
 };

@@ -4,7 +4,8 @@
 // before the checkpoint is late after it), ROWS and unbounded frames, processing time (frame
 // rows expired by the restored subtask's timers) — a restore at another parallelism splits the
 // partitions by key group (and merges them back), a snapshot of another query's calls is
-// refused, and truncated bytes are refused naming the state.
+// refused, and truncated bytes are refused naming the state; with a state TTL each partition's
+// last write is restored, so expiry goes on from it.
 #include <eddy/eddy.h>
 #include <gtest/gtest.h>
 
@@ -80,10 +81,12 @@ std::shared_ptr<const OverAggregateSpec> overSpec(OverFrameUnit unit,
 class OverHarness : public testing::OneInputOperatorTestHarness<OverAggregateOperator> {
  public:
   explicit OverHarness(const std::shared_ptr<const OverAggregateSpec>& spec,
-                       testing::SubtaskOptions subtask = {})
+                       testing::SubtaskOptions subtask = {},
+                       const Clock* clock = &SystemClock::instance())
       : OneInputOperatorTestHarness(std::make_unique<OverAggregateOperator>(spec),
                                     spec->inputRowType,
                                     {.operatorName = "OverAggregate",
+                                     .clock = clock,
                                      .watermarksAmongRows = testing::printWatermarkWallClock},
                                     std::move(subtask)) {}
 
@@ -232,6 +235,35 @@ TEST(OverAggregateCheckpointTest, ASnapshotOfOtherCallsIsRefused) {
         << message;
     EXPECT_NE(message.find("accumulator values"), std::string::npos) << message;
   }
+}
+
+// ROWS UNBOUNDED on event time with a state TTL of 1 s (wall clock): the snapshot holds each
+// partition's last write, so after the restore a (last written at 0) has expired at 1000 and
+// starts afresh while b (written at 600) goes on.
+TEST(OverAggregateCheckpointTest, AStateTtlGoesOnFromThePartitionsLastWritesAfterARestore) {
+  auto spec = std::make_shared<OverAggregateSpec>(*overSpec(OverFrameUnit::ROWS, std::nullopt));
+  spec->stateTtlMillis = 1000;
+  ManualClock clock(0);
+  OperatorSnapshot snapshot;
+  {
+    OverHarness over(spec, {}, &clock);
+    EXPECT_EQ(testing::concat({over.push({input("a", "08:01", 1), input("b", "08:02", 2)}),
+                               over.watermark("08:02")}),
+              (Rows{"+I[a, 2020-04-15T08:01, 1, true, 1, 1, 1]",
+                    "+I[b, 2020-04-15T08:02, 2, true, 2, 1, 2]", "Watermark[2020-04-15T08:02]"}));
+    clock.advance(600);
+    EXPECT_EQ(testing::concat({over.push({input("b", "08:03", 3)}), over.watermark("08:03")}),
+              (Rows{"+I[b, 2020-04-15T08:03, 3, true, 5, 2, 3]", "Watermark[2020-04-15T08:03]"}));
+    snapshot = over.snapshot(1);
+  }
+  clock.advance(300);  // 900
+  OverHarness restored(spec, {.restoredFrom = {snapshot}}, &clock);
+  EXPECT_EQ(restored.snapshot(2), snapshot);
+  clock.advance(100);  // 1000
+  EXPECT_EQ(testing::concat({restored.push({input("a", "08:04", 4), input("b", "08:04", 6)}),
+                             restored.watermark("08:04")}),
+            (Rows{"+I[a, 2020-04-15T08:04, 4, true, 4, 1, 4]",
+                  "+I[b, 2020-04-15T08:04, 6, true, 11, 3, 6]", "Watermark[2020-04-15T08:04]"}));
 }
 
 TEST(OverAggregateCheckpointTest, TruncatedStateIsRefusedNamingIt) {

@@ -1,6 +1,6 @@
 // table.exec.state.ttl bounds the state of the Table operators that honour it, as in Flink,
 // whose state TTL removes expired entries in the background: a GROUP BY, a regular join, a
-// Top-N and the deduplications fed
+// Top-N, the deduplications and an unbounded OVER aggregate fed
 // ever new keys (100 per 100 ms of a manual clock, a TTL of 1 s, so 1000 keys live at any
 // time) keep about the keys of one TTL window in state, not every key they ever saw, and what
 // they emit is what lazy expiry alone gives: a key seen within the TTL goes on, an older one
@@ -15,6 +15,7 @@
 
 #include "runtime/operators/aggregate/group_aggregate_operator.h"
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/over/over_aggregate_operator.h"
 #include "runtime/operators/rank/rank_operator.h"
 #include "runtime/operators/tests/operator_test_harness.h"
 
@@ -212,6 +213,49 @@ TEST(TableStateTtlTest, KeepingTheFirstRowEmitsAKeyAgainOnceItsRowExpired) {
   EXPECT_EQ(first.push({Row::of("a", 3)}), Rows{});
   clock.advance(1);
   EXPECT_EQ(first.push({Row::of("a", 4), Row::of("a", 5)}), (Rows{"+I[a, 4]"}));
+}
+
+/// SELECT name, score, SUM(score) OVER (PARTITION BY name ORDER BY proctime ROWS BETWEEN
+/// UNBOUNDED PRECEDING AND CURRENT ROW), with table.exec.state.ttl = kTtlMillis.
+std::shared_ptr<const OverAggregateSpec> runningSumByName() {
+  auto spec = std::make_shared<OverAggregateSpec>();
+  spec->inputRowType = nameScoreType();
+  spec->partitionKeys = {0};
+  spec->processingTime = true;
+  spec->unit = relational::OverFrameUnit::ROWS;
+  spec->calls = {AggregateCall{AggregateKind::SUM, 1, LogicalType::simple(LogicalTypeRoot::INTEGER)}};
+  spec->outputRowType = parseLogicalType("ROW<name STRING, score INT, total INT>");
+  spec->stateTtlMillis = kTtlMillis;
+  return spec;
+}
+
+class OverHarness : public testing::OneInputOperatorTestHarness<OverAggregateOperator> {
+ public:
+  OverHarness(const std::shared_ptr<const OverAggregateSpec>& spec, const Clock* clock)
+      : OneInputOperatorTestHarness(std::make_unique<OverAggregateOperator>(spec),
+                                    spec->inputRowType,
+                                    {.operatorName = "OverAggregate", .clock = clock}) {}
+
+  size_t partitionCount() const { return operatorUnderTest().partitionCount(); }
+};
+
+TEST(TableStateTtlTest, UnboundedOverKeepsThePartitionsOfOneTtlNotEveryPartitionEverSeen) {
+  ManualClock clock(0);
+  OverHarness over(runningSumByName(), &clock);
+  for (int chunk = 0; chunk < kChunks; ++chunk) {
+    ASSERT_EQ(over.push(newKeys(chunk)).size(), static_cast<size_t>(kKeysPerChunk));
+    ASSERT_LE(over.partitionCount(), kBound) << "after chunk " << chunk;
+    if (chunk >= 9) {
+      ASSERT_GE(over.partitionCount(), kLiveKeys) << "after chunk " << chunk;
+    }
+    clock.advance(kMillisPerChunk);
+  }
+  // A partition written 100 ms ago goes on; one of 10 s ago starts afresh.
+  const int recent = kChunks * kKeysPerChunk - 1;
+  const std::string name = keyName(recent);
+  EXPECT_EQ(over.push({Row::of(name, 1), Row::of(keyName(0), 1)}),
+            (Rows{"+I[" + name + ", 1, " + std::to_string(recent + 1) + "]",
+                  "+I[" + keyName(0) + ", 1, 1]"}));
 }
 
 }  // namespace
