@@ -143,8 +143,11 @@ void HeapKeyedStateBackend::registerRawKeyedState(const std::string& name, state
 namespace {
 
 /// Appends one block: name:bytes kind:u8 flags:u8 body:bytes.
-void appendBlock(std::string_view name, state::StateKind kind, uint8_t flags,
-                 std::string_view body, std::string& blocks) {
+/// The most bytes a varint of a uint64_t takes.
+constexpr size_t kMaxVarintBytes = 10;
+
+void appendBlock(std::string_view name, state::StateKind kind, uint8_t flags, std::string_view body,
+                 std::string& blocks) {
   state::writeLengthPrefixed(name, blocks);
   blocks.push_back(static_cast<char>(kind));
   blocks.push_back(static_cast<char>(flags));
@@ -181,29 +184,32 @@ class FrozenHeapKeyedState final : public state::FrozenKeyedState {
       raw.frozen->write(rawBodies.back());
       raw.frozen.reset();
     }
-    std::string rawBlocks;
     for (int keyGroup = range_.startKeyGroup; keyGroup <= range_.endKeyGroup; ++keyGroup) {
       const auto index = static_cast<size_t>(keyGroup - range_.startKeyGroup);
       FrozenSection& frozen = sections_[index];
-      rawBlocks.clear();
+      // The section is sized once and the raw bodies (often most of it) copied into it once.
       uint64_t rawBlockCount = 0;
+      size_t rawBytes = 0;
       for (size_t i = 0; i < rawStates_.size(); ++i) {
-        std::string& body = rawBodies[i][index];
+        const std::string& body = rawBodies[i][index];
         if (body.empty()) continue;
-        appendBlock(rawStates_[i].name, rawStates_[i].kind, 0, body, rawBlocks);
         ++rawBlockCount;
-        std::string().swap(body);
+        rawBytes += rawStates_[i].name.size() + body.size() + 2 * kMaxVarintBytes + 2;
       }
       std::string& out = sections[keyGroup];
       out.clear();
-      out.reserve(16 + frozen.typedBlocks.size() + rawBlocks.size() +
-                  frozen.restoredBlocks.size());
+      out.reserve(16 + frozen.typedBlocks.size() + rawBytes + frozen.restoredBlocks.size());
       out.push_back(static_cast<char>(state::kKeyGroupSnapshotVersion));
       serialization::writeVarint(static_cast<uint64_t>(keyGroup), out);
-      serialization::writeVarint(
-          frozen.typedBlockCount + rawBlockCount + frozen.restoredBlockCount, out);
+      serialization::writeVarint(frozen.typedBlockCount + rawBlockCount + frozen.restoredBlockCount,
+                                 out);
       out.append(frozen.typedBlocks);
-      out.append(rawBlocks);
+      for (size_t i = 0; i < rawStates_.size(); ++i) {
+        std::string& body = rawBodies[i][index];
+        if (body.empty()) continue;
+        appendBlock(rawStates_[i].name, rawStates_[i].kind, 0, body, out);
+        std::string().swap(body);
+      }
       out.append(frozen.restoredBlocks);
       frozen = FrozenSection{};
     }

@@ -69,8 +69,8 @@ void checkFullyRead(std::string_view rest, std::string_view what) {
   if (!rest.empty()) throw InternalError(fmt::format("trailing bytes after {}", what));
 }
 
-void throwUnrestorableState(std::string_view stateName, std::string_view operatorName,
-                            int keyGroup, std::string_view cause) {
+void throwUnrestorableState(std::string_view stateName, std::string_view operatorName, int keyGroup,
+                            std::string_view cause) {
   throw InternalError(fmt::format("Cannot restore state '{}' of operator '{}' in key group {}: {}",
                                   stateName, operatorName, keyGroup, cause));
 }
@@ -108,12 +108,25 @@ void FrozenStoredRows::write(std::vector<std::string>& bodies) {
     if (l.keyGroup != r.keyGroup) return l.keyGroup < r.keyGroup;
     return bytesOf(l) < bytesOf(r);
   });
+  const auto rowsOf = [&](uint32_t index) {
+    const size_t lastRow = index + 1 < keys_.size() ? keys_[index + 1].firstRow : rows_.size();
+    return lastRow - keys_[index].firstRow;
+  };
   std::string element;
+  // A body is reserved at the bytes per row of the bodies written before it (rows of one
+  // store are alike), so it is not grown by doubling: every doubling copies the body and
+  // touches fresh pages, which cost more than the writing itself with state of hundreds of MB.
+  size_t bytesWritten = 0;
+  size_t rowsWritten = 0;
   for (size_t begin = 0; begin < order.size();) {
     const int keyGroup = keys_[order[begin]].keyGroup;
     size_t end = begin;
-    while (end < order.size() && keys_[order[end]].keyGroup == keyGroup) ++end;
+    size_t rows = 0;
+    while (end < order.size() && keys_[order[end]].keyGroup == keyGroup)
+      rows += rowsOf(order[end++]);
     std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
+    if (rowsWritten > 0) body.reserve(rows * (bytesWritten / rowsWritten) * 21 / 20 + 64);
+    rowsWritten += rows;
     serialization::writeVarint(end - begin, body);
     for (size_t k = begin; k < end; ++k) {
       const uint32_t index = order[k];
@@ -131,6 +144,7 @@ void FrozenStoredRows::write(std::vector<std::string>& bodies) {
         state::writeLengthPrefixed(element, body);
       }
     }
+    bytesWritten += body.size();
     begin = end;
   }
   // What the freeze shared is let go of here, on the writer's thread.
