@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <tuple>
 #include <utility>
 
 #include "eddy/detail/state/key_group_snapshot.h"
@@ -18,9 +17,27 @@
 namespace eddy::runtime::operators {
 
 void sortSnapshotKeys(std::vector<SnapshotKey>& keys) {
-  std::sort(keys.begin(), keys.end(), [](const SnapshotKey& left, const SnapshotKey& right) {
-    return std::tie(left.keyGroup, left.bytes) < std::tie(right.keyGroup, right.bytes);
+  // Sorted through (key group, prefix, index) triples, whole key bytes compared on ties only.
+  struct Sortable {
+    int keyGroup;
+    KeyOrderPrefix prefix;
+    uint32_t index;
+  };
+  std::vector<Sortable> sortable;
+  sortable.reserve(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    sortable.push_back(
+        Sortable{keys[i].keyGroup, keyOrderPrefix(keys[i].bytes), static_cast<uint32_t>(i)});
+  }
+  std::sort(sortable.begin(), sortable.end(), [&](const Sortable& left, const Sortable& right) {
+    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+    return compareKeys(left.prefix, keys[left.index].bytes, right.prefix, keys[right.index].bytes) <
+           0;
   });
+  std::vector<SnapshotKey> sorted;
+  sorted.reserve(keys.size());
+  for (const Sortable& entry : sortable) sorted.push_back(keys[entry.index]);
+  keys = std::move(sorted);
 }
 
 void writeKeyBytes(std::string_view keyBytes, std::string& out) {
@@ -96,17 +113,19 @@ void FrozenStoredRows::write(std::vector<std::string>& bodies) {
     return std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize);
   };
   std::vector<uint32_t> order;  // the keys in the range, by key group then key bytes
+  std::vector<KeyOrderPrefix> prefixes(keys_.size());
   order.reserve(keys_.size());
   for (size_t k = 0; k < keys_.size(); ++k) {
     Key& key = keys_[k];
     key.keyGroup = assignToKeyGroup(bytesOf(key), maxParallelism_);
+    prefixes[k] = keyOrderPrefix(bytesOf(key));
     if (range_.contains(key.keyGroup)) order.push_back(static_cast<uint32_t>(k));
   }
   std::sort(order.begin(), order.end(), [&](uint32_t left, uint32_t right) {
     const Key& l = keys_[left];
     const Key& r = keys_[right];
     if (l.keyGroup != r.keyGroup) return l.keyGroup < r.keyGroup;
-    return bytesOf(l) < bytesOf(r);
+    return compareKeys(prefixes[left], bytesOf(l), prefixes[right], bytesOf(r)) < 0;
   });
   const auto rowsOf = [&](uint32_t index) {
     const size_t lastRow = index + 1 < keys_.size() ? keys_[index + 1].firstRow : rows_.size();

@@ -27,6 +27,7 @@
 // Threading: pure functions and a staging object owned by one operator subtask's task thread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,8 +35,8 @@
 #include <vector>
 
 #include "eddy/row_kind.h"
-#include "eddy/state/keyed_state_backend.h"
 #include "eddy/state/key_group_range.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "eddy/types/logical_type.h"
 #include "eddy/types/type_serializer.h"
 #include "runtime/operators/stored_rows/key_table.h"
@@ -43,6 +44,36 @@
 #include "vector/chunk.h"
 
 namespace eddy::runtime::operators {
+
+/// The first 16 bytes of `keyBytes` as two big-endian numbers, zero-padded: where two keys'
+/// prefixes differ, they order the keys as comparing their bytes does (std::string_view's
+/// order), so a snapshot's sort compares whole key bytes only between keys of equal prefixes
+/// (16 bytes: a BIGINT key is a NULL marker and 8 bytes, the low ones telling keys apart).
+struct KeyOrderPrefix {
+  uint64_t high = 0;
+  uint64_t low = 0;
+  auto operator<=>(const KeyOrderPrefix&) const = default;
+};
+/// Orders two keys as comparing their bytes does (<0, 0, >0), given their prefixes; reads the
+/// bytes only when the prefixes are equal and a key is longer than them.
+inline int compareKeys(KeyOrderPrefix leftPrefix, std::string_view left, KeyOrderPrefix rightPrefix,
+                       std::string_view right) {
+  if (leftPrefix != rightPrefix) return leftPrefix < rightPrefix ? -1 : 1;
+  // Equal prefixes of keys of at most 16 bytes: one is the other padded with zero bytes.
+  if (left.size() <= 16 && right.size() <= 16) {
+    return left.size() == right.size() ? 0 : (left.size() < right.size() ? -1 : 1);
+  }
+  return left.compare(right);
+}
+inline KeyOrderPrefix keyOrderPrefix(std::string_view keyBytes) {
+  KeyOrderPrefix prefix;
+  const size_t size = std::min<size_t>(keyBytes.size(), 16);
+  for (size_t i = 0; i < size; ++i) {
+    uint64_t& word = i < 8 ? prefix.high : prefix.low;
+    word |= uint64_t{static_cast<uint8_t>(keyBytes[i])} << (56 - 8 * (i % 8));
+  }
+  return prefix;
+}
 
 /// A key of an operator's KeyTable as a snapshot visits it.
 struct SnapshotKey {
@@ -114,9 +145,8 @@ void checkFullyRead(std::string_view rest, std::string_view what);
 
 /// Throws InternalError "Cannot restore state '<stateName>' of operator '<operatorName>' in
 /// key group <keyGroup>: <cause>".
-[[noreturn]] void throwUnrestorableState(std::string_view stateName,
-                                         std::string_view operatorName, int keyGroup,
-                                         std::string_view cause);
+[[noreturn]] void throwUnrestorableState(std::string_view stateName, std::string_view operatorName,
+                                         int keyGroup, std::string_view cause);
 
 /// Reads element:bytes (a varint length, then that many bytes) from the front of `in`.
 std::string_view readElement(std::string_view& in);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "runtime/operators/join/join_operator.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "runtime/operators/tests/checkpoint_test_harness.h"
 #include "runtime/operators/tests/operator_test_harness.h"
 
@@ -86,6 +87,43 @@ Rows expectJoinRestoreChangesNothing(const std::shared_ptr<const JoinSpec>& spec
 // Duplicates and retractions of rows stored before the checkpoint: the multiplicity of (a, 1)
 // came through (its -D after the restore leaves one copy), the retracting side finds its rows
 // again (their hashes are recomputed), and update kinds are forwarded as before.
+// The order every snapshot writes keys in (key group, then key bytes as std::string_view
+// compares them), through 16-byte prefixes: keys that are prefixes of each other, zero bytes,
+// bytes above 0x7f, keys longer than a prefix that differ only after it.
+TEST(JoinCheckpointTest, SnapshotKeysAreSortedByKeyGroupThenKeyBytes) {
+  std::vector<std::string> bytes = {"", std::string(1, '\0'), "a", std::string("a\0", 2), "ab",
+                                    "abcdefgh", std::string("abcdefgh\0", 9), "abcdefghi",
+                                    "abcdefghh", "\xff", "\x80\x01", "\x7f",
+                                    "abcdefghijklmnop", std::string("abcdefghijklmnop\0", 17),
+                                    "abcdefghijklmnopr", "abcdefghijklmnopq"};
+  uint64_t random = 42;
+  for (int i = 0; i < 2000; ++i) {
+    std::string key;
+    random = random * 6364136223846793005ULL + 1442695040888963407ULL;
+    const int length = static_cast<int>(random >> 60);  // 0..15
+    for (int b = 0; b < length; ++b) {
+      random = random * 6364136223846793005ULL + 1442695040888963407ULL;
+      key.push_back(static_cast<char>(random >> 56 & 0x3));  // few byte values: many ties
+    }
+    bytes.push_back(std::move(key));
+  }
+  std::vector<SnapshotKey> keys;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    keys.push_back(SnapshotKey{static_cast<int>(i % 3), bytes[i], static_cast<int32_t>(i)});
+  }
+  std::vector<SnapshotKey> expected = keys;
+  std::stable_sort(expected.begin(), expected.end(), [](const auto& left, const auto& right) {
+    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+    return left.bytes < right.bytes;
+  });
+  sortSnapshotKeys(keys);
+  ASSERT_EQ(keys.size(), expected.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(keys[i].keyGroup, expected[i].keyGroup) << i;
+    ASSERT_EQ(keys[i].bytes, expected[i].bytes) << i;
+  }
+}
+
 TEST(JoinCheckpointTest, InnerJoinRetractsRowsStoredBeforeTheCheckpoint) {
   Script before = [](JoinHarness& join) {
     return concat({join.left({Row::of("a", 1), Row::of("a", 1), Row::of("b", 2)}),

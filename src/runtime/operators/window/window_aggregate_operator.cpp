@@ -11,13 +11,14 @@
 #include "eddy/exceptions.h"
 #include "eddy/state/operator_state_store.h"
 #include "runtime/operators/chunk_exchange.h"
+#include "runtime/operators/stored_rows/stored_row_codec.h"
 #include "vector/chunk_operations.h"
 
 namespace eddy::runtime::operators {
 
+using function::accumulate;
 using function::Accumulator;
 using function::AggregateCall;
-using function::accumulate;
 using function::aggregateResult;
 using function::createAccumulator;
 
@@ -458,8 +459,10 @@ void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParall
                                               std::vector<std::string>& bodies) const {
   // One flat array sorted by key group, key bytes and window end, then written in runs: no
   // node per key, and the key bytes are compared only between windows of one key group.
+  // Key bytes are compared only when their 16-byte prefixes are equal (keyOrderPrefix).
   struct Entry {
     int keyGroup;
+    KeyOrderPrefix prefix;
     std::string_view keyBytes;
     const WindowState* window;
   };
@@ -468,20 +471,26 @@ void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParall
   for (const auto& [windowKey, state] : windows_) {
     std::string_view keyBytes = keyBytesOf(windowKey);
     int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
-    if (range.contains(keyGroup)) entries.push_back(Entry{keyGroup, keyBytes, &state});
+    if (range.contains(keyGroup)) {
+      entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &state});
+    }
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
     if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
-    if (int order = left.keyBytes.compare(right.keyBytes); order != 0) return order < 0;
+    const int order = compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes);
+    if (order != 0) return order < 0;
     return left.window->window.end < right.window->window.end;
   });
+  const auto sameKey = [](const Entry& left, const Entry& right) {
+    return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) == 0;
+  };
   std::string value;
   for (size_t groupStart = 0; groupStart < entries.size();) {
     const int keyGroup = entries[groupStart].keyGroup;
     size_t groupEnd = groupStart;
     size_t keys = 0;
     for (; groupEnd < entries.size() && entries[groupEnd].keyGroup == keyGroup; ++groupEnd) {
-      if (groupEnd == groupStart || entries[groupEnd].keyBytes != entries[groupEnd - 1].keyBytes) {
+      if (groupEnd == groupStart || !sameKey(entries[groupEnd], entries[groupEnd - 1])) {
         ++keys;
       }
     }
@@ -489,7 +498,7 @@ void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParall
     serialization::writeVarint(keys, body);
     for (size_t keyStart = groupStart; keyStart < groupEnd;) {
       size_t keyEnd = keyStart + 1;
-      while (keyEnd < groupEnd && entries[keyEnd].keyBytes == entries[keyStart].keyBytes) ++keyEnd;
+      while (keyEnd < groupEnd && sameKey(entries[keyEnd], entries[keyStart])) ++keyEnd;
       state::writeLengthPrefixed(entries[keyStart].keyBytes, body);
       serialization::writeVarint(keyEnd - keyStart, body);
       for (size_t i = keyStart; i < keyEnd; ++i) {
@@ -520,6 +529,7 @@ void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParal
   // snapshotWindows): no tree node per key.
   struct Entry {
     int keyGroup;
+    KeyOrderPrefix prefix;
     std::string_view keyBytes;
     const SessionKey* key;
   };
@@ -527,11 +537,13 @@ void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParal
   entries.reserve(sessionKeys_.size());
   for (const auto& [keyBytes, key] : sessionKeys_) {
     int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
-    if (range.contains(keyGroup)) entries.push_back(Entry{keyGroup, keyBytes, &key});
+    if (range.contains(keyGroup)) {
+      entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &key});
+    }
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
     if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
-    return left.keyBytes < right.keyBytes;
+    return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) < 0;
   });
   std::string value;
   for (size_t groupStart = 0; groupStart < entries.size();) {
