@@ -492,6 +492,29 @@ TEST(WindowTest, TumbleWindowsPendingAtASnapshotFireAfterTheRestore) {
                                    "+I[c, 2020-04-15T08:10, 2020-04-15T08:20, 1, 5]"}));
 }
 
+// An asynchronous snapshot of HOP windows: what the freeze copied is written after more rows
+// changed the windows' accumulators, new windows opened and a watermark fired some, as a
+// synchronous snapshot wrote it at the freeze; a restore from it fires the frozen windows.
+TEST(WindowTest, AnAsynchronousSnapshotWritesTheWindowsOfItsFreeze) {
+  auto spec = aggregateSpec(window(WindowKind::HOP, 10 * kMinute, 5 * kMinute));
+  auto before = subtaskHarness(spec, {});
+  before->push({input("a", "08:01", 1), input("b", "08:03", 10), input("a", "08:07", 2)});
+  const OperatorSnapshot atFreeze = before->snapshot(1);
+  auto frozen = before->freezeSnapshot(2);
+  before->push({input("a", "08:04", 5), input("c", "08:12", 7)});
+  EXPECT_FALSE(before->watermark("2020-04-15T08:06").empty());  // fires [07:55, 08:05)
+  EXPECT_NE(before->snapshot(3).keyedState, atFreeze.keyedState);
+  const OperatorSnapshot written = frozen.write();
+  EXPECT_EQ(written.keyedState, atFreeze.keyedState);
+  auto after = subtaskHarness(spec, {written});
+  EXPECT_EQ(after->finish(),
+            (Rows{"+I[a, 2020-04-15T07:55, 2020-04-15T08:05, 1, 1]",
+                  "+I[b, 2020-04-15T07:55, 2020-04-15T08:05, 1, 10]",
+                  "+I[a, 2020-04-15T08:00, 2020-04-15T08:10, 2, 3]",
+                  "+I[b, 2020-04-15T08:00, 2020-04-15T08:10, 1, 10]",
+                  "+I[a, 2020-04-15T08:05, 2020-04-15T08:15, 1, 2]"}));
+}
+
 TEST(WindowTest, TheWatermarkSurvivesARestoreSoAFiredWindowStaysFired) {
   auto spec = aggregateSpec(window(WindowKind::TUMBLE, 10 * kMinute));
   auto before = subtaskHarness(spec, {});

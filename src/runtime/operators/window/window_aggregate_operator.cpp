@@ -82,6 +82,118 @@ std::string_view keyBytesOf(std::string_view windowKey) {
   return windowKey.substr(kWindowEndBytes);
 }
 
+/// The pending windows of TUMBLE, HOP and CUMULATE as they were at a freeze: per window its key
+/// bytes (one arena), its bounds and its key and accumulator values (one flat array of Values),
+/// copied on the task thread; key groups, the sort and the serialization happen in write(), on
+/// the task's async snapshot writer. write() produces the block bodies of
+/// docs/state_format.md, "Window aggregate": per key group its keys by key bytes, each key's
+/// windows by end.
+class FrozenWindows final : public state::FrozenKeyGroups {
+ public:
+  FrozenWindows(KeyGroupRange range, int maxParallelism, size_t windows)
+      : range_(range), maxParallelism_(maxParallelism) {
+    windows_.reserve(windows);
+  }
+
+  void add(std::string_view keyBytes, const TimeWindow& window, const std::vector<Value>& keyValues,
+           const std::vector<function::Accumulator>& accumulators) {
+    Window frozen;
+    frozen.keyBegin = keyBytes_.size();
+    frozen.keySize = static_cast<uint32_t>(keyBytes.size());
+    frozen.start = window.start;
+    frozen.end = window.end;
+    frozen.valuesBegin = values_.size();
+    frozen.keyValueCount = static_cast<uint32_t>(keyValues.size());
+    keyBytes_.append(keyBytes);
+    values_.insert(values_.end(), keyValues.begin(), keyValues.end());
+    for (const function::Accumulator& accumulator : accumulators) {
+      values_.insert(values_.end(), accumulator.begin(), accumulator.end());
+    }
+    frozen.valueCount = static_cast<uint32_t>(values_.size() - frozen.valuesBegin);
+    windows_.push_back(frozen);
+  }
+
+  void write(std::vector<std::string>& bodies) override {
+    // One flat array sorted by key group, key bytes and window end, then written in runs: no
+    // node per key, and key bytes are compared only on ties of their 16-byte prefixes.
+    struct Entry {
+      int keyGroup;
+      KeyOrderPrefix prefix;
+      std::string_view keyBytes;
+      const Window* window;
+    };
+    std::vector<Entry> entries;
+    entries.reserve(windows_.size());
+    for (const Window& window : windows_) {
+      const std::string_view keyBytes =
+          std::string_view(keyBytes_).substr(window.keyBegin, window.keySize);
+      const int keyGroup = assignToKeyGroup(keyBytes, maxParallelism_);
+      if (range_.contains(keyGroup)) {
+        entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &window});
+      }
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
+      if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+      const int order = compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes);
+      if (order != 0) return order < 0;
+      return left.window->end < right.window->end;
+    });
+    const auto sameKey = [](const Entry& left, const Entry& right) {
+      return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) == 0;
+    };
+    std::string value;
+    for (size_t groupStart = 0; groupStart < entries.size();) {
+      const int keyGroup = entries[groupStart].keyGroup;
+      size_t groupEnd = groupStart;
+      size_t keys = 0;
+      for (; groupEnd < entries.size() && entries[groupEnd].keyGroup == keyGroup; ++groupEnd) {
+        if (groupEnd == groupStart || !sameKey(entries[groupEnd], entries[groupEnd - 1])) ++keys;
+      }
+      std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
+      serialization::writeVarint(keys, body);
+      for (size_t keyStart = groupStart; keyStart < groupEnd;) {
+        size_t keyEnd = keyStart + 1;
+        while (keyEnd < groupEnd && sameKey(entries[keyEnd], entries[keyStart])) ++keyEnd;
+        state::writeLengthPrefixed(entries[keyStart].keyBytes, body);
+        serialization::writeVarint(keyEnd - keyStart, body);
+        for (size_t i = keyStart; i < keyEnd; ++i) {
+          const Window& window = *entries[i].window;
+          state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(window.end, body);
+          value.clear();
+          writeInt64(window.start, value);
+          const Value* values = values_.data() + window.valuesBegin;
+          writeValueList(values, window.keyValueCount, value);
+          writeValueList(values + window.keyValueCount, window.valueCount - window.keyValueCount,
+                         value);
+          state::writeLengthPrefixed(value, body);
+        }
+        keyStart = keyEnd;
+      }
+      groupStart = groupEnd;
+    }
+    // What the freeze copied is let go of here, on the writer's thread.
+    windows_ = {};
+    values_ = {};
+    std::string().swap(keyBytes_);
+  }
+
+ private:
+  struct Window {
+    size_t keyBegin = 0;  // in keyBytes_
+    uint32_t keySize = 0;
+    uint32_t keyValueCount = 0;
+    int64_t start = 0;
+    int64_t end = 0;
+    size_t valuesBegin = 0;  // in values_: the key values, then every accumulator's values
+    uint32_t valueCount = 0;
+  };
+  const KeyGroupRange range_;
+  const int maxParallelism_;
+  std::vector<Window> windows_;
+  std::string keyBytes_;
+  std::vector<Value> values_;
+};
+
 }  // namespace
 
 WindowAggregateOperator::WindowAggregateOperator(std::shared_ptr<const WindowAggregateSpec> spec)
@@ -432,6 +544,15 @@ void WindowAggregateOperator::PendingWindowsState::snapshotKeyGroups(
   }
 }
 
+std::unique_ptr<state::FrozenKeyGroups>
+WindowAggregateOperator::PendingWindowsState::freezeKeyGroups(KeyGroupRange range,
+                                                              int maxParallelism) const {
+  if (operator_->spec_->window.kind == WindowKind::SESSION) {
+    return RawKeyedState::freezeKeyGroups(range, maxParallelism);  // written at the freeze
+  }
+  return operator_->freezeWindows(range, maxParallelism);
+}
+
 void WindowAggregateOperator::PendingWindowsState::restoreKeyGroup(int keyGroup,
                                                                    std::string_view body) {
   try {
@@ -455,72 +576,18 @@ const char* WindowAggregateOperator::pendingStateName() const {
   return spec_->window.kind == WindowKind::SESSION ? kSessionsStateName : kWindowsStateName;
 }
 
+std::unique_ptr<state::FrozenKeyGroups> WindowAggregateOperator::freezeWindows(
+    KeyGroupRange range, int maxParallelism) const {
+  auto frozen = std::make_unique<FrozenWindows>(range, maxParallelism, windows_.size());
+  for (const auto& [windowKey, state] : windows_) {
+    frozen->add(keyBytesOf(windowKey), state.window, state.keyValues, state.accumulators);
+  }
+  return frozen;
+}
+
 void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParallelism,
                                               std::vector<std::string>& bodies) const {
-  // One flat array sorted by key group, key bytes and window end, then written in runs: no
-  // node per key, and the key bytes are compared only between windows of one key group.
-  // Key bytes are compared only when their 16-byte prefixes are equal (keyOrderPrefix).
-  struct Entry {
-    int keyGroup;
-    KeyOrderPrefix prefix;
-    std::string_view keyBytes;
-    const WindowState* window;
-  };
-  std::vector<Entry> entries;
-  entries.reserve(windows_.size());
-  for (const auto& [windowKey, state] : windows_) {
-    std::string_view keyBytes = keyBytesOf(windowKey);
-    int keyGroup = assignToKeyGroup(keyBytes, maxParallelism);
-    if (range.contains(keyGroup)) {
-      entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &state});
-    }
-  }
-  std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
-    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
-    const int order = compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes);
-    if (order != 0) return order < 0;
-    return left.window->window.end < right.window->window.end;
-  });
-  const auto sameKey = [](const Entry& left, const Entry& right) {
-    return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) == 0;
-  };
-  std::string value;
-  for (size_t groupStart = 0; groupStart < entries.size();) {
-    const int keyGroup = entries[groupStart].keyGroup;
-    size_t groupEnd = groupStart;
-    size_t keys = 0;
-    for (; groupEnd < entries.size() && entries[groupEnd].keyGroup == keyGroup; ++groupEnd) {
-      if (groupEnd == groupStart || !sameKey(entries[groupEnd], entries[groupEnd - 1])) {
-        ++keys;
-      }
-    }
-    std::string& body = bodies[static_cast<size_t>(keyGroup - range.startKeyGroup)];
-    serialization::writeVarint(keys, body);
-    for (size_t keyStart = groupStart; keyStart < groupEnd;) {
-      size_t keyEnd = keyStart + 1;
-      while (keyEnd < groupEnd && sameKey(entries[keyEnd], entries[keyStart])) ++keyEnd;
-      state::writeLengthPrefixed(entries[keyStart].keyBytes, body);
-      serialization::writeVarint(keyEnd - keyStart, body);
-      for (size_t i = keyStart; i < keyEnd; ++i) {
-        const WindowState& window = *entries[i].window;
-        state::writeSerializedValue<int64_t, TypeSerializer<int64_t>>(window.window.end, body);
-        value.clear();
-        writeInt64(window.window.start, value);
-        writeValueList(window.keyValues.data(), window.keyValues.size(), value);
-        size_t accumulatorValues = 0;
-        for (const Accumulator& accumulator : window.accumulators) {
-          accumulatorValues += accumulator.size();
-        }
-        serialization::writeVarint(accumulatorValues, value);
-        for (const Accumulator& accumulator : window.accumulators) {
-          for (const Value& part : accumulator) TypeSerializer<Value>::serialize(part, value);
-        }
-        state::writeLengthPrefixed(value, body);
-      }
-      keyStart = keyEnd;
-    }
-    groupStart = groupEnd;
-  }
+  freezeWindows(range, maxParallelism)->write(bodies);
 }
 
 void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParallelism,

@@ -43,7 +43,10 @@
 // group of the key bytes, as the exchange routes rows) and a restore at another parallelism
 // reads exactly the keys of its key groups (docs/state_format.md, "Window aggregate"). The index
 // of due windows and the processing-time timers are not written: a restore rebuilds them from
-// the windows' ends (a processing-time window already due fires at the first timer check). The
+// the windows' ends (a processing-time window already due fires at the first timer check).
+// Snapshots of TUMBLE, HOP and CUMULATE windows are asynchronous: the freeze copies each
+// window's key bytes, bounds and values flat (FrozenWindows), and the task's async writer hashes,
+// sorts and serializes them; sessions are written at the freeze. The
 // event-time watermark is written too, unlike Flink's: as union operator list state
 // "_window_aggregate/watermark", restored as the lowest of the old subtasks' values. Without it
 // a row behind the old watermark arriving before the first watermark after a restore would open
@@ -120,6 +123,9 @@ class WindowAggregateOperator final : public StreamOperator {
    public:
     explicit PendingWindowsState(WindowAggregateOperator* windowOperator)
         : operator_(windowOperator) {}
+    /// TUMBLE, HOP and CUMULATE: the windows copied flat, written on the async writer.
+    std::unique_ptr<state::FrozenKeyGroups> freezeKeyGroups(KeyGroupRange range,
+                                                            int maxParallelism) const override;
     void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
                            std::vector<std::string>& bodies) const override;
     void restoreKeyGroup(int keyGroup, std::string_view body) override;
@@ -172,6 +178,10 @@ class WindowAggregateOperator final : public StreamOperator {
   /// (docs/state_format.md).
   void snapshotWindows(KeyGroupRange range, int maxParallelism,
                        std::vector<std::string>& bodies) const;
+  /// Checkpoints: the windows as they are now, to be written later (snapshotWindows = freeze,
+  /// then write).
+  std::unique_ptr<state::FrozenKeyGroups> freezeWindows(KeyGroupRange range,
+                                                        int maxParallelism) const;
   void snapshotSessions(KeyGroupRange range, int maxParallelism,
                         std::vector<std::string>& bodies) const;
   /// Checkpoints: decodes the block body of `keyGroup` and adds its windows (sessions) to the
