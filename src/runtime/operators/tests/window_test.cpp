@@ -556,6 +556,26 @@ TEST(WindowTest, SessionsPendingAtASnapshotMergeAfterTheRestoreInArrivalOrder) {
   EXPECT_EQ(after->finish(), Rows{});
 }
 
+// The same for sessions (written at the freeze: an asynchronous copy measured no shorter pause
+// on Nexmark q11): rows that merge, extend and open sessions after the freeze, and a watermark
+// that fires one, leave the frozen snapshot as a synchronous one at the freeze.
+TEST(WindowTest, AnAsynchronousSnapshotWritesTheSessionsOfItsFreeze) {
+  auto spec = aggregateSpec(window(WindowKind::SESSION, 5 * kMinute));
+  auto before = subtaskHarness(spec, {});
+  before->push({input("a", "00:08", 1), input("a", "00:00", 2), input("b", "00:01", 10)});
+  const OperatorSnapshot atFreeze = before->snapshot(1);
+  auto frozen = before->freezeSnapshot(2);
+  before->push({input("a", "00:04", 3), input("c", "00:02", 7), input("b", "00:03", 1)});
+  EXPECT_FALSE(before->watermark("2020-04-15T00:12").empty());  // fires b's session
+  EXPECT_NE(before->snapshot(3).keyedState, atFreeze.keyedState);
+  const OperatorSnapshot written = frozen.write();
+  EXPECT_EQ(written.keyedState, atFreeze.keyedState);
+  auto after = subtaskHarness(spec, {written});
+  EXPECT_EQ(after->finish(), (Rows{"+I[a, 2020-04-15T00:00, 2020-04-15T00:05, 1, 2]",
+                                   "+I[b, 2020-04-15T00:01, 2020-04-15T00:06, 1, 10]",
+                                   "+I[a, 2020-04-15T00:08, 2020-04-15T00:13, 1, 1]"}));
+}
+
 TEST(WindowTest, ProcessingTimeWindowsFireAfterARestore) {
   WindowSpec windowSpec = window(WindowKind::TUMBLE, 10 * kMinute);
   windowSpec.processingTime = true;
