@@ -19,10 +19,10 @@
 
 namespace eddy::runtime::operators {
 
+using function::accumulate;
 using function::Accumulator;
 using function::AggregateCall;
 using function::AggregateKind;
-using function::accumulate;
 using function::aggregateResult;
 using function::createAccumulator;
 
@@ -223,9 +223,8 @@ void OverAggregateOperator::processChunk(const vector::Chunk& chunk) {
         std::max(lastArrivalTime_, context().processingTimeService->currentProcessingTime());
     arrivalTime = lastArrivalTime_;
   }
-  const vector::Vector* timeColumn = spec_->processingTime || generalOrder_
-                                         ? nullptr
-                                         : &chunk.column(spec_->orderColumn);
+  const vector::Vector* timeColumn =
+      spec_->processingTime || generalOrder_ ? nullptr : &chunk.column(spec_->orderColumn);
   const bool rangeBounded = bounded_ && spec_->unit == OverFrameUnit::RANGE;
   const int64_t now = ttl() ? context().clock->currentTimeMillis() : 0;
   if (ttl()) expireIdlePartitionsIncrementally(chunk.size() * kTtlCleanupPartitionsPerRow, now);
@@ -639,27 +638,24 @@ void OverAggregateOperator::LastWritesState::snapshotKeyGroups(
                       });
 }
 
-void OverAggregateOperator::LastWritesState::restoreKeyGroup(int keyGroup,
-                                                             std::string_view body) {
+void OverAggregateOperator::LastWritesState::restoreKeyGroup(int keyGroup, std::string_view body) {
   over_->restoreLastWrites(keyGroup, body);
 }
 
 void OverAggregateOperator::restoreLastWrites(int keyGroup, std::string_view body) {
   try {
-    const uint64_t keyCount = readCount(body);
-    for (uint64_t k = 0; k < keyCount; ++k) {
-      const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
-      const auto lastWrite = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
-          state::readLengthPrefixed(body));
-      if (!ttl()) continue;  // restored without a TTL: nothing expires
-      const auto found = partitionIndex_.find(absl::string_view(keyBytes.data(), keyBytes.size()));
-      if (found != partitionIndex_.end()) {
-        partitions_[static_cast<size_t>(found->second)].lastWrite = lastWrite;
-      } else {
-        restoredLastWrites_[std::string(keyBytes)] = lastWrite;  // its partition comes later
-      }
-    }
-    checkFullyRead(body, "the last partition");
+    readKeyedInt64Body(
+        body, keyGroup, context().maxParallelism,
+        [&](std::string_view keyBytes, int64_t lastWrite) {
+          if (!ttl()) return;  // restored without a TTL: nothing expires
+          const auto found =
+              partitionIndex_.find(absl::string_view(keyBytes.data(), keyBytes.size()));
+          if (found != partitionIndex_.end()) {
+            partitions_[static_cast<size_t>(found->second)].lastWrite = lastWrite;
+          } else {
+            restoredLastWrites_[std::string(keyBytes)] = lastWrite;  // its partition comes later
+          }
+        });
   } catch (const std::exception& error) {
     throwUnrestorableState(kLastWritesStateName, context().operatorName, keyGroup, error.what());
   }

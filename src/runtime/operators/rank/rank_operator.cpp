@@ -62,9 +62,8 @@ void RankOperator::open(OperatorContext& context) {
                                                     rowsRawState_);
   // Registered with or without a TTL, so a snapshot taken with one is claimed without one.
   if (!windowed()) {
-    context.keyedStateBackend().registerRawKeyedState(kLastWritesStateName,
-                                                      state::StateKind::kValue,
-                                                      lastWritesRawState_);
+    context.keyedStateBackend().registerRawKeyedState(
+        kLastWritesStateName, state::StateKind::kValue, lastWritesRawState_);
   }
   restoringInOpen_ = false;
   storeRestoredRows();
@@ -107,9 +106,8 @@ template <typename Tie, typename Emit>
 void RankOperator::forEachVisible(size_t count, size_t from, Tie&& tie, Emit&& emit) const {
   if (spec_->rankKind == RankKind::ROW_NUMBER) {  // the rank is the position
     const size_t begin = std::max(from, static_cast<size_t>(spec_->rankStart - 1));
-    const size_t end = static_cast<uint64_t>(spec_->rankEnd) < count
-                           ? static_cast<size_t>(spec_->rankEnd)
-                           : count;
+    const size_t end =
+        static_cast<uint64_t>(spec_->rankEnd) < count ? static_cast<size_t>(spec_->rankEnd) : count;
     for (size_t i = begin; i < end; ++i) emit(i, static_cast<int64_t>(i) + 1);
     return;
   }
@@ -309,8 +307,7 @@ bool RankOperator::rowsEqual(RowRef a, RowRef b) const {
 void RankOperator::visibleRefs(const std::vector<RowRef>& sorted, size_t from,
                                std::vector<std::pair<RowRef, int64_t>>& out) const {
   forEachVisible(
-      sorted.size(), from,
-      [&](size_t i) { return compareSortKeys(sorted[i - 1], sorted[i]) == 0; },
+      sorted.size(), from, [&](size_t i) { return compareSortKeys(sorted[i - 1], sorted[i]) == 0; },
       [&](size_t i, int64_t rank) { out.emplace_back(sorted[i], rank); });
 }
 
@@ -328,8 +325,7 @@ void RankOperator::processStreamingRow(int32_t segment, int64_t r) {
   const bool accumulate = isAccumulate(chunk.rowKind(r));
   // Over an insert-only input ROW_NUMBER keeps only the top rows: a row sorting after a full
   // top N changes nothing.
-  const bool keepsOnlyTopRows =
-      spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER;
+  const bool keepsOnlyTopRows = spec_->inputInsertOnly && spec_->rankKind == RankKind::ROW_NUMBER;
   int32_t slot = topN_.find(keyBytes_);
   if (slot >= 0 && expired(topN_[slot], now_)) {
     expirePartition(slot);  // its next row starts it afresh
@@ -573,7 +569,9 @@ void RankOperator::finishInBatchMode() {
     // Within a partition, equal sort keys are equal whole keys.
     forEachVisible(
         end - begin, 0,
-        [&](size_t i) { return sorter.compareKeys(rows[begin + i - 1], sorter, rows[begin + i]) == 0; },
+        [&](size_t i) {
+          return sorter.compareKeys(rows[begin + i - 1], sorter, rows[begin + i]) == 0;
+        },
         [&](size_t i, int64_t rank) { appendRef(rows[begin + i].row, rank, RowKind::INSERT); });
     if (pending_.size() >= static_cast<size_t>(kDefaultBatchSize)) flushPending();
     begin = end;
@@ -708,19 +706,15 @@ void RankOperator::restoreRows(int keyGroup, std::string_view body) {
 
 void RankOperator::restoreLastWrites(int keyGroup, std::string_view body) {
   try {
-    const uint64_t keyCount = readCount(body);
-    for (uint64_t k = 0; k < keyCount; ++k) {
-      const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, context().maxParallelism);
-      const auto lastWrite = state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
-          state::readLengthPrefixed(body));
-      if (!ttl()) continue;  // restored without a TTL: nothing expires
-      if (const int32_t slot = topN_.find(keyBytes); slot >= 0) {
-        topN_[slot].lastWrite = lastWrite;
-      } else {
-        restoredLastWrites_[std::string(keyBytes)] = lastWrite;  // its rows come later
-      }
-    }
-    checkFullyRead(body, "the last partition");
+    readKeyedInt64Body(body, keyGroup, context().maxParallelism,
+                       [&](std::string_view keyBytes, int64_t lastWrite) {
+                         if (!ttl()) return;  // restored without a TTL: nothing expires
+                         if (const int32_t slot = topN_.find(keyBytes); slot >= 0) {
+                           topN_[slot].lastWrite = lastWrite;
+                         } else {
+                           restoredLastWrites_[std::string(keyBytes)] = lastWrite;  // rows later
+                         }
+                       });
   } catch (const std::exception& error) {
     throwUnrestorableState(kLastWritesStateName, context().operatorName, keyGroup, error.what());
   }

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eddy/detail/state/key_group_snapshot.h"
 #include "eddy/row_kind.h"
 #include "eddy/state/key_group_range.h"
 #include "eddy/state/keyed_state_backend.h"
@@ -169,6 +170,22 @@ void readKeyedListBody(std::string_view body, int keyGroup, int maxParallelism, 
     for (uint64_t index = 0; index < count; ++index) {
       visit(keyBytes, index, readElement(body));
     }
+  }
+  checkFullyRead(body, "the last key");
+}
+
+/// Reads a block body of the ValueState shape holding one TypeSerializer<int64_t> per key —
+/// keyCount:varint, then per key keyBytes:bytes value:bytes; the last writes of a state TTL
+/// ("_rank/last-writes", "_over_aggregate/last-writes") — and calls
+/// `visit(std::string_view keyBytes, int64_t value)` for each key. Throws InternalError when the
+/// bytes are truncated, a key belongs to another key group, or bytes trail.
+template <typename Visit>
+void readKeyedInt64Body(std::string_view body, int keyGroup, int maxParallelism, Visit&& visit) {
+  const uint64_t keyCount = readCount(body);
+  for (uint64_t k = 0; k < keyCount; ++k) {
+    const std::string_view keyBytes = readKeyOfKeyGroup(body, keyGroup, maxParallelism);
+    visit(keyBytes, state::readSerializedValue<int64_t, TypeSerializer<int64_t>>(
+                        state::readLengthPrefixed(body)));
   }
   checkFullyRead(body, "the last key");
 }
