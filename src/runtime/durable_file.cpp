@@ -43,7 +43,6 @@ void DurableFileWriter::append(std::string_view bytes) {
   if (bytes.size() >= kWriteBufferSize) {
     writeFully(bytes);
   } else {
-    if (buffer_.capacity() < kWriteBufferSize) buffer_.reserve(kWriteBufferSize);
     buffer_.append(bytes);
   }
 }

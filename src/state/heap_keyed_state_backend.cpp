@@ -142,10 +142,10 @@ void HeapKeyedStateBackend::registerRawKeyedState(const std::string& name, state
 
 namespace {
 
-/// Appends one block: name:bytes kind:u8 flags:u8 body:bytes.
 /// The most bytes a varint of a uint64_t takes.
 constexpr size_t kMaxVarintBytes = 10;
 
+/// Appends one block: name:bytes kind:u8 flags:u8 body:bytes.
 void appendBlock(std::string_view name, state::StateKind kind, uint8_t flags, std::string_view body,
                  std::string& blocks) {
   state::writeLengthPrefixed(name, blocks);

@@ -202,6 +202,9 @@ void OverAggregateOperator::open(OperatorContext& context) {
   // Registered with or without a TTL, so a snapshot taken with one is claimed without one.
   context.keyedStateBackend().registerRawKeyedState(kLastWritesStateName, state::StateKind::kValue,
                                                     lastWritesState_);
+  // Both states are restored now: a last write whose partition was not written (it expired
+  // between the two states' snapshots) has nothing to stamp.
+  restoredLastWrites_.clear();
 }
 
 void OverAggregateOperator::snapshotState(StateSnapshotContext& /*context*/) {
@@ -244,8 +247,10 @@ void OverAggregateOperator::processChunk(const vector::Chunk& chunk) {
     }
     keyBytes_.clear();
     vector::appendKeyBytes(chunk, spec_->partitionKeys, row, keyBytes_);
+    const size_t partitionsBefore = partitionIndex_.size();
     int32_t index = findOrAddPartition();
-    if (expired(partitions_[static_cast<size_t>(index)], now)) {
+    const bool existed = partitionIndex_.size() == partitionsBefore;
+    if (existed && expired(partitions_[static_cast<size_t>(index)], now)) {
       freePartition(index);  // its next row (this one) starts it afresh
       index = findOrAddPartition();
     }

@@ -67,6 +67,9 @@ void RankOperator::open(OperatorContext& context) {
   }
   restoringInOpen_ = false;
   storeRestoredRows();
+  // Both states are restored now: a last write whose partition was not written (it expired
+  // between the two states' snapshots) has nothing to stamp.
+  restoredLastWrites_.clear();
 }
 
 void RankOperator::snapshotState(StateSnapshotContext& /*context*/) {

@@ -35,7 +35,8 @@
 //   Deduplication keeping the first row on processing time: ValueState "rows" of the backend,
 //     the first row per key as Values, in the snapshot as any typed state (with TTL when
 //     RankSpec::stateTtlMillis is set).
-//   With a state TTL, Top-N and Deduplicate also write raw keyed state "_rank/last-writes",
+//   With a state TTL, Top-N and Deduplicate (not the first-row one above, whose ValueState has
+//     the TTL itself) also write raw keyed state "_rank/last-writes",
 //     per partition the time its kept rows last changed, so expiry goes on from it.
 // Bytes that do not decode throw InternalError naming the state, the operator and the key group.
 // Output is emitted by the end of every batch, so there is nothing to flush before a barrier.
