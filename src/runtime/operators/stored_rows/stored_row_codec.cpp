@@ -17,23 +17,20 @@
 namespace eddy::runtime::operators {
 
 void sortSnapshotKeys(std::vector<SnapshotKey>& keys) {
-  // Sorted through (key group, prefix, index) triples, whole key bytes compared on ties only.
+  // Sorted through small entries with the keys' prefixes (whole key bytes compared on ties).
   struct Sortable {
     int keyGroup;
     KeyOrderPrefix prefix;
+    std::string_view keyBytes;
     uint32_t index;
   };
   std::vector<Sortable> sortable;
   sortable.reserve(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
-    sortable.push_back(
-        Sortable{keys[i].keyGroup, keyOrderPrefix(keys[i].bytes), static_cast<uint32_t>(i)});
+    sortable.push_back(Sortable{keys[i].keyGroup, keyOrderPrefix(keys[i].bytes), keys[i].bytes,
+                                static_cast<uint32_t>(i)});
   }
-  std::sort(sortable.begin(), sortable.end(), [&](const Sortable& left, const Sortable& right) {
-    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
-    return compareKeys(left.prefix, keys[left.index].bytes, right.prefix, keys[right.index].bytes) <
-           0;
-  });
+  sortByKeyGroupAndKey(sortable, [](const Sortable&, const Sortable&) { return false; });
   std::vector<SnapshotKey> sorted;
   sorted.reserve(keys.size());
   for (const Sortable& entry : sortable) sorted.push_back(keys[entry.index]);

@@ -76,6 +76,24 @@ inline KeyOrderPrefix keyOrderPrefix(std::string_view keyBytes) {
   return prefix;
 }
 
+/// Sorts snapshot entries — each with `keyGroup`, `keyBytes` and `prefix` (keyOrderPrefix of
+/// the bytes) — by key group, then key bytes, then `before(left, right)` among entries of one
+/// key (a strict order, or always false).
+template <typename Entry, typename Before>
+void sortByKeyGroupAndKey(std::vector<Entry>& entries, Before&& before) {
+  std::sort(entries.begin(), entries.end(), [&](const Entry& left, const Entry& right) {
+    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
+    const int order = compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes);
+    return order != 0 ? order < 0 : before(left, right);
+  });
+}
+
+/// Whether two such entries are of the same key.
+template <typename Entry>
+bool sameKey(const Entry& left, const Entry& right) {
+  return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) == 0;
+}
+
 /// A key of an operator's KeyTable as a snapshot visits it.
 struct SnapshotKey {
   int keyGroup = 0;

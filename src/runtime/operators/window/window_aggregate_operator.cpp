@@ -132,15 +132,9 @@ class FrozenWindows final : public state::FrozenKeyGroups {
         entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &window});
       }
     }
-    std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
-      if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
-      const int order = compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes);
-      if (order != 0) return order < 0;
+    sortByKeyGroupAndKey(entries, [](const Entry& left, const Entry& right) {
       return left.window->end < right.window->end;
     });
-    const auto sameKey = [](const Entry& left, const Entry& right) {
-      return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) == 0;
-    };
     std::string value;
     for (size_t groupStart = 0; groupStart < entries.size();) {
       const int keyGroup = entries[groupStart].keyGroup;
@@ -608,10 +602,7 @@ void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParal
       entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &key});
     }
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& left, const Entry& right) {
-    if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
-    return compareKeys(left.prefix, left.keyBytes, right.prefix, right.keyBytes) < 0;
-  });
+  sortByKeyGroupAndKey(entries, [](const Entry&, const Entry&) { return false; });
   std::string value;
   for (size_t groupStart = 0; groupStart < entries.size();) {
     const int keyGroup = entries[groupStart].keyGroup;
