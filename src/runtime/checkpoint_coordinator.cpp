@@ -66,6 +66,7 @@ int64_t CheckpointCoordinator::runDueWork() {
     // A savepoint's failure fails its request only (Flink does not count it either).
     const bool savepoint = failSavepoint(
         id, reason == CheckpointFailureReason::JOB_ENDED ? kSavepointJobEnded : kSavepointDeclined);
+    if (!savepoint) storage_->discard(id);  // what its tasks wrote before it failed
     if (reason == CheckpointFailureReason::JOB_ENDED) {
       triggeringStopped_ = true;
     } else if (!savepoint) {
@@ -77,7 +78,10 @@ int64_t CheckpointCoordinator::runDueWork() {
       int64_t id = it->first;
       it = pending_.erase(it);
       job_.abortCheckpoint(id);
-      if (!failSavepoint(id, kSavepointExpired)) recordFailure(now);
+      if (!failSavepoint(id, kSavepointExpired)) {
+        storage_->discard(id);
+        recordFailure(now);
+      }
     } else {
       ++it;
     }
@@ -169,6 +173,7 @@ void CheckpointCoordinator::maybeTrigger(int64_t now) {
     return;
   }
   const int64_t id = nextCheckpointId_++;
+  storage_->initializeLocation(id);  // before any task writes its state file there
   pending_.emplace(id, now);
   nextTriggerTime_ = now + configuration_.intervalMillis;
   CheckpointOptions options;
@@ -228,6 +233,7 @@ void CheckpointCoordinator::shutdown(JobStatus status) {
   }
   wakeUp_.notify_all();
   if (timerThread_.joinable()) timerThread_.join();
+  // What the tasks wrote of checkpoints still pending goes with storage_->close() below.
   pending_.clear();
   if (stats_) stats_->reportInProgress(0);
   // Their requests fail as they go (SavepointRequest's destructor): the job ended.

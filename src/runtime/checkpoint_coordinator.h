@@ -175,6 +175,9 @@ class CheckpointCoordinator {
   std::vector<int64_t> retainedCheckpointIds() const;
   /// Where the latest completed checkpoint was stored (empty: none, or kept in memory).
   std::string latestCompletedCheckpointLocation() const;
+  /// Where the tasks write their state files of checkpoint `id` (CheckpointStorage::
+  /// stateDirectory; empty: they hand over bytes). Any thread.
+  std::filesystem::path stateDirectory(int64_t id) const { return storage_->stateDirectory(id); }
   int pendingCheckpointCount() const { return static_cast<int>(pending_.size()); }
   int consecutiveFailures() const { return consecutiveFailures_; }
 

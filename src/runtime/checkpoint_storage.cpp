@@ -19,6 +19,8 @@
 
 #include "runtime/durable_file.h"
 
+#include "eddy/state/keyed_state_backend.h"
+
 #include "eddy/exceptions.h"
 
 namespace eddy::runtime {
@@ -148,22 +150,28 @@ class StateFileWriter {
   XXH3_state_t hash_;
 };
 
-/// Writes the state file of `snapshot` at `path`; returns its size and checksum.
-std::pair<uint64_t, uint64_t> writeStateFile(const fs::path& path,
-                                             const OperatorSnapshot& snapshot) {
-  StateFileWriter file(path);
+/// Writes the header of a state file and its operator state entries.
+void writeStateFileHead(StateFileWriter& file,
+                        const std::map<std::string, std::string>& operatorState) {
   file.put([&](ByteWriter& header) {
     header.putRaw(kStateFileMagic);
     header.putU32(kCheckpointFormatVersion);
-    header.putU32(static_cast<uint32_t>(snapshot.operatorState.size()));
+    header.putU32(static_cast<uint32_t>(operatorState.size()));
   });
-  for (const auto& [name, blob] : snapshot.operatorState) {
+  for (const auto& [name, blob] : operatorState) {
     file.put([&](ByteWriter& header) {
       header.putString(name);
       header.putU64(blob.size());
     });
     file.append(blob);
   }
+}
+
+/// Writes the state file of `snapshot` at `path`; returns its size and checksum.
+std::pair<uint64_t, uint64_t> writeStateFile(const fs::path& path,
+                                             const OperatorSnapshot& snapshot) {
+  StateFileWriter file(path);
+  writeStateFileHead(file, snapshot.operatorState);
   file.put([&](ByteWriter& header) {
     header.putU32(static_cast<uint32_t>(snapshot.keyedState.size()));
   });
@@ -176,6 +184,25 @@ std::pair<uint64_t, uint64_t> writeStateFile(const fs::path& path,
   }
   return file.finish();
 }
+
+// The sections of a frozen keyed state, appended to a state file as they are written.
+class StateFileSections final : public state::KeyGroupSectionSink {
+ public:
+  explicit StateFileSections(StateFileWriter& file) : file_(file) {}
+  void addSection(int keyGroup, std::string_view bytes) override {
+    file_.put([&](ByteWriter& header) {
+      header.putI32(keyGroup);
+      header.putU64(bytes.size());
+    });
+    file_.append(bytes);
+    stateBytes_ += std::ssize(bytes);
+  }
+  int64_t stateBytes() const { return stateBytes_; }
+
+ private:
+  StateFileWriter& file_;
+  int64_t stateBytes_ = 0;
+};
 
 uint64_t trailingChecksum(std::string_view bytes) {
   ByteReader reader(bytes.substr(bytes.size() - kChecksumSize), "");
@@ -237,6 +264,29 @@ OperatorSnapshot decodeStateFile(std::string_view bytes, const std::string& file
   return snapshot;
 }
 
+/// Reads the state file at `file`, which `metadataName` recorded with `size` and `checksum`.
+OperatorSnapshot readStateFile(const fs::path& file, uint64_t size, uint64_t checksum,
+                               const std::string& metadataName) {
+  std::error_code error;
+  if (!fs::exists(file, error)) {
+    throw ValidationException("The state file '" + file.string() + "' listed in '" +
+                              metadataName + "' does not exist.");
+  }
+  std::string state = readWholeFile(file);
+  if (state.size() != size) {
+    throw ValidationException("The checkpoint file '" + file.string() +
+                              "' is truncated or corrupted: it has " +
+                              std::to_string(state.size()) + " bytes, '" + metadataName +
+                              "' recorded " + std::to_string(size) + ".");
+  }
+  OperatorSnapshot snapshot = decodeStateFile(state, file.string());
+  if (trailingChecksum(state) != checksum) {
+    throw ValidationException("The checkpoint file '" + file.string() + "' is not the one '" +
+                              metadataName + "' recorded (its checksum differs).");
+  }
+  return snapshot;
+}
+
 std::string stateFileName(size_t operatorOrdinal, size_t subtask) {
   return "op-" + std::to_string(operatorOrdinal) + "-subtask-" + std::to_string(subtask);
 }
@@ -245,9 +295,56 @@ std::string stateFileName(size_t operatorOrdinal, size_t subtask) {
 
 // ---- writing -------------------------------------------------------------------------
 
+OperatorSnapshot::StateFile writeTaskStateFile(
+    const fs::path& path, const std::map<std::string, std::string>& operatorState,
+    state::FrozenKeyedState& keyedState) {
+  StateFileWriter file(path);
+  writeStateFileHead(file, operatorState);
+  const KeyGroupRange range = keyedState.keyGroupRange();
+  file.put([&](ByteWriter& header) { header.putU32(static_cast<uint32_t>(range.size())); });
+  StateFileSections sections(file);
+  keyedState.writeSections(sections);
+  int64_t stateBytes = sections.stateBytes();
+  for (const auto& [name, blob] : operatorState) stateBytes += std::ssize(blob);
+  const auto [size, checksum] = file.finish();
+  return OperatorSnapshot::StateFile{path.string(), size, checksum, stateBytes};
+}
+
+std::shared_ptr<const CompletedCheckpoint> withStateInMemory(
+    std::shared_ptr<const CompletedCheckpoint> checkpoint) {
+  if (checkpoint == nullptr) return checkpoint;
+  bool inFiles = false;
+  for (const auto& [uid, subtasks] : checkpoint->operators) {
+    for (const OperatorSnapshot& snapshot : subtasks) inFiles = inFiles || snapshot.stateFile;
+  }
+  if (!inFiles) return checkpoint;
+  auto loaded = std::make_shared<CompletedCheckpoint>(*checkpoint);
+  const std::string metadata =
+      "the metadata of checkpoint " + std::to_string(checkpoint->id) + " (in memory)";
+  for (auto& [uid, subtasks] : loaded->operators) {
+    for (OperatorSnapshot& snapshot : subtasks) {
+      if (!snapshot.stateFile) continue;
+      const OperatorSnapshot::StateFile file = *snapshot.stateFile;
+      const bool finished = snapshot.finished;
+      snapshot = readStateFile(file.path, file.size, file.checksum, metadata);
+      snapshot.finished = finished;
+    }
+  }
+  return loaded;
+}
+
 void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint, const fs::path& directory) {
   std::error_code error;
-  fs::remove_all(directory, error);  // an incomplete attempt with the same id
+  bool tasksWroteFiles = false;
+  for (const auto& [uid, subtasks] : checkpoint.operators) {
+    for (const OperatorSnapshot& snapshot : subtasks) {
+      tasksWroteFiles = tasksWroteFiles || snapshot.stateFile;
+    }
+  }
+  // An incomplete attempt with the same id goes; where the tasks wrote their state files into
+  // the directory, the storage emptied it when the checkpoint was triggered.
+  if (!tasksWroteFiles) fs::remove_all(directory, error);
+  fs::remove(directory / kCheckpointMetadataFileName, error);
   fs::create_directories(directory, error);
   if (error) throwWriteError(directory, error.message());
   fsyncDirectory(directory.parent_path());
@@ -272,6 +369,17 @@ void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint, const fs::p
         continue;
       }
       metadata.putU8(flags | kSubtaskHasStateFile);
+      if (snapshot.stateFile) {
+        // Written by the task (writeTaskStateFile), fsynced; into this directory unless the
+        // checkpoint is written elsewhere too (a copy then).
+        const fs::path written = snapshot.stateFile->path;
+        std::string name = written.filename().string();
+        if (written.parent_path() != directory) writeDurably(directory / name, readWholeFile(written));
+        metadata.putString(name);
+        metadata.putU64(snapshot.stateFile->size);
+        metadata.putU64(snapshot.stateFile->checksum);
+        continue;
+      }
       std::string name = stateFileName(ordinal, subtask);
       const auto [size, checksum] = writeStateFile(directory / name, snapshot);
       metadata.putString(name);
@@ -340,24 +448,7 @@ std::shared_ptr<const CompletedCheckpoint> readCheckpoint(const fs::path& path) 
           throw ValidationException("The checkpoint file '" + metadataName +
                                     "' is corrupted: it names the state file '" + name + "'.");
         }
-        fs::path file = directory / name;
-        if (!fs::exists(file, error)) {
-          throw ValidationException("The state file '" + file.string() + "' listed in '" +
-                                    metadataName + "' does not exist.");
-        }
-        std::string state = readWholeFile(file);
-        if (state.size() != size) {
-          throw ValidationException("The checkpoint file '" + file.string() +
-                                    "' is truncated or corrupted: it has " +
-                                    std::to_string(state.size()) + " bytes, '" + metadataName +
-                                    "' recorded " + std::to_string(size) + ".");
-        }
-        snapshot = decodeStateFile(state, file.string());
-        if (trailingChecksum(state) != checksum) {
-          throw ValidationException("The checkpoint file '" + file.string() +
-                                    "' is not the one '" + metadataName +
-                                    "' recorded (its checksum differs).");
-        }
+        snapshot = readStateFile(directory / name, size, checksum, metadataName);
       }
       snapshot.finished = (flags & kSubtaskFinished) != 0;
     }
@@ -421,6 +512,19 @@ std::string FileSystemCheckpointStorage::store(const CompletedCheckpoint& checkp
   return directory.string();
 }
 
+fs::path FileSystemCheckpointStorage::stateDirectory(int64_t id) const {
+  return checkpointDirectory(id);
+}
+
+void FileSystemCheckpointStorage::initializeLocation(int64_t id) noexcept {
+  const fs::path directory = checkpointDirectory(id);
+  std::error_code error;
+  fs::remove_all(directory, error);  // an incomplete attempt with the same id
+  fs::create_directories(directory, error);
+  // The directory's entry is made durable with the _metadata (store() fsyncs the job's
+  // directory before it writes it).
+}
+
 void FileSystemCheckpointStorage::discard(int64_t id) {
   std::error_code error;
   fs::remove_all(checkpointDirectory(id), error);
@@ -428,6 +532,17 @@ void FileSystemCheckpointStorage::discard(int64_t id) {
 
 void FileSystemCheckpointStorage::close() {
   std::error_code error;
+  // Directories of checkpoints that never completed (aborted while a task still wrote into
+  // them): no _metadata, never read.
+  for (fs::directory_iterator entry(jobDirectory_, error), end; !error && entry != end;
+       entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    if (name.starts_with("chk-") && entry->is_directory(error) &&
+        !fs::exists(entry->path() / kCheckpointMetadataFileName, error)) {
+      fs::remove_all(entry->path(), error);
+    }
+  }
+  error.clear();
   if (fs::is_directory(jobDirectory_, error) && fs::is_empty(jobDirectory_, error)) {
     fs::remove(jobDirectory_, error);
   }

@@ -21,6 +21,10 @@
 #include "graph/job_graph.h"
 #include "runtime/completed_checkpoint.h"
 
+namespace eddy::state {
+class FrozenKeyedState;
+}
+
 namespace eddy::runtime {
 
 /// The version of the metadata and state file formats this eddy writes and reads.
@@ -35,6 +39,14 @@ class CheckpointStorage {
   /// it is kept in memory only). Throws (any exception) when it cannot: the checkpoint then
   /// fails and nothing of it is left behind.
   virtual std::string store(const CompletedCheckpoint& checkpoint) = 0;
+  /// Where the tasks write the state files of checkpoint `id` themselves, straight from their
+  /// frozen state (writeTaskStateFile), before they acknowledge it; empty: they hand over bytes
+  /// and store() writes everything. Any thread.
+  virtual std::filesystem::path stateDirectory(int64_t /*id*/) const { return {}; }
+  /// Called when checkpoint `id` is triggered, before any task writes into stateDirectory(id):
+  /// prepares an empty directory there. Never throws: where it cannot, the tasks' writes fail
+  /// and they decline the checkpoint, which then fails as any other.
+  virtual void initializeLocation(int64_t /*id*/) noexcept {}
   /// Deletes what store() wrote for checkpoint `id` (an older one beyond num-retained, or
   /// every retained one when the job ends and the retention policy says so). Never throws.
   virtual void discard(int64_t id) = 0;
@@ -58,8 +70,12 @@ class FileSystemCheckpointStorage final : public CheckpointStorage {
   FileSystemCheckpointStorage(std::filesystem::path checkpointsDirectory, std::string jobId);
 
   std::string store(const CompletedCheckpoint& checkpoint) override;
+  /// `checkpointDirectory(id)`: the tasks write their state files into `chk-<n>/`.
+  std::filesystem::path stateDirectory(int64_t id) const override;
+  void initializeLocation(int64_t id) noexcept override;
   void discard(int64_t id) override;
-  /// Removes the job's directory when no checkpoint is left in it.
+  /// Removes the directories of checkpoints that never completed, and the job's directory
+  /// when no checkpoint is left in it.
   void close() override;
 
   std::filesystem::path jobDirectory() const { return jobDirectory_; }
@@ -69,11 +85,27 @@ class FileSystemCheckpointStorage final : public CheckpointStorage {
   std::filesystem::path jobDirectory_;
 };
 
-/// Writes `checkpoint` into `directory` (created; an existing one is replaced): the state
-/// files first, each fsynced, then `_metadata` atomically. Throws ConnectorException naming the
-/// file that could not be written.
+/// Writes `checkpoint` into `directory` (created; an existing one is replaced unless its
+/// tasks wrote their state files into it): the state files the tasks did not write first, each
+/// fsynced, then `_metadata` atomically. A state file a task wrote elsewhere is copied in.
+/// Throws ConnectorException naming the file that could not be written.
 void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint,
                               const std::filesystem::path& directory);
+
+/// Writes the state file of one operator subtask at `path` (docs/state_format.md, "State
+/// files"): `operatorState`, then the sections of `keyedState` streamed into the file as they
+/// are written, through buffers of one key group, never the whole state in memory; fsynced.
+/// Called by a task's asynchronous snapshot writer. Throws ConnectorException naming the file.
+OperatorSnapshot::StateFile writeTaskStateFile(
+    const std::filesystem::path& path, const std::map<std::string, std::string>& operatorState,
+    state::FrozenKeyedState& keyedState);
+
+/// `checkpoint` with the state of every snapshot that is in a state file of its tasks
+/// (OperatorSnapshot::stateFile) read into memory, as a restore wants it; `checkpoint` itself
+/// when none is. Throws ValidationException naming the file when one is missing, truncated or
+/// not the one the task wrote.
+std::shared_ptr<const CompletedCheckpoint> withStateInMemory(
+    std::shared_ptr<const CompletedCheckpoint> checkpoint);
 
 /// Reads a checkpoint or savepoint back: `path` is its directory or the `_metadata` file in it.
 /// Throws ValidationException naming the path or the file when the path does not exist, has

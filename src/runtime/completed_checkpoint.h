@@ -58,6 +58,7 @@ struct CompletedCheckpoint {
       for (const OperatorSnapshot& snapshot : subtasks) {
         for (const auto& [name, value] : snapshot.operatorState) bytes += std::ssize(value);
         for (const auto& [group, value] : snapshot.keyedState) bytes += std::ssize(value);
+        if (snapshot.stateFile) bytes += snapshot.stateFile->stateBytes;
       }
     }
     for (const auto& [uid, state] : sourceCoordinators) bytes += std::ssize(state);

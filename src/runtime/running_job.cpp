@@ -30,13 +30,24 @@ std::string randomJobId() {
 }
 }  // namespace
 
+namespace {
+
+// A checkpoint whose tasks wrote their state into files (file-system storage) is read back once,
+// when the job is created: every task restores from memory.
+TaskSettings withRestoredStateInMemory(TaskSettings settings) {
+  settings.restoredCheckpoint = withStateInMemory(std::move(settings.restoredCheckpoint));
+  return settings;
+}
+
+}  // namespace
+
 RunningJob::RunningJob(std::string name, graph::JobGraph graph, const Clock& clock,
                        TaskSettings settings, std::string jobId)
     : name_(std::move(name)),
       jobId_(jobId.empty() ? randomJobId() : std::move(jobId)),
       graph_(std::move(graph)),
       clock_(clock),
-      settings_(std::move(settings)) {
+      settings_(withRestoredStateInMemory(std::move(settings))) {
   gates_.resize(graph_.vertices.size());
   mailboxes_.resize(graph_.vertices.size());
   finishedTasks_.resize(graph_.vertices.size());
@@ -288,6 +299,13 @@ bool RunningJob::completeSavepoint(int64_t id) {
   sendToAllTasksLocked(MailAction([] {}));
   recordOutcomeLocked(id, CheckpointOutcome{CheckpointStatus::COMPLETED, std::move(checkpoint)});
   return true;
+}
+
+std::filesystem::path RunningJob::stateDirectoryOf(int64_t checkpointId,
+                                                  const CheckpointOptions& options) const {
+  // A savepoint's state is handed over as bytes and written to its own directory.
+  if (coordinator_ == nullptr || options.isSavepoint()) return {};
+  return coordinator_->stateDirectory(checkpointId);
 }
 
 SavepointStopMode RunningJob::stopModeOf(int64_t checkpointId) const {

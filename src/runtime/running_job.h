@@ -23,6 +23,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -92,6 +93,11 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   /// How the tasks stop at checkpoint `id`: SUSPEND or DRAIN for the savepoint of a
   /// stop-with-savepoint, NONE for any other. Any thread.
   SavepointStopMode stopModeOf(int64_t checkpointId) const;
+  /// Where a task writes the state files of checkpoint `id` itself (its asynchronous part);
+  /// empty: it hands the bytes over in its acknowledgement (in-memory checkpoint storage, a
+  /// savepoint). Any thread.
+  std::filesystem::path stateDirectoryOf(int64_t checkpointId,
+                                         const CheckpointOptions& options) const;
   /// The coordinator stored savepoint `id`: it stops being pending (waitForCheckpoint says
   /// COMPLETED) without notifyCheckpointComplete to the tasks or the split enumerators (see
   /// CheckpointTarget::completeSavepoint). False as completeCheckpoint.

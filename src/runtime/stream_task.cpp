@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <optional>
 
 #include "common/check.h"
 #include "eddy/connector/source.h"
 #include "eddy/exceptions.h"
+#include "runtime/checkpoint_storage.h"
 #include "runtime/running_job.h"
 #include "eddy/state/keyed_state_backend.h"
 #include "eddy/state/operator_state_store.h"
@@ -578,7 +580,8 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier,
     job_.acknowledgeCheckpoint(vertexIndex_, subtaskIndex_, barrier.id, std::move(snapshots),
                                timing);
   } else {
-    submitAsyncSnapshot(barrier.id, std::move(snapshots), std::move(frozen), timing);
+    submitAsyncSnapshot(barrier.id, barrier.options, std::move(snapshots), std::move(frozen),
+                        timing);
   }
   // Stop-with-savepoint without drain: nothing more leaves this task until the savepoint ended.
   if (!finished_ && job_.stopModeOf(barrier.id) == SavepointStopMode::SUSPEND) {
@@ -586,7 +589,8 @@ void StreamTask::performCheckpoint(const CheckpointBarrier& barrier,
   }
 }
 
-void StreamTask::submitAsyncSnapshot(int64_t checkpointId, std::vector<OperatorSnapshot> snapshots,
+void StreamTask::submitAsyncSnapshot(int64_t checkpointId, const CheckpointOptions& options,
+                                     std::vector<OperatorSnapshot> snapshots,
                                      std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen,
                                      SubtaskCheckpointTiming timing) {
   struct Work {
@@ -594,12 +598,25 @@ void StreamTask::submitAsyncSnapshot(int64_t checkpointId, std::vector<OperatorS
     std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen;
   };
   auto work = std::make_shared<Work>(Work{std::move(snapshots), std::move(frozen)});
-  asyncSnapshots_.submit([this, work, checkpointId, timing]() mutable {
+  // With file-system storage each operator's state goes straight into its own state file in
+  // the checkpoint's directory, and the acknowledgement names the file (Flink's
+  // CheckpointStateOutputStream); else the bytes travel in the acknowledgement.
+  std::filesystem::path directory = job_.stateDirectoryOf(checkpointId, options);
+  asyncSnapshots_.submit([this, work, checkpointId, timing, directory]() mutable {
     const auto start = std::chrono::steady_clock::now();
     try {
       for (size_t i = 0; i < work->frozen.size(); ++i) {
         if (work->frozen[i] == nullptr) continue;
-        work->frozen[i]->write(work->snapshots[i].keyedState);
+        OperatorSnapshot& snapshot = work->snapshots[i];
+        if (directory.empty()) {
+          work->frozen[i]->write(snapshot.keyedState);
+        } else {
+          const std::string name = "task-" + std::to_string(vertexIndex_) + "-op-" +
+                                   std::to_string(i) + "-subtask-" + std::to_string(subtaskIndex_);
+          snapshot.stateFile =
+              writeTaskStateFile(directory / name, snapshot.operatorState, *work->frozen[i]);
+          snapshot.operatorState.clear();
+        }
         work->frozen[i].reset();
       }
     } catch (...) {

@@ -103,8 +103,10 @@ class StreamTask final : public ProcessingTimeService, private CheckpointBarrier
   // Snapshots the chain, forwards the barrier and acknowledges with the time it took (the
   // task's sync duration) and `alignmentDurationMicros` (the barrier handler's).
   void performCheckpoint(const CheckpointBarrier& barrier, int64_t alignmentDurationMicros = 0);
-  /// Writes the frozen keyed state into `snapshots` on the async writer, then acknowledges.
-  void submitAsyncSnapshot(int64_t checkpointId, std::vector<OperatorSnapshot> snapshots,
+  /// Writes the frozen keyed state into `snapshots` (or, with file-system checkpoint storage,
+  /// into state files the snapshots name) on the async writer, then acknowledges.
+  void submitAsyncSnapshot(int64_t checkpointId, const CheckpointOptions& options,
+                           std::vector<OperatorSnapshot> snapshots,
                            std::vector<std::unique_ptr<state::FrozenKeyedState>> frozen,
                            SubtaskCheckpointTiming timing);
   void notifyCheckpointComplete(int64_t checkpointId);

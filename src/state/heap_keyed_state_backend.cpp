@@ -176,27 +176,25 @@ class FrozenHeapKeyedState final : public state::FrozenKeyedState {
                        std::vector<FrozenRawState> rawStates)
       : range_(range), sections_(std::move(sections)), rawStates_(std::move(rawStates)) {}
 
-  void write(std::map<int, std::string>& sections) override {
-    std::vector<std::vector<std::string>> rawBodies;
-    rawBodies.reserve(rawStates_.size());
-    for (FrozenRawState& raw : rawStates_) {
-      rawBodies.emplace_back(static_cast<size_t>(range_.size()));
-      raw.frozen->write(rawBodies.back());
-      raw.frozen.reset();
-    }
+  KeyGroupRange keyGroupRange() const override { return range_; }
+
+  void writeSections(state::KeyGroupSectionSink& sink) override {
+    // One key group at a time, through buffers reused from one to the next: a checkpoint
+    // streams the sections into its state file and never holds all of them at once.
+    std::vector<std::string> rawBodies(rawStates_.size());
+    std::string out;
     for (int keyGroup = range_.startKeyGroup; keyGroup <= range_.endKeyGroup; ++keyGroup) {
-      const auto index = static_cast<size_t>(keyGroup - range_.startKeyGroup);
-      FrozenSection& frozen = sections_[index];
-      // The section is sized once and the raw bodies (often most of it) copied into it once.
       uint64_t rawBlockCount = 0;
       size_t rawBytes = 0;
       for (size_t i = 0; i < rawStates_.size(); ++i) {
-        const std::string& body = rawBodies[i][index];
+        std::string& body = rawBodies[i];
+        body.clear();
+        rawStates_[i].frozen->writeKeyGroup(keyGroup, body);
         if (body.empty()) continue;
         ++rawBlockCount;
         rawBytes += rawStates_[i].name.size() + body.size() + 2 * kMaxVarintBytes + 2;
       }
-      std::string& out = sections[keyGroup];
+      FrozenSection& frozen = sections_[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
       out.clear();
       out.reserve(16 + frozen.typedBlocks.size() + rawBytes + frozen.restoredBlocks.size());
       out.push_back(static_cast<char>(state::kKeyGroupSnapshotVersion));
@@ -205,14 +203,15 @@ class FrozenHeapKeyedState final : public state::FrozenKeyedState {
                                  out);
       out.append(frozen.typedBlocks);
       for (size_t i = 0; i < rawStates_.size(); ++i) {
-        std::string& body = rawBodies[i][index];
-        if (body.empty()) continue;
-        appendBlock(rawStates_[i].name, rawStates_[i].kind, 0, body, out);
-        std::string().swap(body);
+        if (rawBodies[i].empty()) continue;
+        appendBlock(rawStates_[i].name, rawStates_[i].kind, 0, rawBodies[i], out);
       }
       out.append(frozen.restoredBlocks);
       frozen = FrozenSection{};
+      sink.addSection(keyGroup, out);
     }
+    // What the freeze shared is let go of here, on the writer's thread.
+    rawStates_.clear();
   }
 
  private:

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "eddy/runtime/checkpoint_barrier.h"
@@ -34,8 +35,20 @@ struct OperatorSnapshot {
   /// snapshots, so it holds no state, and a restore starts it as finished instead of running
   /// it again (Flink's FinishedOperatorSubtaskState).
   bool finished = false;
+  /// A state file the task wrote this snapshot into, straight from its frozen state, in the
+  /// checkpoint's directory (file-system checkpoint storage; Flink's FileStateHandle): then
+  /// operatorState and keyedState are empty here and everything is in the file, which a
+  /// restore reads back (runtime::withStateInMemory).
+  struct StateFile {
+    std::string path;
+    uint64_t size = 0;      // of the file
+    uint64_t checksum = 0;  // its trailing XXH3-64
+    int64_t stateBytes = 0; // the bytes of state in it, without framing
+    friend bool operator==(const StateFile&, const StateFile&) = default;
+  };
+  std::optional<StateFile> stateFile;
 
-  bool empty() const { return operatorState.empty() && keyedState.empty(); }
+  bool empty() const { return operatorState.empty() && keyedState.empty() && !stateFile; }
   friend bool operator==(const OperatorSnapshot&, const OperatorSnapshot&) = default;
 };
 

@@ -50,14 +50,39 @@ namespace eddy {
 namespace state {
 
 /// The block bodies of a raw keyed state as they were at a freeze, written later on any thread
-/// (see the file comment).
+/// (see the file comment), one key group at a time, so that a checkpoint streams them into its
+/// state file without holding all of them at once.
 class FrozenKeyGroups {
  public:
   virtual ~FrozenKeyGroups() = default;
+  /// Appends to `body` (empty on entry) what RawKeyedState::snapshotKeyGroups would have
+  /// written for `keyGroup` at the freeze; nothing for a key group without entries. Called for
+  /// key groups of the frozen range in ascending order, each at most once, on one thread.
+  virtual void writeKeyGroup(int keyGroup, std::string& body) = 0;
+};
+
+/// A FrozenKeyGroups that writes every body at once, at the first writeKeyGroup, and then
+/// hands them out: for raw states whose bodies are small beside the rows an operator stores.
+class FrozenKeyGroupBodies : public FrozenKeyGroups {
+ public:
+  explicit FrozenKeyGroupBodies(KeyGroupRange range) : range_(range) {}
+  void writeKeyGroup(int keyGroup, std::string& body) final;
+
+ protected:
   /// Writes what RawKeyedState::snapshotKeyGroups would have written at the freeze into
   /// `bodies` (sized to the range, filled with empty strings). Called once.
   virtual void write(std::vector<std::string>& bodies) = 0;
+
+ private:
+  const KeyGroupRange range_;
+  bool written_ = false;
+  std::vector<std::string> bodies_;
 };
+
+/// Writes the bodies of every key group of `range` (the frozen range) into `bodies`, as
+/// RawKeyedState::snapshotKeyGroups would.
+void writeAllKeyGroups(FrozenKeyGroups& frozen, KeyGroupRange range,
+                       std::vector<std::string>& bodies);
 
 /// Keyed state kept outside the backend's typed states and snapshotted with them (see the
 /// file comment). Implemented by its owner, which outlives the backend's use of it (it is
@@ -80,14 +105,27 @@ class RawKeyedState {
   virtual void restoreKeyGroup(int keyGroup, std::string_view body) = 0;
 };
 
+/// Where the sections of a frozen keyed state go as they are written: a checkpoint's state
+/// file, or a map in memory.
+class KeyGroupSectionSink {
+ public:
+  virtual ~KeyGroupSectionSink() = default;
+  /// Takes the section of `keyGroup`; `bytes` are valid during the call only.
+  virtual void addSection(int keyGroup, std::string_view bytes) = 0;
+};
+
 /// The sections of a keyed state backend as they were at a freeze, written later on any thread
 /// (see the file comment).
 class FrozenKeyedState {
  public:
   virtual ~FrozenKeyedState() = default;
-  /// Writes what KeyedStateBackend::snapshotKeyGroups would have written at the freeze into
-  /// `sections`. Called once.
-  virtual void write(std::map<int, std::string>& sections) = 0;
+  /// The key groups it writes: one section each.
+  virtual KeyGroupRange keyGroupRange() const = 0;
+  /// Hands `sink` the section of every key group of keyGroupRange(), in ascending order: what
+  /// KeyedStateBackend::snapshotKeyGroups would have written at the freeze. Called once.
+  virtual void writeSections(KeyGroupSectionSink& sink) = 0;
+  /// writeSections into `sections`, by key group.
+  void write(std::map<int, std::string>& sections);
 };
 
 }  // namespace state

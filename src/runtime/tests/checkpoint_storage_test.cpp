@@ -1,7 +1,8 @@
 // Checkpoint directories on disk: a round trip of a checkpoint with several operators,
 // subtasks, operator-state blobs and key groups; the layout `<dir>/<job id>/chk-<n>/` with
 // `_metadata`; the errors for a missing path, a missing `_metadata`, a flipped byte and a
-// truncated file, each naming the directory or file; discard and close.
+// truncated file, each naming the directory or file; discard and close; state files a task
+// wrote itself (writeTaskStateFile) named by the metadata and read back into memory.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "eddy/exceptions.h"
+#include "eddy/state/keyed_state_backend.h"
 #include "runtime/checkpoint_storage.h"
 
 namespace eddy::runtime {
@@ -157,6 +159,68 @@ TEST_F(CheckpointStorageTest, DiscardRemovesACheckpointAndCloseTheEmptyJobDirect
   storage.discard(2);
   storage.close();
   EXPECT_FALSE(fs::exists(root_ / "job"));
+}
+
+// Key groups 2..4 as a frozen backend hands them over, one section at a time.
+class FakeFrozenKeyedState final : public state::FrozenKeyedState {
+ public:
+  KeyGroupRange keyGroupRange() const override { return KeyGroupRange{2, 4}; }
+  void writeSections(state::KeyGroupSectionSink& sink) override {
+    for (int keyGroup = 2; keyGroup <= 4; ++keyGroup) sink.addSection(keyGroup, sectionOf(keyGroup));
+  }
+  static std::string sectionOf(int keyGroup) {
+    return "section " + std::to_string(keyGroup) + std::string(static_cast<size_t>(keyGroup) * 100, 'k');
+  }
+};
+
+TEST_F(CheckpointStorageTest, AStateFileATaskWroteIsNamedByTheMetadataAndReadBack) {
+  FileSystemCheckpointStorage storage(root_, "job");
+  storage.initializeLocation(5);
+  storage.initializeLocation(6);  // never completes
+  const fs::path directory = storage.stateDirectory(5);
+  EXPECT_EQ(directory, root_ / "job" / "chk-5");
+  FakeFrozenKeyedState frozen;
+  const std::map<std::string, std::string> operatorState{{"position", "p"}};
+  OperatorSnapshot written;
+  written.stateFile = writeTaskStateFile(directory / "task-0-op-0-subtask-0", operatorState, frozen);
+  EXPECT_EQ(written.stateFile->path, (directory / "task-0-op-0-subtask-0").string());
+  EXPECT_EQ(written.stateFile->size, fs::file_size(directory / "task-0-op-0-subtask-0"));
+  auto checkpoint = std::make_shared<CompletedCheckpoint>();
+  checkpoint->id = 5;
+  checkpoint->operators["keyed"] = {written, sampleCheckpoint().operators["source-uid"][0]};
+  OperatorSnapshot expected;
+  expected.operatorState = operatorState;
+  for (int keyGroup = 2; keyGroup <= 4; ++keyGroup) {
+    expected.keyedState[keyGroup] = FakeFrozenKeyedState::sectionOf(keyGroup);
+  }
+  int64_t stateBytes = 1;  // "p"
+  for (const auto& [keyGroup, section] : expected.keyedState) stateBytes += std::ssize(section);
+  EXPECT_EQ(written.stateFile->stateBytes, stateBytes);
+
+  const std::string location = storage.store(*checkpoint);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(location)) files += entry.is_regular_file();
+  EXPECT_EQ(files, 3);  // the task's file, the other subtask's, _metadata
+  std::shared_ptr<const CompletedCheckpoint> read = readCheckpoint(location);
+  ASSERT_EQ(read->operators.at("keyed").size(), 2U);
+  EXPECT_EQ(read->operators.at("keyed")[0], expected);
+  EXPECT_EQ(read->operators.at("keyed")[1], checkpoint->operators["keyed"][1]);
+  std::shared_ptr<const CompletedCheckpoint> inMemory = withStateInMemory(checkpoint);
+  EXPECT_EQ(inMemory->operators, read->operators);
+  EXPECT_EQ(inMemory->stateSize(), checkpoint->stateSize());
+
+  flipByte(directory / "task-0-op-0-subtask-0", 40);
+  try {
+    withStateInMemory(checkpoint);
+    ADD_FAILURE() << "a corrupted state file was read";
+  } catch (const ValidationException& error) {
+    EXPECT_EQ(std::string(error.what()), "The checkpoint file '" +
+                                             (directory / "task-0-op-0-subtask-0").string() +
+                                             "' is corrupted or truncated: its checksum does not match.");
+  }
+  storage.close();  // chk-6 has no _metadata: it goes
+  EXPECT_FALSE(fs::exists(root_ / "job" / "chk-6"));
+  EXPECT_TRUE(fs::exists(root_ / "job" / "chk-5" / "_metadata"));
 }
 
 }  // namespace

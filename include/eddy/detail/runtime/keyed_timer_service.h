@@ -121,10 +121,10 @@ class KeyedTimerService {
  private:
   /// A timer set as it was at a freeze: its timers copied into flat arrays (timestamps and key
   /// bytes), written later (on the task's async snapshot writer) as the set's state blocks.
-  class FrozenTimers final : public state::FrozenKeyGroups {
+  class FrozenTimers final : public state::FrozenKeyGroupBodies {
    public:
     FrozenTimers(const TimerSet& timers, KeyGroupRange range, int maxParallelism)
-        : range_(range), maxParallelism_(maxParallelism) {
+        : FrozenKeyGroupBodies(range), range_(range), maxParallelism_(maxParallelism) {
       timers_.reserve(timers.size());
       std::string_view lastKey;
       for (const auto& [timestamp, keyBytes] : timers) {
@@ -138,6 +138,7 @@ class KeyedTimerService {
       }
     }
 
+   protected:
     void write(std::vector<std::string>& bodies) override {
       const auto bytesOf = [&](const Timer& timer) {
         return std::string_view(keyBytes_).substr(timer.keyBegin, timer.keySize);
@@ -218,7 +219,8 @@ class KeyedTimerService {
 
     void snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
                            std::vector<std::string>& bodies) const override {
-      FrozenTimers(timers_, range, maxParallelism).write(bodies);
+      FrozenTimers frozen(timers_, range, maxParallelism);
+      state::writeAllKeyGroups(frozen, range, bodies);
     }
 
     void restoreKeyGroup(int /*keyGroup*/, std::string_view body) override {

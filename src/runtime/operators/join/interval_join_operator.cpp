@@ -696,7 +696,7 @@ const char* IntervalJoinOperator::rowsStateName(int side) {
 
 void IntervalJoinOperator::StoredRowsState::snapshotKeyGroups(
     KeyGroupRange range, int maxParallelism, std::vector<std::string>& bodies) const {
-  join_->freezeStoredRows(side_, range, maxParallelism)->write(bodies);
+  state::writeAllKeyGroups(*join_->freezeStoredRows(side_, range, maxParallelism), range, bodies);
 }
 
 std::unique_ptr<state::FrozenKeyGroups> IntervalJoinOperator::StoredRowsState::freezeKeyGroups(

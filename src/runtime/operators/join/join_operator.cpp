@@ -724,7 +724,7 @@ const char* JoinOperator::rowsStateName(int side) {
 
 void JoinOperator::StoredRowsState::snapshotKeyGroups(KeyGroupRange range, int maxParallelism,
                                                       std::vector<std::string>& bodies) const {
-  join_->freezeStoredRows(side_, range, maxParallelism)->write(bodies);
+  state::writeAllKeyGroups(*join_->freezeStoredRows(side_, range, maxParallelism), range, bodies);
 }
 
 std::unique_ptr<state::FrozenKeyGroups> JoinOperator::StoredRowsState::freezeKeyGroups(

@@ -105,51 +105,42 @@ std::string& FrozenStoredRows::addRow(RowRef row) {
   return headers_;
 }
 
-void FrozenStoredRows::write(std::vector<std::string>& bodies) {
+void FrozenStoredRows::sortKeys() {
   const auto bytesOf = [&](const Key& key) {
     return std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize);
   };
-  std::vector<uint32_t> order;  // the keys in the range, by key group then key bytes
   std::vector<KeyOrderPrefix> prefixes(keys_.size());
-  order.reserve(keys_.size());
+  order_.reserve(keys_.size());
   for (size_t k = 0; k < keys_.size(); ++k) {
     Key& key = keys_[k];
     key.keyGroup = assignToKeyGroup(bytesOf(key), maxParallelism_);
     prefixes[k] = keyOrderPrefix(bytesOf(key));
-    if (range_.contains(key.keyGroup)) order.push_back(static_cast<uint32_t>(k));
+    if (range_.contains(key.keyGroup)) order_.push_back(static_cast<uint32_t>(k));
   }
-  std::sort(order.begin(), order.end(), [&](uint32_t left, uint32_t right) {
+  std::sort(order_.begin(), order_.end(), [&](uint32_t left, uint32_t right) {
     const Key& l = keys_[left];
     const Key& r = keys_[right];
     if (l.keyGroup != r.keyGroup) return l.keyGroup < r.keyGroup;
     return compareKeys(prefixes[left], bytesOf(l), prefixes[right], bytesOf(r)) < 0;
   });
-  const auto rowsOf = [&](uint32_t index) {
-    const size_t lastRow = index + 1 < keys_.size() ? keys_[index + 1].firstRow : rows_.size();
-    return lastRow - keys_[index].firstRow;
-  };
-  std::string element;
-  // A body is reserved at the bytes per row of the bodies written before it (rows of one
-  // store are alike), so it is not grown by doubling: every doubling copies the body and
-  // touches fresh pages, which cost more than the writing itself with state of hundreds of MB.
-  size_t bytesWritten = 0;
-  size_t rowsWritten = 0;
-  for (size_t begin = 0; begin < order.size();) {
-    const int keyGroup = keys_[order[begin]].keyGroup;
-    size_t end = begin;
-    size_t rows = 0;
-    while (end < order.size() && keys_[order[end]].keyGroup == keyGroup)
-      rows += rowsOf(order[end++]);
-    std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
-    if (rowsWritten > 0) body.reserve(rows * (bytesWritten / rowsWritten) * 21 / 20 + 64);
-    rowsWritten += rows;
-    serialization::writeVarint(end - begin, body);
-    for (size_t k = begin; k < end; ++k) {
-      const uint32_t index = order[k];
+  sorted_ = true;
+}
+
+void FrozenStoredRows::writeKeyGroup(int keyGroup, std::string& body) {
+  if (!sorted_) sortKeys();
+  // Keys of key groups the caller skipped are left out.
+  while (next_ < order_.size() && keys_[order_[next_]].keyGroup < keyGroup) ++next_;
+  size_t end = next_;
+  while (end < order_.size() && keys_[order_[end]].keyGroup == keyGroup) ++end;
+  if (end > next_) {
+    serialization::writeVarint(end - next_, body);
+    std::string element;
+    for (size_t k = next_; k < end; ++k) {
+      const uint32_t index = order_[k];
       const Key& key = keys_[index];
       const size_t firstRow = key.firstRow;
       const size_t lastRow = index + 1 < keys_.size() ? keys_[index + 1].firstRow : rows_.size();
-      writeKeyBytes(bytesOf(key), body);
+      writeKeyBytes(std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize), body);
       serialization::writeVarint(lastRow - firstRow, body);
       for (size_t r = firstRow; r < lastRow; ++r) {
         const size_t headerBegin = rows_[r].headerBegin;
@@ -160,15 +151,17 @@ void FrozenStoredRows::write(std::vector<std::string>& bodies) {
         state::writeLengthPrefixed(element, body);
       }
     }
-    bytesWritten += body.size();
-    begin = end;
+    next_ = end;
   }
-  // What the freeze shared is let go of here, on the writer's thread.
-  chunks_ = {};
-  keys_ = {};
-  rows_ = {};
-  std::string().swap(keyBytes_);
-  std::string().swap(headers_);
+  if (next_ == order_.size() || keyGroup >= range_.endKeyGroup) {
+    // Everything is written: what the freeze shared is let go of here, on the writer's thread.
+    chunks_ = {};
+    keys_ = {};
+    rows_ = {};
+    order_ = {};
+    std::string().swap(keyBytes_);
+    std::string().swap(headers_);
+  }
 }
 
 RestoredRowChunk::RestoredRowChunk(LogicalTypePtr rowType) : chunk_(std::move(rowType)) {}

@@ -222,9 +222,12 @@ class FrozenStoredRows final : public state::FrozenKeyGroups {
   /// is appended to (the bytes before the row's columns).
   std::string& addRow(RowRef row);
 
-  void write(std::vector<std::string>& bodies) override;
+  void writeKeyGroup(int keyGroup, std::string& body) override;
 
  private:
+  /// Orders the keys of the range by key group, then key bytes (at the first writeKeyGroup).
+  void sortKeys();
+
   struct Key {
     int keyGroup = 0;
     uint32_t bytesSize = 0;
@@ -244,6 +247,9 @@ class FrozenStoredRows final : public state::FrozenKeyGroups {
   std::vector<Row> rows_;
   std::string headers_;
   std::vector<std::shared_ptr<const vector::Chunk>> chunks_;  // by segment, those rows are in
+  bool sorted_ = false;
+  std::vector<uint32_t> order_;  // indexes into keys_, sorted (sortKeys)
+  size_t next_ = 0;              // the first entry of order_ not written yet
 };
 
 /// Rows decoded from a snapshot, staged in one chunk of the store's row type until they are

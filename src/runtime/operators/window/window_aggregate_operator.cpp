@@ -88,10 +88,10 @@ std::string_view keyBytesOf(std::string_view windowKey) {
 /// the task's async snapshot writer. write() produces the block bodies of
 /// docs/state_format.md, "Window aggregate": per key group its keys by key bytes, each key's
 /// windows by end.
-class FrozenWindows final : public state::FrozenKeyGroups {
+class FrozenWindows final : public state::FrozenKeyGroupBodies {
  public:
   FrozenWindows(KeyGroupRange range, int maxParallelism, size_t windows)
-      : range_(range), maxParallelism_(maxParallelism) {
+      : FrozenKeyGroupBodies(range), range_(range), maxParallelism_(maxParallelism) {
     windows_.reserve(windows);
   }
 
@@ -113,6 +113,7 @@ class FrozenWindows final : public state::FrozenKeyGroups {
     windows_.push_back(frozen);
   }
 
+ protected:
   void write(std::vector<std::string>& bodies) override {
     // One flat array sorted by key group, key bytes and window end, then written in runs: no
     // node per key, and key bytes are compared only on ties of their 16-byte prefixes.
@@ -581,7 +582,7 @@ std::unique_ptr<state::FrozenKeyGroups> WindowAggregateOperator::freezeWindows(
 
 void WindowAggregateOperator::snapshotWindows(KeyGroupRange range, int maxParallelism,
                                               std::vector<std::string>& bodies) const {
-  freezeWindows(range, maxParallelism)->write(bodies);
+  state::writeAllKeyGroups(*freezeWindows(range, maxParallelism), range, bodies);
 }
 
 void WindowAggregateOperator::snapshotSessions(KeyGroupRange range, int maxParallelism,
