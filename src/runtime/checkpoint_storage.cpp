@@ -287,6 +287,16 @@ OperatorSnapshot readStateFile(const fs::path& file, uint64_t size, uint64_t che
   return snapshot;
 }
 
+/// Whether a task wrote a state file of `checkpoint` itself (OperatorSnapshot::stateFile).
+bool hasTaskStateFiles(const CompletedCheckpoint& checkpoint) {
+  for (const auto& [uid, subtasks] : checkpoint.operators) {
+    for (const OperatorSnapshot& snapshot : subtasks) {
+      if (snapshot.stateFile) return true;
+    }
+  }
+  return false;
+}
+
 std::string stateFileName(size_t operatorOrdinal, size_t subtask) {
   return "op-" + std::to_string(operatorOrdinal) + "-subtask-" + std::to_string(subtask);
 }
@@ -312,12 +322,7 @@ OperatorSnapshot::StateFile writeTaskStateFile(
 
 std::shared_ptr<const CompletedCheckpoint> withStateInMemory(
     std::shared_ptr<const CompletedCheckpoint> checkpoint) {
-  if (checkpoint == nullptr) return checkpoint;
-  bool inFiles = false;
-  for (const auto& [uid, subtasks] : checkpoint->operators) {
-    for (const OperatorSnapshot& snapshot : subtasks) inFiles = inFiles || snapshot.stateFile;
-  }
-  if (!inFiles) return checkpoint;
+  if (checkpoint == nullptr || !hasTaskStateFiles(*checkpoint)) return checkpoint;
   auto loaded = std::make_shared<CompletedCheckpoint>(*checkpoint);
   const std::string metadata =
       "the metadata of checkpoint " + std::to_string(checkpoint->id) + " (in memory)";
@@ -335,15 +340,9 @@ std::shared_ptr<const CompletedCheckpoint> withStateInMemory(
 
 void writeCheckpointDirectory(const CompletedCheckpoint& checkpoint, const fs::path& directory) {
   std::error_code error;
-  bool tasksWroteFiles = false;
-  for (const auto& [uid, subtasks] : checkpoint.operators) {
-    for (const OperatorSnapshot& snapshot : subtasks) {
-      tasksWroteFiles = tasksWroteFiles || snapshot.stateFile;
-    }
-  }
   // An incomplete attempt with the same id goes; where the tasks wrote their state files into
   // the directory, the storage emptied it when the checkpoint was triggered.
-  if (!tasksWroteFiles) fs::remove_all(directory, error);
+  if (!hasTaskStateFiles(checkpoint)) fs::remove_all(directory, error);
   fs::remove(directory / kCheckpointMetadataFileName, error);
   fs::create_directories(directory, error);
   if (error) throwWriteError(directory, error.message());

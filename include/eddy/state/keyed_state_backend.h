@@ -72,6 +72,8 @@ class FrozenKeyGroupBodies : public FrozenKeyGroups {
   /// Writes what RawKeyedState::snapshotKeyGroups would have written at the freeze into
   /// `bodies` (sized to the range, filled with empty strings). Called once.
   virtual void write(std::vector<std::string>& bodies) = 0;
+  /// The frozen range.
+  KeyGroupRange range() const { return range_; }
 
  private:
   const KeyGroupRange range_;

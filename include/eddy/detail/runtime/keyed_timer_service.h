@@ -124,7 +124,7 @@ class KeyedTimerService {
   class FrozenTimers final : public state::FrozenKeyGroupBodies {
    public:
     FrozenTimers(const TimerSet& timers, KeyGroupRange range, int maxParallelism)
-        : FrozenKeyGroupBodies(range), range_(range), maxParallelism_(maxParallelism) {
+        : FrozenKeyGroupBodies(range), maxParallelism_(maxParallelism) {
       timers_.reserve(timers.size());
       std::string_view lastKey;
       for (const auto& [timestamp, keyBytes] : timers) {
@@ -155,7 +155,7 @@ class KeyedTimerService {
           lastKeyGroup = assignToKeyGroup(bytesOf(timer), maxParallelism_);
         }
         timer.keyGroup = lastKeyGroup;
-        if (range_.contains(timer.keyGroup)) inRange.push_back(timer);
+        if (range().contains(timer.keyGroup)) inRange.push_back(timer);
       }
       std::sort(inRange.begin(), inRange.end(), [&](const Timer& left, const Timer& right) {
         if (left.keyGroup != right.keyGroup) return left.keyGroup < right.keyGroup;
@@ -172,7 +172,7 @@ class KeyedTimerService {
             ++keys;
           }
         }
-        std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
+        std::string& body = bodies[static_cast<size_t>(keyGroup - range().startKeyGroup)];
         serialization::writeVarint(keys, body);
         for (size_t keyStart = groupStart; keyStart < groupEnd;) {
           const std::string_view keyBytes = bytesOf(inRange[keyStart]);
@@ -199,7 +199,6 @@ class KeyedTimerService {
       uint32_t keySize = 0;
       size_t keyBegin = 0;  // in keyBytes_
     };
-    const KeyGroupRange range_;
     const int maxParallelism_;
     std::vector<Timer> timers_;  // in the set's order (timestamp, then key bytes)
     std::string keyBytes_;

@@ -105,10 +105,11 @@ std::string& FrozenStoredRows::addRow(RowRef row) {
   return headers_;
 }
 
+std::string_view FrozenStoredRows::bytesOf(const Key& key) const {
+  return std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize);
+}
+
 void FrozenStoredRows::sortKeys() {
-  const auto bytesOf = [&](const Key& key) {
-    return std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize);
-  };
   std::vector<KeyOrderPrefix> prefixes(keys_.size());
   order_.reserve(keys_.size());
   for (size_t k = 0; k < keys_.size(); ++k) {
@@ -140,7 +141,7 @@ void FrozenStoredRows::writeKeyGroup(int keyGroup, std::string& body) {
       const Key& key = keys_[index];
       const size_t firstRow = key.firstRow;
       const size_t lastRow = index + 1 < keys_.size() ? keys_[index + 1].firstRow : rows_.size();
-      writeKeyBytes(std::string_view(keyBytes_).substr(key.bytesBegin, key.bytesSize), body);
+      writeKeyBytes(bytesOf(key), body);
       serialization::writeVarint(lastRow - firstRow, body);
       for (size_t r = firstRow; r < lastRow; ++r) {
         const size_t headerBegin = rows_[r].headerBegin;

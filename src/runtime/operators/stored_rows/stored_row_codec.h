@@ -234,6 +234,8 @@ class FrozenStoredRows final : public state::FrozenKeyGroups {
     size_t bytesBegin = 0;  // in keyBytes_
     size_t firstRow = 0;    // rows [firstRow, the next key's firstRow)
   };
+  std::string_view bytesOf(const Key& key) const;
+
   struct Row {
     RowRef row;
     size_t headerBegin = 0;  // headers_[headerBegin, the next row's headerBegin)

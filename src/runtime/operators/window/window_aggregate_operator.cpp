@@ -91,7 +91,7 @@ std::string_view keyBytesOf(std::string_view windowKey) {
 class FrozenWindows final : public state::FrozenKeyGroupBodies {
  public:
   FrozenWindows(KeyGroupRange range, int maxParallelism, size_t windows)
-      : FrozenKeyGroupBodies(range), range_(range), maxParallelism_(maxParallelism) {
+      : FrozenKeyGroupBodies(range), maxParallelism_(maxParallelism) {
     windows_.reserve(windows);
   }
 
@@ -129,7 +129,7 @@ class FrozenWindows final : public state::FrozenKeyGroupBodies {
       const std::string_view keyBytes =
           std::string_view(keyBytes_).substr(window.keyBegin, window.keySize);
       const int keyGroup = assignToKeyGroup(keyBytes, maxParallelism_);
-      if (range_.contains(keyGroup)) {
+      if (range().contains(keyGroup)) {
         entries.push_back(Entry{keyGroup, keyOrderPrefix(keyBytes), keyBytes, &window});
       }
     }
@@ -144,7 +144,7 @@ class FrozenWindows final : public state::FrozenKeyGroupBodies {
       for (; groupEnd < entries.size() && entries[groupEnd].keyGroup == keyGroup; ++groupEnd) {
         if (groupEnd == groupStart || !sameKey(entries[groupEnd], entries[groupEnd - 1])) ++keys;
       }
-      std::string& body = bodies[static_cast<size_t>(keyGroup - range_.startKeyGroup)];
+      std::string& body = bodies[static_cast<size_t>(keyGroup - range().startKeyGroup)];
       serialization::writeVarint(keys, body);
       for (size_t keyStart = groupStart; keyStart < groupEnd;) {
         size_t keyEnd = keyStart + 1;
@@ -182,7 +182,6 @@ class FrozenWindows final : public state::FrozenKeyGroupBodies {
     size_t valuesBegin = 0;  // in values_: the key values, then every accumulator's values
     uint32_t valueCount = 0;
   };
-  const KeyGroupRange range_;
   const int maxParallelism_;
   std::vector<Window> windows_;
   std::string keyBytes_;
