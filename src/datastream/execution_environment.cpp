@@ -661,6 +661,21 @@ void writeToStdout(std::string_view text) {
   std::fflush(stdout);
 }
 
+void writeToStderr(std::string_view text) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+std::string printSinkPrefix(std::string_view sinkIdentifier, int subtaskIndex, int parallelism) {
+  std::string subtask = parallelism > 1 ? std::to_string(subtaskIndex + 1) : std::string();
+  if (!sinkIdentifier.empty()) {
+    return std::string(sinkIdentifier) + (subtask.empty() ? "" : ":" + subtask) + "> ";
+  }
+  return subtask.empty() ? std::string() : subtask + "> ";
+}
+
 DataStreamSink& DataStreamSink::setParallelism(int parallelism) {
   if (parallelism < 1) {
     throw ValidationException("The parallelism of an operator must be at least 1.");

@@ -19,6 +19,20 @@ TEST(RowStreamTest, PrintsRowsAsFlinkDoes) {
             "+I[Alice, 12]\n-U[Bob, null]\n+I[John, 10.5]\n");
 }
 
+TEST(RowStreamTest, PrintToErrWritesTheIdentifiedLinesToStderrOnly) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  auto rows = env->fromElements(Row::of("Alice", 12), Row::of("Bob", 3));
+  rows.printToErr("orders");
+  rows.filter([](const Row& row) { return row.getFieldAs<int32_t>(1) > 5; }).print("big");
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  env->execute();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "big> +I[Alice, 12]\n");
+  EXPECT_EQ(err, "orders> +I[Alice, 12]\norders> +I[Bob, 3]\n");
+}
+
 TEST(RowStreamTest, SumByPositionAndByName) {
   auto rows = [] {
     auto names = std::vector<std::string>{"name", "score"};

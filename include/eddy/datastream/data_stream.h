@@ -307,11 +307,16 @@ class DataStream {
   }
 
   /// Prints each record to stdout, prefixed by "N> " (the subtask) when the sink runs with
-  /// parallelism > 1, as Flink does.
-  DataStreamSink print() { return printWithIdentifier(""); }
+  /// parallelism > 1, as Flink does (a PrintSink, "Sink: Print to Std. Out").
+  DataStreamSink print() { return printTo("", false); }
   /// As print(), with the prefix "identifier> " or "identifier:N> ".
   DataStreamSink print(std::string sinkIdentifier) {
-    return printWithIdentifier(std::move(sinkIdentifier));
+    return printTo(std::move(sinkIdentifier), false);
+  }
+  /// As print(), to stderr ("Sink: Print to Std. Err").
+  DataStreamSink printToErr() { return printTo("", true); }
+  DataStreamSink printToErr(std::string sinkIdentifier) {
+    return printTo(std::move(sinkIdentifier), true);
   }
 
   /// Calls `sink(record)` for every record.
@@ -400,10 +405,11 @@ class DataStream {
   }
 
  private:
-  DataStreamSink printWithIdentifier(std::string sinkIdentifier) {
+  DataStreamSink printTo(std::string sinkIdentifier, bool standardError) {
     return DataStreamSink(addSinkTransformation(
-        "Sink: Print to Std. Out",
-        datastream_detail::factoryOf<PrintSinkOperator<T>>(std::move(sinkIdentifier))));
+        standardError ? "Sink: Print to Std. Err" : "Sink: Print to Std. Out",
+        connector::detail::sinkWriterOperatorFactory(std::make_shared<const PrintSink<T>>(
+            std::move(sinkIdentifier), standardError))));
   }
 
   StreamExecutionEnvironment* environment_;

@@ -1,6 +1,6 @@
-// The built-in DataStream sinks: print() (PrintSinkOperator) and the collect sink behind
-// executeAndCollect() (CollectSinkOperator feeding a CollectQueue that the client's iterator
-// drains).
+// The built-in DataStream sinks: print() and printToErr() (PrintSink, on the Sink V2 SPI) and
+// the collect sink behind executeAndCollect() (CollectSinkOperator feeding a CollectQueue that
+// the client's iterator drains).
 #pragma once
 
 #include <chrono>
@@ -8,9 +8,11 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "eddy/connector/sink.h"
 #include "eddy/detail/runtime/task_cancelled.h"
 #include "eddy/runtime/stream_operator.h"
 #include "eddy/types/record_format.h"
@@ -20,39 +22,66 @@ namespace eddy {
 /// Writes `text` to the process's standard output in one piece (lines of concurrent sinks
 /// never interleave) and flushes it.
 void writeToStdout(std::string_view text);
+/// The same on standard error.
+void writeToStderr(std::string_view text);
 
-/// Prints records as Java's toString would, one per line.
+/// The prefix of a print sink's lines in subtask `subtaskIndex` (0-based) of `parallelism`, as
+/// Flink's PrintSinkOutputWriter: "identifier:N> " (an identifier, parallelism > 1),
+/// "identifier> ", "N> " (no identifier, parallelism > 1) or nothing; N is 1-based.
+std::string printSinkPrefix(std::string_view sinkIdentifier, int subtaskIndex, int parallelism);
+
+/// Prints records as Java's toString would, one per line with printSinkPrefix, to stdout or
+/// stderr (Flink's PrintSink, a Sink V2 sink: DataStream::print and printToErr). The lines of a
+/// batch are written in one piece. It keeps no state and commits nothing, so after a restore
+/// the records since the last checkpoint are printed again (at-least-once). Immutable.
 template <typename T>
-class PrintSinkOperator final : public runtime::StreamOperator {
+class PrintSink final : public connector::Sink<T> {
  public:
-  explicit PrintSinkOperator(std::string sinkIdentifier)
-      : sinkIdentifier_(std::move(sinkIdentifier)) {}
+  explicit PrintSink(std::string sinkIdentifier = {}, bool standardError = false)
+      : sinkIdentifier_(std::move(sinkIdentifier)), standardError_(standardError) {}
 
-  void open(runtime::OperatorContext& context) override {
-    StreamOperator::open(context);
-    // Flink's PrintSinkOutputWriter: "id:N> ", "id> ", "N> " or nothing.
-    std::string subtask =
-        context.parallelism > 1 ? std::to_string(context.subtaskIndex + 1) : std::string();
-    if (!sinkIdentifier_.empty()) {
-      prefix_ = sinkIdentifier_ + (subtask.empty() ? "" : ":" + subtask) + "> ";
-    } else if (!subtask.empty()) {
-      prefix_ = subtask + "> ";
-    }
-  }
-  void processBatch(int, runtime::BatchPtr batch) override {
-    text_.clear();
-    for (const T& record : runtime::typedBatch<T>(*batch).records) {
-      text_ += prefix_;
-      RecordFormatter<T>::append(record, text_);
-      text_ += '\n';
-    }
-    writeToStdout(text_);
+  std::unique_ptr<connector::SinkWriter<T>> createWriter(
+      connector::WriterInitContext& context) const override {
+    return std::make_unique<Writer>(
+        printSinkPrefix(sinkIdentifier_, context.getSubtaskId(),
+                        context.getNumberOfParallelSubtasks()),
+        standardError_);
   }
 
  private:
+  class Writer final : public connector::SinkWriter<T> {
+   public:
+    Writer(std::string prefix, bool standardError)
+        : prefix_(std::move(prefix)), standardError_(standardError) {}
+    void write(const T& record, const connector::SinkWriterContext&) override {
+      writeBatch(std::span<const T>(&record, 1), {}, context_);
+    }
+    void writeBatch(std::span<const T> records, std::span<const int64_t>,
+                    connector::SinkWriterContext&) override {
+      text_.clear();
+      for (const T& record : records) {
+        text_ += prefix_;
+        RecordFormatter<T>::append(record, text_);
+        text_ += '\n';
+      }
+      if (text_.empty()) return;
+      if (standardError_) {
+        writeToStderr(text_);
+      } else {
+        writeToStdout(text_);
+      }
+    }
+    void flush(bool) override {}  // every batch is written when it comes
+
+   private:
+    std::string prefix_;
+    bool standardError_;
+    std::string text_;  // the lines of one batch, reused
+    connector::SinkWriterContext context_;
+  };
+
   std::string sinkIdentifier_;
-  std::string prefix_;
-  std::string text_;
+  bool standardError_;
 };
 
 /// A bounded hand-off between the collect sink (one task thread) and the client's iterator.

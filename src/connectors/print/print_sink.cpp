@@ -1,27 +1,9 @@
 #include "connectors/print/print_sink.h"
 
-#include <cstdio>
-#include <mutex>
-
 #include "eddy/datastream/sinks.h"
 #include "eddy/row.h"
 
 namespace eddy::connectors {
-
-void writeToStderr(std::string_view text) {
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  std::fwrite(text.data(), 1, text.size(), stderr);
-  std::fflush(stderr);
-}
-
-std::string printPrefix(const std::string& printIdentifier, int subtaskIndex, int parallelism) {
-  std::string subtask = parallelism > 1 ? std::to_string(subtaskIndex + 1) : std::string();
-  if (!printIdentifier.empty()) {
-    return printIdentifier + (subtask.empty() ? "" : ":" + subtask) + "> ";
-  }
-  return subtask.empty() ? std::string() : subtask + "> ";
-}
 
 namespace {
 
@@ -72,7 +54,7 @@ class DiscardingSinkWriter final : public connector::SinkWriter<vector::Chunk> {
 std::unique_ptr<connector::SinkWriter<vector::Chunk>> PrintSink::createWriter(
     connector::WriterInitContext& context) const {
   return std::make_unique<PrintSinkWriter>(
-      printPrefix(printIdentifier_, context.getSubtaskId(), context.getNumberOfParallelSubtasks()),
+      printSinkPrefix(printIdentifier_, context.getSubtaskId(), context.getNumberOfParallelSubtasks()),
       standardError_);
 }
 

@@ -2,9 +2,7 @@
 // is PrintSinkOutputWriter), on eddy's Sink V2 SPI (include/eddy/connector/sink.h) over the
 // table runtime's chunks. Each row of each incoming chunk is written as one line in
 // Row.toString form (`+I[Alice, 12]`, `-U[Alice, 12]`), prefixed as Flink's
-// PrintSinkOutputWriter does: "identifier:N> " (identifier given, parallelism > 1),
-// "identifier> ", "N> " (no identifier, parallelism > 1) or nothing, with N the 1-based
-// subtask index.
+// PrintSinkOutputWriter does (eddy::printSinkPrefix, eddy/datastream/sinks.h).
 //
 // The lines of one batch are written in one piece to stdout (writeToStdout) or stderr
 // (writeToStderr), so lines of concurrent subtasks never interleave. It keeps no state and
@@ -21,13 +19,6 @@
 #include "vector/chunk.h"
 
 namespace eddy::connectors {
-
-/// Writes `text` to the process's standard error in one piece and flushes it (the stderr
-/// counterpart of eddy::writeToStdout).
-void writeToStderr(std::string_view text);
-
-/// The prefix of Flink's PrintSinkOutputWriter for a subtask (see the file comment).
-std::string printPrefix(const std::string& printIdentifier, int subtaskIndex, int parallelism);
 
 /// Prints vector::Chunk rows. See the file comment.
 class PrintSink final : public connector::Sink<vector::Chunk> {

@@ -66,8 +66,8 @@ TEST(PrintTest, IdentifierPrefix) {
   EXPECT_EQ(printedToStdout(*sink, 0, 1, {oneRow()}), "orders> +I[Carol, 1]\n");
   EXPECT_EQ(printedToStdout(*sink, 0, 3, {oneRow()}), "orders:1> +I[Carol, 1]\n");
   EXPECT_EQ(printedToStdout(*sink, 2, 3, {oneRow()}), "orders:3> +I[Carol, 1]\n");
-  EXPECT_EQ(printPrefix("", 0, 1), "");
-  EXPECT_EQ(printPrefix("", 4, 5), "5> ");
+  EXPECT_EQ(printSinkPrefix("", 0, 1), "");
+  EXPECT_EQ(printSinkPrefix("", 4, 5), "5> ");
 }
 
 TEST(PrintTest, StandardErrorPrintsToStderrOnly) {
