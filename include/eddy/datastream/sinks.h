@@ -24,6 +24,15 @@ namespace eddy {
 void writeToStdout(std::string_view text);
 /// The same on standard error.
 void writeToStderr(std::string_view text);
+/// A print sink's lines: nothing when `text` is empty, else writeToStderr or writeToStdout.
+inline void writePrintedLines(std::string_view text, bool standardError) {
+  if (text.empty()) return;
+  if (standardError) {
+    writeToStderr(text);
+  } else {
+    writeToStdout(text);
+  }
+}
 
 /// The prefix of a print sink's lines in subtask `subtaskIndex` (0-based) of `parallelism`, as
 /// Flink's PrintSinkOutputWriter: "identifier:N> " (an identifier, parallelism > 1),
@@ -64,12 +73,7 @@ class PrintSink final : public connector::Sink<T> {
         RecordFormatter<T>::append(record, text_);
         text_ += '\n';
       }
-      if (text_.empty()) return;
-      if (standardError_) {
-        writeToStderr(text_);
-      } else {
-        writeToStdout(text_);
-      }
+      writePrintedLines(text_, standardError_);
     }
     void flush(bool) override {}  // every batch is written when it comes
 

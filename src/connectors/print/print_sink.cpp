@@ -25,12 +25,7 @@ class PrintSinkWriter final : public connector::SinkWriter<vector::Chunk> {
         text_ += '\n';
       }
     }
-    if (text_.empty()) return;
-    if (standardError_) {
-      writeToStderr(text_);
-    } else {
-      writeToStdout(text_);
-    }
+    writePrintedLines(text_, standardError_);
   }
   void flush(bool) override {}  // every batch is written when it comes
 
