@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libabsl-dev libxxhash-dev libsimdjson-dev libre2-dev libssl-dev
   libyaml-cpp-dev libedit-dev libhowardhinnant-date-dev tzdata
+  librdkafka-dev kcat
   clang libclang-rt-14-dev
 )
 

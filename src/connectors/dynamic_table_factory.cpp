@@ -5,6 +5,7 @@
 #include "connectors/blackhole/blackhole_factory.h"
 #include "connectors/datagen/datagen_factory.h"
 #include "connectors/filesystem/filesystem_factory.h"
+#include "connectors/kafka/kafka_factory.h"
 #include "connectors/nexmark/nexmark_factory.h"
 #include "connectors/print/print_factory.h"
 #include "eddy/exceptions.h"
@@ -91,6 +92,7 @@ const FactoryRegistry& FactoryRegistry::builtIn() {
     builtIns.add(std::make_unique<BlackHoleTableFactory>());
     builtIns.add(std::make_unique<FileSystemTableFactory>());
     builtIns.add(std::make_unique<NexmarkTableFactory>());
+    builtIns.add(std::make_unique<KafkaTableFactory>());
     return builtIns;
   }();
   return registry;

@@ -228,7 +228,7 @@ class DynamicTableFactory {
 /// The connectors known by identifier (Flink's factory discovery, without a classpath).
 class FactoryRegistry {
  public:
-  /// The built-in connectors: datagen, print, blackhole, filesystem, nexmark.
+  /// The built-in connectors: datagen, print, blackhole, filesystem, nexmark, kafka.
   static const FactoryRegistry& builtIn();
 
   FactoryRegistry() = default;

@@ -107,4 +107,16 @@ void TableOptions::throwInvalid(const std::string& key, std::string_view value,
                   value, key, context_.tableName, allowed));
 }
 
+void throwNotSupportedYet(const std::vector<std::string>& keys, const std::string& tableName,
+                          const std::string& by) {
+  std::string quoted;
+  for (const std::string& key : keys) {
+    if (!quoted.empty()) quoted += ", ";
+    quoted += "'" + key + "'";
+  }
+  throw ValidationException(fmt::format("{} {} of table '{}' {} not supported yet by {}.",
+                                        keys.size() == 1 ? "Option" : "Options", quoted, tableName,
+                                        keys.size() == 1 ? "is" : "are", by));
+}
+
 }  // namespace eddy::connectors

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "connectors/dynamic_table_factory.h"
@@ -54,5 +55,10 @@ class TableOptions {
 
 /// Parses a whole decimal integer (optional sign, surrounding blanks allowed).
 std::optional<int64_t> parseInteger(std::string_view text);
+
+/// Throws ValidationException "Option 'x' of table 't' is not supported yet by <by>." (or
+/// "Options 'x', 'y' of table 't' are ...") for options eddy knows but does not support yet.
+[[noreturn]] void throwNotSupportedYet(const std::vector<std::string>& keys,
+                                       const std::string& tableName, const std::string& by);
 
 }  // namespace eddy::connectors

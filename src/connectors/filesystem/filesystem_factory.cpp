@@ -72,19 +72,6 @@ std::vector<int> partitionColumnsOf(const ConnectorContext& context) {
   return columns;
 }
 
-// "Option 'x' of table 't' is" / "Options 'x', 'y' of table 't' are".
-[[noreturn]] void throwNotSupportedYet(const std::vector<std::string>& keys,
-                                       const std::string& tableName, const std::string& by) {
-  std::string quoted;
-  for (const std::string& key : keys) {
-    if (!quoted.empty()) quoted += ", ";
-    quoted += "'" + key + "'";
-  }
-  throw ValidationException(fmt::format("{} {} of table '{}' {} not supported yet by {}.",
-                                        keys.size() == 1 ? "Option" : "Options", quoted, tableName,
-                                        keys.size() == 1 ? "is" : "are", by));
-}
-
 // The local path of a 'path' value: 'file:///tmp/x' and '/tmp/x' are both /tmp/x.
 std::filesystem::path localPathOf(const ConnectorContext& context, const std::string& path) {
   TableOptions options(context);

@@ -24,11 +24,17 @@ std::string factoryForMessage(const ConnectorContext& context,
 TEST(FactoryRegistryTest, BuiltInConnectorsAreDiscoveredByIdentifier) {
   const FactoryRegistry& registry = FactoryRegistry::builtIn();
   EXPECT_EQ(registry.identifiers(),
-            (std::vector<std::string>{"blackhole", "datagen", "filesystem", "nexmark", "print"}));
+            (std::vector<std::string>{"blackhole", "datagen", "filesystem", "kafka", "nexmark",
+                                      "print"}));
   for (const std::string& identifier : registry.identifiers()) {
     std::map<std::string, std::string> options = {{"connector", identifier}};
     if (identifier == "filesystem") {
       options["path"] = "/tmp/t";
+      options["format"] = "csv";
+    }
+    if (identifier == "kafka") {
+      options["properties.bootstrap.servers"] = "localhost:9092";
+      options["topic"] = "t";
       options["format"] = "csv";
     }
     // The nexmark connector accepts only its own schema.
@@ -57,6 +63,7 @@ TEST(FactoryRegistryTest, UnknownConnectorListsTheAvailableIdentifiers) {
             "blackhole\n"
             "datagen\n"
             "filesystem\n"
+            "kafka\n"
             "nexmark\n"
             "print");
 }

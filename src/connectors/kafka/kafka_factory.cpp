@@ -1,0 +1,405 @@
+#include "connectors/kafka/kafka_factory.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <limits>
+
+#include "common/text.h"
+#include "connectors/kafka/kafka_client.h"
+#include "connectors/kafka/kafka_sink.h"
+#include "connectors/kafka/kafka_source.h"
+#include "connectors/table_options.h"
+#include "eddy/exceptions.h"
+#include "formats/format_factory.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+constexpr const char* kPropertiesPrefix = "properties.";
+constexpr const char* kTopic = "topic";
+constexpr const char* kTopicPattern = "topic-pattern";
+constexpr const char* kStartupMode = "scan.startup.mode";
+constexpr const char* kStartupSpecificOffsets = "scan.startup.specific-offsets";
+constexpr const char* kStartupTimestamp = "scan.startup.timestamp-millis";
+constexpr const char* kBoundedMode = "scan.bounded.mode";
+constexpr const char* kBoundedSpecificOffsets = "scan.bounded.specific-offsets";
+constexpr const char* kBoundedTimestamp = "scan.bounded.timestamp-millis";
+constexpr const char* kDiscoveryInterval = "scan.topic-partition-discovery.interval";
+constexpr const char* kDeliveryGuarantee = "sink.delivery-guarantee";
+constexpr const char* kSemantic = "sink.semantic";  // Flink's deprecated name
+constexpr const char* kPartitioner = "sink.partitioner";
+
+/// The value format's identifier and its option prefix: 'format' = 'json' gives "json.",
+/// 'value.format' = 'json' gives "value.json." (Flink's getValueDecodingFormat).
+struct ValueFormat {
+  std::string identifier;
+  std::string prefix;
+};
+
+std::optional<ValueFormat> valueFormatOf(const ConnectorContext& context) {
+  if (auto format = context.options.find("format"); format != context.options.end()) {
+    return ValueFormat{format->second, format->second + "."};
+  }
+  if (auto format = context.options.find("value.format"); format != context.options.end()) {
+    return ValueFormat{format->second, "value." + format->second + "."};
+  }
+  return std::nullopt;
+}
+
+formats::FormatContext formatContextOf(const ConnectorContext& context, const ValueFormat& format) {
+  return formats::FormatContext{context.tableName, context.physicalRowType, context.options,
+                                format.prefix};
+}
+
+/// The 'properties.*' options without their prefix.
+std::map<std::string, std::string> clientPropertiesOf(const ConnectorContext& context) {
+  std::map<std::string, std::string> properties;
+  for (const auto& [key, value] : context.options) {
+    if (key.starts_with(kPropertiesPrefix)) {
+      properties[key.substr(std::string_view(kPropertiesPrefix).size())] = value;
+    }
+  }
+  return properties;
+}
+
+std::vector<std::string> topicsOf(const TableOptions& options) {
+  std::vector<std::string> topics;
+  if (auto value = options.getString(kTopic)) {
+    topics = common::splitList(*value, ';');
+  }
+  return topics;
+}
+
+template <typename Mode>
+Mode parseMode(const TableOptions& options, const char* key, Mode fallback,
+               const std::vector<std::pair<std::string, Mode>>& modes) {
+  std::optional<std::string> value = options.getString(key);
+  if (!value) return fallback;
+  std::string allowed;
+  for (size_t i = 0; i < modes.size(); ++i) {
+    if (common::asciiLowerCase(*value) == modes[i].first) return modes[i].second;
+    allowed += (i == 0 ? "" : i + 1 == modes.size() ? " or " : ", ") + ("'" + modes[i].first + "'");
+  }
+  options.throwInvalid(key, *value, allowed);
+}
+
+/// Flink's 'partition:0,offset:42;partition:1,offset:300'.
+std::map<int32_t, int64_t> parseSpecificOffsets(const TableOptions& options, const char* key) {
+  const std::string value = *options.getString(key);
+  std::map<int32_t, int64_t> offsets;
+  auto invalid = [&]() {
+    throw ValidationException(fmt::format(
+        "Invalid properties '{}' should follow the format 'partition:0,offset:42;partition:1,"
+        "offset:300', but is '{}'.",
+        key, value));
+  };
+  for (const std::string& pair : common::splitList(value, ';')) {
+    std::vector<std::string> fields = common::splitList(pair, ',');
+    if (fields.size() != 2) invalid();
+    const std::string& partitionText = fields[0];
+    const std::string& offsetText = fields[1];
+    if (!partitionText.starts_with("partition:") || !offsetText.starts_with("offset:")) invalid();
+    std::optional<int64_t> partition = parseInteger(partitionText.substr(10));
+    std::optional<int64_t> offset = parseInteger(offsetText.substr(7));
+    if (!partition || !offset || *partition < 0 || *partition > std::numeric_limits<int32_t>::max() ||
+        *offset < 0) {
+      invalid();
+    }
+    offsets[static_cast<int32_t>(*partition)] = *offset;
+  }
+  if (offsets.empty()) invalid();
+  return offsets;
+}
+
+/// The value of `key`, which the 'timestamp' `what` mode ("startup", "bounded") needs.
+int64_t requiredTimestamp(const TableOptions& options, const char* key, const char* what) {
+  std::optional<int64_t> millis = options.getLong(key, 0, std::numeric_limits<int64_t>::max());
+  if (!millis) {
+    throw ValidationException(
+        fmt::format("'{}' is required in 'timestamp' {} mode but missing.", key, what));
+  }
+  return *millis;
+}
+
+/// The offsets of `key`, which the 'specific-offsets' `what` mode needs (of one topic).
+std::map<int32_t, int64_t> requiredSpecificOffsets(const TableOptions& options, const char* key,
+                                                   const char* what, size_t topicCount) {
+  if (!options.getString(key)) {
+    throw ValidationException(
+        fmt::format("'{}' is required in 'specific-offsets' {} mode but missing.", key, what));
+  }
+  if (topicCount != 1) {
+    throw ValidationException("Currently Kafka source only supports specific offset for single topic.");
+  }
+  return parseSpecificOffsets(options, key);
+}
+
+/// The startup and bounded modes of a source, with the options each needs (Flink's
+/// KafkaConnectorOptionsUtil#validateScanStartupMode / validateScanBoundedMode).
+void parseScanOptions(const TableOptions& options, size_t topicCount, KafkaSourceSpec& spec) {
+  spec.startupMode = parseMode<KafkaStartupMode>(
+      options, kStartupMode, KafkaStartupMode::kGroupOffsets,
+      {{"earliest-offset", KafkaStartupMode::kEarliestOffset},
+       {"latest-offset", KafkaStartupMode::kLatestOffset},
+       {"group-offsets", KafkaStartupMode::kGroupOffsets},
+       {"timestamp", KafkaStartupMode::kTimestamp},
+       {"specific-offsets", KafkaStartupMode::kSpecificOffsets}});
+  spec.boundedMode = parseMode<KafkaBoundedMode>(
+      options, kBoundedMode, KafkaBoundedMode::kUnbounded,
+      {{"unbounded", KafkaBoundedMode::kUnbounded},
+       {"latest-offset", KafkaBoundedMode::kLatestOffset},
+       {"group-offsets", KafkaBoundedMode::kGroupOffsets},
+       {"timestamp", KafkaBoundedMode::kTimestamp},
+       {"specific-offsets", KafkaBoundedMode::kSpecificOffsets}});
+  const bool startupTimestamp = spec.startupMode == KafkaStartupMode::kTimestamp;
+  const bool startupSpecific = spec.startupMode == KafkaStartupMode::kSpecificOffsets;
+  const bool boundedTimestamp = spec.boundedMode == KafkaBoundedMode::kTimestamp;
+  const bool boundedSpecific = spec.boundedMode == KafkaBoundedMode::kSpecificOffsets;
+  if (startupTimestamp) spec.startupTimestampMillis = requiredTimestamp(options, kStartupTimestamp, "startup");
+  if (startupSpecific) {
+    spec.startupOffsets = requiredSpecificOffsets(options, kStartupSpecificOffsets, "startup", topicCount);
+  }
+  if (boundedTimestamp) spec.boundedTimestampMillis = requiredTimestamp(options, kBoundedTimestamp, "bounded");
+  if (boundedSpecific) {
+    spec.boundedOffsets = requiredSpecificOffsets(options, kBoundedSpecificOffsets, "bounded", topicCount);
+  }
+}
+
+KafkaDeliveryGuarantee parseDeliveryGuarantee(const TableOptions& options, const std::string& tableName) {
+  const char* key = options.getString(kDeliveryGuarantee) ? kDeliveryGuarantee : kSemantic;
+  std::optional<std::string> value = options.getString(key);
+  if (!value) return KafkaDeliveryGuarantee::kAtLeastOnce;
+  const std::string mode = common::asciiLowerCase(*value);
+  if (mode == "at-least-once" || mode == "at_least_once") return KafkaDeliveryGuarantee::kAtLeastOnce;
+  if (mode == "none") return KafkaDeliveryGuarantee::kNone;
+  if (mode == "exactly-once" || mode == "exactly_once") {
+    if (!options.getString("sink.transactional-id-prefix")) {
+      throw ValidationException(
+          "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    }
+    throw ValidationException(fmt::format(
+        "Option '{}' = '{}' of table '{}' is not supported yet by the kafka connector "
+        "(Kafka transactions are not there yet; 'at-least-once' and 'none' are).",
+        key, *value, tableName));
+  }
+  options.throwInvalid(key, *value, "'at-least-once', 'exactly-once' or 'none'");
+}
+
+/// Everything but the format, which createDynamicTableSource/Sink make themselves.
+struct ParsedKafkaTable {
+  std::vector<std::string> topics;
+  std::map<std::string, std::string> properties;
+  KafkaSourceSpec source;  // without the format
+  KafkaSinkSpec sink;      // without the format and topic
+  std::optional<int> sinkParallelism;
+  ValueFormat format;
+};
+
+ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
+  TableOptions options(context);
+  ParsedKafkaTable table;
+  table.topics = topicsOf(options);
+  if (options.getString(kTopic) && options.getString(kTopicPattern)) {
+    throw ValidationException("Option 'topic' and 'topic-pattern' shouldn't be set together.");
+  }
+  if (table.topics.empty()) throw ValidationException("Either 'topic' or 'topic-pattern' must be set.");
+  table.properties = clientPropertiesOf(context);
+  checkKafkaProperties(context.tableName, table.properties);
+  if (auto interval = options.getDurationMillis(kDiscoveryInterval); interval && *interval > 0) {
+    throw ValidationException(fmt::format(
+        "Option '{}' = '{}' of table '{}' is not supported yet by the kafka connector (the "
+        "partitions of the topics are listed once, when the job starts; '0' turns discovery off).",
+        kDiscoveryInterval, *options.getString(kDiscoveryInterval), context.tableName));
+  }
+  if (auto interval = table.properties.find("partition.discovery.interval.ms");
+      interval != table.properties.end()) {
+    std::optional<int64_t> millis = parseInteger(interval->second);
+    if (!millis) {
+      options.throwUnparsable("properties.partition.discovery.interval.ms", interval->second,
+                              "a whole number of milliseconds");
+    }
+    if (*millis > 0) {
+      throw ValidationException(fmt::format(
+          "Option 'properties.partition.discovery.interval.ms' = '{}' of table '{}' is not "
+          "supported yet by the kafka connector (the partitions of the topics are listed once, "
+          "when the job starts; '0' or a negative value turns discovery off).",
+          interval->second, context.tableName));
+    }
+  }
+
+  KafkaSourceSpec& source = table.source;
+  source.tableName = context.tableName;
+  source.topics = table.topics;
+  source.properties = table.properties;
+  if (auto group = table.properties.find("group.id"); group != table.properties.end()) {
+    source.groupId = group->second;
+  }
+  if (auto commit = table.properties.find("commit.offsets.on.checkpoint");
+      commit != table.properties.end()) {
+    source.commitOffsetsOnCheckpoint = common::asciiLowerCase(commit->second) != "false";
+  }
+  if (auto reset = table.properties.find("auto.offset.reset"); reset != table.properties.end()) {
+    source.offsetResetStrategy = common::asciiLowerCase(reset->second);
+  }
+  source.rowType = context.physicalRowType;
+  parseScanOptions(options, table.topics.size(), source);
+
+  KafkaSinkSpec& sink = table.sink;
+  sink.tableName = context.tableName;
+  sink.properties = table.properties;
+  sink.deliveryGuarantee = parseDeliveryGuarantee(options, context.tableName);
+  if (auto partitioner = options.getString(kPartitioner)) {
+    const std::string value = common::asciiLowerCase(*partitioner);
+    if (value == "fixed") {
+      sink.partitioner = KafkaSinkPartitioner::kFixed;
+    } else if (value != "default") {
+      throw ValidationException(fmt::format(
+          "Option '{}' = '{}' of table '{}' is not supported yet by the kafka connector ('default' "
+          "and 'fixed' are).",
+          kPartitioner, *partitioner, context.tableName));
+    }
+  }
+  if (auto parallelism = options.getLong("sink.parallelism", 1, std::numeric_limits<int32_t>::max())) {
+    table.sinkParallelism = static_cast<int>(*parallelism);
+  }
+  table.format = *valueFormatOf(context);
+  const formats::FormatFactory& format =
+      formats::FormatFactoryRegistry::builtIn().factoryFor(table.format.identifier);
+  format.validate(formatContextOf(context, table.format));
+  return table;
+}
+
+class KafkaTableSource final : public DynamicTableSource {
+ public:
+  explicit KafkaTableSource(KafkaSourceSpec spec) : spec_(std::move(spec)) {}
+  bool isBounded() const override { return spec_.boundedMode != KafkaBoundedMode::kUnbounded; }
+  std::shared_ptr<Source<vector::Chunk>> createSource() const override {
+    return std::make_shared<KafkaSource>(spec_);
+  }
+
+ private:
+  KafkaSourceSpec spec_;
+};
+
+class KafkaTableSink final : public DynamicTableSink {
+ public:
+  KafkaTableSink(KafkaSinkSpec spec, std::optional<int> parallelism)
+      : spec_(std::move(spec)), parallelism_(parallelism) {}
+  std::shared_ptr<const runtime::OperatorFactory> createSinkOperator() const override {
+    return connector::detail::sinkWriterOperatorFactory(std::make_shared<const KafkaSink>(spec_));
+  }
+  std::optional<int> sinkParallelism() const override { return parallelism_; }
+  bool acceptsUpdates() const override { return false; }
+
+ private:
+  KafkaSinkSpec spec_;
+  std::optional<int> parallelism_;
+};
+
+}  // namespace
+
+std::set<std::string> KafkaTableFactory::optionalOptions() const {
+  return {kTopic,
+          kTopicPattern,
+          "properties.group.id",
+          "format",
+          "value.format",
+          "key.format",
+          "key.fields",
+          "key.fields-prefix",
+          "value.fields-include",
+          kStartupMode,
+          kStartupSpecificOffsets,
+          kStartupTimestamp,
+          kBoundedMode,
+          kBoundedSpecificOffsets,
+          kBoundedTimestamp,
+          kDiscoveryInterval,
+          kPartitioner,
+          kDeliveryGuarantee,
+          kSemantic,
+          "sink.transactional-id-prefix",
+          "sink.parallelism"};
+}
+
+std::set<std::string> KafkaTableFactory::supportedOptionKeys(const ConnectorContext& context) const {
+  std::set<std::string> keys = DynamicTableFactory::supportedOptionKeys(context);
+  for (const auto& [key, value] : context.options) {
+    if (key.starts_with(kPropertiesPrefix)) keys.insert(key);
+  }
+  if (std::optional<ValueFormat> format = valueFormatOf(context)) {
+    const formats::FormatFactory& factory =
+        formats::FormatFactoryRegistry::builtIn().factoryFor(format->identifier);
+    std::set<std::string> formatKeys = factory.supportedOptionKeys(formatContextOf(context, *format));
+    keys.insert(formatKeys.begin(), formatKeys.end());
+  }
+  return keys;
+}
+
+void KafkaTableFactory::validateOptions(const ConnectorContext& context) const {
+  for (const std::string& required : requiredOptions()) {
+    if (!context.options.contains(required)) DynamicTableFactory::validateOptions(context);
+  }
+  std::optional<ValueFormat> format = valueFormatOf(context);
+  if (!format) {
+    throw ValidationException(fmt::format(
+        "Could not find required format 'value.format' of table '{}': set 'format' (or "
+        "'value.format').",
+        context.tableName));
+  }
+  formats::FormatFactoryRegistry::builtIn().factoryFor(format->identifier);
+  std::vector<std::string> notSupported;
+  for (const char* key : {kTopicPattern, "key.format", "key.fields", "key.fields-prefix"}) {
+    if (context.options.contains(key)) notSupported.push_back(key);
+  }
+  if (auto include = context.options.find("value.fields-include");
+      include != context.options.end() && common::asciiLowerCase(include->second) != "all") {
+    notSupported.push_back("value.fields-include");
+  }
+  if (!context.partitionKeys.empty()) {
+    throw ValidationException(fmt::format(
+        "Table '{}' is PARTITIONED BY, but the kafka connector writes no partitioned tables.",
+        context.tableName));
+  }
+  if (!notSupported.empty()) throwNotSupportedYet(notSupported, context.tableName, "the kafka connector");
+  DynamicTableFactory::validateOptions(context);  // unsupported keys
+  parseKafkaTable(context);
+}
+
+std::unique_ptr<DynamicTableSource> KafkaTableFactory::createDynamicTableSource(
+    const ConnectorContext& context) const {
+  ParsedKafkaTable table = parseKafkaTable(context);
+  const bool committed = table.source.startupMode == KafkaStartupMode::kGroupOffsets ||
+                         table.source.boundedMode == KafkaBoundedMode::kGroupOffsets;
+  if (committed && !table.source.groupId) {
+    // Flink's KafkaSourceBuilder#sanityCheck.
+    throw ValidationException(fmt::format(
+        "Property group.id is required when using committed offset for offsets initializer "
+        "(table '{}': set 'properties.group.id', or a 'scan.startup.mode' other than "
+        "'group-offsets')",
+        context.tableName));
+  }
+  const formats::FormatFactory& format =
+      formats::FormatFactoryRegistry::builtIn().factoryFor(table.format.identifier);
+  table.source.format = format.createDecodingFormat(formatContextOf(context, table.format));
+  return std::make_unique<KafkaTableSource>(std::move(table.source));
+}
+
+std::unique_ptr<DynamicTableSink> KafkaTableFactory::createDynamicTableSink(
+    const ConnectorContext& context) const {
+  ParsedKafkaTable table = parseKafkaTable(context);
+  if (table.topics.size() != 1) {
+    throw ValidationException(fmt::format(
+        "Flink Kafka sink currently only supports single topic, but got 'topic': [{}].",
+        fmt::join(table.topics, ", ")));
+  }
+  table.sink.topic = table.topics.front();
+  const formats::FormatFactory& format =
+      formats::FormatFactoryRegistry::builtIn().factoryFor(table.format.identifier);
+  table.sink.format = format.createEncodingFormat(formatContextOf(context, table.format));
+  return std::make_unique<KafkaTableSink>(std::move(table.sink), table.sinkParallelism);
+}
+
+}  // namespace eddy::connectors

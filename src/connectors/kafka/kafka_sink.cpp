@@ -1,0 +1,122 @@
+#include "connectors/kafka/kafka_sink.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "connectors/kafka/kafka_client.h"
+#include "eddy/exceptions.h"
+#include "eddy/row.h"
+
+namespace eddy::connectors {
+
+namespace {
+
+class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
+ public:
+  KafkaSinkWriter(const KafkaSinkSpec& spec, int subtask)
+      : spec_(spec), serializer_(spec.format->createSerializer()) {
+    const std::string what =
+        fmt::format("the sink of table '{}' (subtask {})", spec.tableName, subtask + 1);
+    rd_kafka_conf_t* conf = kafkaConfiguration(spec.properties, {}, what);
+    rd_kafka_conf_set_opaque(conf, this);
+    rd_kafka_conf_set_dr_msg_cb(conf, &KafkaSinkWriter::onDelivery);
+    client_ = std::make_unique<KafkaClient>(RD_KAFKA_PRODUCER, conf, what);
+    topic_ = rd_kafka_topic_new(client_->get(), spec.topic.c_str(), nullptr);
+    if (spec.partitioner == KafkaSinkPartitioner::kFixed) {
+      const std::vector<int32_t> partitions = client_->partitionsOf(spec.topic);
+      partition_ = partitions[static_cast<size_t>(subtask) % partitions.size()];
+    }
+  }
+  ~KafkaSinkWriter() override { close(); }
+
+  void write(const vector::Chunk& chunk, const connector::SinkWriterContext&) override {
+    writeBatch(std::span<const vector::Chunk>(&chunk, 1), {}, writerContext_);
+  }
+
+  void writeBatch(std::span<const vector::Chunk> chunks, std::span<const int64_t>,
+                  connector::SinkWriterContext&) override {
+    checkDelivered();
+    for (const vector::Chunk& chunk : chunks) {
+      const std::vector<RowKind>& kinds = chunk.rowKinds();
+      for (int64_t row = 0; row < chunk.size(); ++row) {
+        if (kinds[static_cast<size_t>(row)] != RowKind::INSERT) {
+          throw TableException(fmt::format("The kafka sink of table '{}' accepts only INSERT rows; got {}",
+                                           spec_.tableName, chunk.rowAt(row).toString()));
+        }
+        record_.clear();
+        serializer_->serialize(chunk, row, record_);
+        produce();
+      }
+    }
+    rd_kafka_poll(client_->get(), 0);  // delivery reports
+  }
+
+  void flush(bool endOfInput) override {
+    if (spec_.deliveryGuarantee == KafkaDeliveryGuarantee::kNone && !endOfInput) return;
+    // Bounded by librdkafka's message.timeout.ms: an undeliverable record is reported failed.
+    while (rd_kafka_outq_len(client_->get()) > 0) {
+      rd_kafka_flush(client_->get(), kKafkaRequestTimeoutMillis);
+      checkDelivered();
+    }
+    checkDelivered();
+  }
+
+  void close() override {
+    if (topic_ != nullptr) {
+      rd_kafka_topic_destroy(topic_);
+      topic_ = nullptr;
+    }
+    client_.reset();
+  }
+
+ private:
+  static void onDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
+    auto* writer = static_cast<KafkaSinkWriter*>(opaque);
+    if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR && writer->deliveryError_.empty()) {
+      writer->deliveryError_ = rd_kafka_err2str(message->err);
+    }
+  }
+
+  void checkDelivered() {
+    if (deliveryError_.empty()) return;
+    throw ConnectorException(fmt::format("The sink of table '{}' failed to send data to Kafka topic '{}': {}",
+                                         spec_.tableName, spec_.topic, deliveryError_));
+  }
+
+  void produce() {
+    while (true) {
+      const int result =
+          rd_kafka_produce(topic_, partition_, RD_KAFKA_MSG_F_COPY, record_.data(), record_.size(),
+                           nullptr, 0, nullptr);
+      if (result == 0) return;
+      const rd_kafka_resp_err_t error = rd_kafka_last_error();
+      if (error != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        throw ConnectorException(fmt::format("The sink of table '{}' cannot send to Kafka topic '{}': {}",
+                                             spec_.tableName, spec_.topic, rd_kafka_err2str(error)));
+      }
+      // The producer's queue is full: wait for deliveries (backpressure), then try again.
+      rd_kafka_poll(client_->get(), 100);
+      checkDelivered();
+    }
+  }
+
+  const KafkaSinkSpec& spec_;
+  std::unique_ptr<formats::RowSerializer> serializer_;
+  std::unique_ptr<KafkaClient> client_;
+  rd_kafka_topic_t* topic_ = nullptr;
+  int32_t partition_ = RD_KAFKA_PARTITION_UA;
+  std::string record_;  // reused
+  std::string deliveryError_;
+  connector::SinkWriterContext writerContext_;
+};
+
+}  // namespace
+
+std::unique_ptr<connector::SinkWriter<vector::Chunk>> KafkaSink::createWriter(
+    connector::WriterInitContext& context) const {
+  return std::make_unique<KafkaSinkWriter>(spec_, context.getSubtaskId());
+}
+
+}  // namespace eddy::connectors

@@ -1,0 +1,56 @@
+// KafkaSink: the sink of the kafka connector (Flink's KafkaSink with its KafkaWriter), on
+// eddy's Sink V2 SPI over the table runtime's chunks. Each +I row becomes one Kafka record of
+// the table's topic: no key, the row encoded by the value format as its value, the partition
+// chosen by 'sink.partitioner' ('default': librdkafka's partitioner, which spreads records
+// without a key over the partitions; 'fixed': subtask i writes partition i % partitions, as
+// Flink's FlinkFixedPartitioner).
+//
+// Delivery ('sink.delivery-guarantee'): 'at-least-once' (Flink's default) flushes before every
+// checkpoint barrier and at the end of input, and fails the checkpoint (so the job) when a
+// record could not be delivered: every row of a completed checkpoint is in Kafka, and rows
+// after it may be written again after a restore. 'none' flushes only at the end of input.
+// 'exactly-once' (Kafka transactions) is not there yet; the factory refuses it by name.
+//
+// Errors: a record librdkafka reports as not delivered fails the job with a ConnectorException
+// naming the table, the topic and librdkafka's error, at the next flush or write (Flink's
+// KafkaWriter#checkAsyncException). A row that is not +I fails it too (the planner lets no
+// updating query into this sink).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "eddy/connector/sink.h"
+#include "formats/format_factory.h"
+#include "vector/chunk.h"
+
+namespace eddy::connectors {
+
+enum class KafkaDeliveryGuarantee { kNone, kAtLeastOnce };
+enum class KafkaSinkPartitioner { kDefault, kFixed };
+
+/// What a KafkaSink writes.
+struct KafkaSinkSpec {
+  std::string tableName;
+  std::string topic;
+  /// librdkafka properties ('properties.*' without the prefix), bootstrap.servers included.
+  std::map<std::string, std::string> properties;
+  KafkaDeliveryGuarantee deliveryGuarantee = KafkaDeliveryGuarantee::kAtLeastOnce;
+  KafkaSinkPartitioner partitioner = KafkaSinkPartitioner::kDefault;
+  std::shared_ptr<const formats::EncodingFormat> format;
+};
+
+/// Writes rows to a Kafka topic. See the file comment. Immutable.
+class KafkaSink final : public connector::Sink<vector::Chunk> {
+ public:
+  explicit KafkaSink(KafkaSinkSpec spec) : spec_(std::move(spec)) {}
+  std::unique_ptr<connector::SinkWriter<vector::Chunk>> createWriter(
+      connector::WriterInitContext& context) const override;
+
+ private:
+  KafkaSinkSpec spec_;
+};
+
+}  // namespace eddy::connectors

@@ -1,0 +1,522 @@
+#include "connectors/kafka/kafka_source.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <chrono>
+#include <utility>
+
+#include "common/uuid.h"
+#include "connectors/kafka/kafka_client.h"
+#include "eddy/exceptions.h"
+#include "eddy/runtime/record_batch.h"
+
+namespace eddy::connectors {
+
+// ---- Serializers ------------------------------------------------------------------------------
+
+std::string KafkaPartitionSplitSerializer::serialize(const KafkaPartitionSplit& split) const {
+  connector::SerializedFieldWriter writer;
+  writer.writeBytes(split.topic);
+  writer.writeVarint(static_cast<uint64_t>(split.partition));
+  writer.writeInt64(split.nextOffset);
+  writer.writeInt64(split.stoppingOffset);
+  return writer.take();
+}
+
+KafkaPartitionSplit KafkaPartitionSplitSerializer::deserialize(int version,
+                                                               std::string_view serialized) const {
+  const std::string what = "a KafkaSource split";
+  connector::checkSerializedVersion(version, kVersion, what);
+  connector::SerializedFieldReader reader(serialized, what);
+  KafkaPartitionSplit split;
+  split.topic = std::string(reader.readBytes());
+  const uint64_t partition = reader.readVarint();
+  if (partition > static_cast<uint64_t>(INT32_MAX)) reader.fail("its partition is out of range");
+  split.partition = static_cast<int32_t>(partition);
+  split.nextOffset = reader.readInt64();
+  split.stoppingOffset = reader.readInt64();
+  reader.expectEnd();
+  return split;
+}
+
+std::string KafkaSourceEnumeratorStateSerializer::serialize(
+    const KafkaSourceEnumeratorState& state) const {
+  connector::SerializedFieldWriter writer;
+  writer.writeVarint(state.listed ? 1 : 0);
+  writer.writeVarint(state.unassigned.size());
+  for (const KafkaPartitionSplit& split : state.unassigned) {
+    writer.writeBytes(connector::writeVersionAndSerialize(splitSerializer_, split));
+  }
+  return writer.take();
+}
+
+KafkaSourceEnumeratorState KafkaSourceEnumeratorStateSerializer::deserialize(
+    int version, std::string_view serialized) const {
+  const std::string what = "the split enumerator state of a KafkaSource";
+  connector::checkSerializedVersion(version, kVersion, what);
+  connector::SerializedFieldReader reader(serialized, what);
+  KafkaSourceEnumeratorState state;
+  const uint64_t listed = reader.readVarint();
+  if (listed > 1) reader.fail("its listed flag is " + std::to_string(listed));
+  state.listed = listed == 1;
+  const uint64_t count = reader.readVarint();
+  if (count > reader.remaining()) reader.fail("it claims " + std::to_string(count) + " splits");
+  for (uint64_t i = 0; i < count; ++i) {
+    state.unassigned.push_back(connector::readVersionAndDeserialize(
+        splitSerializer_, reader.readBytes(), "a KafkaSource split"));
+  }
+  reader.expectEnd();
+  return state;
+}
+
+// ---- Split owners -----------------------------------------------------------------------------
+
+namespace {
+
+/// Java's String#hashCode of UTF-8 `text` (over its UTF-16 code units).
+int32_t javaStringHashCode(const std::string& text) {
+  uint32_t hash = 0;
+  auto add = [&hash](uint32_t unit) { hash = hash * 31 + unit; };
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    uint32_t codePoint = byte;
+    size_t length = 1;
+    if (byte >= 0xF0) {
+      codePoint = byte & 0x07U;
+      length = 4;
+    } else if (byte >= 0xE0) {
+      codePoint = byte & 0x0FU;
+      length = 3;
+    } else if (byte >= 0xC0) {
+      codePoint = byte & 0x1FU;
+      length = 2;
+    }
+    for (size_t k = 1; k < length && i + k < text.size(); ++k) {
+      codePoint = (codePoint << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3FU);
+    }
+    i += length;
+    if (codePoint >= 0x10000) {  // a surrogate pair
+      codePoint -= 0x10000;
+      add(0xD800 + (codePoint >> 10));
+      add(0xDC00 + (codePoint & 0x3FF));
+    } else {
+      add(codePoint);
+    }
+  }
+  return static_cast<int32_t>(hash);
+}
+
+}  // namespace
+
+int kafkaSplitOwner(const std::string& topic, int32_t partition, int readers) {
+  const int32_t hash = static_cast<int32_t>(static_cast<uint32_t>(javaStringHashCode(topic)) * 31U);
+  const int start = static_cast<int>((hash & 0x7FFFFFFF) % readers);
+  return (start + partition) % readers;
+}
+
+// ---- The enumerator ---------------------------------------------------------------------------
+
+namespace {
+
+using SplitEnumeratorContext = connector::SplitEnumeratorContext<KafkaPartitionSplit>;
+
+class KafkaSourceEnumerator final
+    : public connector::SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumeratorState> {
+ public:
+  KafkaSourceEnumerator(const KafkaSourceSpec& spec, SplitEnumeratorContext& context,
+                        KafkaSourceEnumeratorState state)
+      : spec_(spec), context_(context), listed_(state.listed) {
+    for (KafkaPartitionSplit& split : state.unassigned) plan(std::move(split));
+  }
+
+  void addReader(int subtask) override {
+    // A listing that failed fails every reader's registration at once, not after another
+    // round of broker timeouts.
+    if (listingError_) std::rethrow_exception(listingError_);
+    if (!listed_) {
+      try {
+        listSplits();
+      } catch (...) {
+        listingError_ = std::current_exception();
+        throw;
+      }
+      listed_ = true;
+    }
+    auto pending = pending_.find(subtask);
+    if (pending != pending_.end()) {
+      std::map<int, std::vector<KafkaPartitionSplit>> assignment;
+      assignment.emplace(subtask, std::move(pending->second));
+      pending_.erase(pending);
+      context_.assignSplits(std::move(assignment));
+    }
+    // Flink's enumerator signals no more splits in BOUNDED mode only: an unbounded reader waits
+    // for records (and, one day, for discovered partitions).
+    if (spec_.boundedMode != KafkaBoundedMode::kUnbounded) context_.signalNoMoreSplits(subtask);
+  }
+  void handleSplitRequest(int /*subtask*/) override {}
+  void addSplitsBack(std::vector<KafkaPartitionSplit> splits, int /*subtask*/) override {
+    for (KafkaPartitionSplit& split : splits) plan(std::move(split));
+  }
+  KafkaSourceEnumeratorState snapshotState(int64_t /*checkpointId*/) override {
+    KafkaSourceEnumeratorState state;
+    state.listed = listed_;
+    for (const auto& [subtask, splits] : pending_) {
+      state.unassigned.insert(state.unassigned.end(), splits.begin(), splits.end());
+    }
+    return state;
+  }
+
+ private:
+  void plan(KafkaPartitionSplit split) {
+    const int owner = kafkaSplitOwner(split.topic, split.partition,
+                                      std::max(1, context_.currentParallelism()));
+    pending_[owner].push_back(std::move(split));
+  }
+
+  /// Every partition of every topic, with concrete start and stopping offsets.
+  void listSplits() {
+    const std::string what = fmt::format("the source of table '{}'", spec_.tableName);
+    std::map<std::string, std::string> overrides = {{"enable.auto.commit", "false"}};
+    overrides["group.id"] = spec_.groupId.value_or("eddy-" + common::randomUuid());
+    KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, overrides, what);
+    for (const std::string& topic : spec_.topics) {
+      const std::vector<int32_t> partitions = client.partitionsOf(topic);
+      std::map<int32_t, std::pair<int64_t, int64_t>> watermarks;
+      for (int32_t partition : partitions) {
+        watermarks[partition] = client.watermarkOffsets(topic, partition);
+      }
+      std::map<int32_t, std::optional<int64_t>> committed;
+      if (spec_.groupId && (spec_.startupMode == KafkaStartupMode::kGroupOffsets ||
+                            spec_.startupMode == KafkaStartupMode::kSpecificOffsets ||
+                            spec_.boundedMode == KafkaBoundedMode::kGroupOffsets)) {
+        committed = client.committedOffsets(topic, partitions);
+      }
+      std::map<int32_t, std::optional<int64_t>> startTimes;
+      if (spec_.startupMode == KafkaStartupMode::kTimestamp) {
+        startTimes = client.offsetsForTimestamp(topic, partitions, spec_.startupTimestampMillis);
+      }
+      std::map<int32_t, std::optional<int64_t>> stopTimes;
+      if (spec_.boundedMode == KafkaBoundedMode::kTimestamp) {
+        stopTimes = client.offsetsForTimestamp(topic, partitions, spec_.boundedTimestampMillis);
+      }
+      for (int32_t partition : partitions) {
+        const auto [low, high] = watermarks[partition];
+        KafkaPartitionSplit split;
+        split.topic = topic;
+        split.partition = partition;
+        split.nextOffset = startOffset(topic, partition, low, high, committed[partition],
+                                       startTimes[partition]);
+        split.stoppingOffset =
+            stoppingOffset(topic, partition, high, committed[partition], stopTimes[partition]);
+        if (split.stoppingOffset != KafkaPartitionSplit::kNoStoppingOffset &&
+            split.nextOffset > split.stoppingOffset) {
+          split.nextOffset = split.stoppingOffset;
+        }
+        plan(std::move(split));
+      }
+    }
+  }
+
+  int64_t startOffset(const std::string& topic, int32_t partition, int64_t low, int64_t high,
+                      std::optional<int64_t> committed, std::optional<int64_t> byTime) const {
+    switch (spec_.startupMode) {
+      case KafkaStartupMode::kEarliestOffset:
+        return low;
+      case KafkaStartupMode::kLatestOffset:
+        return high;
+      case KafkaStartupMode::kTimestamp:
+        return byTime.value_or(high);
+      case KafkaStartupMode::kSpecificOffsets: {
+        auto given = spec_.startupOffsets.find(partition);
+        if (given != spec_.startupOffsets.end()) return given->second;
+        return committed.value_or(low);  // Flink's SpecifiedOffsetsInitializer: else EARLIEST
+      }
+      case KafkaStartupMode::kGroupOffsets:
+        if (committed) return *committed;
+        if (spec_.offsetResetStrategy == "earliest" || spec_.offsetResetStrategy == "smallest" ||
+            spec_.offsetResetStrategy == "beginning") {
+          return low;
+        }
+        if (spec_.offsetResetStrategy == "latest" || spec_.offsetResetStrategy == "largest" ||
+            spec_.offsetResetStrategy == "end") {
+          return high;
+        }
+        // Flink's OffsetResetStrategy.NONE (its default for committed offsets).
+        throw ConnectorException(fmt::format(
+            "The source of table '{}' starts from the committed offsets of group '{}', but "
+            "partition {}-{} has none; set 'properties.auto.offset.reset' to 'earliest' or "
+            "'latest' to start there instead (Flink: Undefined offset with no reset policy for "
+            "partitions: [{}-{}])",
+            spec_.tableName, spec_.groupId.value_or(""), topic, partition, topic, partition));
+    }
+    return low;
+  }
+
+  int64_t stoppingOffset(const std::string& topic, int32_t partition, int64_t high,
+                         std::optional<int64_t> committed, std::optional<int64_t> byTime) const {
+    switch (spec_.boundedMode) {
+      case KafkaBoundedMode::kUnbounded:
+        return KafkaPartitionSplit::kNoStoppingOffset;
+      case KafkaBoundedMode::kLatestOffset:
+        return high;
+      case KafkaBoundedMode::kTimestamp:
+        return byTime.value_or(high);
+      case KafkaBoundedMode::kSpecificOffsets: {
+        auto given = spec_.boundedOffsets.find(partition);
+        return given != spec_.boundedOffsets.end() ? given->second : 0;  // not listed: not read
+      }
+      case KafkaBoundedMode::kGroupOffsets:
+        if (committed) return *committed;
+        throw ConnectorException(fmt::format(
+            "The source of table '{}' stops at the committed offsets of group '{}', but "
+            "partition {}-{} has none",
+            spec_.tableName, spec_.groupId.value_or(""), topic, partition));
+    }
+    return KafkaPartitionSplit::kNoStoppingOffset;
+  }
+
+  const KafkaSourceSpec& spec_;
+  SplitEnumeratorContext& context_;
+  bool listed_;
+  std::exception_ptr listingError_;
+  std::map<int, std::vector<KafkaPartitionSplit>> pending_;  // by owner subtask
+};
+
+// ---- The reader -------------------------------------------------------------------------------
+
+/// Consumer errors librdkafka retries by itself (a broker away for a while).
+bool isTransient(rd_kafka_resp_err_t error) {
+  return error == RD_KAFKA_RESP_ERR__TRANSPORT || error == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
+         error == RD_KAFKA_RESP_ERR__TIMED_OUT || error == RD_KAFKA_RESP_ERR__RESOLVE ||
+         error == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION ||
+         error == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE;
+}
+
+class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, KafkaPartitionSplit> {
+ public:
+  KafkaSourceReader(const KafkaSourceSpec& spec, connector::SourceReaderContext& context)
+      : spec_(spec), context_(context), deserializer_(spec.format->createDeserializer()) {
+    const std::string what =
+        fmt::format("the source of table '{}' (subtask {})", spec.tableName,
+                    context.getIndexOfSubtask() + 1);
+    std::map<std::string, std::string> overrides = {{"enable.auto.commit", "false"},
+                                                    {"enable.auto.offset.store", "false"},
+                                                    {"enable.partition.eof", "true"}};
+    overrides["group.id"] = spec.groupId.value_or("eddy-" + common::randomUuid());
+    client_ = std::make_unique<KafkaClient>(RD_KAFKA_CONSUMER, spec.properties, overrides, what);
+    rd_kafka_poll_set_consumer(client_->get());
+    queue_ = rd_kafka_queue_get_consumer(client_->get());
+    rd_kafka_queue_cb_event_enable(queue_, &KafkaSourceReader::onRecords, &context_);
+  }
+  ~KafkaSourceReader() override { close(); }
+
+  void addSplits(std::vector<KafkaPartitionSplit> splits) override {
+    std::vector<const KafkaPartitionSplit*> added;
+    for (KafkaPartitionSplit& split : splits) {
+      if (split.finished()) continue;
+      auto [it, inserted] =
+          splits_.insert_or_assign(std::make_pair(split.topic, split.partition), std::move(split));
+      (void)inserted;
+      added.push_back(&it->second);
+    }
+    if (added.empty()) return;
+    rd_kafka_topic_partition_list_t* list =
+        rd_kafka_topic_partition_list_new(static_cast<int>(added.size()));
+    for (const KafkaPartitionSplit* split : added) {
+      rd_kafka_topic_partition_list_add(list, split->topic.c_str(), split->partition)->offset =
+          split->nextOffset;
+    }
+    rd_kafka_error_t* error = rd_kafka_incremental_assign(client_->get(), list);
+    rd_kafka_topic_partition_list_destroy(list);
+    throwIf(error, "assigning its partitions");
+  }
+
+  void notifyNoMoreSplits() override { noMoreSplits_ = true; }
+
+  InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
+    if (pendingError_) std::rethrow_exception(std::exchange(pendingError_, nullptr));
+    vector::Chunk chunk(spec_.rowType);
+    bool drained = false;
+    while (!drained && !pendingError_ && !splits_.empty() &&
+           chunk.size() < static_cast<int64_t>(runtime::kDefaultBatchSize)) {
+      const size_t wanted = runtime::kDefaultBatchSize - static_cast<size_t>(chunk.size());
+      const ssize_t count = rd_kafka_consume_batch_queue(queue_, 0, messages_.data(),
+                                                         std::min(wanted, messages_.size()));
+      if (count < 0) {
+        throw ConnectorException(fmt::format("The source of table '{}' cannot read from Kafka: {}",
+                                             spec_.tableName,
+                                             rd_kafka_err2str(rd_kafka_last_error())));
+      }
+      drained = count == 0;
+      for (ssize_t i = 0; i < count; ++i) {
+        if (!pendingError_) {
+          try {
+            handle(*messages_[static_cast<size_t>(i)], chunk);
+          } catch (...) {
+            if (chunk.size() == 0) {
+              destroyMessages(i, count);
+              throw;
+            }
+            pendingError_ = std::current_exception();  // emit the rows before it first
+          }
+        }
+        rd_kafka_message_destroy(messages_[static_cast<size_t>(i)]);
+      }
+    }
+    const bool emitted = chunk.size() > 0;
+    if (emitted) output.collect(std::move(chunk));
+    if (pendingError_) return InputStatus::MORE_AVAILABLE;
+    if (splits_.empty() && noMoreSplits_) return InputStatus::END_OF_INPUT;
+    if (emitted || !drained) return InputStatus::MORE_AVAILABLE;
+    // The queue's callback wakes the task when records arrive; the bound covers a wake-up lost
+    // between the empty read and the task's wait.
+    context_.requestWakeUpAt(std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+    return InputStatus::NOTHING_AVAILABLE;
+  }
+
+  std::vector<KafkaPartitionSplit> snapshotState(int64_t checkpointId) override {
+    std::vector<KafkaPartitionSplit> splits;
+    for (const auto& [key, split] : splits_) splits.push_back(split);
+    if (spec_.groupId && spec_.commitOffsetsOnCheckpoint) {
+      std::map<std::pair<std::string, int32_t>, int64_t> offsets;
+      for (const auto& [key, split] : splits_) offsets[key] = split.nextOffset;
+      offsetsToCommit_[checkpointId] = std::move(offsets);
+    }
+    return splits;
+  }
+
+  void notifyCheckpointComplete(int64_t checkpointId) override {
+    auto it = offsetsToCommit_.find(checkpointId);
+    if (it == offsetsToCommit_.end()) return;
+    if (!it->second.empty()) {
+      rd_kafka_topic_partition_list_t* list =
+          rd_kafka_topic_partition_list_new(static_cast<int>(it->second.size()));
+      for (const auto& [key, offset] : it->second) {
+        rd_kafka_topic_partition_list_add(list, key.first.c_str(), key.second)->offset = offset;
+      }
+      // Asynchronous, as Flink's commitAsync: a failed commit only leaves the group behind.
+      rd_kafka_commit(client_->get(), list, 1);
+      rd_kafka_topic_partition_list_destroy(list);
+    }
+    offsetsToCommit_.erase(offsetsToCommit_.begin(), std::next(it));
+  }
+
+  bool signalsAvailability() const override { return true; }
+
+  void close() override {
+    if (queue_ != nullptr) {
+      rd_kafka_queue_cb_event_enable(queue_, nullptr, nullptr);
+      rd_kafka_queue_destroy(queue_);
+      queue_ = nullptr;
+    }
+    if (client_) {
+      rd_kafka_consumer_close(client_->get());
+      client_.reset();
+    }
+  }
+
+ private:
+  static void onRecords(rd_kafka_t* /*client*/, void* context) {
+    static_cast<connector::SourceReaderContext*>(context)->notifyAvailable();
+  }
+
+  void destroyMessages(ssize_t from, ssize_t to) {
+    for (ssize_t i = from; i < to; ++i) rd_kafka_message_destroy(messages_[static_cast<size_t>(i)]);
+  }
+
+  void throwIf(rd_kafka_error_t* error, const char* action) {
+    if (error == nullptr) return;
+    std::string text = rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
+    throw ConnectorException(
+        fmt::format("The source of table '{}' failed {}: {}", spec_.tableName, action, text));
+  }
+
+  void finish(std::map<std::pair<std::string, int32_t>, KafkaPartitionSplit>::iterator split) {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(list, split->first.first.c_str(), split->first.second);
+    rd_kafka_error_t* error = rd_kafka_incremental_unassign(client_->get(), list);
+    rd_kafka_topic_partition_list_destroy(list);
+    splits_.erase(split);
+    throwIf(error, "releasing a partition it finished");
+  }
+
+  void handle(const rd_kafka_message_t& message, vector::Chunk& chunk) {
+    const char* topic = message.rkt != nullptr ? rd_kafka_topic_name(message.rkt) : "";
+    auto split = splits_.find(std::make_pair(std::string(topic), message.partition));
+    if (message.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      if (message.err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        // Caught up: a bounded split whose stopping offset lies behind control records (of
+        // transactions) ends here.
+        if (split != splits_.end() && split->second.stoppingOffset != KafkaPartitionSplit::kNoStoppingOffset &&
+            message.offset >= split->second.stoppingOffset) {
+          finish(split);
+        }
+        return;
+      }
+      if (isTransient(message.err)) return;
+      throw ConnectorException(fmt::format(
+          "The source of table '{}' failed reading Kafka topic '{}' partition {}: {}",
+          spec_.tableName, topic, message.partition, rd_kafka_message_errstr(&message)));
+    }
+    if (split == splits_.end()) return;  // a partition released a moment ago
+    KafkaPartitionSplit& state = split->second;
+    if (message.offset < state.nextOffset) return;  // fetched before a re-assignment
+    if (state.stoppingOffset != KafkaPartitionSplit::kNoStoppingOffset &&
+        message.offset >= state.stoppingOffset) {
+      finish(split);
+      return;
+    }
+    if (message.payload != nullptr) {  // a record without a value (a tombstone) gives no row
+      location_ = fmt::format("Kafka topic '{}' partition {} (offset {})", topic,
+                              message.partition, message.offset);
+      deserializer_->deserialize(
+          std::string_view(static_cast<const char*>(message.payload), message.len),
+          formats::RecordLocation{location_, message.offset}, chunk);
+    }
+    state.nextOffset = message.offset + 1;
+    if (state.finished()) finish(split);
+  }
+
+  const KafkaSourceSpec& spec_;
+  connector::SourceReaderContext& context_;
+  std::unique_ptr<formats::RowDeserializer> deserializer_;
+  std::unique_ptr<KafkaClient> client_;
+  rd_kafka_queue_t* queue_ = nullptr;
+  std::map<std::pair<std::string, int32_t>, KafkaPartitionSplit> splits_;
+  bool noMoreSplits_ = false;
+  std::exception_ptr pendingError_;
+  std::array<rd_kafka_message_t*, runtime::kDefaultBatchSize> messages_{};
+  std::string location_;
+  std::map<int64_t, std::map<std::pair<std::string, int32_t>, int64_t>> offsetsToCommit_;
+};
+
+}  // namespace
+
+// ---- The source -------------------------------------------------------------------------------
+
+KafkaSource::KafkaSource(KafkaSourceSpec spec) : spec_(std::move(spec)) {}
+
+Boundedness KafkaSource::getBoundedness() const {
+  return spec_.boundedMode == KafkaBoundedMode::kUnbounded ? Boundedness::CONTINUOUS_UNBOUNDED
+                                                          : Boundedness::BOUNDED;
+}
+
+std::unique_ptr<connector::SourceReader<vector::Chunk, KafkaPartitionSplit>>
+KafkaSource::createReader(connector::SourceReaderContext& context) const {
+  return std::make_unique<KafkaSourceReader>(spec_, context);
+}
+
+std::unique_ptr<connector::SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumeratorState>>
+KafkaSource::createEnumerator(connector::SplitEnumeratorContext<KafkaPartitionSplit>& context) const {
+  return std::make_unique<KafkaSourceEnumerator>(spec_, context, KafkaSourceEnumeratorState{});
+}
+
+std::unique_ptr<connector::SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumeratorState>>
+KafkaSource::restoreEnumerator(connector::SplitEnumeratorContext<KafkaPartitionSplit>& context,
+                               KafkaSourceEnumeratorState checkpoint) const {
+  return std::make_unique<KafkaSourceEnumerator>(spec_, context, std::move(checkpoint));
+}
+
+}  // namespace eddy::connectors

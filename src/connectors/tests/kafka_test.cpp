@@ -1,0 +1,406 @@
+// The kafka connector against a real Kafka protocol peer: librdkafka's mock cluster, run as its
+// own process (eddy_kafka_mock_cluster, on loopback ports), with Debian's kcat as the
+// independent client that produces the input and reads eddy's output. A test whose cluster or
+// kcat cannot be started fails; none is skipped.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "connectors/kafka/kafka_factory.h"
+#include "connectors/kafka/kafka_source.h"
+#include "connectors/tests/connector_test_support.h"
+#include "connectors/tests/source_checkpoint_harness.h"
+#include "eddy/table/table_environment.h"
+
+extern char** environ;
+
+namespace eddy::connectors {
+namespace {
+
+using testing::TemporaryDirectory;
+
+/// An eddy_kafka_mock_cluster process serving `topics` ("name:partitions"), stopped with the
+/// object. bootstrap() is empty when it could not be started (the test then fails).
+class MockKafkaCluster {
+ public:
+  explicit MockKafkaCluster(const std::vector<std::string>& topics) {
+    int input[2];
+    int output[2];
+    if (pipe2(input, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
+    std::vector<std::string> arguments = {EDDY_KAFKA_MOCK_CLUSTER};
+    arguments.insert(arguments.end(), topics.begin(), topics.end());
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+    const int spawned = posix_spawn(&pid_, EDDY_KAFKA_MOCK_CLUSTER, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(input[0]);
+    close(output[1]);
+    input_ = input[1];
+    if (spawned != 0) {
+      pid_ = -1;
+      close(output[0]);
+      return;
+    }
+    FILE* lines = fdopen(output[0], "r");
+    char line[1024];
+    if (lines != nullptr && std::fgets(line, sizeof line, lines) != nullptr) {
+      bootstrap_ = line;
+      while (!bootstrap_.empty() && (bootstrap_.back() == '\n' || bootstrap_.back() == '\r')) {
+        bootstrap_.pop_back();
+      }
+    }
+    if (lines != nullptr) std::fclose(lines);
+  }
+  ~MockKafkaCluster() {
+    if (input_ >= 0) close(input_);
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      int status = 0;
+      waitpid(pid_, &status, 0);
+    }
+  }
+  MockKafkaCluster(const MockKafkaCluster&) = delete;
+  MockKafkaCluster& operator=(const MockKafkaCluster&) = delete;
+
+  const std::string& bootstrap() const { return bootstrap_; }
+
+ private:
+  pid_t pid_ = -1;
+  int input_ = -1;
+  std::string bootstrap_;
+};
+
+/// Runs `command` with the shell; its exit status (-1 when it could not run).
+int run(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// kcat produces each line of `lines` as one record of `topic`'s `partition`.
+void produce(const MockKafkaCluster& cluster, const std::string& topic, int partition,
+             const std::vector<std::string>& lines) {
+  TemporaryDirectory directory("eddy-kafka-test-");
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  const std::filesystem::path file = directory.write("records", text);
+  ASSERT_EQ(run("kcat -P -b " + cluster.bootstrap() + " -t " + topic + " -p " +
+                std::to_string(partition) + " < " + file.string()),
+            0)
+      << "kcat could not produce (is Debian's kcat installed? scripts/setup.sh installs it)";
+}
+
+/// kcat reads `topic` from the beginning to its end: "partition:offset value" lines, sorted.
+std::vector<std::string> consume(const MockKafkaCluster& cluster, const std::string& topic) {
+  TemporaryDirectory directory("eddy-kafka-test-");
+  const std::filesystem::path file = directory.path() / "out";
+  EXPECT_EQ(run("kcat -C -b " + cluster.bootstrap() + " -t " + topic +
+                " -o beginning -e -q -f '%p:%o %s\\n' > " + file.string()),
+            0);
+  std::vector<std::string> lines;
+  std::istringstream in(testing::readFile(file));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+/// The rows of a query, each as Row::toString, sorted.
+std::vector<std::string> sortedRows(TableResult result) {
+  std::vector<std::string> rows;
+  for (const Row& row : result.collectAll()) rows.push_back(row.toString());
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+std::string ordersTable(const std::string& bootstrap, const std::string& extraOptions) {
+  return "CREATE TABLE orders (order_id STRING, amount INT) WITH ("
+         "'connector' = 'kafka', 'topic' = 'orders', 'properties.bootstrap.servers' = '" +
+         bootstrap + "', 'format' = 'json'" + extraOptions + ")";
+}
+
+TEST(KafkaTest, ABoundedScanReadsEveryPartitionFromTheEarliestOffset) {
+  MockKafkaCluster cluster({"orders:3"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})", R"({"order_id":"b","amount":2})"});
+  produce(cluster, "orders", 1, {R"({"order_id":"c","amount":3})"});
+  produce(cluster, "orders", 2, {R"({"order_id":"d","amount":4})", R"({"order_id":"e","amount":5})"});
+  for (bool batch : {true, false}) {
+    auto tableEnv = TableEnvironment::create(batch ? EnvironmentSettings::inBatchMode()
+                                                   : EnvironmentSettings::inStreamingMode());
+    tableEnv->executeSql(ordersTable(cluster.bootstrap(),
+                                     ", 'scan.startup.mode' = 'earliest-offset', "
+                                     "'scan.bounded.mode' = 'latest-offset'"));
+    EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT order_id, amount * 10 FROM orders")),
+              (std::vector<std::string>{"+I[a, 10]", "+I[b, 20]", "+I[c, 30]", "+I[d, 40]",
+                                        "+I[e, 50]"}))
+        << (batch ? "BATCH" : "STREAMING");
+  }
+}
+
+TEST(KafkaTest, StartupAndBoundedModesPickTheirOffsets) {
+  MockKafkaCluster cluster({"orders:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  std::vector<std::string> records;
+  for (int i = 0; i < 6; ++i) records.push_back(R"({"order_id":"o)" + std::to_string(i) + R"(","amount":)" + std::to_string(i) + "}");
+  produce(cluster, "orders", 0, records);
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(ordersTable(
+      cluster.bootstrap(),
+      ", 'scan.startup.mode' = 'specific-offsets', 'scan.startup.specific-offsets' = "
+      "'partition:0,offset:2', 'scan.bounded.mode' = 'specific-offsets', "
+      "'scan.bounded.specific-offsets' = 'partition:0,offset:4'"));
+  EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT * FROM orders")),
+            (std::vector<std::string>{"+I[o2, 2]", "+I[o3, 3]"}));
+  // latest-offset reads nothing of what is there already.
+  tableEnv->executeSql("DROP TABLE orders");
+  tableEnv->executeSql(ordersTable(cluster.bootstrap(),
+                                   ", 'scan.startup.mode' = 'latest-offset', "
+                                   "'scan.bounded.mode' = 'latest-offset'"));
+  EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT * FROM orders")), std::vector<std::string>{});
+}
+
+TEST(KafkaTest, TheSinkWritesJsonRecordsThatKcatReads) {
+  MockKafkaCluster cluster({"totals:2"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(
+      "CREATE TABLE totals (user_id STRING, total BIGINT) WITH ('connector' = 'kafka', "
+      "'topic' = 'totals', 'properties.bootstrap.servers' = '" + cluster.bootstrap() +
+      "', 'format' = 'json', 'sink.partitioner' = 'fixed', 'sink.parallelism' = '1')");
+  tableEnv->executeSql(
+      "INSERT INTO totals SELECT user_id, SUM(amount) FROM (VALUES ('u1', 5), ('u2', 7), "
+      "('u1', 10)) AS t(user_id, amount) GROUP BY user_id")
+      .await();
+  // 'fixed': subtask 1 of 1 writes partition 0, the records at offsets 0 and 1.
+  std::vector<std::string> lines = consume(cluster, "totals");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].substr(0, 4), "0:0 ");
+  EXPECT_EQ(lines[1].substr(0, 4), "0:1 ");
+  std::vector<std::string> values = {lines[0].substr(4), lines[1].substr(4)};
+  std::sort(values.begin(), values.end());
+  EXPECT_EQ(values, (std::vector<std::string>{R"({"user_id":"u1","total":15})",
+                                              R"({"user_id":"u2","total":7})"}));
+}
+
+TEST(KafkaTest, AStreamingJobCopiesOneTopicIntoAnother) {
+  MockKafkaCluster cluster({"orders:2", "copies:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})"});
+  produce(cluster, "orders", 1, {R"({"order_id":"b","amount":2})"});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->executeSql(ordersTable(cluster.bootstrap(),
+                                   ", 'scan.startup.mode' = 'earliest-offset', "
+                                   "'scan.bounded.mode' = 'latest-offset'"));
+  tableEnv->executeSql(
+      "CREATE TABLE copies (order_id STRING, amount INT) WITH ('connector' = 'kafka', "
+      "'topic' = 'copies', 'properties.bootstrap.servers' = '" + cluster.bootstrap() +
+      "', 'value.format' = 'csv')");
+  tableEnv->executeSql("INSERT INTO copies SELECT order_id, amount + 100 FROM orders").await();
+  std::vector<std::string> values;
+  for (const std::string& line : consume(cluster, "copies")) values.push_back(line.substr(line.find(' ') + 1));
+  std::sort(values.begin(), values.end());
+  EXPECT_EQ(values, (std::vector<std::string>{"a,101", "b,102"}));
+}
+
+TEST(KafkaTest, AMalformedRecordFailsTheJobNamingTopicPartitionAndOffset) {
+  MockKafkaCluster cluster({"orders:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})", R"({"order_id":"b","amount":"x"})"});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(ordersTable(cluster.bootstrap(),
+                                   ", 'scan.startup.mode' = 'earliest-offset', "
+                                   "'scan.bounded.mode' = 'latest-offset'"));
+  try {
+    tableEnv->executeSql("SELECT * FROM orders").collectAll();
+    FAIL() << "the malformed record was not reported";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find(
+                  "Failed to deserialize JSON row 1 of Kafka topic 'orders' partition 0 (offset 1): "
+                  "column 'amount'"),
+              std::string::npos)
+        << error.what();
+  }
+  // With json.ignore-parse-errors the record is skipped and the others are read.
+  tableEnv->executeSql("DROP TABLE orders");
+  tableEnv->executeSql(ordersTable(cluster.bootstrap(),
+                                   ", 'scan.startup.mode' = 'earliest-offset', "
+                                   "'scan.bounded.mode' = 'latest-offset', "
+                                   "'json.ignore-parse-errors' = 'true'"));
+  EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT order_id FROM orders")),
+            (std::vector<std::string>{"+I[a]", "+I[b]"}));
+}
+
+TEST(KafkaTest, ABrokerThatIsNotThereFailsTheJobInsteadOfHanging) {
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(ordersTable("127.0.0.1:1", ", 'scan.startup.mode' = 'earliest-offset', "
+                                                  "'scan.bounded.mode' = 'latest-offset'"));
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    tableEnv->executeSql("SELECT * FROM orders").collectAll();
+    FAIL() << "reading from no broker succeeded";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("Kafka: reading the metadata of topic 'orders' failed "
+                                             "for the source of table 'default_catalog."
+                                             "default_database.orders'"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+}
+
+/// A source of topic `orders` read from the earliest to the latest offset.
+std::shared_ptr<Source<vector::Chunk>> boundedOrdersSource(const std::string& bootstrap) {
+  ConnectorContext context = testing::tableContext(
+      testing::rowType({{"order_id", testing::stringType()}, {"amount", testing::intType()}}),
+      {{"connector", "kafka"},
+       {"topic", "orders"},
+       {"properties.bootstrap.servers", bootstrap},
+       {"format", "json"},
+       {"scan.startup.mode", "earliest-offset"},
+       {"scan.bounded.mode", "latest-offset"}});
+  return KafkaTableFactory().createDynamicTableSource(context)->createSource();
+}
+
+TEST(KafkaTest, ARestoredSourceContinuesAfterTheCheckpointedOffsets) {
+  MockKafkaCluster cluster({"orders:3"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  std::vector<std::string> expected;
+  for (int partition = 0; partition < 3; ++partition) {
+    std::vector<std::string> records;
+    for (int i = 0; i < 3000; ++i) {
+      const std::string id = std::to_string(partition) + "-" + std::to_string(i);
+      records.push_back(R"({"order_id":")" + id + R"(","amount":)" + std::to_string(i) + "}");
+      expected.push_back("+I[" + id + ", " + std::to_string(i) + "]");
+    }
+    produce(cluster, "orders", partition, records);
+  }
+  std::sort(expected.begin(), expected.end());
+  for (auto [before, after] : {std::pair{2, 2}, std::pair{2, 3}, std::pair{3, 1}}) {
+    testing::CheckpointedRuns runs = testing::runCheckpointedAndRestored(
+        [&] { return boundedOrdersSource(cluster.bootstrap()); }, before, after, 1024);
+    ASSERT_TRUE(runs.checkpoint) << "no checkpoint completed mid-stream";
+    EXPECT_EQ(runs.uninterrupted, expected);
+    // The restored run read only what came after the checkpoint: with the checkpointed rows,
+    // every record once.
+    EXPECT_EQ(runs.restoredFinal, expected) << before << " -> " << after;
+    EXPECT_GT(runs.checkpointed, 0u);
+    EXPECT_EQ(runs.restoredReceived.size() + runs.checkpointed, expected.size());
+  }
+}
+
+TEST(KafkaTest, SplitAndEnumeratorStateBytesRoundTrip) {
+  KafkaPartitionSplitSerializer splits;
+  KafkaPartitionSplit split{"orders", 7, 42, KafkaPartitionSplit::kNoStoppingOffset};
+  EXPECT_EQ(splits.deserialize(1, splits.serialize(split)), split);
+  EXPECT_EQ(split.splitId(), "orders-7");
+  KafkaSourceEnumeratorStateSerializer states;
+  KafkaSourceEnumeratorState state{true, {split, KafkaPartitionSplit{"b", 0, 3, 9}}};
+  EXPECT_EQ(states.deserialize(1, states.serialize(state)), state);
+  std::string bytes = splits.serialize(split);
+  bytes.pop_back();
+  try {
+    splits.deserialize(1, bytes);
+    FAIL() << "a truncated split was read";
+  } catch (const InternalError& error) {
+    EXPECT_NE(std::string(error.what()).find("Cannot read a KafkaSource split"), std::string::npos);
+  }
+  // Flink's KafkaSourceEnumerator#getSplitOwner: ("orders".hashCode() * 31 & 0x7FFFFFFF) % 3
+  // is 0 ("orders".hashCode() = -1008770331), and partitions go round robin from there.
+  EXPECT_EQ(kafkaSplitOwner("orders", 0, 3), 0);
+  EXPECT_EQ(kafkaSplitOwner("orders", 1, 3), 1);
+  EXPECT_EQ(kafkaSplitOwner("orders", 5, 3), 2);
+}
+
+std::string kafkaValidationMessage(std::map<std::string, std::string> options, bool source = true) {
+  options.emplace("connector", "kafka");
+  ConnectorContext context = testing::tableContext(
+      testing::rowType({{"order_id", testing::stringType()}}), std::move(options));
+  return testing::validationMessage([&] {
+    KafkaTableFactory factory;
+    factory.validateOptions(context);
+    if (source) {
+      factory.createDynamicTableSource(context);
+    } else {
+      factory.createDynamicTableSink(context);
+    }
+  });
+}
+
+TEST(KafkaTest, OptionsAreValidatedWithFlinksMessages) {
+  const std::map<std::string, std::string> base = {
+      {"topic", "orders"}, {"properties.bootstrap.servers", "localhost:9092"}, {"format", "json"},
+      {"properties.group.id", "g"}};
+  auto with = [&](std::map<std::string, std::string> changes) {
+    std::map<std::string, std::string> options = base;
+    for (auto& [key, value] : changes) {
+      if (value.empty()) {
+        options.erase(key);
+      } else {
+        options[key] = value;
+      }
+    }
+    return options;
+  };
+  EXPECT_EQ(kafkaValidationMessage(base), "");
+  EXPECT_EQ(kafkaValidationMessage(with({{"properties.bootstrap.servers", ""}})),
+            "One or more required options are missing.\n\nMissing required options "
+            "are:\n\nproperties.bootstrap.servers");
+  EXPECT_EQ(kafkaValidationMessage(with({{"topic", ""}})),
+            "Either 'topic' or 'topic-pattern' must be set.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"scan.startup.mode", "specific-offsets"}})),
+            "'scan.startup.specific-offsets' is required in 'specific-offsets' startup mode but "
+            "missing.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"scan.startup.mode", "timestamp"}})),
+            "'scan.startup.timestamp-millis' is required in 'timestamp' startup mode but missing.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"scan.bounded.mode", "specific-offsets"},
+                                         {"scan.bounded.specific-offsets", "partition:0;offset:3"}})),
+            "Invalid properties 'scan.bounded.specific-offsets' should follow the format "
+            "'partition:0,offset:42;partition:1,offset:300', but is 'partition:0;offset:3'.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"scan.startup.mode", "first"}})),
+            "Invalid value 'first' for key 'scan.startup.mode' of table 't': expected "
+            "'earliest-offset', 'latest-offset', 'group-offsets', 'timestamp' or "
+            "'specific-offsets'.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"properties.group.id", ""}})),
+            "Property group.id is required when using committed offset for offsets initializer "
+            "(table 't': set 'properties.group.id', or a 'scan.startup.mode' other than "
+            "'group-offsets')");
+  EXPECT_EQ(kafkaValidationMessage(with({{"properties.group.id", ""}}), /*source=*/false), "");
+  EXPECT_EQ(kafkaValidationMessage(with({{"properties.max.poll.records", "10"}})),
+            "Unsupported option 'properties.max.poll.records' of table 't': 'max.poll.records' "
+            "is not a Kafka client property that eddy's client (librdkafka) knows.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"properties.fetch.wait.max.ms", "soon"}})).rfind(
+                "Invalid value 'soon' for option 'properties.fetch.wait.max.ms' of table 't': ", 0),
+            0u);
+  EXPECT_EQ(kafkaValidationMessage(with({{"sink.delivery-guarantee", "exactly-once"}}), false),
+            "sink.transactional-id-prefix must be specified when using "
+            "DeliveryGuarantee.EXACTLY_ONCE.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"}, {"key.fields", "order_id"}})),
+            "Options 'key.format', 'key.fields' of table 't' are not supported yet by the kafka "
+            "connector.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"topic", "a;b"}}), false),
+            "Flink Kafka sink currently only supports single topic, but got 'topic': [a, b].");
+  EXPECT_EQ(kafkaValidationMessage(with({{"scan.topic-partition-discovery.interval", "5 min"}})),
+            "Option 'scan.topic-partition-discovery.interval' = '5 min' of table 't' is not "
+            "supported yet by the kafka connector (the partitions of the topics are listed "
+            "once, when the job starts; '0' turns discovery off).");
+  EXPECT_EQ(kafkaValidationMessage(with({{"json.fail-on-missing-field", "false"},
+                                         {"json.ignore-parse-errors", "true"},
+                                         {"json.timestamp-format.standard", "ISO-8601"},
+                                         {"scan.startup.mode", "latest-offset"}})),
+            "");
+}
+
+}  // namespace
+}  // namespace eddy::connectors
