@@ -13,7 +13,9 @@
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <thread>
 
+#include "connectors/kafka/kafka_client.h"
 #include "connectors/kafka/kafka_factory.h"
 #include "connectors/kafka/kafka_source.h"
 #include "connectors/tests/connector_test_support.h"
@@ -258,6 +260,169 @@ TEST(KafkaTest, ABrokerThatIsNotThereFailsTheJobInsteadOfHanging) {
         << error.what();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+}
+
+/// Seed 000's two Kafka tables, as the seed writes them but for the bootstrap address.
+std::string seedTables(const std::string& bootstrap) {
+  std::string ddl = R"(
+    CREATE TABLE order_events (
+        order_id    STRING,
+        user_id     STRING,
+        product_id  STRING,
+        quantity    INT,
+        amount      DECIMAL(12, 2),
+        event_time  TIMESTAMP(3),
+        WATERMARK FOR event_time AS event_time - INTERVAL '5' SECOND
+    ) WITH (
+        'connector'                       = 'kafka',
+        'topic'                           = 'order-events',
+        'properties.bootstrap.servers'    = 'kafka-broker:9092',
+        'properties.group.id'             = 'flink-order-pipeline',
+        'scan.startup.mode'               = 'latest-offset',
+        'format'                          = 'json',
+        'json.fail-on-missing-field'      = 'false',
+        'json.ignore-parse-errors'        = 'true',
+        'json.timestamp-format.standard'  = 'ISO-8601'
+    );
+    CREATE TABLE shipment_events (
+        shipment_id  STRING,
+        order_id     STRING,
+        carrier      STRING,
+        tracking_no  STRING,
+        event_time   TIMESTAMP(3),
+        WATERMARK FOR event_time AS event_time - INTERVAL '10' SECOND
+    ) WITH (
+        'connector'                     = 'kafka',
+        'topic'                         = 'shipment-events',
+        'properties.bootstrap.servers'  = 'kafka-broker:9092',
+        'properties.group.id'           = 'flink-shipment-join',
+        'scan.startup.mode'             = 'latest-offset',
+        'format'                        = 'json'
+    );)";
+  for (size_t at = ddl.find("kafka-broker:9092"); at != std::string::npos;
+       at = ddl.find("kafka-broker:9092", at)) {
+    ddl.replace(at, std::string("kafka-broker:9092").size(), bootstrap);
+  }
+  return ddl;
+}
+
+/// Waits until group `group` has committed an offset of partition 0 of `topic` (a source that
+/// starts at the latest offset has listed its partitions once its first checkpoint did that).
+bool waitForCommittedOffset(const std::string& bootstrap, const std::string& group,
+                            const std::string& topic) {
+  KafkaClient client(RD_KAFKA_CONSUMER, {{"bootstrap.servers", bootstrap}}, {{"group.id", group}},
+                     "the test's client");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (client.committedOffsets(topic, {0}).at(0)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+/// kcat's lines of `topic` once it holds `count` records (at most 60 s), values only, sorted.
+std::vector<std::string> awaitRecords(const MockKafkaCluster& cluster, const std::string& topic,
+                                      size_t count) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::vector<std::string> lines;
+  while (std::chrono::steady_clock::now() < deadline) {
+    lines = consume(cluster, topic);
+    if (lines.size() >= count) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::vector<std::string> values;
+  for (const std::string& line : lines) values.push_back(line.substr(line.find(' ') + 1));
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+// ACCEPTANCE C2's Kafka part: seed 000's order and shipment tables read live from Kafka
+// ('latest-offset'), its TUMBLE aggregation and its interval join written to Kafka topics, and
+// the JSON read back with kcat.
+TEST(KafkaTest, SeedZerosWindowAggregationAndIntervalJoinRunFromKafkaToKafka) {
+  MockKafkaCluster cluster({"order-events:1", "shipment-events:1", "revenue:1", "fulfillment:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->getConfig().set("parallelism.default", "1");
+  tableEnv->getConfig().set("execution.checkpointing.interval", "200 ms");
+  const std::string ddl = seedTables(cluster.bootstrap());
+  const size_t split = ddl.find(";");
+  tableEnv->executeSql(ddl.substr(0, split));
+  tableEnv->executeSql(ddl.substr(split + 1, ddl.rfind(';') - split - 1));
+  const std::string sink = "', 'properties.bootstrap.servers' = '" + cluster.bootstrap() +
+                           "', 'format' = 'json')";
+  tableEnv->executeSql(
+      "CREATE TABLE revenue (product_id STRING, window_start TIMESTAMP(3), window_end "
+      "TIMESTAMP(3), order_count BIGINT, total_revenue DECIMAL(38, 2), avg_order_value "
+      "DECIMAL(38, 6), max_order DECIMAL(12, 2)) WITH ('connector' = 'kafka', 'topic' = 'revenue" +
+      sink);
+  tableEnv->executeSql(
+      "CREATE TABLE fulfillment (order_id STRING, user_id STRING, amount DECIMAL(12, 2), "
+      "shipment_id STRING, carrier STRING, tracking_no STRING, order_time TIMESTAMP(3), "
+      "ship_time TIMESTAMP(3), fulfillment_minutes INT) WITH ('connector' = 'kafka', 'topic' = "
+      "'fulfillment" + sink);
+  StatementSet statements = tableEnv->createStatementSet();
+  statements.addInsertSql(R"(
+    INSERT INTO revenue
+    SELECT
+        product_id,
+        window_start,
+        window_end,
+        COUNT(*)           AS order_count,
+        SUM(amount)        AS total_revenue,
+        AVG(amount)        AS avg_order_value,
+        MAX(amount)        AS max_order
+    FROM TABLE(
+        TUMBLE(TABLE order_events, DESCRIPTOR(event_time), INTERVAL '5' MINUTES)
+    )
+    GROUP BY product_id, window_start, window_end)");
+  statements.addInsertSql(R"(
+    INSERT INTO fulfillment
+    SELECT
+        o.order_id,
+        o.user_id,
+        o.amount,
+        s.shipment_id,
+        s.carrier,
+        s.tracking_no,
+        o.event_time  AS order_time,
+        s.event_time  AS ship_time,
+        TIMESTAMPDIFF(MINUTE, o.event_time, s.event_time) AS fulfillment_minutes
+    FROM order_events  AS o
+    JOIN shipment_events AS s
+      ON  o.order_id    = s.order_id
+      AND s.event_time BETWEEN o.event_time
+                           AND o.event_time + INTERVAL '2' HOURS)");
+  TableResult job = statements.execute();
+  ASSERT_TRUE(waitForCommittedOffset(cluster.bootstrap(), "flink-order-pipeline", "order-events"))
+      << "the job's order source did not start";
+  ASSERT_TRUE(waitForCommittedOffset(cluster.bootstrap(), "flink-shipment-join", "shipment-events"))
+      << "the job's shipment source did not start";
+  produce(cluster, "order-events", 0,
+          {R"({"order_id":"o1","user_id":"u1","product_id":"p1","quantity":1,"amount":10.00,"event_time":"2026-01-01T00:01:00"})",
+           R"({"order_id":"o2","user_id":"u2","product_id":"p1","quantity":2,"amount":20.50,"event_time":"2026-01-01T00:02:00"})",
+           R"({"order_id":"o3","user_id":"u1","product_id":"p2","quantity":1,"amount":5.25,"event_time":"2026-01-01T00:03:30"})",
+           R"(not json: skipped, as 'json.ignore-parse-errors' says)",
+           R"({"order_id":"o4","user_id":"u3","product_id":"p1","amount":7,"event_time":"2026-01-01T00:06:00"})",
+           R"({"order_id":"o9","user_id":"u9","product_id":"p9","quantity":1,"amount":1.00,"event_time":"2026-01-01T03:00:00"})"});
+  produce(cluster, "shipment-events", 0,
+          {R"({"shipment_id":"s1","order_id":"o1","carrier":"DHL","tracking_no":"T1","event_time":"2026-01-01 00:30:00"})",
+           R"({"shipment_id":"s2","order_id":"o2","carrier":"UPS","tracking_no":"T2","event_time":"2026-01-01 02:02:01"})",
+           R"({"shipment_id":"s3","order_id":"o3","carrier":"DHL","tracking_no":"T3","event_time":"2026-01-01 00:04:00"})",
+           R"({"shipment_id":"s9","order_id":"o8","carrier":"DHL","tracking_no":"T9","event_time":"2026-01-01 03:00:00"})"});
+  std::vector<std::string> revenue = awaitRecords(cluster, "revenue", 3);
+  std::vector<std::string> fulfillment = awaitRecords(cluster, "fulfillment", 2);
+  job.cancel();  // the sources are unbounded: the job runs until cancelled
+  job.await();
+  EXPECT_EQ(revenue,
+            (std::vector<std::string>{
+                R"({"product_id":"p1","window_start":"2026-01-01 00:00:00","window_end":"2026-01-01 00:05:00","order_count":2,"total_revenue":30.50,"avg_order_value":15.250000,"max_order":20.50})",
+                R"({"product_id":"p1","window_start":"2026-01-01 00:05:00","window_end":"2026-01-01 00:10:00","order_count":1,"total_revenue":7.00,"avg_order_value":7.000000,"max_order":7.00})",
+                R"({"product_id":"p2","window_start":"2026-01-01 00:00:00","window_end":"2026-01-01 00:05:00","order_count":1,"total_revenue":5.25,"avg_order_value":5.250000,"max_order":5.25})"}));
+  EXPECT_EQ(fulfillment,
+            (std::vector<std::string>{
+                R"({"order_id":"o1","user_id":"u1","amount":10.00,"shipment_id":"s1","carrier":"DHL","tracking_no":"T1","order_time":"2026-01-01 00:01:00","ship_time":"2026-01-01 00:30:00","fulfillment_minutes":29})",
+                R"({"order_id":"o3","user_id":"u1","amount":5.25,"shipment_id":"s3","carrier":"DHL","tracking_no":"T3","order_time":"2026-01-01 00:03:30","ship_time":"2026-01-01 00:04:00","fulfillment_minutes":0})"}));
 }
 
 /// A source of topic `orders` read from the earliest to the latest offset.
