@@ -278,6 +278,12 @@ class KafkaTableSource final : public DynamicTableSource {
   std::shared_ptr<Source<vector::Chunk>> createSource() const override {
     return std::make_shared<KafkaSource>(spec_);
   }
+  std::map<std::string, LogicalTypePtr> listReadableMetadata() const override {
+    return kafkaMetadataTypes();
+  }
+  void applyReadableMetadata(const std::vector<std::string>& keys) override {
+    spec_.metadataKeys = keys;
+  }
 
  private:
   KafkaSourceSpec spec_;

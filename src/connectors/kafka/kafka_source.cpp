@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <utility>
@@ -297,6 +298,14 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
  public:
   KafkaSourceReader(const KafkaSourceSpec& spec, connector::SourceReaderContext& context)
       : spec_(spec), context_(context), deserializer_(spec.format->createDeserializer()) {
+    if (!spec.metadataKeys.empty()) {
+      std::vector<RowField> fields = spec.rowType->getFields();
+      const auto types = kafkaMetadataTypes();
+      for (const std::string& key : spec.metadataKeys) fields.push_back(RowField{key, types.at(key), {}});
+      outputRowType_ = LogicalType::row(std::move(fields), false);
+      wantsHeaders_ = std::find(spec.metadataKeys.begin(), spec.metadataKeys.end(), "headers") !=
+                      spec.metadataKeys.end();
+    }
     const std::string what =
         fmt::format("the source of table '{}' (subtask {})", spec.tableName,
                     context.getIndexOfSubtask() + 1);
@@ -337,6 +346,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
   InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
     if (pendingError_) std::rethrow_exception(std::exchange(pendingError_, nullptr));
     vector::Chunk chunk(spec_.rowType);
+    rowMetadata_.clear();
     bool drained = false;
     while (!drained && !pendingError_ && !splits_.empty() &&
            chunk.size() < static_cast<int64_t>(runtime::kDefaultBatchSize)) {
@@ -365,7 +375,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
       }
     }
     const bool emitted = chunk.size() > 0;
-    if (emitted) output.collect(std::move(chunk));
+    if (emitted) output.collect(outputRowType_ ? withMetadata(chunk) : std::move(chunk));
     if (pendingError_) return InputStatus::MORE_AVAILABLE;
     if (splits_.empty() && noMoreSplits_) return InputStatus::END_OF_INPUT;
     if (emitted || !drained) return InputStatus::MORE_AVAILABLE;
@@ -471,17 +481,91 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     if (message.payload != nullptr) {  // a record without a value (a tombstone) gives no row
       location_ = fmt::format("Kafka topic '{}' partition {} (offset {})", topic,
                               message.partition, message.offset);
-      deserializer_->deserialize(
+      const bool appended = deserializer_->deserialize(
           std::string_view(static_cast<const char*>(message.payload), message.len),
           formats::RecordLocation{location_, message.offset}, chunk);
+      if (appended && outputRowType_) rowMetadata_.push_back(metadataOf(message, topic));
     }
     state.nextOffset = message.offset + 1;
     if (state.finished()) finish(split);
   }
 
+  /// What the metadata columns of one row hold.
+  struct RowMetadata {
+    const std::string* topic;  // in spec_.topics
+    int32_t partition;
+    int64_t offset;
+    int64_t timestamp;
+    rd_kafka_timestamp_type_t timestampType;
+    ValueMap headers;
+  };
+
+  RowMetadata metadataOf(const rd_kafka_message_t& message, std::string_view topic) const {
+    const std::string* name = &spec_.topics.front();
+    for (const std::string& candidate : spec_.topics) {
+      if (candidate == topic) name = &candidate;
+    }
+    RowMetadata metadata{name, message.partition, message.offset, 0, RD_KAFKA_TIMESTAMP_NOT_AVAILABLE, {}};
+    metadata.timestamp = rd_kafka_message_timestamp(&message, &metadata.timestampType);
+    if (wantsHeaders_) {
+      rd_kafka_headers_t* headers = nullptr;
+      if (rd_kafka_message_headers(&message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        const char* name = nullptr;
+        const void* value = nullptr;
+        size_t size = 0;
+        for (size_t i = 0; rd_kafka_header_get_all(headers, i, &name, &value, &size) ==
+                           RD_KAFKA_RESP_ERR_NO_ERROR;
+             ++i) {
+          const auto* bytes = static_cast<const uint8_t*>(value);
+          metadata.headers.emplace_back(
+              Value(std::string(name)),
+              value == nullptr ? Value() : Value::ofBytes(Bytes(bytes, bytes + size)));
+        }
+      }
+    }
+    return metadata;
+  }
+
+  static Value metadataValue(const RowMetadata& row, const std::string& key) {
+    if (key == "topic") return Value(*row.topic);
+    if (key == "partition") return Value(row.partition);
+    if (key == "offset") return Value(row.offset);
+    if (key == "timestamp") return Value(Instant::ofEpochMilli(row.timestamp));
+    if (key == "timestamp-type") {
+      switch (row.timestampType) {
+        case RD_KAFKA_TIMESTAMP_CREATE_TIME:
+          return Value(std::string("CreateTime"));
+        case RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME:
+          return Value(std::string("LogAppendTime"));
+        default:
+          return Value(std::string("NoTimestampType"));
+      }
+    }
+    return Value::ofMap(row.headers);  // headers
+  }
+
+  /// `chunk`'s columns followed by the metadata columns of its rows.
+  vector::Chunk withMetadata(vector::Chunk& chunk) {
+    vector::Chunk result(outputRowType_);
+    const int physical = chunk.columnCount();
+    for (int c = 0; c < physical; ++c) result.mutableColumn(c) = std::move(chunk.mutableColumn(c));
+    result.mutableRowKinds() = std::move(chunk.mutableRowKinds());
+    for (size_t k = 0; k < spec_.metadataKeys.size(); ++k) {
+      vector::Vector& column = result.mutableColumn(physical + static_cast<int>(k));
+      column.reserve(static_cast<int64_t>(rowMetadata_.size()));
+      for (const RowMetadata& row : rowMetadata_) {
+        column.appendValue(metadataValue(row, spec_.metadataKeys[k]));
+      }
+    }
+    return result;
+  }
+
   const KafkaSourceSpec& spec_;
   connector::SourceReaderContext& context_;
   std::unique_ptr<formats::RowDeserializer> deserializer_;
+  LogicalTypePtr outputRowType_;  // with metadata columns; null without
+  bool wantsHeaders_ = false;
+  std::vector<RowMetadata> rowMetadata_;  // of the chunk being built
   std::unique_ptr<KafkaClient> client_;
   rd_kafka_queue_t* queue_ = nullptr;
   std::map<std::pair<std::string, int32_t>, KafkaPartitionSplit> splits_;
@@ -495,6 +579,16 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
 }  // namespace
 
 // ---- The source -------------------------------------------------------------------------------
+
+std::map<std::string, LogicalTypePtr> kafkaMetadataTypes() {
+  return {{"topic", LogicalType::varchar(LogicalType::kMaxLength, false)},
+          {"partition", LogicalType::simple(LogicalTypeRoot::INTEGER, false)},
+          {"offset", LogicalType::simple(LogicalTypeRoot::BIGINT, false)},
+          {"timestamp", LogicalType::localZonedTimestamp(3, TimestampKind::REGULAR, false)},
+          {"timestamp-type", LogicalType::varchar(LogicalType::kMaxLength, false)},
+          {"headers", LogicalType::map(LogicalType::varchar(LogicalType::kMaxLength),
+                                       LogicalType::varbinary(LogicalType::kMaxLength), false)}};
+}
 
 KafkaSource::KafkaSource(KafkaSourceSpec spec) : spec_(std::move(spec)) {}
 

@@ -72,7 +72,15 @@ struct KafkaSourceSpec {
   /// The value format and the row type it decodes (the physical columns).
   std::shared_ptr<const formats::DecodingFormat> format;
   LogicalTypePtr rowType;
+  /// Metadata keys (of kafkaMetadataTypes) whose values follow the physical columns.
+  std::vector<std::string> metadataKeys;
 };
+
+/// The metadata a Kafka table can read, Flink's keys and types: topic, partition, offset,
+/// timestamp (the record's, TIMESTAMP_LTZ(3)), timestamp-type ("NoTimestampType", "CreateTime"
+/// or "LogAppendTime") and headers (MAP<STRING, BYTES>). Flink's leader-epoch is not offered:
+/// librdkafka 2.0 does not give it.
+std::map<std::string, LogicalTypePtr> kafkaMetadataTypes();
 
 /// A partition to read: records from `nextOffset` until `stoppingOffset` (exclusive;
 /// kNoStoppingOffset: unbounded).

@@ -173,6 +173,35 @@ TEST(KafkaTest, StartupAndBoundedModesPickTheirOffsets) {
   EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT * FROM orders")), std::vector<std::string>{});
 }
 
+TEST(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetTimestampAndHeaders) {
+  MockKafkaCluster cluster({"orders:2"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "orders", 1, {R"({"order_id":"a","amount":1})", R"({"order_id":"b","amount":2})"});
+  ASSERT_EQ(run("echo '{\"order_id\":\"c\",\"amount\":3}' | kcat -P -b " + cluster.bootstrap() +
+                " -t orders -p 0 -H region=eu -H tier=gold"),
+            0);
+  for (bool batch : {true, false}) {
+    auto tableEnv = TableEnvironment::create(batch ? EnvironmentSettings::inBatchMode()
+                                                   : EnvironmentSettings::inStreamingMode());
+    tableEnv->executeSql(
+        "CREATE TABLE orders (order_id STRING, amount INT, "
+        "`topic` STRING METADATA VIRTUAL, `partition` INT METADATA VIRTUAL, "
+        "`offset` BIGINT METADATA VIRTUAL, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL, "
+        "tt STRING METADATA FROM 'timestamp-type' VIRTUAL, headers MAP<STRING, BYTES> METADATA "
+        "VIRTUAL) WITH ('connector' = 'kafka', 'topic' = 'orders', "
+        "'properties.bootstrap.servers' = '" + cluster.bootstrap() + "', 'format' = 'json', "
+        "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')");
+    EXPECT_EQ(sortedRows(tableEnv->executeSql(
+                  "SELECT order_id, `topic`, `partition`, `offset`, tt, "
+                  "ABS(TIMESTAMPDIFF(SECOND, ts, CURRENT_TIMESTAMP)) < 600, "
+                  "CAST(headers['region'] AS STRING), CARDINALITY(headers) FROM orders")),
+              (std::vector<std::string>{"+I[a, orders, 1, 0, CreateTime, true, null, 0]",
+                                        "+I[b, orders, 1, 1, CreateTime, true, null, 0]",
+                                        "+I[c, orders, 0, 0, CreateTime, true, eu, 2]"}))
+        << (batch ? "BATCH" : "STREAMING");
+  }
+}
+
 TEST(KafkaTest, TheSinkWritesJsonRecordsThatKcatReads) {
   MockKafkaCluster cluster({"totals:2"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
