@@ -105,7 +105,10 @@ first_pid="$JOB_PID"
 # A second process of the same cluster is refused while the first holds it.
 deadline=$(($(now_ms) + 15000))
 until [[ -e $ha_cluster/.lock ]]; do
-  alive "$first_pid" || fail "the streaming job ended at once (status $(wait "$first_pid"; echo $?))" "$(log_tail "$work/attempt-0.log")"
+  if ! alive "$first_pid"; then
+    wait "$first_pid"
+    fail "the streaming job ended at once (status $?)" "$(log_tail "$work/attempt-0.log")"
+  fi
   (($(now_ms) < deadline)) || fail "no high-availability lock appeared in $ha_cluster within 15 s" "$(log_tail "$work/attempt-0.log")"
   sleep 0.05
 done
@@ -131,6 +134,12 @@ done
 first_ms=$(($(stat -c %.3Y "$first" | tr -d .)))
 after_ms=$((first_ms - started_ms))
 ((after_ms >= interval_ms)) || fail "chk-1 was complete $(seconds "$after_ms") s after the job started, before the 60 s interval"
+# The job's HA record names a checkpoint once it has been stored (just after its _metadata).
+deadline=$(($(now_ms) + 10000))
+until grep -qs '^checkpoint 1 ' "$ha_cluster"/*.job; do
+  (($(now_ms) < deadline)) || fail "no high-availability record named chk-1 within 10 s of its _metadata"
+  sleep 0.02
+done
 kill_now "$JOB_PID"
 JOB_PID=""
 echo "C10: chk-1 complete one interval after the start (at least 60 s); the process was killed with SIGKILL"

@@ -33,6 +33,15 @@ TEST(RowStreamTest, PrintToErrWritesTheIdentifiedLinesToStderrOnly) {
   EXPECT_EQ(err, "orders> +I[Alice, 12]\norders> +I[Bob, 3]\n");
 }
 
+TEST(RowStreamTest, PrintWritesBooleansAsJavaDoes) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env->setParallelism(1);
+  env->fromElements(true, false, true).print();
+  testing::internal::CaptureStdout();
+  env->execute();
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "true\nfalse\ntrue\n");
+}
+
 TEST(RowStreamTest, SumByPositionAndByName) {
   auto rows = [] {
     auto names = std::vector<std::string>{"name", "score"};

@@ -390,8 +390,16 @@ class SinkWriterOperator final : public runtime::StreamOperator {
 
   void processBatch(int, runtime::BatchPtr batch) override {
     auto& input = runtime::typedBatch<InputT>(*batch);
-    writer_->writeBatch(std::span<const InputT>(input.records),
-                        std::span<const int64_t>(input.timestamps), writerContext_);
+    if constexpr (std::is_same_v<InputT, bool>) {
+      // std::vector<bool> is not contiguous: its records are written one by one.
+      for (size_t i = 0; i < input.records.size(); ++i) {
+        writerContext_.setTimestamp(input.timestamps[i]);
+        writer_->write(input.records[i], writerContext_);
+      }
+    } else {
+      writer_->writeBatch(std::span<const InputT>(input.records),
+                          std::span<const int64_t>(input.timestamps), writerContext_);
+    }
   }
   void processWatermark(runtime::Watermark watermark) override {
     writerContext_.setCurrentWatermark(watermark.timestamp);

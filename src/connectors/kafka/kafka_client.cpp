@@ -176,9 +176,12 @@ std::map<int32_t, std::optional<int64_t>> KafkaClient::offsetsForTimestamp(
   std::map<int32_t, std::optional<int64_t>> offsets;
   for (int i = 0; i < list.list->cnt; ++i) {
     const rd_kafka_topic_partition_t& entry = list.list->elems[i];
-    offsets[entry.partition] = entry.err == RD_KAFKA_RESP_ERR_NO_ERROR && entry.offset >= 0
-                                   ? std::optional<int64_t>(entry.offset)
-                                   : std::nullopt;
+    if (entry.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      fail(fmt::format("looking up the offset of topic '{}' partition {} at timestamp {}", topic,
+                       entry.partition, timestampMillis),
+           entry.err);
+    }
+    offsets[entry.partition] = entry.offset >= 0 ? std::optional<int64_t>(entry.offset) : std::nullopt;
   }
   return offsets;
 }

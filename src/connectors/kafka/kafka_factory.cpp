@@ -206,7 +206,22 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
   }
   if (table.topics.empty()) throw ValidationException("Either 'topic' or 'topic-pattern' must be set.");
   table.properties = clientPropertiesOf(context);
-  checkKafkaProperties(context.tableName, table.properties);
+  // Flink's 'none' (fail when a group has no committed offset) is librdkafka's 'error'.
+  std::map<std::string, std::string> checked = table.properties;
+  if (auto reset = checked.find("auto.offset.reset");
+      reset != checked.end() && common::asciiLowerCase(reset->second) == "none") {
+    reset->second = "error";
+  }
+  checkKafkaProperties(context.tableName, checked);
+  for (const char* timeout : {"message.timeout.ms", "delivery.timeout.ms"}) {
+    auto value = table.properties.find(timeout);
+    if (value != table.properties.end() && parseInteger(value->second) == std::optional<int64_t>(0)) {
+      throw ValidationException(fmt::format(
+          "Invalid value '0' for option 'properties.{}' of table '{}': a record that cannot be "
+          "delivered would hold a checkpoint forever; expected a positive number of milliseconds.",
+          timeout, context.tableName));
+    }
+  }
   if (auto interval = options.getDurationMillis(kDiscoveryInterval); interval && *interval > 0) {
     throw ValidationException(fmt::format(
         "Option '{}' = '{}' of table '{}' is not supported yet by the kafka connector (the "
@@ -238,7 +253,12 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
   }
   if (auto commit = table.properties.find("commit.offsets.on.checkpoint");
       commit != table.properties.end()) {
-    source.commitOffsetsOnCheckpoint = common::asciiLowerCase(commit->second) != "false";
+    const std::string value = common::asciiLowerCase(common::trimWhitespace(commit->second));
+    if (value != "true" && value != "false") {
+      options.throwUnparsable("properties.commit.offsets.on.checkpoint", commit->second,
+                              "'true' or 'false'");
+    }
+    source.commitOffsetsOnCheckpoint = value == "true";
   }
   if (auto reset = table.properties.find("auto.offset.reset"); reset != table.properties.end()) {
     source.offsetResetStrategy = common::asciiLowerCase(reset->second);

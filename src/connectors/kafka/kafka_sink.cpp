@@ -23,10 +23,15 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     rd_kafka_conf_set_opaque(conf, this);
     rd_kafka_conf_set_dr_msg_cb(conf, &KafkaSinkWriter::onDelivery);
     client_ = std::make_unique<KafkaClient>(RD_KAFKA_PRODUCER, conf, what);
-    topic_ = rd_kafka_topic_new(client_->get(), spec.topic.c_str(), nullptr);
     if (spec.partitioner == KafkaSinkPartitioner::kFixed) {
       const std::vector<int32_t> partitions = client_->partitionsOf(spec.topic);
       partition_ = partitions[static_cast<size_t>(subtask) % partitions.size()];
+    }
+    topic_ = rd_kafka_topic_new(client_->get(), spec.topic.c_str(), nullptr);
+    if (topic_ == nullptr) {
+      throw ConnectorException(fmt::format("The sink of table '{}' cannot open Kafka topic '{}': {}",
+                                           spec.tableName, spec.topic,
+                                           rd_kafka_err2str(rd_kafka_last_error())));
     }
   }
   ~KafkaSinkWriter() override { close(); }

@@ -112,8 +112,8 @@ int32_t javaStringHashCode(const std::string& text) {
 
 int kafkaSplitOwner(const std::string& topic, int32_t partition, int readers) {
   const int32_t hash = static_cast<int32_t>(static_cast<uint32_t>(javaStringHashCode(topic)) * 31U);
-  const int start = static_cast<int>((hash & 0x7FFFFFFF) % readers);
-  return (start + partition) % readers;
+  const int64_t start = (hash & 0x7FFFFFFF) % readers;
+  return static_cast<int>((start + partition) % readers);
 }
 
 // ---- The enumerator ---------------------------------------------------------------------------
@@ -121,6 +121,19 @@ int kafkaSplitOwner(const std::string& topic, int32_t partition, int readers) {
 namespace {
 
 using SplitEnumeratorContext = connector::SplitEnumeratorContext<KafkaPartitionSplit>;
+
+/// What every consumer of a KafkaSource sets over the table's properties: no automatic commits
+/// (offsets are committed on checkpoint completion), a group id (the table's, else a random
+/// one: librdkafka assigns partitions only with one), and, unless the table says otherwise,
+/// read_uncommitted as Flink's Java client (librdkafka reads committed records only by
+/// default, so a bounded read would wait at an open transaction).
+std::map<std::string, std::string> consumerOverrides(const KafkaSourceSpec& spec) {
+  std::map<std::string, std::string> overrides = {{"enable.auto.commit", "false"}};
+  overrides["group.id"] = spec.groupId.value_or("eddy-" + common::randomUuid());
+  if (!spec.properties.contains("isolation.level")) overrides["isolation.level"] = "read_uncommitted";
+  if (spec.offsetResetStrategy == "none") overrides["auto.offset.reset"] = "error";
+  return overrides;
+}
 
 class KafkaSourceEnumerator final
     : public connector::SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumeratorState> {
@@ -178,9 +191,7 @@ class KafkaSourceEnumerator final
   /// Every partition of every topic, with concrete start and stopping offsets.
   void listSplits() {
     const std::string what = fmt::format("the source of table '{}'", spec_.tableName);
-    std::map<std::string, std::string> overrides = {{"enable.auto.commit", "false"}};
-    overrides["group.id"] = spec_.groupId.value_or("eddy-" + common::randomUuid());
-    KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, overrides, what);
+    KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, consumerOverrides(spec_), what);
     for (const std::string& topic : spec_.topics) {
       const std::vector<int32_t> partitions = client.partitionsOf(topic);
       std::map<int32_t, std::pair<int64_t, int64_t>> watermarks;
@@ -190,7 +201,8 @@ class KafkaSourceEnumerator final
       std::map<int32_t, std::optional<int64_t>> committed;
       if (spec_.groupId && (spec_.startupMode == KafkaStartupMode::kGroupOffsets ||
                             spec_.startupMode == KafkaStartupMode::kSpecificOffsets ||
-                            spec_.boundedMode == KafkaBoundedMode::kGroupOffsets)) {
+                            spec_.boundedMode == KafkaBoundedMode::kGroupOffsets ||
+                            spec_.boundedMode == KafkaBoundedMode::kSpecificOffsets)) {
         committed = client.committedOffsets(topic, partitions);
       }
       std::map<int32_t, std::optional<int64_t>> startTimes;
@@ -209,7 +221,7 @@ class KafkaSourceEnumerator final
         split.nextOffset = startOffset(topic, partition, low, high, committed[partition],
                                        startTimes[partition]);
         split.stoppingOffset =
-            stoppingOffset(topic, partition, high, committed[partition], stopTimes[partition]);
+            stoppingOffset(topic, partition, low, high, committed[partition], stopTimes[partition]);
         if (split.stoppingOffset != KafkaPartitionSplit::kNoStoppingOffset &&
             split.nextOffset > split.stoppingOffset) {
           split.nextOffset = split.stoppingOffset;
@@ -254,7 +266,7 @@ class KafkaSourceEnumerator final
     return low;
   }
 
-  int64_t stoppingOffset(const std::string& topic, int32_t partition, int64_t high,
+  int64_t stoppingOffset(const std::string& topic, int32_t partition, int64_t low, int64_t high,
                          std::optional<int64_t> committed, std::optional<int64_t> byTime) const {
     switch (spec_.boundedMode) {
       case KafkaBoundedMode::kUnbounded:
@@ -264,8 +276,11 @@ class KafkaSourceEnumerator final
       case KafkaBoundedMode::kTimestamp:
         return byTime.value_or(high);
       case KafkaBoundedMode::kSpecificOffsets: {
+        // Flink's SpecifiedOffsetsInitializer: a partition not listed stops at its committed
+        // offset, else at the earliest (so it is not read).
         auto given = spec_.boundedOffsets.find(partition);
-        return given != spec_.boundedOffsets.end() ? given->second : 0;  // not listed: not read
+        if (given != spec_.boundedOffsets.end()) return given->second;
+        return committed.value_or(low);
       }
       case KafkaBoundedMode::kGroupOffsets:
         if (committed) return *committed;
@@ -309,10 +324,29 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     const std::string what =
         fmt::format("the source of table '{}' (subtask {})", spec.tableName,
                     context.getIndexOfSubtask() + 1);
-    std::map<std::string, std::string> overrides = {{"enable.auto.commit", "false"},
-                                                    {"enable.auto.offset.store", "false"},
-                                                    {"enable.partition.eof", "true"}};
-    overrides["group.id"] = spec.groupId.value_or("eddy-" + common::randomUuid());
+    std::map<std::string, std::string> overrides = consumerOverrides(spec);
+    overrides["enable.auto.offset.store"] = "false";
+    overrides["enable.partition.eof"] = "true";
+    // An offset out of range (records removed by retention while the job was down, a specific
+    // offset past the end) goes where Flink's KafkaSourceBuilder sends it: the earliest record
+    // for earliest-offset and specific-offsets starts, the latest for latest-offset, the
+    // table's 'properties.auto.offset.reset' for group-offsets (unset: the job fails).
+    switch (spec.startupMode) {
+      case KafkaStartupMode::kEarliestOffset:
+      case KafkaStartupMode::kSpecificOffsets:
+        overrides["auto.offset.reset"] = "earliest";
+        break;
+      case KafkaStartupMode::kLatestOffset:
+      case KafkaStartupMode::kTimestamp:
+        overrides["auto.offset.reset"] = "latest";
+        break;
+      case KafkaStartupMode::kGroupOffsets:
+        overrides["auto.offset.reset"] =
+            spec.offsetResetStrategy.empty() || spec.offsetResetStrategy == "none"
+                ? "error"
+                : spec.offsetResetStrategy;
+        break;
+    }
     client_ = std::make_unique<KafkaClient>(RD_KAFKA_CONSUMER, spec.properties, overrides, what);
     rd_kafka_poll_set_consumer(client_->get());
     queue_ = rd_kafka_queue_get_consumer(client_->get());
@@ -345,6 +379,8 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
 
   InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
     if (pendingError_) std::rethrow_exception(std::exchange(pendingError_, nullptr));
+    // Without splits there is nothing to read until an assignment (mail, which wakes the task).
+    if (splits_.empty()) return noMoreSplits_ ? InputStatus::END_OF_INPUT : InputStatus::NOTHING_AVAILABLE;
     vector::Chunk chunk(spec_.rowType);
     rowMetadata_.clear();
     bool drained = false;
@@ -379,9 +415,8 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     if (pendingError_) return InputStatus::MORE_AVAILABLE;
     if (splits_.empty() && noMoreSplits_) return InputStatus::END_OF_INPUT;
     if (emitted || !drained) return InputStatus::MORE_AVAILABLE;
-    // The queue's callback wakes the task when records arrive; the bound covers a wake-up lost
-    // between the empty read and the task's wait.
-    context_.requestWakeUpAt(std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+    // The queue was read empty: librdkafka calls onRecords when it holds something again (on
+    // the empty → non-empty transition), and that wake-up is mail, so none is lost.
     return InputStatus::NOTHING_AVAILABLE;
   }
 

@@ -23,7 +23,7 @@
 // committed to the table's group ('properties.group.id'), as Flink does: for monitoring and for
 // 'group-offsets' starts, never for correctness; 'properties.commit.offsets.on.checkpoint' =
 // 'false' turns that off. The reader signals availability: librdkafka's consumer queue calls
-// SourceReaderContext::notifyAvailable when records arrive, so an idle source costs nothing.
+// SourceReaderContext::notifyAvailable when records arrive, so an idle source is not polled.
 //
 // Errors: a topic that does not exist, a broker that does not answer within
 // kKafkaRequestTimeoutMillis, and a consumer error fail the job with a ConnectorException

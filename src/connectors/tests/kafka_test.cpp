@@ -3,6 +3,7 @@
 // independent client that produces the input and reads eddy's output. A test whose cluster or
 // kcat cannot be started fails; none is skipped.
 #include <fcntl.h>
+#include <poll.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -36,7 +38,12 @@ class MockKafkaCluster {
   explicit MockKafkaCluster(const std::vector<std::string>& topics) {
     int input[2];
     int output[2];
-    if (pipe2(input, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0) return;
+    if (pipe2(input, O_CLOEXEC) != 0) return;
+    if (pipe2(output, O_CLOEXEC) != 0) {
+      close(input[0]);
+      close(input[1]);
+      return;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
@@ -56,7 +63,10 @@ class MockKafkaCluster {
       close(output[0]);
       return;
     }
-    FILE* lines = fdopen(output[0], "r");
+    // The bootstrap line, within 30 s (a cluster that never answers fails the test, no hang).
+    pollfd ready{output[0], POLLIN, 0};
+    FILE* lines = poll(&ready, 1, 30'000) == 1 ? fdopen(output[0], "r") : nullptr;
+    if (lines == nullptr) close(output[0]);
     char line[1024];
     if (lines != nullptr && std::fgets(line, sizeof line, lines) != nullptr) {
       bootstrap_ = line;
@@ -200,6 +210,35 @@ TEST(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetTimestampAndHe
                                         "+I[c, orders, 0, 0, CreateTime, true, eu, 2]"}))
         << (batch ? "BATCH" : "STREAMING");
   }
+}
+
+TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
+  MockKafkaCluster cluster({"fixed:4", "spread:4"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  // Without stickiness librdkafka's default partitioner puts each record without a key into a
+  // random partition, so the default spreads 200 records over all four.
+  tableEnv->executeSql(
+      "CREATE TABLE numbers (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '200', "
+      "'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '200')");
+  for (const std::string& topic : {std::string("fixed"), std::string("spread")}) {
+    tableEnv->executeSql(
+        "CREATE TABLE " + topic + " (n BIGINT) WITH ('connector' = 'kafka', 'topic' = '" + topic +
+        "', 'properties.bootstrap.servers' = '" + cluster.bootstrap() +
+        "', 'format' = 'csv', 'sink.parallelism' = '1', "
+        "'properties.sticky.partitioning.linger.ms' = '0'" +
+        (topic == "fixed" ? ", 'sink.partitioner' = 'fixed')" : ")"));
+    tableEnv->executeSql("INSERT INTO " + topic + " SELECT n FROM numbers").await();
+  }
+  auto partitionsOf = [&](const std::string& topic) {
+    std::set<std::string> partitions;
+    std::vector<std::string> lines = consume(cluster, topic);
+    EXPECT_EQ(lines.size(), 200u) << topic;
+    for (const std::string& line : lines) partitions.insert(line.substr(0, line.find(':')));
+    return partitions;
+  };
+  EXPECT_EQ(partitionsOf("fixed"), (std::set<std::string>{"0"}));  // subtask 1 of 1: partition 0
+  EXPECT_EQ(partitionsOf("spread"), (std::set<std::string>{"0", "1", "2", "3"}));
 }
 
 TEST(KafkaTest, TheSinkWritesJsonRecordsThatKcatReads) {
