@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <regex>
 #include <set>
 
 #include "eddy/exceptions.h"
@@ -122,6 +124,24 @@ std::vector<int32_t> KafkaClient::partitionsOf(const std::string& topic) const {
   }
   std::sort(partitions.begin(), partitions.end());
   return partitions;
+}
+
+std::vector<std::string> KafkaClient::topicsMatching(const std::string& pattern) const {
+  const std::regex expression(pattern);
+  const struct rd_kafka_metadata* metadata = nullptr;
+  const rd_kafka_resp_err_t error =
+      rd_kafka_metadata(handle_, 1, nullptr, &metadata, kKafkaRequestTimeoutMillis);
+  if (error != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    fail(fmt::format("listing the topics that match '{}'", pattern), error);
+  }
+  std::vector<std::string> topics;
+  for (int t = 0; t < metadata->topic_cnt; ++t) {
+    const std::string name = metadata->topics[t].topic;
+    if (!name.starts_with("__") && std::regex_match(name, expression)) topics.push_back(name);
+  }
+  rd_kafka_metadata_destroy(metadata);
+  std::sort(topics.begin(), topics.end());
+  return topics;
 }
 
 std::pair<int64_t, int64_t> KafkaClient::watermarkOffsets(const std::string& topic,

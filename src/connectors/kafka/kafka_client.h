@@ -58,6 +58,10 @@ class KafkaClient {
   /// The partition ids of `topic`, ascending. Throws ConnectorException when the topic does not
   /// exist or the brokers do not answer in time.
   std::vector<int32_t> partitionsOf(const std::string& topic) const;
+  /// The topics whose whole name matches the regular expression `pattern` (ECMAScript, as
+  /// Java's Pattern#matches for the usual patterns), sorted; internal topics ("__...") left
+  /// out.
+  std::vector<std::string> topicsMatching(const std::string& pattern) const;
   /// The low and high watermark offsets of a partition (earliest and next offset).
   std::pair<int64_t, int64_t> watermarkOffsets(const std::string& topic, int32_t partition) const;
   /// The committed offset of each partition of `topic` in the client's group (nullopt: none).

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <limits>
+#include <regex>
 
 #include "common/text.h"
 #include "connectors/kafka/kafka_client.h"
@@ -204,7 +205,17 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
   if (options.getString(kTopic) && options.getString(kTopicPattern)) {
     throw ValidationException("Option 'topic' and 'topic-pattern' shouldn't be set together.");
   }
-  if (table.topics.empty()) throw ValidationException("Either 'topic' or 'topic-pattern' must be set.");
+  std::optional<std::string> pattern = options.getString(kTopicPattern);
+  if (table.topics.empty() && !pattern) {
+    throw ValidationException("Either 'topic' or 'topic-pattern' must be set.");
+  }
+  if (pattern) {
+    try {
+      std::regex expression(*pattern);
+    } catch (const std::regex_error&) {
+      options.throwInvalid(kTopicPattern, *pattern, "a regular expression");
+    }
+  }
   table.properties = clientPropertiesOf(context);
   // Flink's 'none' (fail when a group has no committed offset) is librdkafka's 'error'.
   std::map<std::string, std::string> checked = table.properties;
@@ -247,6 +258,7 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
   KafkaSourceSpec& source = table.source;
   source.tableName = context.tableName;
   source.topics = table.topics;
+  source.topicPattern = pattern;
   source.properties = table.properties;
   if (auto group = table.properties.find("group.id"); group != table.properties.end()) {
     source.groupId = group->second;
@@ -264,7 +276,7 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
     source.offsetResetStrategy = common::asciiLowerCase(reset->second);
   }
   source.rowType = context.physicalRowType;
-  parseScanOptions(options, table.topics.size(), source);
+  parseScanOptions(options, pattern ? 0 : table.topics.size(), source);
 
   KafkaSinkSpec& sink = table.sink;
   sink.tableName = context.tableName;
@@ -377,7 +389,7 @@ void KafkaTableFactory::validateOptions(const ConnectorContext& context) const {
   }
   formats::FormatFactoryRegistry::builtIn().factoryFor(format->identifier);
   std::vector<std::string> notSupported;
-  for (const char* key : {kTopicPattern, "key.format", "key.fields", "key.fields-prefix"}) {
+  for (const char* key : {"key.format", "key.fields", "key.fields-prefix"}) {
     if (context.options.contains(key)) notSupported.push_back(key);
   }
   if (auto include = context.options.find("value.fields-include");
@@ -416,6 +428,11 @@ std::unique_ptr<DynamicTableSource> KafkaTableFactory::createDynamicTableSource(
 std::unique_ptr<DynamicTableSink> KafkaTableFactory::createDynamicTableSink(
     const ConnectorContext& context) const {
   ParsedKafkaTable table = parseKafkaTable(context);
+  if (auto pattern = context.options.find(kTopicPattern); pattern != context.options.end()) {
+    throw ValidationException(fmt::format(
+        "Flink Kafka sink currently only supports single topic, but got 'topic-pattern': {}.",
+        pattern->second));
+  }
   if (table.topics.size() != 1) {
     throw ValidationException(fmt::format(
         "Flink Kafka sink currently only supports single topic, but got 'topic': [{}].",

@@ -24,7 +24,9 @@
 //   sink.transactional-id-prefix            accepted (exactly-once is not there yet)
 //   sink.parallelism
 //
-// Not supported yet, refused by name: 'topic-pattern', key formats ('key.format', 'key.fields',
+//   topic-pattern                           a source reads the topics matching it
+//
+// Not supported yet, refused by name: key formats ('key.format', 'key.fields',
 // 'key.fields-prefix', 'value.fields-include' other than ALL), 'sink.partitioner' =
 // 'round-robin' or a class, 'sink.delivery-guarantee' = 'exactly-once', metadata columns.
 // See kafka_source.h and kafka_sink.h for the runtime. Stateless; see dynamic_table_factory.h

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <set>
 #include <utility>
 
 #include "common/uuid.h"
@@ -192,7 +193,9 @@ class KafkaSourceEnumerator final
   void listSplits() {
     const std::string what = fmt::format("the source of table '{}'", spec_.tableName);
     KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, consumerOverrides(spec_), what);
-    for (const std::string& topic : spec_.topics) {
+    const std::vector<std::string> topics =
+        spec_.topicPattern ? client.topicsMatching(*spec_.topicPattern) : spec_.topics;
+    for (const std::string& topic : topics) {
       const std::vector<int32_t> partitions = client.partitionsOf(topic);
       std::map<int32_t, std::pair<int64_t, int64_t>> watermarks;
       for (int32_t partition : partitions) {
@@ -527,7 +530,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
 
   /// What the metadata columns of one row hold.
   struct RowMetadata {
-    const std::string* topic;  // in spec_.topics
+    const std::string* topic;  // in topicNames_
     int32_t partition;
     int64_t offset;
     int64_t timestamp;
@@ -535,12 +538,10 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     ValueMap headers;
   };
 
-  RowMetadata metadataOf(const rd_kafka_message_t& message, std::string_view topic) const {
-    const std::string* name = &spec_.topics.front();
-    for (const std::string& candidate : spec_.topics) {
-      if (candidate == topic) name = &candidate;
-    }
-    RowMetadata metadata{name, message.partition, message.offset, 0, RD_KAFKA_TIMESTAMP_NOT_AVAILABLE, {}};
+  RowMetadata metadataOf(const rd_kafka_message_t& message, std::string_view topic) {
+    auto name = topicNames_.find(topic);
+    if (name == topicNames_.end()) name = topicNames_.emplace(topic).first;
+    RowMetadata metadata{&*name, message.partition, message.offset, 0, RD_KAFKA_TIMESTAMP_NOT_AVAILABLE, {}};
     metadata.timestamp = rd_kafka_message_timestamp(&message, &metadata.timestampType);
     if (wantsHeaders_) {
       rd_kafka_headers_t* headers = nullptr;
@@ -601,6 +602,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
   LogicalTypePtr outputRowType_;  // with metadata columns; null without
   bool wantsHeaders_ = false;
   std::vector<RowMetadata> rowMetadata_;  // of the chunk being built
+  std::set<std::string, std::less<>> topicNames_;  // the topics seen (stable addresses)
   std::unique_ptr<KafkaClient> client_;
   rd_kafka_queue_t* queue_ = nullptr;
   std::map<std::pair<std::string, int32_t>, KafkaPartitionSplit> splits_;

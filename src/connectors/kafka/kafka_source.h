@@ -2,7 +2,9 @@
 // records of Kafka topics with librdkafka and decoding each record's value with a format's
 // RowDeserializer into chunks of the physical row type, all rows +I.
 //
-// Splits are topic partitions (KafkaPartitionSplit, Flink's KafkaPartitionSplit): the topic,
+// Topics: 'topic' (one or a ';' list) or every topic whose name matches 'topic-pattern' when
+// the job starts (internal "__" topics left out). Splits are topic partitions
+// (KafkaPartitionSplit, Flink's KafkaPartitionSplit): the topic,
 // the partition, the offset of the next record to read and, for a bounded read, the offset to
 // stop before. The split enumerator lists the partitions of the topics when the first reader
 // registers, resolves every split's start offset by 'scan.startup.mode' (earliest-offset,
@@ -53,7 +55,9 @@ enum class KafkaBoundedMode { kUnbounded, kLatestOffset, kGroupOffsets, kTimesta
 /// What a KafkaSource reads.
 struct KafkaSourceSpec {
   std::string tableName;
+  /// 'topic', or empty with 'topic-pattern': the topics matching it when the job starts.
   std::vector<std::string> topics;
+  std::optional<std::string> topicPattern;
   /// librdkafka properties ('properties.*' without the prefix), bootstrap.servers included.
   std::map<std::string, std::string> properties;
   /// 'properties.group.id' when set.

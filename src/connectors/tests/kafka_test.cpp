@@ -212,6 +212,22 @@ TEST(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetTimestampAndHe
   }
 }
 
+TEST(KafkaTest, ATopicPatternReadsEveryTopicWhoseNameMatches) {
+  MockKafkaCluster cluster({"orders-eu:1", "orders-us:2", "other:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "orders-eu", 0, {R"({"order_id":"a","amount":1})"});
+  produce(cluster, "orders-us", 1, {R"({"order_id":"b","amount":2})"});
+  produce(cluster, "other", 0, {R"({"order_id":"c","amount":3})"});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(
+      "CREATE TABLE orders (order_id STRING, amount INT, `topic` STRING METADATA VIRTUAL) WITH ("
+      "'connector' = 'kafka', 'topic-pattern' = 'orders-.*', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() + "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', "
+      "'scan.bounded.mode' = 'latest-offset')");
+  EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT order_id, `topic` FROM orders")),
+            (std::vector<std::string>{"+I[a, orders-eu]", "+I[b, orders-us]"}));
+}
+
 TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
   MockKafkaCluster cluster({"fixed:4", "spread:4"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
@@ -622,6 +638,18 @@ TEST(KafkaTest, OptionsAreValidatedWithFlinksMessages) {
   EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"}, {"key.fields", "order_id"}})),
             "Options 'key.format', 'key.fields' of table 't' are not supported yet by the kafka "
             "connector.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"topic", ""}, {"topic-pattern", "orders-.*"}}), false),
+            "Flink Kafka sink currently only supports single topic, but got 'topic-pattern': "
+            "orders-.*.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"topic-pattern", "orders-.*"}})),
+            "Option 'topic' and 'topic-pattern' shouldn't be set together.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"topic", ""}, {"topic-pattern", "orders-("}})),
+            "Invalid value 'orders-(' for key 'topic-pattern' of table 't': expected a regular "
+            "expression.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"topic", ""}, {"topic-pattern", "orders-.*"},
+                                         {"scan.startup.mode", "specific-offsets"},
+                                         {"scan.startup.specific-offsets", "partition:0,offset:1"}})),
+            "Currently Kafka source only supports specific offset for single topic.");
   EXPECT_EQ(kafkaValidationMessage(with({{"topic", "a;b"}}), false),
             "Flink Kafka sink currently only supports single topic, but got 'topic': [a, b].");
   EXPECT_EQ(kafkaValidationMessage(with({{"scan.topic-partition-discovery.interval", "5 min"}})),
