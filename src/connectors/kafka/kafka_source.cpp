@@ -487,12 +487,22 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     rd_kafka_error_t* error = rd_kafka_incremental_unassign(client_->get(), list);
     rd_kafka_topic_partition_list_destroy(list);
     splits_.erase(split);
+    lastSplit_ = splits_.end();
     throwIf(error, "releasing a partition it finished");
   }
 
   void handle(const rd_kafka_message_t& message, vector::Chunk& chunk) {
     const char* topic = message.rkt != nullptr ? rd_kafka_topic_name(message.rkt) : "";
-    auto split = splits_.find(std::make_pair(std::string(topic), message.partition));
+    // Records come in runs of one partition: the split (and its location text) of the previous
+    // record is looked up again only when the partition changes.
+    if (message.rkt != lastTopic_ || message.partition != lastPartition_ ||
+        lastSplit_ == splits_.end()) {
+      lastSplit_ = splits_.find(std::make_pair(std::string(topic), message.partition));
+      lastTopic_ = message.rkt;
+      lastPartition_ = message.partition;
+      location_ = fmt::format("Kafka topic '{}' partition {}", topic, message.partition);
+    }
+    auto split = lastSplit_;
     if (message.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       if (message.err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         // Caught up: a bounded split whose stopping offset lies behind control records (of
@@ -517,8 +527,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
       return;
     }
     if (message.payload != nullptr) {  // a record without a value (a tombstone) gives no row
-      location_ = fmt::format("Kafka topic '{}' partition {} (offset {})", topic,
-                              message.partition, message.offset);
+      // The row number of a Kafka record is its offset.
       const bool appended = deserializer_->deserialize(
           std::string_view(static_cast<const char*>(message.payload), message.len),
           formats::RecordLocation{location_, message.offset}, chunk);
@@ -606,6 +615,10 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
   std::unique_ptr<KafkaClient> client_;
   rd_kafka_queue_t* queue_ = nullptr;
   std::map<std::pair<std::string, int32_t>, KafkaPartitionSplit> splits_;
+  // The split of the last record handled (splits_.end(): none), its topic handle and partition.
+  std::map<std::pair<std::string, int32_t>, KafkaPartitionSplit>::iterator lastSplit_ = splits_.end();
+  const rd_kafka_topic_t* lastTopic_ = nullptr;
+  int32_t lastPartition_ = -1;
   bool noMoreSplits_ = false;
   std::exception_ptr pendingError_;
   std::array<rd_kafka_message_t*, runtime::kDefaultBatchSize> messages_{};

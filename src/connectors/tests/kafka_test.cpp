@@ -2,11 +2,7 @@
 // own process (eddy_kafka_mock_cluster, on loopback ports), with Debian's kcat as the
 // independent client that produces the input and reads eddy's output. A test whose cluster or
 // kcat cannot be started fails; none is skipped.
-#include <fcntl.h>
-#include <poll.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,79 +17,15 @@
 #include "connectors/kafka/kafka_factory.h"
 #include "connectors/kafka/kafka_source.h"
 #include "connectors/tests/connector_test_support.h"
+#include "connectors/tests/mock_kafka_cluster.h"
 #include "connectors/tests/source_checkpoint_harness.h"
 #include "eddy/table/table_environment.h"
-
-extern char** environ;
 
 namespace eddy::connectors {
 namespace {
 
+using testing::MockKafkaCluster;
 using testing::TemporaryDirectory;
-
-/// An eddy_kafka_mock_cluster process serving `topics` ("name:partitions"), stopped with the
-/// object. bootstrap() is empty when it could not be started (the test then fails).
-class MockKafkaCluster {
- public:
-  explicit MockKafkaCluster(const std::vector<std::string>& topics) {
-    int input[2];
-    int output[2];
-    if (pipe2(input, O_CLOEXEC) != 0) return;
-    if (pipe2(output, O_CLOEXEC) != 0) {
-      close(input[0]);
-      close(input[1]);
-      return;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
-    std::vector<std::string> arguments = {EDDY_KAFKA_MOCK_CLUSTER};
-    arguments.insert(arguments.end(), topics.begin(), topics.end());
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-    const int spawned = posix_spawn(&pid_, EDDY_KAFKA_MOCK_CLUSTER, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(input[0]);
-    close(output[1]);
-    input_ = input[1];
-    if (spawned != 0) {
-      pid_ = -1;
-      close(output[0]);
-      return;
-    }
-    // The bootstrap line, within 30 s (a cluster that never answers fails the test, no hang).
-    pollfd ready{output[0], POLLIN, 0};
-    FILE* lines = poll(&ready, 1, 30'000) == 1 ? fdopen(output[0], "r") : nullptr;
-    if (lines == nullptr) close(output[0]);
-    char line[1024];
-    if (lines != nullptr && std::fgets(line, sizeof line, lines) != nullptr) {
-      bootstrap_ = line;
-      while (!bootstrap_.empty() && (bootstrap_.back() == '\n' || bootstrap_.back() == '\r')) {
-        bootstrap_.pop_back();
-      }
-    }
-    if (lines != nullptr) std::fclose(lines);
-  }
-  ~MockKafkaCluster() {
-    if (input_ >= 0) close(input_);
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      int status = 0;
-      waitpid(pid_, &status, 0);
-    }
-  }
-  MockKafkaCluster(const MockKafkaCluster&) = delete;
-  MockKafkaCluster& operator=(const MockKafkaCluster&) = delete;
-
-  const std::string& bootstrap() const { return bootstrap_; }
-
- private:
-  pid_t pid_ = -1;
-  int input_ = -1;
-  std::string bootstrap_;
-};
 
 /// Runs `command` with the shell; its exit status (-1 when it could not run).
 int run(const std::string& command) {
@@ -143,7 +75,7 @@ std::string ordersTable(const std::string& bootstrap, const std::string& extraOp
 }
 
 TEST(KafkaTest, ABoundedScanReadsEveryPartitionFromTheEarliestOffset) {
-  MockKafkaCluster cluster({"orders:3"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:3"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})", R"({"order_id":"b","amount":2})"});
   produce(cluster, "orders", 1, {R"({"order_id":"c","amount":3})"});
@@ -162,7 +94,7 @@ TEST(KafkaTest, ABoundedScanReadsEveryPartitionFromTheEarliestOffset) {
 }
 
 TEST(KafkaTest, StartupAndBoundedModesPickTheirOffsets) {
-  MockKafkaCluster cluster({"orders:1"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:1"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   std::vector<std::string> records;
   for (int i = 0; i < 6; ++i) records.push_back(R"({"order_id":"o)" + std::to_string(i) + R"(","amount":)" + std::to_string(i) + "}");
@@ -184,7 +116,7 @@ TEST(KafkaTest, StartupAndBoundedModesPickTheirOffsets) {
 }
 
 TEST(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetTimestampAndHeaders) {
-  MockKafkaCluster cluster({"orders:2"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:2"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   produce(cluster, "orders", 1, {R"({"order_id":"a","amount":1})", R"({"order_id":"b","amount":2})"});
   ASSERT_EQ(run("echo '{\"order_id\":\"c\",\"amount\":3}' | kcat -P -b " + cluster.bootstrap() +
@@ -213,7 +145,7 @@ TEST(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetTimestampAndHe
 }
 
 TEST(KafkaTest, ATopicPatternReadsEveryTopicWhoseNameMatches) {
-  MockKafkaCluster cluster({"orders-eu:1", "orders-us:2", "other:1"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders-eu:1", "orders-us:2", "other:1"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   produce(cluster, "orders-eu", 0, {R"({"order_id":"a","amount":1})"});
   produce(cluster, "orders-us", 1, {R"({"order_id":"b","amount":2})"});
@@ -229,7 +161,7 @@ TEST(KafkaTest, ATopicPatternReadsEveryTopicWhoseNameMatches) {
 }
 
 TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
-  MockKafkaCluster cluster({"fixed:4", "spread:4"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"fixed:4", "spread:4"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
   // Without stickiness librdkafka's default partitioner puts each record without a key into a
@@ -258,7 +190,7 @@ TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
 }
 
 TEST(KafkaTest, TheSinkWritesJsonRecordsThatKcatReads) {
-  MockKafkaCluster cluster({"totals:2"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"totals:2"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
   tableEnv->executeSql(
@@ -281,7 +213,7 @@ TEST(KafkaTest, TheSinkWritesJsonRecordsThatKcatReads) {
 }
 
 TEST(KafkaTest, AStreamingJobCopiesOneTopicIntoAnother) {
-  MockKafkaCluster cluster({"orders:2", "copies:1"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:2", "copies:1"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})"});
   produce(cluster, "orders", 1, {R"({"order_id":"b","amount":2})"});
@@ -301,7 +233,7 @@ TEST(KafkaTest, AStreamingJobCopiesOneTopicIntoAnother) {
 }
 
 TEST(KafkaTest, AMalformedRecordFailsTheJobNamingTopicPartitionAndOffset) {
-  MockKafkaCluster cluster({"orders:1"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:1"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})", R"({"order_id":"b","amount":"x"})"});
   auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
@@ -313,7 +245,7 @@ TEST(KafkaTest, AMalformedRecordFailsTheJobNamingTopicPartitionAndOffset) {
     FAIL() << "the malformed record was not reported";
   } catch (const std::exception& error) {
     EXPECT_NE(std::string(error.what()).find(
-                  "Failed to deserialize JSON row 1 of Kafka topic 'orders' partition 0 (offset 1): "
+                  "Failed to deserialize JSON row 1 of Kafka topic 'orders' partition 0: "
                   "column 'amount'"),
               std::string::npos)
         << error.what();
@@ -424,7 +356,7 @@ std::vector<std::string> awaitRecords(const MockKafkaCluster& cluster, const std
 // ('latest-offset'), its TUMBLE aggregation and its interval join written to Kafka topics, and
 // the JSON read back with kcat.
 TEST(KafkaTest, SeedZerosWindowAggregationAndIntervalJoinRunFromKafkaToKafka) {
-  MockKafkaCluster cluster({"order-events:1", "shipment-events:1", "revenue:1", "fulfillment:1"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"order-events:1", "shipment-events:1", "revenue:1", "fulfillment:1"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
   tableEnv->getConfig().set("parallelism.default", "1");
@@ -523,7 +455,7 @@ std::shared_ptr<Source<vector::Chunk>> boundedOrdersSource(const std::string& bo
 }
 
 TEST(KafkaTest, ARestoredSourceContinuesAfterTheCheckpointedOffsets) {
-  MockKafkaCluster cluster({"orders:3"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:3"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   std::vector<std::string> expected;
   for (int partition = 0; partition < 3; ++partition) {
