@@ -72,6 +72,7 @@ RunningJob::~RunningJob() {
   for (std::thread& thread : threads_) {
     if (thread.joinable()) thread.join();
   }
+  stopAsyncCalls();      // when the job never ran its tasks to their end
   coordinator_.reset();  // stops its timer thread if the job never ran
 }
 
@@ -453,6 +454,11 @@ class RunningJob::SourceCoordinatorHost final : public connector::detail::Source
   void signalNoMoreSplits(int subtask) override {
     mailboxOf(subtask, "signalled no more splits to").put(NoMoreSplitsMail{});
   }
+  void runAsync(std::function<std::function<void()>()> call, std::chrono::milliseconds initialDelay,
+                std::chrono::milliseconds period) override {
+    job_.scheduleAsyncCall(AsyncCall{vertex_, std::move(call),
+                                     std::chrono::steady_clock::now() + initialDelay, period});
+  }
   const std::string& sourceName() const override { return source().transformation->name; }
 
   std::unique_ptr<connector::detail::SourceCoordinator> coordinator;
@@ -595,7 +601,75 @@ void RunningJob::failFromSourceTasks(int vertex, const std::string& message) {
   }
 }
 
+void RunningJob::scheduleAsyncCall(AsyncCall call) {
+  std::lock_guard lock(asyncMutex_);
+  if (asyncStopped_) return;  // the job has ended
+  asyncCalls_.push_back(std::move(call));
+  if (!asyncThread_.joinable()) asyncThread_ = std::thread([this] { runAsyncCalls(); });
+  asyncChanged_.notify_all();
+}
+
+void RunningJob::runAsyncCalls() {
+  std::unique_lock lock(asyncMutex_);
+  while (!asyncStopped_) {
+    auto next =
+        std::min_element(asyncCalls_.begin(), asyncCalls_.end(),
+                         [](const AsyncCall& a, const AsyncCall& b) { return a.due < b.due; });
+    if (next == asyncCalls_.end()) {
+      asyncChanged_.wait(lock);
+      continue;
+    }
+    if (next->due > std::chrono::steady_clock::now()) {
+      asyncChanged_.wait_until(lock, next->due);
+      continue;
+    }
+    AsyncCall call = std::move(*next);
+    asyncCalls_.erase(next);
+    lock.unlock();
+    std::function<void()> handle;
+    std::string failure;
+    try {
+      handle = call.call();
+    } catch (const std::exception& error) {
+      failure = error.what();
+    }
+    {
+      std::lock_guard checkpointLock(checkpointMutex_);
+      std::lock_guard coordinatorLock(coordinatorMutex_);
+      if (handle && failure.empty()) {
+        try {
+          handle();
+        } catch (const std::exception& error) {
+          failure = error.what();
+        }
+      }
+      if (!failure.empty()) {
+        failFromSourceTasks(call.vertex,
+                            "its split enumerator failed in an asynchronous call: " + failure);
+      }
+    }
+    lock.lock();
+    if (call.period.count() > 0 && failure.empty()) {
+      call.due = std::chrono::steady_clock::now() + call.period;
+      asyncCalls_.push_back(std::move(call));
+    }
+  }
+}
+
+void RunningJob::stopAsyncCalls() noexcept {
+  {
+    std::lock_guard lock(asyncMutex_);
+    asyncStopped_ = true;
+    asyncCalls_.clear();
+    asyncChanged_.notify_all();
+  }
+  if (asyncThread_.joinable() && asyncThread_.get_id() != std::this_thread::get_id()) {
+    asyncThread_.join();
+  }
+}
+
 void RunningJob::closeSourceCoordinators() noexcept {
+  stopAsyncCalls();  // no handler runs once an enumerator is closed
   std::lock_guard lock(coordinatorMutex_);
   for (const auto& host : sourceCoordinators_) {
     if (!host) continue;

@@ -24,6 +24,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -34,8 +35,8 @@
 
 #include "eddy/clock.h"
 #include "eddy/datastream/job_status.h"
-#include "graph/job_graph.h"
 #include "eddy/runtime/stream_operator.h"
+#include "graph/job_graph.h"
 #include "runtime/checkpoint_coordinator.h"
 #include "runtime/completed_checkpoint.h"
 #include "runtime/input_gate.h"
@@ -176,7 +177,22 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   // Fails the job from one of the source's tasks: `message` is thrown there (checkpointMutex_
   // may be held; failJob may not be called then).
   void failFromSourceTasks(int vertex, const std::string& message);
+  // Stops the asynchronous calls, then closes every enumerator.
   void closeSourceCoordinators() noexcept;
+
+  // The split enumerators' asynchronous calls (SplitEnumeratorContext::callAsync), run by one
+  // thread of the job's, started with the first: each call runs outside every lock, what it
+  // returns under checkpointMutex_ and coordinatorMutex_, as the enumerators' other calls.
+  struct AsyncCall {
+    int vertex;
+    std::function<std::function<void()>()> call;
+    std::chrono::steady_clock::time_point due;
+    std::chrono::milliseconds period;  // zero: once
+  };
+  void scheduleAsyncCall(AsyncCall call);
+  void runAsyncCalls();
+  // Waits for a call that runs, and runs none after (idempotent).
+  void stopAsyncCalls() noexcept;
 
   const std::string name_;
   const std::string jobId_;
@@ -231,6 +247,14 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   // The enumerators' states of pending checkpoints (source uid → bytes), by checkpoint id;
   // under checkpointMutex_.
   std::map<int64_t, std::map<std::string, std::string>> pendingSourceCoordinatorStates_;
+
+  // The asynchronous calls waiting for their time (see scheduleAsyncCall), under asyncMutex_,
+  // a lock taken after coordinatorMutex_ where both are held.
+  std::mutex asyncMutex_;
+  std::condition_variable asyncChanged_;
+  std::vector<AsyncCall> asyncCalls_;
+  bool asyncStopped_ = false;
+  std::thread asyncThread_;
 };
 
 }  // namespace eddy::runtime

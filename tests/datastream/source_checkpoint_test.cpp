@@ -449,10 +449,15 @@ class RecordingCoordinatorContext final : public connector::detail::SourceCoordi
     for (std::string& split : splits) assigned[subtask].push_back(std::move(split));
   }
   void signalNoMoreSplits(int subtask) override { noMoreSplits.push_back(subtask); }
+  void runAsync(std::function<std::function<void()>()> call, std::chrono::milliseconds,
+                std::chrono::milliseconds) override {
+    asyncCalls.push_back(std::move(call));
+  }
   const std::string& sourceName() const override { return name_; }
 
   std::map<int, std::vector<std::string>> assigned;  // versioned split bytes
   std::vector<int> noMoreSplits;
+  std::vector<std::function<std::function<void()>()>> asyncCalls;  // never run here
 
  private:
   int parallelism_;

@@ -51,6 +51,8 @@
 #include <concepts>
 #include <cstdint>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -306,6 +308,40 @@ class SplitEnumeratorContext {
   /// Subtask `subtask` gets no more splits; it ends once it has read the ones it has. Splits
   /// assigned to it after this may never be read.
   virtual void signalNoMoreSplits(int subtask) = 0;
+
+  /// Flink's callAsync: runs `callable` on a thread of the job's, outside the enumerator's
+  /// calls (it may wait for an outside system: a partition discovery), first after
+  /// `initialDelay`, then every `period` (zero: once), and hands each result, or what the call
+  /// threw, to `handler`, which runs like the enumerator's other calls (one at a time with
+  /// them, under the same rules) until the enumerator is closed. A handler that throws fails
+  /// the job. R must be default-constructible (the result given with an error) and copyable.
+  template <typename R>
+  void callAsync(std::function<R()> callable,
+                 std::function<void(R result, std::exception_ptr error)> handler,
+                 std::chrono::milliseconds initialDelay, std::chrono::milliseconds period) {
+    runAsync(
+        [callable = std::move(callable), handler = std::move(handler)]() -> std::function<void()> {
+          try {
+            return
+                [handler, result = callable()]() mutable { handler(std::move(result), nullptr); };
+          } catch (...) {
+            return [handler, error = std::current_exception()] { handler(R{}, error); };
+          }
+        },
+        initialDelay, period);
+  }
+
+ protected:
+  /// callAsync without its types: `call` runs on the job's thread and returns what is to run
+  /// within the enumerator's calls. The default (a context that runs nothing later) throws
+  /// InternalError.
+  virtual void runAsync(std::function<std::function<void()>()> call,
+                        std::chrono::milliseconds initialDelay, std::chrono::milliseconds period) {
+    (void)call;
+    (void)initialDelay;
+    (void)period;
+    throw InternalError("This split enumerator context runs no asynchronous calls");
+  }
 };
 
 /// Discovers and assigns a source's splits (Flink's SplitEnumerator). One per source; see the
@@ -460,6 +496,12 @@ class SourceCoordinatorContext {
   /// Puts the splits (versioned split bytes) into the mailbox of subtask `subtask`'s task.
   virtual void assignSplits(int subtask, std::vector<std::string> splits) = 0;
   virtual void signalNoMoreSplits(int subtask) = 0;
+  /// SplitEnumeratorContext::callAsync without its types: `call` runs on a thread of the job's
+  /// and returns what the job runs under its coordinator lock, until the coordinator is
+  /// closed.
+  virtual void runAsync(std::function<std::function<void()>()> call,
+                        std::chrono::milliseconds initialDelay,
+                        std::chrono::milliseconds period) = 0;
   /// The source operator's name ("Source: numbers"), for messages.
   virtual const std::string& sourceName() const = 0;
 };
@@ -775,6 +817,10 @@ class SourceCoordinatorAdapter final : public SourceCoordinator,
     }
   }
   void signalNoMoreSplits(int subtask) override { context_.signalNoMoreSplits(subtask); }
+  void runAsync(std::function<std::function<void()>()> call, std::chrono::milliseconds initialDelay,
+                std::chrono::milliseconds period) override {
+    context_.runAsync(std::move(call), initialDelay, period);
+  }
 
   const connector::Source<T, SplitT, EnumStateT>& source_;
   SourceCoordinatorContext& context_;
@@ -814,6 +860,7 @@ class FreshStartReader final : public eddy::SourceReader<T>,
   }
 
   InputStatus pollNext(ReaderOutput<T>& output) override {
+    runDueCalls();
     deliverAssignments();
     wakeUp_.reset();
     InputStatus status = reader_->pollNext(output);
@@ -855,6 +902,33 @@ class FreshStartReader final : public eddy::SourceReader<T>,
   void signalNoMoreSplits(int subtask) override {
     if (subtask == subtaskIndex_) noMoreSplits_ = true;
   }
+  // The legacy shape has no thread of its own: the enumerator's asynchronous calls run on the
+  // reader's thread, in pollNext, once due.
+  void runAsync(std::function<std::function<void()>()> call, std::chrono::milliseconds initialDelay,
+                std::chrono::milliseconds period) override {
+    calls_.push_back(
+        ScheduledCall{std::move(call), std::chrono::steady_clock::now() + initialDelay, period});
+  }
+  void runDueCalls() {
+    const auto now = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      if (calls_[i].due > now) continue;
+      std::function<void()> handle = calls_[i].call();
+      if (calls_[i].period.count() > 0) {
+        calls_[i].due = now + calls_[i].period;
+      } else {
+        calls_.erase(calls_.begin() + static_cast<std::ptrdiff_t>(i--));
+      }
+      handle();
+    }
+  }
+
+  struct ScheduledCall {
+    std::function<std::function<void()>()> call;
+    std::chrono::steady_clock::time_point due;
+    std::chrono::milliseconds period;
+  };
+  std::vector<ScheduledCall> calls_;
 
   const int subtaskIndex_;
   const int parallelism_;
