@@ -123,6 +123,15 @@ class DynamicTableSource {
     throw InternalError("This table source does not support projection push-down.");
   }
 
+  // --- Watermark push-down (Flink's SupportsWatermarkPushDown). A source whose reader emits
+  // each split's records through the split's own output (ReaderOutput::createOutputForSplit)
+  // lets the planner generate a table's declared watermark inside the source operator, per
+  // split: the source's watermark is the lowest of its splits' (idle splits left out), so one
+  // split ahead of another does not make the other's rows late. ---
+
+  /// Whether the planner may push the table's watermark into the source's operator.
+  virtual bool supportsWatermarkPushDown() const { return false; }
+
   // --- Partition push-down (Flink's SupportsPartitionPushDown). For a partitioned table the
   // planner evaluates the query's predicates on the partition keys over the listed partitions
   // and tells the source which ones to read, so that it never opens the others. ---

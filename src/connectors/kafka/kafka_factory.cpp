@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 #include <regex>
 
@@ -28,6 +29,7 @@ constexpr const char* kBoundedMode = "scan.bounded.mode";
 constexpr const char* kBoundedSpecificOffsets = "scan.bounded.specific-offsets";
 constexpr const char* kBoundedTimestamp = "scan.bounded.timestamp-millis";
 constexpr const char* kDiscoveryInterval = "scan.topic-partition-discovery.interval";
+constexpr int64_t kDefaultDiscoveryIntervalMillis = 5 * 60 * 1000;  // Flink's default
 constexpr const char* kDeliveryGuarantee = "sink.delivery-guarantee";
 constexpr const char* kSemantic = "sink.semantic";  // Flink's deprecated name
 constexpr const char* kPartitioner = "sink.partitioner";
@@ -49,9 +51,106 @@ std::optional<ValueFormat> valueFormatOf(const ConnectorContext& context) {
   return std::nullopt;
 }
 
-formats::FormatContext formatContextOf(const ConnectorContext& context, const ValueFormat& format) {
-  return formats::FormatContext{context.tableName, context.physicalRowType, context.options,
+/// 'key.format' = 'json' gives "json" with the prefix "key.json.".
+std::optional<ValueFormat> keyFormatOf(const ConnectorContext& context) {
+  if (auto format = context.options.find("key.format"); format != context.options.end()) {
+    return ValueFormat{format->second, "key." + format->second + "."};
+  }
+  return std::nullopt;
+}
+
+/// Which physical columns the record key and the record value hold (Flink's
+/// KafkaConnectorOptionsUtil#createKeyFormatProjection and #createValueFormatProjection), and
+/// the row types their formats read and write: the key's fields named without
+/// 'key.fields-prefix'.
+struct RecordLayout {
+  std::vector<int> keyColumns;  // in 'key.fields' order; empty without 'key.format'
+  std::vector<int> valueColumns;
+  LogicalTypePtr keyRowType;  // null without 'key.format'
+  LogicalTypePtr valueRowType;
+};
+
+RecordLayout recordLayoutOf(const ConnectorContext& context) {
+  TableOptions options(context);
+  const std::optional<std::string> keyFormat = options.getString("key.format");
+  const std::optional<std::string> keyFieldsText = options.getString("key.fields");
+  const std::vector<std::string> keyFields =
+      keyFieldsText ? common::splitList(*keyFieldsText, ';') : std::vector<std::string>{};
+  if (!keyFormat && keyFieldsText) {
+    throw ValidationException(
+        "The option 'key.fields' can only be declared if a key format is defined using "
+        "'key.format'.");
+  }
+  if (keyFormat && keyFields.empty()) {
+    throw ValidationException(
+        "A key format 'key.format' requires the declaration of one or more of key fields using "
+        "'key.fields'.");
+  }
+  const std::string prefix = options.getString("key.fields-prefix").value_or("");
+  const LogicalType& physical = *context.physicalRowType;
+  const std::vector<std::string> names = physical.getFieldNames();
+  RecordLayout layout;
+  for (const std::string& field : keyFields) {
+    const int position = physical.getFieldIndex(field);
+    if (position < 0) {
+      throw ValidationException(fmt::format(
+          "Could not find the field '{}' in the table schema for usage in the key format. A key "
+          "field must be a regular, physical column. The following columns can be selected in "
+          "the 'key.fields' option:\n[{}]",
+          field, fmt::join(names, ", ")));
+    }
+    if (!field.starts_with(prefix)) {
+      throw ValidationException(fmt::format(
+          "All fields in 'key.fields' must be prefixed with '{}' when option 'key.fields-prefix' "
+          "is set but field '{}' is not prefixed.",
+          prefix, field));
+    }
+    layout.keyColumns.push_back(position);
+  }
+  const std::string include =
+      common::asciiLowerCase(options.getString("value.fields-include").value_or("ALL"));
+  if (include != "all" && include != "except_key") {
+    options.throwInvalid("value.fields-include", *options.getString("value.fields-include"),
+                         "'ALL' or 'EXCEPT_KEY'");
+  }
+  if (include == "all" && !prefix.empty()) {
+    throw ValidationException(
+        "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. Set it "
+        "to 'EXCEPT_KEY' instead to avoid field overlaps.");
+  }
+  std::vector<RowField> valueFields;
+  for (int i = 0; i < physical.getFieldCount(); ++i) {
+    const bool key =
+        std::find(layout.keyColumns.begin(), layout.keyColumns.end(), i) != layout.keyColumns.end();
+    if (include == "except_key" && key) continue;
+    layout.valueColumns.push_back(i);
+    valueFields.push_back(physical.getFields()[static_cast<size_t>(i)]);
+  }
+  layout.valueRowType = LogicalType::row(std::move(valueFields), false);
+  if (keyFormat) {
+    std::vector<RowField> keyRowFields;
+    for (int column : layout.keyColumns) {
+      RowField field = physical.getFields()[static_cast<size_t>(column)];
+      field.name = field.name.substr(prefix.size());
+      keyRowFields.push_back(std::move(field));
+    }
+    layout.keyRowType = LogicalType::row(std::move(keyRowFields), false);
+  }
+  return layout;
+}
+
+const formats::FormatFactory& factoryOf(const ValueFormat& format) {
+  return formats::FormatFactoryRegistry::builtIn().factoryFor(format.identifier);
+}
+
+formats::FormatContext formatContextOf(const ConnectorContext& context, const ValueFormat& format,
+                                       LogicalTypePtr rowType) {
+  return formats::FormatContext{context.tableName, std::move(rowType), context.options,
                                 format.prefix};
+}
+
+formats::FormatContext formatContextOf(const ConnectorContext& context, const ValueFormat& format) {
+  return formatContextOf(context, format, context.physicalRowType);
 }
 
 /// The 'properties.*' options without their prefix.
@@ -196,6 +295,8 @@ struct ParsedKafkaTable {
   KafkaSinkSpec sink;      // without the format and topic
   std::optional<int> sinkParallelism;
   ValueFormat format;
+  std::optional<ValueFormat> keyFormat;
+  RecordLayout layout;
 };
 
 ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
@@ -233,26 +334,16 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
           timeout, context.tableName));
     }
   }
-  if (auto interval = options.getDurationMillis(kDiscoveryInterval); interval && *interval > 0) {
-    throw ValidationException(fmt::format(
-        "Option '{}' = '{}' of table '{}' is not supported yet by the kafka connector (the "
-        "partitions of the topics are listed once, when the job starts; '0' turns discovery off).",
-        kDiscoveryInterval, *options.getString(kDiscoveryInterval), context.tableName));
-  }
+  // Partition discovery: Flink's table factory sets the source's interval from
+  // 'scan.topic-partition-discovery.interval' (5 minutes by default; 0 turns it off) over
+  // whatever 'properties.partition.discovery.interval.ms' says, so that spelling, checked to be
+  // a number, changes nothing (Flink's code; its documentation suggests otherwise).
+  const int64_t discoveryInterval =
+      options.getDurationMillis(kDiscoveryInterval).value_or(kDefaultDiscoveryIntervalMillis);
   if (auto interval = table.properties.find("partition.discovery.interval.ms");
-      interval != table.properties.end()) {
-    std::optional<int64_t> millis = parseInteger(interval->second);
-    if (!millis) {
-      options.throwUnparsable("properties.partition.discovery.interval.ms", interval->second,
-                              "a whole number of milliseconds");
-    }
-    if (*millis > 0) {
-      throw ValidationException(fmt::format(
-          "Option 'properties.partition.discovery.interval.ms' = '{}' of table '{}' is not "
-          "supported yet by the kafka connector (the partitions of the topics are listed once, "
-          "when the job starts; '0' or a negative value turns discovery off).",
-          interval->second, context.tableName));
-    }
+      interval != table.properties.end() && !parseInteger(interval->second)) {
+    options.throwUnparsable("properties.partition.discovery.interval.ms", interval->second,
+                            "a whole number of milliseconds");
   }
 
   KafkaSourceSpec& source = table.source;
@@ -260,6 +351,7 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
   source.topics = table.topics;
   source.topicPattern = pattern;
   source.properties = table.properties;
+  source.partitionDiscoveryIntervalMillis = discoveryInterval;
   if (auto group = table.properties.find("group.id"); group != table.properties.end()) {
     source.groupId = group->second;
   }
@@ -286,20 +378,32 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
     const std::string value = common::asciiLowerCase(*partitioner);
     if (value == "fixed") {
       sink.partitioner = KafkaSinkPartitioner::kFixed;
+    } else if (value == "round-robin") {
+      sink.partitioner = KafkaSinkPartitioner::kRoundRobin;
     } else if (value != "default") {
-      throw ValidationException(fmt::format(
-          "Option '{}' = '{}' of table '{}' is not supported yet by the kafka connector ('default' "
-          "and 'fixed' are).",
-          kPartitioner, *partitioner, context.tableName));
+      throw ValidationException(
+          fmt::format("Option '{}' = '{}' of table '{}' is not supported yet by the kafka "
+                      "connector ('default', 'fixed' and 'round-robin' are; a partitioner class "
+                      "is not).",
+                      kPartitioner, *partitioner, context.tableName));
     }
   }
   if (auto parallelism = options.getLong("sink.parallelism", 1, std::numeric_limits<int32_t>::max())) {
     table.sinkParallelism = static_cast<int>(*parallelism);
   }
   table.format = *valueFormatOf(context);
-  const formats::FormatFactory& format =
-      formats::FormatFactoryRegistry::builtIn().factoryFor(table.format.identifier);
-  format.validate(formatContextOf(context, table.format));
+  table.keyFormat = keyFormatOf(context);
+  table.layout = recordLayoutOf(context);
+  factoryOf(table.format)
+      .validate(formatContextOf(context, table.format, table.layout.valueRowType));
+  if (table.keyFormat) {
+    factoryOf(*table.keyFormat)
+        .validate(formatContextOf(context, *table.keyFormat, table.layout.keyRowType));
+  }
+  source.keyColumns = table.layout.keyColumns;
+  source.valueColumns = table.layout.valueColumns;
+  sink.keyColumns = table.layout.keyColumns;
+  sink.valueColumns = table.layout.valueColumns;
   return table;
 }
 
@@ -316,6 +420,8 @@ class KafkaTableSource final : public DynamicTableSource {
   void applyReadableMetadata(const std::vector<std::string>& keys) override {
     spec_.metadataKeys = keys;
   }
+  /// Each partition emits through its own split output (see kafka_source.h).
+  bool supportsWatermarkPushDown() const override { return true; }
 
  private:
   KafkaSourceSpec spec_;
@@ -367,7 +473,8 @@ std::set<std::string> KafkaTableFactory::supportedOptionKeys(const ConnectorCont
   for (const auto& [key, value] : context.options) {
     if (key.starts_with(kPropertiesPrefix)) keys.insert(key);
   }
-  if (std::optional<ValueFormat> format = valueFormatOf(context)) {
+  for (const std::optional<ValueFormat>& format : {valueFormatOf(context), keyFormatOf(context)}) {
+    if (!format) continue;
     const formats::FormatFactory& factory =
         formats::FormatFactoryRegistry::builtIn().factoryFor(format->identifier);
     std::set<std::string> formatKeys = factory.supportedOptionKeys(formatContextOf(context, *format));
@@ -388,20 +495,14 @@ void KafkaTableFactory::validateOptions(const ConnectorContext& context) const {
         context.tableName));
   }
   formats::FormatFactoryRegistry::builtIn().factoryFor(format->identifier);
-  std::vector<std::string> notSupported;
-  for (const char* key : {"key.format", "key.fields", "key.fields-prefix"}) {
-    if (context.options.contains(key)) notSupported.push_back(key);
-  }
-  if (auto include = context.options.find("value.fields-include");
-      include != context.options.end() && common::asciiLowerCase(include->second) != "all") {
-    notSupported.push_back("value.fields-include");
+  if (std::optional<ValueFormat> keyFormat = keyFormatOf(context)) {
+    formats::FormatFactoryRegistry::builtIn().factoryFor(keyFormat->identifier);
   }
   if (!context.partitionKeys.empty()) {
     throw ValidationException(fmt::format(
         "Table '{}' is PARTITIONED BY, but the kafka connector writes no partitioned tables.",
         context.tableName));
   }
-  if (!notSupported.empty()) throwNotSupportedYet(notSupported, context.tableName, "the kafka connector");
   DynamicTableFactory::validateOptions(context);  // unsupported keys
   parseKafkaTable(context);
 }
@@ -419,9 +520,17 @@ std::unique_ptr<DynamicTableSource> KafkaTableFactory::createDynamicTableSource(
         "'group-offsets')",
         context.tableName));
   }
-  const formats::FormatFactory& format =
-      formats::FormatFactoryRegistry::builtIn().factoryFor(table.format.identifier);
-  table.source.format = format.createDecodingFormat(formatContextOf(context, table.format));
+  const RecordLayout& layout = table.layout;
+  table.source.format =
+      factoryOf(table.format)
+          .createDecodingFormat(formatContextOf(context, table.format, layout.valueRowType));
+  table.source.valueRowType = layout.valueRowType;
+  if (table.keyFormat) {
+    table.source.keyFormat =
+        factoryOf(*table.keyFormat)
+            .createDecodingFormat(formatContextOf(context, *table.keyFormat, layout.keyRowType));
+    table.source.keyRowType = layout.keyRowType;
+  }
   return std::make_unique<KafkaTableSource>(std::move(table.source));
 }
 
@@ -439,9 +548,17 @@ std::unique_ptr<DynamicTableSink> KafkaTableFactory::createDynamicTableSink(
         fmt::join(table.topics, ", ")));
   }
   table.sink.topic = table.topics.front();
-  const formats::FormatFactory& format =
-      formats::FormatFactoryRegistry::builtIn().factoryFor(table.format.identifier);
-  table.sink.format = format.createEncodingFormat(formatContextOf(context, table.format));
+  const RecordLayout& layout = table.layout;
+  table.sink.format =
+      factoryOf(table.format)
+          .createEncodingFormat(formatContextOf(context, table.format, layout.valueRowType));
+  table.sink.valueRowType = layout.valueRowType;
+  if (table.keyFormat) {
+    table.sink.keyFormat =
+        factoryOf(*table.keyFormat)
+            .createEncodingFormat(formatContextOf(context, *table.keyFormat, layout.keyRowType));
+    table.sink.keyRowType = layout.keyRowType;
+  }
   return std::make_unique<KafkaTableSink>(std::move(table.sink), table.sinkParallelism);
 }
 

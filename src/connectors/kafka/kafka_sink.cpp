@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "connectors/kafka/kafka_client.h"
@@ -17,15 +18,28 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
  public:
   KafkaSinkWriter(const KafkaSinkSpec& spec, int subtask)
       : spec_(spec), serializer_(spec.format->createSerializer()) {
+    if (spec.keyFormat) keySerializer_ = spec.keyFormat->createSerializer();
     const std::string what =
         fmt::format("the sink of table '{}' (subtask {})", spec.tableName, subtask + 1);
-    rd_kafka_conf_t* conf = kafkaConfiguration(spec.properties, {}, what);
+    std::map<std::string, std::string> overrides;
+    // Kafka's Java producer hashes keys with murmur2: so does librdkafka's murmur2_random.
+    if (!spec.properties.contains("partitioner")) overrides["partitioner"] = "murmur2_random";
+    rd_kafka_conf_t* conf = kafkaConfiguration(spec.properties, overrides, what);
     rd_kafka_conf_set_opaque(conf, this);
     rd_kafka_conf_set_dr_msg_cb(conf, &KafkaSinkWriter::onDelivery);
     client_ = std::make_unique<KafkaClient>(RD_KAFKA_PRODUCER, conf, what);
     if (spec.partitioner == KafkaSinkPartitioner::kFixed) {
       const std::vector<int32_t> partitions = client_->partitionsOf(spec.topic);
       partition_ = partitions[static_cast<size_t>(subtask) % partitions.size()];
+    } else if (spec.partitioner == KafkaSinkPartitioner::kRoundRobin) {
+      partitions_ = client_->partitionsOf(spec.topic);
+      next_ = static_cast<size_t>(subtask) % partitions_.size();
+    }
+    identityValue_ =
+        static_cast<int>(spec.valueColumns.size()) == spec.valueRowType->getFieldCount() &&
+        !spec.keyFormat;
+    for (size_t i = 0; identityValue_ && i < spec.valueColumns.size(); ++i) {
+      identityValue_ = spec.valueColumns[i] == static_cast<int>(i);
     }
     topic_ = rd_kafka_topic_new(client_->get(), spec.topic.c_str(), nullptr);
     if (topic_ == nullptr) {
@@ -45,14 +59,23 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     checkDelivered();
     for (const vector::Chunk& chunk : chunks) {
       const std::vector<RowKind>& kinds = chunk.rowKinds();
+      // The key's and the value's columns as chunks of their formats' row types (the value is
+      // the chunk itself when it holds every column in order).
+      std::optional<vector::Chunk> keys;
+      if (keySerializer_) keys = project(chunk, spec_.keyRowType, spec_.keyColumns);
+      std::optional<vector::Chunk> values;
+      if (!identityValue_) values = project(chunk, spec_.valueRowType, spec_.valueColumns);
+      const vector::Chunk& valueRows = values ? *values : chunk;
       for (int64_t row = 0; row < chunk.size(); ++row) {
         if (kinds[static_cast<size_t>(row)] != RowKind::INSERT) {
           throw TableException(fmt::format("The kafka sink of table '{}' accepts only INSERT rows; got {}",
                                            spec_.tableName, chunk.rowAt(row).toString()));
         }
         record_.clear();
-        serializer_->serialize(chunk, row, record_);
-        produce();
+        serializer_->serialize(valueRows, row, record_);
+        key_.clear();
+        if (keys) keySerializer_->serialize(*keys, row, key_);
+        produce(keys.has_value());
       }
     }
     rd_kafka_poll(client_->get(), 0);  // delivery reports
@@ -90,11 +113,27 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
                                          spec_.tableName, spec_.topic, deliveryError_));
   }
 
-  void produce() {
+  /// The columns `columns` of `chunk` as a chunk of `rowType` (copies of the columns).
+  static vector::Chunk project(const vector::Chunk& chunk, const LogicalTypePtr& rowType,
+                               const std::vector<int>& columns) {
+    vector::Chunk projected(rowType);
+    for (size_t i = 0; i < columns.size(); ++i) {
+      projected.mutableColumn(static_cast<int>(i)) = chunk.column(columns[i]);
+    }
+    projected.mutableRowKinds() = chunk.rowKinds();
+    return projected;
+  }
+
+  void produce(bool keyed) {
+    int32_t partition = partition_;
+    if (!partitions_.empty()) {
+      partition = partitions_[next_];
+      next_ = (next_ + 1) % partitions_.size();
+    }
     while (true) {
       const int result =
-          rd_kafka_produce(topic_, partition_, RD_KAFKA_MSG_F_COPY, record_.data(), record_.size(),
-                           nullptr, 0, nullptr);
+          rd_kafka_produce(topic_, partition, RD_KAFKA_MSG_F_COPY, record_.data(), record_.size(),
+                           keyed ? key_.data() : nullptr, keyed ? key_.size() : 0, nullptr);
       if (result == 0) return;
       const rd_kafka_resp_err_t error = rd_kafka_last_error();
       if (error != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
@@ -109,6 +148,11 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
 
   const KafkaSinkSpec& spec_;
   std::unique_ptr<formats::RowSerializer> serializer_;
+  std::unique_ptr<formats::RowSerializer> keySerializer_;  // null without a key format
+  bool identityValue_ = true;                              // the value holds every column in order
+  std::vector<int32_t> partitions_;                        // 'round-robin': the topic's partitions
+  size_t next_ = 0;  // 'round-robin': the index of the next one
+  std::string key_;  // reused
   std::unique_ptr<KafkaClient> client_;
   rd_kafka_topic_t* topic_ = nullptr;
   int32_t partition_ = RD_KAFKA_PARTITION_UA;

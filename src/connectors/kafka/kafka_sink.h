@@ -1,9 +1,17 @@
 // KafkaSink: the sink of the kafka connector (Flink's KafkaSink with its KafkaWriter), on
 // eddy's Sink V2 SPI over the table runtime's chunks. Each +I row becomes one Kafka record of
-// the table's topic: no key, the row encoded by the value format as its value, the partition
-// chosen by 'sink.partitioner' ('default': librdkafka's partitioner, which spreads records
-// without a key over the partitions; 'fixed': subtask i writes partition i % partitions, as
-// Flink's FlinkFixedPartitioner).
+// the table's topic: the row's value columns encoded by the value format as its value, the
+// partition chosen by 'sink.partitioner' ('default': by the key, see below, and spread over the
+// partitions without one; 'fixed': subtask i writes partition i % partitions, as Flink's
+// FlinkFixedPartitioner; 'round-robin', below).
+//
+// With 'key.format' each record also gets a key: the 'key.fields' columns encoded by the key
+// format; 'value.fields-include' = 'EXCEPT_KEY' leaves them out of the value. The 'default'
+// partitioner then hashes the key as Kafka's Java producer does (librdkafka's murmur2_random,
+// unless 'properties.partitioner' says otherwise), so a keyed record lands where a Java client
+// would put it; records without a key still spread over the partitions. 'round-robin' sends
+// the subtask's records to the partitions in turn (Flink's: "a Flink partition is distributed
+// to Kafka partitions sticky round-robin"; records go one per partition in turn here).
 //
 // Delivery ('sink.delivery-guarantee'): 'at-least-once' (Flink's default) flushes before every
 // checkpoint barrier and at the end of input, and fails the checkpoint (so the job) when a
@@ -21,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "eddy/connector/sink.h"
 #include "formats/format_factory.h"
@@ -29,7 +38,7 @@
 namespace eddy::connectors {
 
 enum class KafkaDeliveryGuarantee { kNone, kAtLeastOnce };
-enum class KafkaSinkPartitioner { kDefault, kFixed };
+enum class KafkaSinkPartitioner { kDefault, kFixed, kRoundRobin };
 
 /// What a KafkaSink writes.
 struct KafkaSinkSpec {
@@ -39,7 +48,15 @@ struct KafkaSinkSpec {
   std::map<std::string, std::string> properties;
   KafkaDeliveryGuarantee deliveryGuarantee = KafkaDeliveryGuarantee::kAtLeastOnce;
   KafkaSinkPartitioner partitioner = KafkaSinkPartitioner::kDefault;
+  /// The value format and the row type it encodes (`valueColumns` of the physical row type).
   std::shared_ptr<const formats::EncodingFormat> format;
+  LogicalTypePtr valueRowType;
+  /// 'key.format' and the row type it encodes (`keyColumns`); null without a key format.
+  std::shared_ptr<const formats::EncodingFormat> keyFormat;
+  LogicalTypePtr keyRowType;
+  /// The physical columns of the record key ('key.fields') and of the record value.
+  std::vector<int> keyColumns;
+  std::vector<int> valueColumns;
 };
 
 /// Writes rows to a Kafka topic. See the file comment. Immutable.

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "common/check.h"
 #include "common/uuid.h"
 #include "connectors/kafka/kafka_client.h"
 #include "eddy/exceptions.h"
@@ -50,13 +51,21 @@ std::string KafkaSourceEnumeratorStateSerializer::serialize(
   for (const KafkaPartitionSplit& split : state.unassigned) {
     writer.writeBytes(connector::writeVersionAndSerialize(splitSerializer_, split));
   }
+  writer.writeVarint(state.known ? 1 : 0);
+  if (state.known) {
+    writer.writeVarint(state.known->size());
+    for (const auto& [topic, partition] : *state.known) {
+      writer.writeBytes(topic);
+      writer.writeVarint(static_cast<uint64_t>(partition));
+    }
+  }
   return writer.take();
 }
 
 KafkaSourceEnumeratorState KafkaSourceEnumeratorStateSerializer::deserialize(
     int version, std::string_view serialized) const {
   const std::string what = "the split enumerator state of a KafkaSource";
-  connector::checkSerializedVersion(version, kVersion, what);
+  if (version != 1) connector::checkSerializedVersion(version, kVersion, what);
   connector::SerializedFieldReader reader(serialized, what);
   KafkaSourceEnumeratorState state;
   const uint64_t listed = reader.readVarint();
@@ -67,6 +76,23 @@ KafkaSourceEnumeratorState KafkaSourceEnumeratorStateSerializer::deserialize(
   for (uint64_t i = 0; i < count; ++i) {
     state.unassigned.push_back(connector::readVersionAndDeserialize(
         splitSerializer_, reader.readBytes(), "a KafkaSource split"));
+  }
+  if (version >= 2) {
+    const uint64_t hasKnown = reader.readVarint();
+    if (hasKnown > 1) reader.fail("its known-partitions flag is " + std::to_string(hasKnown));
+    if (hasKnown == 1) {
+      state.known.emplace();
+      const uint64_t known = reader.readVarint();
+      if (known > reader.remaining())
+        reader.fail("it claims " + std::to_string(known) + " partitions");
+      for (uint64_t i = 0; i < known; ++i) {
+        std::string topic(reader.readBytes());
+        const uint64_t partition = reader.readVarint();
+        if (partition > static_cast<uint64_t>(INT32_MAX))
+          reader.fail("a partition is out of range");
+        state.known->emplace(std::move(topic), static_cast<int32_t>(partition));
+      }
+    }
   }
   reader.expectEnd();
   return state;
@@ -122,6 +148,7 @@ int kafkaSplitOwner(const std::string& topic, int32_t partition, int readers) {
 namespace {
 
 using SplitEnumeratorContext = connector::SplitEnumeratorContext<KafkaPartitionSplit>;
+using TopicPartition = KafkaSourceEnumeratorState::TopicPartition;
 
 /// What every consumer of a KafkaSource sets over the table's properties: no automatic commits
 /// (offsets are committed on checkpoint completion), a group id (the table's, else a random
@@ -141,8 +168,24 @@ class KafkaSourceEnumerator final
  public:
   KafkaSourceEnumerator(const KafkaSourceSpec& spec, SplitEnumeratorContext& context,
                         KafkaSourceEnumeratorState state)
-      : spec_(spec), context_(context), listed_(state.listed) {
+      : spec_(spec), context_(context), listed_(state.listed), known_(std::move(state.known)) {
     for (KafkaPartitionSplit& split : state.unassigned) plan(std::move(split));
+  }
+
+  // Partition discovery (Flink's KafkaSourceEnumerator with a discovery interval): unbounded
+  // sources only, as Flink's KafkaSourceBuilder turns it off for bounded ones.
+  void start() override {
+    if (spec_.boundedMode != KafkaBoundedMode::kUnbounded ||
+        spec_.partitionDiscoveryIntervalMillis <= 0) {
+      return;
+    }
+    const std::chrono::milliseconds interval(spec_.partitionDiscoveryIntervalMillis);
+    context_.callAsync<std::vector<TopicPartition>>(
+        [this] { return listPartitions(); },
+        [this](std::vector<TopicPartition> partitions, std::exception_ptr error) {
+          addDiscovered(std::move(partitions), error);
+        },
+        interval, interval);
   }
 
   void addReader(int subtask) override {
@@ -176,6 +219,7 @@ class KafkaSourceEnumerator final
   KafkaSourceEnumeratorState snapshotState(int64_t /*checkpointId*/) override {
     KafkaSourceEnumeratorState state;
     state.listed = listed_;
+    state.known = known_;
     for (const auto& [subtask, splits] : pending_) {
       state.unassigned.insert(state.unassigned.end(), splits.begin(), splits.end());
     }
@@ -189,14 +233,63 @@ class KafkaSourceEnumerator final
     pending_[owner].push_back(std::move(split));
   }
 
+  /// The partitions of the source's topics now (on the job's thread for asynchronous calls:
+  /// reads only the immutable spec).
+  std::vector<TopicPartition> listPartitions() const {
+    const std::string what = fmt::format("the source of table '{}'", spec_.tableName);
+    KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, consumerOverrides(spec_), what);
+    std::vector<TopicPartition> partitions;
+    for (const std::string& topic :
+         spec_.topicPattern ? client.topicsMatching(*spec_.topicPattern) : spec_.topics) {
+      for (int32_t partition : client.partitionsOf(topic))
+        partitions.emplace_back(topic, partition);
+    }
+    return partitions;
+  }
+
+  /// A discovery's result: the partitions not seen before become splits read from their
+  /// earliest offset (Flink's default for partitions discovered after the start), assigned to
+  /// their owners at once when those registered. A discovery that failed is logged away: the
+  /// next one tries again, as Flink's enumerator does.
+  void addDiscovered(std::vector<TopicPartition> partitions, std::exception_ptr error) {
+    if (error || !listed_) return;  // before the first listing, that listing finds them
+    if (!known_) {
+      // A state written before eddy kept the known partitions: what is there now counts as
+      // known (a partition created while such a job was down is not read).
+      known_.emplace(partitions.begin(), partitions.end());
+      return;
+    }
+    bool added = false;
+    for (TopicPartition& partition : partitions) {
+      if (!known_->insert(partition).second) continue;
+      KafkaPartitionSplit split;
+      split.topic = partition.first;
+      split.partition = partition.second;
+      split.nextOffset = KafkaPartitionSplit::kEarliestOffset;
+      plan(std::move(split));
+      added = true;
+    }
+    if (!added) return;
+    std::map<int, std::vector<KafkaPartitionSplit>> assignment;
+    for (int reader : context_.registeredReaders()) {
+      auto pending = pending_.find(reader);
+      if (pending == pending_.end()) continue;
+      assignment.emplace(reader, std::move(pending->second));
+      pending_.erase(pending);
+    }
+    if (!assignment.empty()) context_.assignSplits(std::move(assignment));
+  }
+
   /// Every partition of every topic, with concrete start and stopping offsets.
   void listSplits() {
     const std::string what = fmt::format("the source of table '{}'", spec_.tableName);
     KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, consumerOverrides(spec_), what);
     const std::vector<std::string> topics =
         spec_.topicPattern ? client.topicsMatching(*spec_.topicPattern) : spec_.topics;
+    known_.emplace();
     for (const std::string& topic : topics) {
       const std::vector<int32_t> partitions = client.partitionsOf(topic);
+      for (int32_t partition : partitions) known_->emplace(topic, partition);
       std::map<int32_t, std::pair<int64_t, int64_t>> watermarks;
       for (int32_t partition : partitions) {
         watermarks[partition] = client.watermarkOffsets(topic, partition);
@@ -298,6 +391,8 @@ class KafkaSourceEnumerator final
   const KafkaSourceSpec& spec_;
   SplitEnumeratorContext& context_;
   bool listed_;
+  // Every partition listed or discovered (nullopt: restored from a state without them).
+  std::optional<std::set<TopicPartition>> known_;
   std::exception_ptr listingError_;
   std::map<int, std::vector<KafkaPartitionSplit>> pending_;  // by owner subtask
 };
@@ -315,7 +410,27 @@ bool isTransient(rd_kafka_resp_err_t error) {
 class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, KafkaPartitionSplit> {
  public:
   KafkaSourceReader(const KafkaSourceSpec& spec, connector::SourceReaderContext& context)
-      : spec_(spec), context_(context), deserializer_(spec.format->createDeserializer()) {
+      : spec_(spec),
+        context_(context),
+        deserializer_(spec.format->createDeserializer()),
+        chunk_(spec.valueRowType) {
+    if (spec.keyFormat) {
+      keyDeserializer_ = spec.keyFormat->createDeserializer();
+      keyChunk_.emplace(spec.keyRowType);
+    }
+    // Where each physical column comes from: the value's column, else the key's.
+    direct_ = !spec.keyFormat &&
+              static_cast<int>(spec.valueColumns.size()) == spec.rowType->getFieldCount();
+    for (int c = 0; c < spec.rowType->getFieldCount(); ++c) {
+      auto value = std::find(spec.valueColumns.begin(), spec.valueColumns.end(), c);
+      if (value != spec.valueColumns.end()) {
+        columnSources_.push_back({false, static_cast<int>(value - spec.valueColumns.begin())});
+        continue;
+      }
+      auto key = std::find(spec.keyColumns.begin(), spec.keyColumns.end(), c);
+      EDDY_CHECK(key != spec.keyColumns.end());
+      columnSources_.push_back({true, static_cast<int>(key - spec.keyColumns.begin())});
+    }
     if (!spec.metadataKeys.empty()) {
       std::vector<RowField> fields = spec.rowType->getFields();
       const auto types = kafkaMetadataTypes();
@@ -365,6 +480,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
           splits_.insert_or_assign(std::make_pair(split.topic, split.partition), std::move(split));
       (void)inserted;
       added.push_back(&it->second);
+      newSplitIds_.push_back(it->second.splitId());
     }
     if (added.empty()) return;
     rd_kafka_topic_partition_list_t* list =
@@ -382,14 +498,23 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
 
   InputStatus pollNext(ReaderOutput<vector::Chunk>& output) override {
     if (pendingError_) std::rethrow_exception(std::exchange(pendingError_, nullptr));
+    output_ = &output;
+    // Each partition emits through its own split output (Flink's KafkaSourceReader), created
+    // when the partition is assigned: a partition that has no records yet holds the watermark
+    // back (unless idleness says otherwise), and a finished one is released.
+    for (const std::string& id : newSplitIds_) output.createOutputForSplit(id);
+    newSplitIds_.clear();
+    for (const std::string& id : finishedSplitIds_) output.releaseOutputForSplit(id);
+    finishedSplitIds_.clear();
     // Without splits there is nothing to read until an assignment (mail, which wakes the task).
     if (splits_.empty()) return noMoreSplits_ ? InputStatus::END_OF_INPUT : InputStatus::NOTHING_AVAILABLE;
-    vector::Chunk chunk(spec_.rowType);
-    rowMetadata_.clear();
+    resetChunks();
+    emitted_ = 0;
     bool drained = false;
     while (!drained && !pendingError_ && !splits_.empty() &&
-           chunk.size() < static_cast<int64_t>(runtime::kDefaultBatchSize)) {
-      const size_t wanted = runtime::kDefaultBatchSize - static_cast<size_t>(chunk.size());
+           emitted_ + chunk_.size() < static_cast<int64_t>(runtime::kDefaultBatchSize)) {
+      const size_t wanted =
+          runtime::kDefaultBatchSize - static_cast<size_t>(emitted_ + chunk_.size());
       const ssize_t count = rd_kafka_consume_batch_queue(queue_, 0, messages_.data(),
                                                          std::min(wanted, messages_.size()));
       if (count < 0) {
@@ -401,9 +526,9 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
       for (ssize_t i = 0; i < count; ++i) {
         if (!pendingError_) {
           try {
-            handle(*messages_[static_cast<size_t>(i)], chunk);
+            handle(*messages_[static_cast<size_t>(i)]);
           } catch (...) {
-            if (chunk.size() == 0) {
+            if (chunk_.size() == 0 && emitted_ == 0) {
               destroyMessages(i, count);
               throw;
             }
@@ -413,8 +538,11 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
         rd_kafka_message_destroy(messages_[static_cast<size_t>(i)]);
       }
     }
-    const bool emitted = chunk.size() > 0;
-    if (emitted) output.collect(outputRowType_ ? withMetadata(chunk) : std::move(chunk));
+    emitChunk();
+    for (const std::string& id : finishedSplitIds_) output.releaseOutputForSplit(id);
+    finishedSplitIds_.clear();
+    output_ = nullptr;
+    const bool emitted = emitted_ > 0;
     if (pendingError_) return InputStatus::MORE_AVAILABLE;
     if (splits_.empty() && noMoreSplits_) return InputStatus::END_OF_INPUT;
     if (emitted || !drained) return InputStatus::MORE_AVAILABLE;
@@ -428,7 +556,9 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     for (const auto& [key, split] : splits_) splits.push_back(split);
     if (spec_.groupId && spec_.commitOffsetsOnCheckpoint) {
       std::map<std::pair<std::string, int32_t>, int64_t> offsets;
-      for (const auto& [key, split] : splits_) offsets[key] = split.nextOffset;
+      for (const auto& [key, split] : splits_) {
+        if (split.nextOffset >= 0) offsets[key] = split.nextOffset;  // not the earliest marker
+      }
       offsetsToCommit_[checkpointId] = std::move(offsets);
     }
     return splits;
@@ -486,21 +616,79 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     rd_kafka_topic_partition_list_add(list, split->first.first.c_str(), split->first.second);
     rd_kafka_error_t* error = rd_kafka_incremental_unassign(client_->get(), list);
     rd_kafka_topic_partition_list_destroy(list);
+    emitChunk();  // the split's last rows go out before its output is released
+    finishedSplitIds_.push_back(split->second.splitId());
     splits_.erase(split);
     lastSplit_ = splits_.end();
     throwIf(error, "releasing a partition it finished");
   }
 
-  void handle(const rd_kafka_message_t& message, vector::Chunk& chunk) {
+  /// Emits the rows decoded since the last call through the output of their partition.
+  void emitChunk() {
+    if (chunk_.size() == 0) return;
+    emitted_ += chunk_.size();
+    vector::Chunk rows = physicalRows();
+    if (outputRowType_) rows = withMetadata(rows);
+    output_->createOutputForSplit(chunkSplitId_).collect(std::move(rows));
+    resetChunks();
+  }
+
+  void resetChunks() {
+    chunk_ = vector::Chunk(spec_.valueRowType);
+    if (keyChunk_) keyChunk_.emplace(spec_.keyRowType);
+    rowMetadata_.clear();
+  }
+
+  /// The rows decoded since the last emit, of the physical row type: the value's columns, and
+  /// the key's where the value has none.
+  vector::Chunk physicalRows() {
+    if (direct_) return std::move(chunk_);
+    vector::Chunk rows(spec_.rowType);
+    for (int c = 0; c < rows.columnCount(); ++c) {
+      const ColumnSource& from = columnSources_[static_cast<size_t>(c)];
+      rows.mutableColumn(c) = std::move(from.key ? keyChunk_->mutableColumn(from.index)
+                                                 : chunk_.mutableColumn(from.index));
+    }
+    rows.mutableRowKinds() = std::move(chunk_.mutableRowKinds());
+    return rows;
+  }
+
+  /// Decodes the record key of `message` (whose value gave the last row) into the key chunk;
+  /// no key, or one skipped as malformed ('<format>.ignore-parse-errors'), gives NULL key
+  /// fields, as in Flink.
+  void appendKey(const rd_kafka_message_t& message) {
+    bool appended = false;
+    if (message.key != nullptr) {
+      appended = keyDeserializer_->deserialize(
+          std::string_view(static_cast<const char*>(message.key), message.key_len),
+          formats::RecordLocation{keyLocation_, message.offset}, *keyChunk_);
+    }
+    if (appended) return;
+    for (int c = 0; c < keyChunk_->columnCount(); ++c) keyChunk_->mutableColumn(c).appendNull();
+    keyChunk_->mutableRowKinds().push_back(RowKind::INSERT);
+  }
+
+  /// Removes the last row of the value chunk (its key could not be decoded).
+  void dropLastValueRow() {
+    const int64_t size = chunk_.size() - 1;
+    for (int c = 0; c < chunk_.columnCount(); ++c) chunk_.mutableColumn(c).resize(size);
+    chunk_.mutableRowKinds().resize(static_cast<size_t>(size));
+  }
+
+  void handle(const rd_kafka_message_t& message) {
     const char* topic = message.rkt != nullptr ? rd_kafka_topic_name(message.rkt) : "";
     // Records come in runs of one partition: the split (and its location text) of the previous
-    // record is looked up again only when the partition changes.
+    // record is looked up again only when the partition changes, and the rows of the run
+    // before go out through their partition's output then.
     if (message.rkt != lastTopic_ || message.partition != lastPartition_ ||
         lastSplit_ == splits_.end()) {
+      emitChunk();
       lastSplit_ = splits_.find(std::make_pair(std::string(topic), message.partition));
+      if (lastSplit_ != splits_.end()) chunkSplitId_ = lastSplit_->second.splitId();
       lastTopic_ = message.rkt;
       lastPartition_ = message.partition;
       location_ = fmt::format("Kafka topic '{}' partition {}", topic, message.partition);
+      if (keyDeserializer_) keyLocation_ = location_ + " (the record key)";
     }
     auto split = lastSplit_;
     if (message.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
@@ -530,7 +718,15 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
       // The row number of a Kafka record is its offset.
       const bool appended = deserializer_->deserialize(
           std::string_view(static_cast<const char*>(message.payload), message.len),
-          formats::RecordLocation{location_, message.offset}, chunk);
+          formats::RecordLocation{location_, message.offset}, chunk_);
+      if (appended && keyDeserializer_) {
+        try {
+          appendKey(message);
+        } catch (...) {
+          dropLastValueRow();
+          throw;
+        }
+      }
       if (appended && outputRowType_) rowMetadata_.push_back(metadataOf(message, topic));
     }
     state.nextOffset = message.offset + 1;
@@ -605,12 +801,32 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     return result;
   }
 
+  /// Where a physical column comes from: column `index` of the key or of the value.
+  struct ColumnSource {
+    bool key;
+    int index;
+  };
+
   const KafkaSourceSpec& spec_;
   connector::SourceReaderContext& context_;
   std::unique_ptr<formats::RowDeserializer> deserializer_;
+  std::unique_ptr<formats::RowDeserializer> keyDeserializer_;  // null without a key format
+  std::vector<ColumnSource> columnSources_;                    // per physical column
+  bool direct_ = true;  // the value holds every physical column in order: no assembly
+  std::string keyLocation_;
   LogicalTypePtr outputRowType_;  // with metadata columns; null without
   bool wantsHeaders_ = false;
   std::vector<RowMetadata> rowMetadata_;  // of the chunk being built
+  // Within pollNext: the output, the rows of the current partition run and their split, and
+  // how many rows went out already.
+  ReaderOutput<vector::Chunk>* output_ = nullptr;
+  vector::Chunk chunk_;                    // the values' rows (of the value row type)
+  std::optional<vector::Chunk> keyChunk_;  // the keys' rows, with a key format
+  std::string chunkSplitId_;
+  int64_t emitted_ = 0;
+  // Splits assigned or finished whose output is still to be created or released.
+  std::vector<std::string> newSplitIds_;
+  std::vector<std::string> finishedSplitIds_;
   std::set<std::string, std::less<>> topicNames_;  // the topics seen (stable addresses)
   std::unique_ptr<KafkaClient> client_;
   rd_kafka_queue_t* queue_ = nullptr;

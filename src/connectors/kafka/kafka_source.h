@@ -1,6 +1,8 @@
 // KafkaSource: the source of the kafka connector (Flink's KafkaSource, FLIP-27), reading the
-// records of Kafka topics with librdkafka and decoding each record's value with a format's
-// RowDeserializer into chunks of the physical row type, all rows +I.
+// records of Kafka topics with librdkafka and decoding each record's value (and, with a key
+// format, its key) with a format's RowDeserializer into chunks of the physical row type, all
+// rows +I. Each partition's rows go out through the partition's own split output, so a
+// watermark strategy (a table's pushed-down WATERMARK) is applied per partition.
 //
 // Topics: 'topic' (one or a ';' list) or every topic whose name matches 'topic-pattern' when
 // the job starts (internal "__" topics left out). Splits are topic partitions
@@ -15,7 +17,9 @@
 // go round robin from there). A bounded read signals no more splits, so the readers end once
 // their partitions reached their stopping offsets; an unbounded one never does. The
 // enumerator's state is the splits not assigned yet and whether the partitions were listed.
-// Partitions added to a topic after the listing are not read (no discovery yet).
+// With 'scan.topic-partition-discovery.interval' the enumerator lists the partitions again
+// at that interval (callAsync) and assigns those it has not seen, read from their earliest
+// record (unbounded sources only).
 //
 // Readers: one librdkafka consumer per subtask, assigned its partitions at their offsets (no
 // group membership: the group id, the table's or a random one, only names the committed
@@ -38,7 +42,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eddy/connector/source.h"
@@ -60,6 +66,8 @@ struct KafkaSourceSpec {
   std::optional<std::string> topicPattern;
   /// librdkafka properties ('properties.*' without the prefix), bootstrap.servers included.
   std::map<std::string, std::string> properties;
+  /// 'scan.topic-partition-discovery.interval' (0: no discovery; unbounded sources only).
+  int64_t partitionDiscoveryIntervalMillis = 0;
   /// 'properties.group.id' when set.
   std::optional<std::string> groupId;
   bool commitOffsetsOnCheckpoint = true;
@@ -73,8 +81,18 @@ struct KafkaSourceSpec {
   /// 'properties.auto.offset.reset' for a group-offsets start without a committed offset:
   /// "earliest", "latest", or empty (Flink's default: fail).
   std::string offsetResetStrategy;
-  /// The value format and the row type it decodes (the physical columns).
+  /// The value format and the row type it decodes (`valueColumns` of the physical row type).
   std::shared_ptr<const formats::DecodingFormat> format;
+  LogicalTypePtr valueRowType;
+  /// 'key.format' and the row type it decodes (`keyColumns`); null without a key format.
+  std::shared_ptr<const formats::DecodingFormat> keyFormat;
+  LogicalTypePtr keyRowType;
+  /// The physical columns of the record key ('key.fields') and of the record value (all, or
+  /// all but the key's with 'value.fields-include' = 'EXCEPT_KEY'). A column in both is read
+  /// from the value, as Flink's DynamicKafkaDeserializationSchema does.
+  std::vector<int> keyColumns;
+  std::vector<int> valueColumns;
+  /// The physical row type.
   LogicalTypePtr rowType;
   /// Metadata keys (of kafkaMetadataTypes) whose values follow the physical columns.
   std::vector<std::string> metadataKeys;
@@ -90,6 +108,9 @@ std::map<std::string, LogicalTypePtr> kafkaMetadataTypes();
 /// kNoStoppingOffset: unbounded).
 struct KafkaPartitionSplit {
   static constexpr int64_t kNoStoppingOffset = INT64_MIN;
+  /// A `nextOffset` not resolved yet: the partition's earliest record (a partition found by
+  /// discovery; librdkafka's and Flink's EARLIEST_OFFSET marker).
+  static constexpr int64_t kEarliestOffset = -2;
   std::string topic;
   int32_t partition = 0;
   int64_t nextOffset = 0;
@@ -110,21 +131,25 @@ class KafkaPartitionSplitSerializer final
   KafkaPartitionSplit deserialize(int version, std::string_view serialized) const override;
 };
 
-/// The state of a KafkaSource's enumerator: whether it listed the partitions, and the splits
-/// it has not assigned yet.
+/// The state of a KafkaSource's enumerator: whether it listed the partitions, the splits it
+/// has not assigned yet, and every partition it listed or discovered (nullopt in a version-1
+/// state, written before partition discovery).
 struct KafkaSourceEnumeratorState {
+  using TopicPartition = std::pair<std::string, int32_t>;
   bool listed = false;
   std::vector<KafkaPartitionSplit> unassigned;
+  std::optional<std::set<TopicPartition>> known;
   friend bool operator==(const KafkaSourceEnumeratorState&,
                          const KafkaSourceEnumeratorState&) = default;
 };
 
-/// Version 1: `listed:varint (0 or 1) count:varint split:bytes{count}`, each split in its
-/// serializer's versioned bytes.
+/// Version 2: `listed:varint (0 or 1) count:varint split:bytes{count} hasKnown:varint (0 or 1)
+/// [knownCount:varint (topic:bytes partition:varint){knownCount}]`, each split in its
+/// serializer's versioned bytes. Version 1 (read too) ends after the splits.
 class KafkaSourceEnumeratorStateSerializer final
     : public connector::SimpleVersionedSerializer<KafkaSourceEnumeratorState> {
  public:
-  static constexpr int kVersion = 1;
+  static constexpr int kVersion = 2;
   int getVersion() const override { return kVersion; }
   std::string serialize(const KafkaSourceEnumeratorState& state) const override;
   KafkaSourceEnumeratorState deserialize(int version, std::string_view serialized) const override;

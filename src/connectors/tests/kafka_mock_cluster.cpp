@@ -5,6 +5,7 @@
 // Usage: eddy_kafka_mock_cluster [--brokers N] TOPIC:PARTITIONS...
 // Prints the bootstrap servers ("127.0.0.1:port,...") on one line, then serves until its
 // standard input closes (the test that started it ended or died) or it gets SIGTERM/SIGINT.
+// A line "create TOPIC:PARTITIONS" on its standard input creates another topic while it runs.
 // Exit status 0, or 1 with a message when the cluster cannot be created.
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
@@ -22,6 +23,27 @@ namespace {
 volatile sig_atomic_t stopped = 0;
 
 void onSignal(int) { stopped = 1; }
+
+/// Creates the topic of `spec` ("NAME:PARTITIONS"); false, with a message, when it cannot.
+bool createTopic(rd_kafka_mock_cluster_t* cluster, const std::string& spec) {
+  std::string topic = spec;
+  const size_t colon = topic.rfind(':');
+  const int partitions = colon == std::string::npos ? 1 : std::atoi(topic.c_str() + colon + 1);
+  if (colon != std::string::npos) topic.resize(colon);
+  if (partitions < 1 || topic.empty()) {
+    std::fprintf(stderr, "eddy_kafka_mock_cluster: bad topic '%s' (expected NAME:PARTITIONS)\n",
+                 spec.c_str());
+    return false;
+  }
+  const rd_kafka_resp_err_t result =
+      rd_kafka_mock_topic_create(cluster, topic.c_str(), partitions, 1);
+  if (result != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    std::fprintf(stderr, "eddy_kafka_mock_cluster: cannot create topic '%s': %s\n", topic.c_str(),
+                 rd_kafka_err2str(result));
+    return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -50,22 +72,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (int i = first; i < argc; ++i) {
-    std::string topic = argv[i];
-    const size_t colon = topic.rfind(':');
-    const int partitions = colon == std::string::npos ? 1 : std::atoi(topic.c_str() + colon + 1);
-    if (colon != std::string::npos) topic.resize(colon);
-    if (partitions < 1 || topic.empty()) {
-      std::fprintf(stderr, "eddy_kafka_mock_cluster: bad topic '%s' (expected NAME:PARTITIONS)\n",
-                   argv[i]);
-      return 1;
-    }
-    const rd_kafka_resp_err_t result =
-        rd_kafka_mock_topic_create(cluster, topic.c_str(), partitions, 1);
-    if (result != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      std::fprintf(stderr, "eddy_kafka_mock_cluster: cannot create topic '%s': %s\n",
-                   topic.c_str(), rd_kafka_err2str(result));
-      return 1;
-    }
+    if (!createTopic(cluster, argv[i])) return 1;
   }
   struct sigaction action {};
   action.sa_handler = onSignal;
@@ -74,11 +81,22 @@ int main(int argc, char** argv) {
   std::printf("%s\n", rd_kafka_mock_cluster_bootstraps(cluster));
   std::fflush(stdout);
   char buffer[256];
+  std::string pending;  // input not ended by a newline yet
   while (!stopped) {
     pollfd input{STDIN_FILENO, POLLIN, 0};
     if (poll(&input, 1, 200) > 0) {
       const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
       if (n <= 0) break;  // the test closed our input or died
+      pending.append(buffer, static_cast<size_t>(n));
+      for (size_t end = pending.find('\n'); end != std::string::npos; end = pending.find('\n')) {
+        const std::string line = pending.substr(0, end);
+        pending.erase(0, end + 1);
+        if (line.rfind("create ", 0) == 0) {
+          createTopic(cluster, line.substr(7));
+        } else {
+          std::fprintf(stderr, "eddy_kafka_mock_cluster: unknown command '%s'\n", line.c_str());
+        }
+      }
     }
   }
   rd_kafka_mock_cluster_destroy(cluster);

@@ -2,14 +2,15 @@
 // own process (eddy_kafka_mock_cluster, on loopback ports), with Debian's kcat as the
 // independent client that produces the input and reads eddy's output. A test whose cluster or
 // kcat cannot be started fails; none is skipped.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <set>
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -161,7 +162,7 @@ TEST(KafkaTest, ATopicPatternReadsEveryTopicWhoseNameMatches) {
 }
 
 TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
-  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"fixed:4", "spread:4"});
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"fixed:4", "spread:4", "turns:4"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
   auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
   // Without stickiness librdkafka's default partitioner puts each record without a key into a
@@ -169,13 +170,16 @@ TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
   tableEnv->executeSql(
       "CREATE TABLE numbers (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '200', "
       "'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '200')");
-  for (const std::string& topic : {std::string("fixed"), std::string("spread")}) {
-    tableEnv->executeSql(
-        "CREATE TABLE " + topic + " (n BIGINT) WITH ('connector' = 'kafka', 'topic' = '" + topic +
-        "', 'properties.bootstrap.servers' = '" + cluster.bootstrap() +
-        "', 'format' = 'csv', 'sink.parallelism' = '1', "
-        "'properties.sticky.partitioning.linger.ms' = '0'" +
-        (topic == "fixed" ? ", 'sink.partitioner' = 'fixed')" : ")"));
+  for (const std::string& topic :
+       {std::string("fixed"), std::string("spread"), std::string("turns")}) {
+    tableEnv->executeSql("CREATE TABLE " + topic +
+                         " (n BIGINT) WITH ('connector' = 'kafka', 'topic' = '" + topic +
+                         "', 'properties.bootstrap.servers' = '" + cluster.bootstrap() +
+                         "', 'format' = 'csv', 'sink.parallelism' = '1', "
+                         "'properties.sticky.partitioning.linger.ms' = '0'" +
+                         (topic == "fixed"   ? ", 'sink.partitioner' = 'fixed')"
+                          : topic == "turns" ? ", 'sink.partitioner' = 'round-robin')"
+                                             : ")"));
     tableEnv->executeSql("INSERT INTO " + topic + " SELECT n FROM numbers").await();
   }
   auto partitionsOf = [&](const std::string& topic) {
@@ -187,6 +191,119 @@ TEST(KafkaTest, TheFixedPartitionerWritesEverySubtasksRecordsToOnePartition) {
   };
   EXPECT_EQ(partitionsOf("fixed"), (std::set<std::string>{"0"}));  // subtask 1 of 1: partition 0
   EXPECT_EQ(partitionsOf("spread"), (std::set<std::string>{"0", "1", "2", "3"}));
+  // 'round-robin': one record per partition in turn, so 50 in each.
+  std::map<std::string, int> turns;
+  for (const std::string& line : consume(cluster, "turns")) ++turns[line.substr(0, line.find(':'))];
+  EXPECT_EQ(turns, (std::map<std::string, int>{{"0", 50}, {"1", 50}, {"2", 50}, {"3", 50}}));
+}
+
+/// Kafka's Java producer's hash of a record key (org.apache.kafka.common.utils.Utils#murmur2,
+/// MurmurHash2 with seed 0x9747b28c), written here from the algorithm.
+int32_t javaMurmur2(const std::string& key) {
+  const auto* data = reinterpret_cast<const uint8_t*>(key.data());
+  const uint32_t length = static_cast<uint32_t>(key.size());
+  const uint32_t m = 0x5bd1e995;
+  uint32_t h = 0x9747b28c ^ length;
+  for (uint32_t i = 0; i + 4 <= length; i += 4) {
+    uint32_t k = data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) |
+                 (static_cast<uint32_t>(data[i + 3]) << 24);
+    k *= m;
+    k ^= k >> 24;
+    k *= m;
+    h *= m;
+    h ^= k;
+  }
+  const uint32_t tail = length & ~3U;
+  switch (length % 4) {
+    case 3:
+      h ^= static_cast<uint32_t>(data[tail + 2]) << 16;
+      [[fallthrough]];
+    case 2:
+      h ^= static_cast<uint32_t>(data[tail + 1]) << 8;
+      [[fallthrough]];
+    case 1:
+      h ^= data[tail];
+      h *= m;
+  }
+  h ^= h >> 13;
+  h *= m;
+  h ^= h >> 15;
+  return static_cast<int32_t>(h);
+}
+
+// 'key.format' / 'key.fields' / 'value.fields-include' = 'EXCEPT_KEY': the sink writes the key
+// columns as the record key (placed by the key's murmur2 hash, where Kafka's Java producer puts
+// it) and the others as the value; a source with the same options reads them back into the
+// declared columns, a record without a key with NULL key fields.
+TEST(KafkaTest, KeyFieldsAreTheRecordKey) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"users:3"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  const std::string options =
+      "'connector' = 'kafka', 'topic' = 'users', "
+      "'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() +
+      "', 'key.format' = 'json', 'key.fields' = 'user_id', "
+      "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY'";
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(
+      "CREATE TABLE users_out (user_id STRING, region STRING, total BIGINT) WITH (" + options +
+      ")");
+  tableEnv
+      ->executeSql(
+          "INSERT INTO users_out VALUES ('u1', 'eu', 5), ('u2', 'us', 7), ('u3', 'eu', 1), "
+          "('u4', 'ap', 2), ('u5', 'us', 3)")
+      .await();
+  TemporaryDirectory directory("eddy-kafka-test-");
+  const std::filesystem::path file = directory.path() / "out";
+  ASSERT_EQ(run("kcat -C -b " + cluster.bootstrap() +
+                " -t users -o beginning -e -q -f "
+                "'%p|%k|%s\\n' > " +
+                file.string()),
+            0);
+  std::vector<std::string> records;
+  std::istringstream in(testing::readFile(file));
+  for (std::string line; std::getline(in, line);) records.push_back(line);
+  std::sort(records.begin(), records.end(), [](const std::string& a, const std::string& b) {
+    return a.substr(a.find('|')) < b.substr(b.find('|'));
+  });
+  std::vector<std::string> expected;
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {"u1", R"({"region":"eu","total":5})"},
+      {"u2", R"({"region":"us","total":7})"},
+      {"u3", R"({"region":"eu","total":1})"},
+      {"u4", R"({"region":"ap","total":2})"},
+      {"u5", R"({"region":"us","total":3})"}};
+  for (const auto& [user, value] : rows) {
+    const std::string key = R"({"user_id":")" + user + R"("})";
+    const int partition = (javaMurmur2(key) & 0x7fffffff) % 3;
+    expected.push_back(std::to_string(partition) + "|" + key + "|" + value);
+  }
+  EXPECT_EQ(records, expected);
+
+  produce(cluster, "users", 0, {R"({"region":"xx","total":9})"});  // no key
+  tableEnv->executeSql(
+      "CREATE TABLE users_in (region STRING, user_id STRING, total BIGINT) WITH (" + options +
+      ", 'scan.startup.mode' = 'earliest-offset', "
+      "'scan.bounded.mode' = 'latest-offset')");
+  EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT * FROM users_in")),
+            (std::vector<std::string>{"+I[ap, u4, 2]", "+I[eu, u1, 5]", "+I[eu, u3, 1]",
+                                      "+I[us, u2, 7]", "+I[us, u5, 3]", "+I[xx, null, 9]"}));
+
+  // A key the key format cannot read fails the job naming it as the record key.
+  ASSERT_EQ(run("echo 'not json|{\"region\":\"zz\",\"total\":1}' | kcat -P -b " +
+                cluster.bootstrap() + " -t users -p 1 -K '|'"),
+            0);
+  try {
+    tableEnv->executeSql("SELECT * FROM users_in").collectAll();
+    ADD_FAILURE() << "a malformed key was read";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("Failed to deserialize JSON row "), std::string::npos)
+        << error.what();
+    EXPECT_NE(
+        std::string(error.what()).find(" of Kafka topic 'users' partition 1 (the record key): "),
+        std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(KafkaTest, TheSinkWritesJsonRecordsThatKcatReads) {
@@ -441,6 +558,168 @@ TEST(KafkaTest, SeedZerosWindowAggregationAndIntervalJoinRunFromKafkaToKafka) {
                 R"({"order_id":"o3","user_id":"u1","amount":5.25,"shipment_id":"s3","carrier":"DHL","tracking_no":"T3","order_time":"2026-01-01 00:03:30","ship_time":"2026-01-01 00:04:00","fulfillment_minutes":0})"}));
 }
 
+/// Waits until group `group` has committed offset `offset` (or more) of `partition` of `topic`:
+/// a checkpoint completed after the job read the partition up to there.
+bool waitForCommittedOffsetAtLeast(const std::string& bootstrap, const std::string& group,
+                                   const std::string& topic, int32_t partition, int64_t offset) {
+  KafkaClient client(RD_KAFKA_CONSUMER, {{"bootstrap.servers", bootstrap}}, {{"group.id", group}},
+                     "the test's client");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::optional<int64_t> committed =
+        client.committedOffsets(topic, {partition}).at(partition);
+    if (committed && *committed >= offset) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+/// A table of clicks in topic `topic` with an event-time watermark, read from the earliest
+/// offset on, and a job counting them per 5-second tumbling window into topic `counts`.
+TableResult countClicksPerWindow(TableEnvironment& tableEnv, const std::string& bootstrap,
+                                 const std::string& topic) {
+  tableEnv.executeSql(
+      "CREATE TABLE clicks (user_name STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ("
+      "'connector' = 'kafka', 'topic' = '" +
+      topic + "', 'properties.bootstrap.servers' = '" + bootstrap +
+      "', 'properties.group.id' = 'clicks-job', 'scan.startup.mode' = "
+      "'earliest-offset', 'format' = 'json')");
+  tableEnv.executeSql(
+      "CREATE TABLE counts (window_start TIMESTAMP(3), clicks BIGINT) WITH ('connector' = "
+      "'kafka', 'topic' = 'counts', 'properties.bootstrap.servers' = '" +
+      bootstrap + "', 'format' = 'json')");
+  return tableEnv.executeSql(
+      "INSERT INTO counts SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, "
+      "DESCRIPTOR(ts), INTERVAL '5' SECONDS)) GROUP BY window_start, window_end");
+}
+
+std::string click(const std::string& user, int second) {
+  return fmt::format(R"({{"user_name":"{}","ts":"2026-01-01 00:00:{:02}"}})", user, second);
+}
+
+// Flink's per-partition watermarks (the table's watermark pushed into the Kafka source): the
+// source's watermark is the lowest of its partitions', so partition 1, behind partition 0,
+// holds the windows open until its own rows are in. With one watermark for the subtask, window
+// [0 s, 5 s) would close once partition 0 reached 9 s, and partition 1's row at 2 s would be
+// late and dropped.
+TEST(KafkaTest, EachPartitionHasItsOwnWatermarkSoAPartitionBehindMakesNoRowLate) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"clicks:2", "counts:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "clicks", 0, {click("a", 1), click("b", 3), click("c", 6), click("d", 9)});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->getConfig().set("parallelism.default", "1");
+  tableEnv->getConfig().set("execution.checkpointing.interval", "200 ms");
+  TableResult job = countClicksPerWindow(*tableEnv, cluster.bootstrap(), "clicks");
+  // A checkpoint after partition 0's four rows: had a window fired, the sink would have
+  // written it before the checkpoint completed.
+  ASSERT_TRUE(waitForCommittedOffsetAtLeast(cluster.bootstrap(), "clicks-job", "clicks", 0, 4))
+      << "the job did not read partition 0";
+  EXPECT_EQ(consume(cluster, "counts"), std::vector<std::string>{})
+      << "partition 1 has no rows yet, so its watermark holds every window open";
+  produce(cluster, "clicks", 1, {click("e", 2), click("f", 12)});
+  produce(cluster, "clicks", 0, {click("g", 12)});
+  std::vector<std::string> counts = awaitRecords(cluster, "counts", 2);
+  job.cancel();
+  job.await();
+  EXPECT_EQ(counts,
+            (std::vector<std::string>{R"({"window_start":"2026-01-01 00:00:00","clicks":3})",
+                                      R"({"window_start":"2026-01-01 00:00:05","clicks":2})"}));
+}
+
+// 'table.exec.source.idle-timeout': a partition without records for that long no longer holds
+// the watermark back (without it, the empty partition 1 would keep every window open). As in
+// Flink, a watermark goes out once a partition that is not idle has records: partition 0 gets
+// a row at 6 s again and again until the window [0 s, 5 s) has fired.
+TEST(KafkaTest, AnIdlePartitionStopsHoldingTheWatermarkBackAfterTheIdleTimeout) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"clicks:2", "counts:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "clicks", 0, {click("a", 1)});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->getConfig().set("parallelism.default", "1");
+  tableEnv->getConfig().set("table.exec.source.idle-timeout", "300 ms");
+  TableResult job = countClicksPerWindow(*tableEnv, cluster.bootstrap(), "clicks");
+  std::vector<std::string> counts;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (counts.empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    produce(cluster, "clicks", 0, {click("b", 6)});
+    counts = awaitRecords(cluster, "counts", 0);
+  }
+  job.cancel();
+  job.await();
+  EXPECT_EQ(counts,
+            (std::vector<std::string>{R"({"window_start":"2026-01-01 00:00:00","clicks":1})"}));
+}
+
+// EXPLAIN shows the watermark in the Kafka scan, as Flink's plan does, and no WatermarkAssigner.
+TEST(KafkaTest, TheWatermarkOfAKafkaTableIsPushedIntoItsScan) {
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->executeSql(
+      "CREATE TABLE clicks (user_name STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - "
+      "INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
+      "'properties.bootstrap.servers' = 'localhost:9', 'scan.startup.mode' = 'latest-offset', "
+      "'format' = 'json')");
+  std::string plan;
+  for (const Row& row : tableEnv->executeSql("EXPLAIN SELECT user_name FROM clicks").collectAll()) {
+    plan += row.getField(0).get<std::string>();
+  }
+  const std::string physical = plan.substr(plan.find("== Physical Plan =="));
+  EXPECT_NE(physical.find("TableSourceScan(table=[[default_catalog, default_database, clicks, "
+                          "watermark=[-(ts, PT1S)], watermarkEmitStrategy=[on-periodic]]], "
+                          "fields=[user_name, ts])"),
+            std::string::npos)
+      << physical;
+  EXPECT_EQ(physical.find("WatermarkAssigner"), std::string::npos) << physical;
+}
+
+/// Waits until `topic` exists with `partitions` partitions (at most 30 s).
+bool waitForTopic(const std::string& bootstrap, const std::string& topic, size_t partitions) {
+  KafkaClient client(RD_KAFKA_CONSUMER, {{"bootstrap.servers", bootstrap}}, {},
+                     "the test's client");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      if (client.partitionsOf(topic).size() == partitions) return true;
+    } catch (const ConnectorException&) {
+      // not there yet
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+// 'scan.topic-partition-discovery.interval': a topic matching the table's 'topic-pattern' that
+// is created while the job runs is read from its earliest record (Flink's default for
+// partitions discovered after the start), each partition by its owner subtask.
+TEST(KafkaTest, PartitionDiscoveryReadsATopicCreatedWhileTheJobRuns) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"events-a:1", "copied:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "events-a", 0, {R"({"name":"a1"})"});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->getConfig().set("parallelism.default", "2");
+  tableEnv->executeSql(
+      "CREATE TABLE events (name STRING) WITH ('connector' = 'kafka', 'topic-pattern' = "
+      "'events-.*', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() +
+      "', 'scan.startup.mode' = 'earliest-offset', 'scan.topic-partition-discovery.interval' = "
+      "'200 ms', 'format' = 'json')");
+  tableEnv->executeSql(
+      "CREATE TABLE copied (name STRING) WITH ('connector' = 'kafka', 'topic' = 'copied', "
+      "'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() + "', 'format' = 'csv')");
+  TableResult job = tableEnv->executeSql("INSERT INTO copied SELECT name FROM events");
+  EXPECT_EQ(awaitRecords(cluster, "copied", 1), std::vector<std::string>{"a1"});
+  cluster.createTopic("events-b", 3);
+  ASSERT_TRUE(waitForTopic(cluster.bootstrap(), "events-b", 3)) << "the mock cluster made no topic";
+  produce(cluster, "events-b", 0, {R"({"name":"b1"})"});
+  produce(cluster, "events-b", 2, {R"({"name":"b2"})", R"({"name":"b3"})"});
+  produce(cluster, "events-a", 0, {R"({"name":"a2"})"});
+  std::vector<std::string> copied = awaitRecords(cluster, "copied", 5);
+  job.cancel();
+  job.await();
+  EXPECT_EQ(copied, (std::vector<std::string>{"a1", "a2", "b1", "b2", "b3"}));
+}
+
 /// A source of topic `orders` read from the earliest to the latest offset.
 std::shared_ptr<Source<vector::Chunk>> boundedOrdersSource(const std::string& bootstrap) {
   ConnectorContext context = testing::tableContext(
@@ -487,8 +766,16 @@ TEST(KafkaTest, SplitAndEnumeratorStateBytesRoundTrip) {
   EXPECT_EQ(splits.deserialize(1, splits.serialize(split)), split);
   EXPECT_EQ(split.splitId(), "orders-7");
   KafkaSourceEnumeratorStateSerializer states;
-  KafkaSourceEnumeratorState state{true, {split, KafkaPartitionSplit{"b", 0, 3, 9}}};
-  EXPECT_EQ(states.deserialize(1, states.serialize(state)), state);
+  KafkaSourceEnumeratorState state{true, {split, KafkaPartitionSplit{"b", 0, 3, 9}}, std::nullopt};
+  EXPECT_EQ(states.deserialize(2, states.serialize(state)), state);
+  state.known.emplace(
+      std::set<KafkaSourceEnumeratorState::TopicPartition>{{"orders", 7}, {"b", 0}, {"b", 1}});
+  EXPECT_EQ(states.deserialize(2, states.serialize(state)), state);
+  // Version 1 (before partition discovery) ends after the splits: known partitions unknown.
+  KafkaSourceEnumeratorState version1{true, {split}, std::nullopt};
+  std::string version1Bytes = states.serialize(version1);
+  version1Bytes.pop_back();  // its "no known partitions" flag
+  EXPECT_EQ(states.deserialize(1, version1Bytes), version1);
   std::string bytes = splits.serialize(split);
   bytes.pop_back();
   try {
@@ -567,9 +854,39 @@ TEST(KafkaTest, OptionsAreValidatedWithFlinksMessages) {
   EXPECT_EQ(kafkaValidationMessage(with({{"sink.delivery-guarantee", "exactly-once"}}), false),
             "sink.transactional-id-prefix must be specified when using "
             "DeliveryGuarantee.EXACTLY_ONCE.");
-  EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"}, {"key.fields", "order_id"}})),
-            "Options 'key.format', 'key.fields' of table 't' are not supported yet by the kafka "
-            "connector.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"},
+                                         {"key.fields", "order_id"},
+                                         {"key.json.ignore-parse-errors", "true"}})),
+            "");
+  EXPECT_EQ(kafkaValidationMessage(with({{"key.fields", "order_id"}})),
+            "The option 'key.fields' can only be declared if a key format is defined using "
+            "'key.format'.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"}})),
+            "A key format 'key.format' requires the declaration of one or more of key fields "
+            "using 'key.fields'.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"}, {"key.fields", "id"}})),
+            "Could not find the field 'id' in the table schema for usage in the key format. A key "
+            "field must be a regular, physical column. The following columns can be selected in "
+            "the 'key.fields' option:\n[order_id]");
+  EXPECT_EQ(
+      kafkaValidationMessage(with(
+          {{"key.format", "json"}, {"key.fields", "order_id"}, {"key.fields-prefix", "order_"}})),
+      "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. Set "
+      "it to 'EXCEPT_KEY' instead to avoid field overlaps.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"key.format", "json"},
+                                         {"key.fields", "order_id"},
+                                         {"key.fields-prefix", "k_"},
+                                         {"value.fields-include", "EXCEPT_KEY"}})),
+            "All fields in 'key.fields' must be prefixed with 'k_' when option 'key.fields-prefix' "
+            "is set but field 'order_id' is not prefixed.");
+  EXPECT_EQ(kafkaValidationMessage(with({{"value.fields-include", "SOME"}})),
+            "Invalid value 'SOME' for key 'value.fields-include' of table 't': expected 'ALL' or "
+            "'EXCEPT_KEY'.");
+  EXPECT_EQ(
+      kafkaValidationMessage(with({{"sink.partitioner", "com.example.MyPartitioner"}}), false),
+      "Option 'sink.partitioner' = 'com.example.MyPartitioner' of table 't' is not supported "
+      "yet by the kafka connector ('default', 'fixed' and 'round-robin' are; a partitioner "
+      "class is not).");
   EXPECT_EQ(kafkaValidationMessage(with({{"topic", ""}, {"topic-pattern", "orders-.*"}}), false),
             "Flink Kafka sink currently only supports single topic, but got 'topic-pattern': "
             "orders-.*.");
@@ -584,10 +901,12 @@ TEST(KafkaTest, OptionsAreValidatedWithFlinksMessages) {
             "Currently Kafka source only supports specific offset for single topic.");
   EXPECT_EQ(kafkaValidationMessage(with({{"topic", "a;b"}}), false),
             "Flink Kafka sink currently only supports single topic, but got 'topic': [a, b].");
-  EXPECT_EQ(kafkaValidationMessage(with({{"scan.topic-partition-discovery.interval", "5 min"}})),
-            "Option 'scan.topic-partition-discovery.interval' = '5 min' of table 't' is not "
-            "supported yet by the kafka connector (the partitions of the topics are listed "
-            "once, when the job starts; '0' turns discovery off).");
+  EXPECT_EQ(kafkaValidationMessage(with({{"scan.topic-partition-discovery.interval", "5 min"},
+                                         {"properties.partition.discovery.interval.ms", "60000"}})),
+            "");
+  EXPECT_EQ(kafkaValidationMessage(with({{"properties.partition.discovery.interval.ms", "soon"}})),
+            "Could not parse value 'soon' for key 'properties.partition.discovery.interval.ms' of "
+            "table 't': expected a whole number of milliseconds.");
   EXPECT_EQ(kafkaValidationMessage(with({{"json.fail-on-missing-field", "false"},
                                          {"json.ignore-parse-errors", "true"},
                                          {"json.timestamp-format.standard", "ISO-8601"},

@@ -77,6 +77,15 @@ class MockKafkaCluster {
   MockKafkaCluster& operator=(const MockKafkaCluster&) = delete;
 
   const std::string& bootstrap() const { return bootstrap_; }
+  /// Asks the cluster to create topic `name` with `partitions` partitions (it exists a moment
+  /// later).
+  void createTopic(const std::string& name, int partitions) const {
+    const std::string line = "create " + name + ":" + std::to_string(partitions) + "\n";
+    if (write(input_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+      std::fprintf(stderr, "cannot ask the mock Kafka cluster to create topic '%s'\n",
+                   name.c_str());
+    }
+  }
 
  private:
   pid_t pid_ = -1;

@@ -46,6 +46,7 @@ const std::vector<Pass>& passes() {
       {"ConstantFolding", foldConstants},
       {"PartitionPushDown", prunePartitions},
       {"ProjectionPushDown", pushProjection},
+      {"WatermarkPushDown", pushWatermarkIntoScan},
   };
   return kPasses;
 }

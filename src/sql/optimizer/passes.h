@@ -65,4 +65,11 @@ LogicalNodePtr prunePartitions(const LogicalNodePtr& node);
 /// `person_name`); every node of the chain keeps only what is read above it.
 LogicalNodePtr pushProjection(const LogicalNodePtr& node);
 
+/// WatermarkPushDown (watermark_push_down.cpp): a watermark assigner over a table scan (or over
+/// the projection of the table's computed and metadata columns above it) whose source
+/// supportsWatermarkPushDown goes into the scan, its expression rewritten over the scan's
+/// columns: the source operator generates the watermark per split (Flink's
+/// PushWatermarkIntoTableSourceScanRule). Runs last, over the pruned scan.
+LogicalNodePtr pushWatermarkIntoScan(const LogicalNodePtr& node);
+
 }  // namespace eddy::sql

@@ -4,6 +4,7 @@
 // transformations (copied into the job when they belong to another environment) followed by
 // Flink's SourceConversion into chunks and, for upserts, a ChangelogNormalize.
 #include "connectors/dynamic_table_factory.h"
+#include "expression/expression_evaluator.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/normalize/changelog_normalize_operator.h"
 #include "sql/physical/translation_context.h"
@@ -27,6 +28,65 @@ std::unique_ptr<connectors::DynamicTableSource> tableSourceOf(const LogicalTable
       context);
 }
 
+namespace {
+
+/// The watermark of a chunk for a pushed-down watermark (the timestamp assigner of
+/// pushedWatermarkStrategy): the largest non-NULL value of the watermark expression over its
+/// rows, kNoTimestamp when there is none. The evaluator is shared; each copy (one per source
+/// subtask) has its own buffers.
+class ChunkWatermark {
+ public:
+  explicit ChunkWatermark(expression::ExpressionPtr watermark)
+      : evaluator_(std::make_shared<const expression::ExpressionEvaluator>(
+            std::vector<expression::ExpressionPtr>{std::move(watermark)})) {}
+  ChunkWatermark(const ChunkWatermark& other) : evaluator_(other.evaluator_) {}
+  ChunkWatermark& operator=(const ChunkWatermark&) = delete;
+
+  int64_t operator()(const vector::Chunk& chunk, int64_t) {
+    evaluator_->evaluate(chunk, results_, context_);
+    const vector::Vector& values = results_[0];
+    const int64_t* millis = values.data<int64_t>();
+    int64_t watermark = runtime::kNoTimestamp;
+    for (int64_t row = 0; row < chunk.size(); ++row) {
+      if (!values.isNull(row) && millis[row] > watermark) watermark = millis[row];
+    }
+    return watermark;
+  }
+
+ private:
+  std::shared_ptr<const expression::ExpressionEvaluator> evaluator_;
+  std::vector<vector::Vector> results_;
+  function::EvaluationContext context_;
+};
+
+/// The largest watermark seen: a declared watermark is the expression's value itself.
+class LargestWatermark final : public WatermarkGenerator {
+ public:
+  void onEvent(int64_t watermark) override { watermark_ = std::max(watermark_, watermark); }
+  int64_t currentWatermark() const override { return watermark_; }
+
+ private:
+  int64_t watermark_ = runtime::Watermark::kMin;
+};
+
+/// The strategy of a watermark pushed into a scan (Flink's SupportsWatermarkPushDown): each
+/// chunk's "timestamp" is its watermark (SQL rows carry their event time in the rowtime
+/// column, not in the record's timestamp, so nothing else reads it), each split's generator
+/// keeps the largest, and 'table.exec.source.idle-timeout' makes a split without records
+/// that long stop holding the watermark back (and the subtask idle, once all are).
+WatermarkStrategy<vector::Chunk> pushedWatermarkStrategy(const expression::ExpressionPtr& watermark,
+                                                         const TranslationSettings& settings) {
+  auto strategy = WatermarkStrategy<vector::Chunk>::forGenerator([] {
+                    return std::make_unique<LargestWatermark>();
+                  }).withTimestampAssigner(ChunkWatermark(watermark));
+  if (settings.sourceIdleTimeout > 0) {
+    strategy = strategy.withIdleness(std::chrono::milliseconds(settings.sourceIdleTimeout));
+  }
+  return strategy;
+}
+
+}  // namespace
+
 DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
                                              StreamExecutionEnvironment& env,
                                              const TranslationSettings& settings) {
@@ -40,11 +100,20 @@ DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
   for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 2)) {
     path.replace(dot, 1, ", ");
   }
+  // Flink's form of a pushed watermark: watermark=[-(ts, 5000:INTERVAL SECOND)] (here with
+  // eddy's expression text), watermarkEmitStrategy=[on-periodic].
+  std::string watermark;
+  if (scan.watermark) {
+    watermark = ", watermark=[" + scan.watermark->toString(scan.rowType->getFieldNames()) +
+                "], watermarkEmitStrategy=[on-periodic]";
+  }
   return withParallelism(
-      env.fromSource(std::move(source), WatermarkStrategy<vector::Chunk>::noWatermarks(),
+      env.fromSource(std::move(source),
+                     scan.watermark ? pushedWatermarkStrategy(scan.watermark, settings)
+                                    : WatermarkStrategy<vector::Chunk>::noWatermarks(),
                      scan.tableName)
           .setDescription("TableSourceScan(table=[[" + path +
-                          (scan.partitions ? ", " + scan.describePartitions() : "") +
+                          (scan.partitions ? ", " + scan.describePartitions() : "") + watermark +
                           "]], fields=[" + fieldList(scan.rowType) + "])"),
       settings);
 }

@@ -515,7 +515,8 @@ LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
       partitionKeys(table.partitionKeys),
       primaryKey(table.primaryKey),
       projection(std::move(paths)),
-      partitions(table.partitions) {}
+      partitions(table.partitions),
+      watermark(table.watermark) {}
 
 LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
                                    std::vector<std::vector<std::optional<std::string>>> read)
@@ -527,7 +528,20 @@ LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
       primaryKey(table.primaryKey),
       projection(table.projection),
       metadataKeys(table.metadataKeys),
-      partitions(std::move(read)) {}
+      partitions(std::move(read)),
+      watermark(table.watermark) {}
+
+LogicalTableScan::LogicalTableScan(const LogicalTableScan& table, expression::ExpressionPtr pushed)
+    : LogicalNode(LogicalNodeKind::kTableScan, table.rowType, {}, ChangelogMode::kInsertOnly),
+      tableName(table.tableName),
+      physicalRowType(table.physicalRowType),
+      options(table.options),
+      partitionKeys(table.partitionKeys),
+      primaryKey(table.primaryKey),
+      projection(table.projection),
+      metadataKeys(table.metadataKeys),
+      partitions(table.partitions),
+      watermark(std::move(pushed)) {}
 
 std::string LogicalTableScan::describePartitions() const {
   if (!partitions) return "";
@@ -566,6 +580,7 @@ std::string LogicalTableScan::describe() const {
     }
     text += "]";
   }
+  if (watermark) text += ", watermark=[" + watermark->toString() + "]";
   return text + ")";
 }
 

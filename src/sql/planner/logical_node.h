@@ -108,6 +108,9 @@ struct LogicalTableScan final : LogicalNode {
   /// connectors::DynamicTableSource::applyPartitions).
   LogicalTableScan(const LogicalTableScan& table,
                    std::vector<std::vector<std::optional<std::string>>> partitions);
+  /// The same table generating the watermark `watermark` (over its output columns) in its
+  /// source, per split (watermark push-down).
+  LogicalTableScan(const LogicalTableScan& table, expression::ExpressionPtr watermark);
   std::string describe() const override;
   const std::string tableName;  // catalog.database.table
   const LogicalTypePtr physicalRowType;
@@ -121,6 +124,8 @@ struct LogicalTableScan final : LogicalNode {
   const std::vector<std::string> metadataKeys;
   /// The partitions read when the optimizer pruned them; nullopt: all.
   const std::optional<std::vector<std::vector<std::optional<std::string>>>> partitions;
+  /// The watermark pushed into the source (see WatermarkPushDown); null when none was.
+  const expression::ExpressionPtr watermark;
   /// Flink's text of the partitions read: `partitions=[{dt=2026-11-30, hm=10:00}, ..]`; empty
   /// when not pruned.
   std::string describePartitions() const;
