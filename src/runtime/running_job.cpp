@@ -602,29 +602,34 @@ void RunningJob::failFromSourceTasks(int vertex, const std::string& message) {
 }
 
 void RunningJob::scheduleAsyncCall(AsyncCall call) {
-  std::lock_guard lock(asyncMutex_);
-  if (asyncStopped_) return;  // the job has ended
-  asyncCalls_.push_back(std::move(call));
-  if (!asyncThread_.joinable()) asyncThread_ = std::thread([this] { runAsyncCalls(); });
-  asyncChanged_.notify_all();
+  AsyncCalls& calls = *asyncCalls_;
+  std::lock_guard lock(calls.mutex);
+  if (calls.stopped) return;  // the job has ended
+  calls.queue.push_back(std::move(call));
+  if (!calls.started) {
+    calls.started = true;
+    std::thread([shared = asyncCalls_, this] { runAsyncCalls(shared, this); }).detach();
+  }
+  calls.changed.notify_all();
 }
 
-void RunningJob::runAsyncCalls() {
-  std::unique_lock lock(asyncMutex_);
-  while (!asyncStopped_) {
+void RunningJob::runAsyncCalls(const std::shared_ptr<AsyncCalls>& shared, RunningJob* job) {
+  AsyncCalls& calls = *shared;
+  std::unique_lock lock(calls.mutex);
+  while (!calls.stopped) {
     auto next =
-        std::min_element(asyncCalls_.begin(), asyncCalls_.end(),
+        std::min_element(calls.queue.begin(), calls.queue.end(),
                          [](const AsyncCall& a, const AsyncCall& b) { return a.due < b.due; });
-    if (next == asyncCalls_.end()) {
-      asyncChanged_.wait(lock);
+    if (next == calls.queue.end()) {
+      calls.changed.wait(lock);
       continue;
     }
     if (next->due > std::chrono::steady_clock::now()) {
-      asyncChanged_.wait_until(lock, next->due);
+      calls.changed.wait_until(lock, next->due);
       continue;
     }
     AsyncCall call = std::move(*next);
-    asyncCalls_.erase(next);
+    calls.queue.erase(next);
     lock.unlock();
     std::function<void()> handle;
     std::string failure;
@@ -632,40 +637,52 @@ void RunningJob::runAsyncCalls() {
       handle = call.call();
     } catch (const std::exception& error) {
       failure = error.what();
+    } catch (...) {
+      failure = "an unknown exception";
     }
     {
-      std::lock_guard checkpointLock(checkpointMutex_);
-      std::lock_guard coordinatorLock(coordinatorMutex_);
-      if (handle && failure.empty()) {
-        try {
-          handle();
-        } catch (const std::exception& error) {
-          failure = error.what();
-        }
-      }
-      if (!failure.empty()) {
-        failFromSourceTasks(call.vertex,
-                            "its split enumerator failed in an asynchronous call: " + failure);
-      }
+      std::lock_guard handling(calls.handling);
+      if (calls.stopped) return;  // the job may be gone: touch nothing of it
+      job->handleAsyncResult(call.vertex, handle, failure);
     }
     lock.lock();
     if (call.period.count() > 0 && failure.empty()) {
       call.due = std::chrono::steady_clock::now() + call.period;
-      asyncCalls_.push_back(std::move(call));
+      calls.queue.push_back(std::move(call));
     }
   }
 }
 
+void RunningJob::handleAsyncResult(int vertex, const std::function<void()>& handle,
+                                   std::string failure) {
+  std::lock_guard checkpointLock(checkpointMutex_);
+  std::lock_guard coordinatorLock(coordinatorMutex_);
+  if (handle && failure.empty()) {
+    try {
+      handle();
+    } catch (const std::exception& error) {
+      failure = error.what();
+    } catch (...) {
+      failure = "an unknown exception";
+    }
+  }
+  if (failure.empty()) return;
+  try {
+    failFromSourceTasks(vertex, "its split enumerator failed in an asynchronous call: " + failure);
+  } catch (...) {
+    // Nothing is left to tell: the source's tasks have ended and no thread could be started.
+  }
+}
+
 void RunningJob::stopAsyncCalls() noexcept {
+  AsyncCalls& calls = *asyncCalls_;
   {
-    std::lock_guard lock(asyncMutex_);
-    asyncStopped_ = true;
-    asyncCalls_.clear();
-    asyncChanged_.notify_all();
+    std::lock_guard lock(calls.mutex);
+    calls.stopped = true;
+    calls.queue.clear();
+    calls.changed.notify_all();
   }
-  if (asyncThread_.joinable() && asyncThread_.get_id() != std::this_thread::get_id()) {
-    asyncThread_.join();
-  }
+  std::lock_guard handling(calls.handling);  // a handler that runs has finished
 }
 
 void RunningJob::closeSourceCoordinators() noexcept {

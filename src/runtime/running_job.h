@@ -181,17 +181,34 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   void closeSourceCoordinators() noexcept;
 
   // The split enumerators' asynchronous calls (SplitEnumeratorContext::callAsync), run by one
-  // thread of the job's, started with the first: each call runs outside every lock, what it
-  // returns under checkpointMutex_ and coordinatorMutex_, as the enumerators' other calls.
+  // detached thread of the job's, started with the first: each call runs outside every lock,
+  // what it returns under checkpointMutex_ and coordinatorMutex_, as the enumerators' other
+  // calls. The thread shares only AsyncCalls with the job, so a call still waiting for an
+  // outside system when the job ends (a discovery at an unreachable broker) neither holds the
+  // end up nor touches the job after it; no handler runs after stopAsyncCalls.
   struct AsyncCall {
     int vertex;
     std::function<std::function<void()>()> call;
     std::chrono::steady_clock::time_point due;
     std::chrono::milliseconds period;  // zero: once
   };
+  struct AsyncCalls {
+    std::mutex mutex;  // the queue and `started`
+    std::condition_variable changed;
+    std::vector<AsyncCall> queue;
+    bool started = false;
+    std::atomic<bool> stopped{false};
+    // Held while a handler runs, before the job's locks: stopAsyncCalls takes it after setting
+    // `stopped`, so it returns once no handler runs and none will.
+    std::mutex handling;
+  };
   void scheduleAsyncCall(AsyncCall call);
-  void runAsyncCalls();
-  // Waits for a call that runs, and runs none after (idempotent).
+  static void runAsyncCalls(const std::shared_ptr<AsyncCalls>& calls, RunningJob* job);
+  // Under AsyncCalls::handling: runs what a call returned (or fails the source with what it
+  // threw) under the checkpoint and coordinator locks.
+  void handleAsyncResult(int vertex, const std::function<void()>& handle, std::string failure);
+  // Drops the calls not started, waits for a handler that runs, and runs none after; a call
+  // that runs is not waited for (idempotent).
   void stopAsyncCalls() noexcept;
 
   const std::string name_;
@@ -248,13 +265,9 @@ class RunningJob : public std::enable_shared_from_this<RunningJob>, public Check
   // under checkpointMutex_.
   std::map<int64_t, std::map<std::string, std::string>> pendingSourceCoordinatorStates_;
 
-  // The asynchronous calls waiting for their time (see scheduleAsyncCall), under asyncMutex_,
-  // a lock taken after coordinatorMutex_ where both are held.
-  std::mutex asyncMutex_;
-  std::condition_variable asyncChanged_;
-  std::vector<AsyncCall> asyncCalls_;
-  bool asyncStopped_ = false;
-  std::thread asyncThread_;
+  // The asynchronous calls (see scheduleAsyncCall); AsyncCalls::mutex is taken after
+  // coordinatorMutex_ where both are held.
+  std::shared_ptr<AsyncCalls> asyncCalls_ = std::make_shared<AsyncCalls>();
 };
 
 }  // namespace eddy::runtime

@@ -314,7 +314,9 @@ class SplitEnumeratorContext {
   /// `initialDelay`, then every `period` (zero: once), and hands each result, or what the call
   /// threw, to `handler`, which runs like the enumerator's other calls (one at a time with
   /// them, under the same rules) until the enumerator is closed. A handler that throws fails
-  /// the job. R must be default-constructible (the result given with an error) and copyable.
+  /// the job. A call still running when the job ends is not waited for (its handler never
+  /// runs), so `callable` must not use the enumerator: it gets what it needs by value. R must
+  /// be default-constructible (the result given with an error) and copyable.
   template <typename R>
   void callAsync(std::function<R()> callable,
                  std::function<void(R result, std::exception_ptr error)> handler,

@@ -35,11 +35,8 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
       partitions_ = client_->partitionsOf(spec.topic);
       next_ = static_cast<size_t>(subtask) % partitions_.size();
     }
-    identityValue_ =
-        static_cast<int>(spec.valueColumns.size()) == spec.valueRowType->getFieldCount() &&
-        !spec.keyFormat;
-    for (size_t i = 0; identityValue_ && i < spec.valueColumns.size(); ++i) {
-      identityValue_ = spec.valueColumns[i] == static_cast<int>(i);
+    for (size_t i = 0; orderedValue_ && i < spec.valueColumns.size(); ++i) {
+      orderedValue_ = spec.valueColumns[i] == static_cast<int>(i);
     }
     topic_ = rd_kafka_topic_new(client_->get(), spec.topic.c_str(), nullptr);
     if (topic_ == nullptr) {
@@ -64,7 +61,9 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
       std::optional<vector::Chunk> keys;
       if (keySerializer_) keys = project(chunk, spec_.keyRowType, spec_.keyColumns);
       std::optional<vector::Chunk> values;
-      if (!identityValue_) values = project(chunk, spec_.valueRowType, spec_.valueColumns);
+      if (!orderedValue_ || static_cast<int>(spec_.valueColumns.size()) != chunk.columnCount()) {
+        values = project(chunk, spec_.valueRowType, spec_.valueColumns);
+      }
       const vector::Chunk& valueRows = values ? *values : chunk;
       for (int64_t row = 0; row < chunk.size(); ++row) {
         if (kinds[static_cast<size_t>(row)] != RowKind::INSERT) {
@@ -149,7 +148,7 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
   const KafkaSinkSpec& spec_;
   std::unique_ptr<formats::RowSerializer> serializer_;
   std::unique_ptr<formats::RowSerializer> keySerializer_;  // null without a key format
-  bool identityValue_ = true;                              // the value holds every column in order
+  bool orderedValue_ = true;  // the value columns are the first ones, in order
   std::vector<int32_t> partitions_;                        // 'round-robin': the topic's partitions
   size_t next_ = 0;  // 'round-robin': the index of the next one
   std::string key_;  // reused

@@ -180,8 +180,10 @@ class KafkaSourceEnumerator final
       return;
     }
     const std::chrono::milliseconds interval(spec_.partitionDiscoveryIntervalMillis);
+    // The listing gets its own copy of the spec: a listing still waiting for the brokers when
+    // the job ends is not waited for, and may outlive the enumerator.
     context_.callAsync<std::vector<TopicPartition>>(
-        [this] { return listPartitions(); },
+        [spec = std::make_shared<const KafkaSourceSpec>(spec_)] { return listPartitions(*spec); },
         [this](std::vector<TopicPartition> partitions, std::exception_ptr error) {
           addDiscovered(std::move(partitions), error);
         },
@@ -233,14 +235,13 @@ class KafkaSourceEnumerator final
     pending_[owner].push_back(std::move(split));
   }
 
-  /// The partitions of the source's topics now (on the job's thread for asynchronous calls:
-  /// reads only the immutable spec).
-  std::vector<TopicPartition> listPartitions() const {
-    const std::string what = fmt::format("the source of table '{}'", spec_.tableName);
-    KafkaClient client(RD_KAFKA_CONSUMER, spec_.properties, consumerOverrides(spec_), what);
+  /// The partitions of `spec`'s topics now (a discovery, on the job's thread).
+  static std::vector<TopicPartition> listPartitions(const KafkaSourceSpec& spec) {
+    const std::string what = fmt::format("the source of table '{}'", spec.tableName);
+    KafkaClient client(RD_KAFKA_CONSUMER, spec.properties, consumerOverrides(spec), what);
     std::vector<TopicPartition> partitions;
     for (const std::string& topic :
-         spec_.topicPattern ? client.topicsMatching(*spec_.topicPattern) : spec_.topics) {
+         spec.topicPattern ? client.topicsMatching(*spec.topicPattern) : spec.topics) {
       for (int32_t partition : client.partitionsOf(topic))
         partitions.emplace_back(topic, partition);
     }
@@ -654,21 +655,17 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
   }
 
   /// Decodes the record key of `message` (whose value gave the last row) into the key chunk;
-  /// no key, or one skipped as malformed ('<format>.ignore-parse-errors'), gives NULL key
-  /// fields, as in Flink.
-  void appendKey(const rd_kafka_message_t& message) {
-    bool appended = false;
-    if (message.key != nullptr) {
-      appended = keyDeserializer_->deserialize(
-          std::string_view(static_cast<const char*>(message.key), message.key_len),
-          formats::RecordLocation{keyLocation_, message.offset}, *keyChunk_);
-    }
-    if (appended) return;
-    for (int c = 0; c < keyChunk_->columnCount(); ++c) keyChunk_->mutableColumn(c).appendNull();
-    keyChunk_->mutableRowKinds().push_back(RowKind::INSERT);
+  /// false when it gives no key row: the record has no key, or one the key format skips as
+  /// malformed ('<format>.ignore-parse-errors'). Flink's DynamicKafkaDeserializationSchema
+  /// emits one row per key row, so such a record gives no row.
+  bool appendKey(const rd_kafka_message_t& message) {
+    if (message.key == nullptr) return false;
+    return keyDeserializer_->deserialize(
+        std::string_view(static_cast<const char*>(message.key), message.key_len),
+        formats::RecordLocation{keyLocation_, message.offset}, *keyChunk_);
   }
 
-  /// Removes the last row of the value chunk (its key could not be decoded).
+  /// Removes the last row of the value chunk (its key gave no row or could not be decoded).
   void dropLastValueRow() {
     const int64_t size = chunk_.size() - 1;
     for (int c = 0; c < chunk_.columnCount(); ++c) chunk_.mutableColumn(c).resize(size);
@@ -716,15 +713,20 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     }
     if (message.payload != nullptr) {  // a record without a value (a tombstone) gives no row
       // The row number of a Kafka record is its offset.
-      const bool appended = deserializer_->deserialize(
+      bool appended = deserializer_->deserialize(
           std::string_view(static_cast<const char*>(message.payload), message.len),
           formats::RecordLocation{location_, message.offset}, chunk_);
       if (appended && keyDeserializer_) {
+        bool keyed = false;
         try {
-          appendKey(message);
+          keyed = appendKey(message);
         } catch (...) {
           dropLastValueRow();
           throw;
+        }
+        if (!keyed) {
+          dropLastValueRow();
+          appended = false;
         }
       }
       if (appended && outputRowType_) rowMetadata_.push_back(metadataOf(message, topic));

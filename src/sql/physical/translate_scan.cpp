@@ -109,8 +109,9 @@ DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
   }
   return withParallelism(
       env.fromSource(std::move(source),
-                     scan.watermark ? pushedWatermarkStrategy(scan.watermark, settings)
-                                    : WatermarkStrategy<vector::Chunk>::noWatermarks(),
+                     scan.watermark && settings.streaming
+                         ? pushedWatermarkStrategy(scan.watermark, settings)
+                         : WatermarkStrategy<vector::Chunk>::noWatermarks(),  // BATCH: none
                      scan.tableName)
           .setDescription("TableSourceScan(table=[[" + path +
                           (scan.partitions ? ", " + scan.describePartitions() : "") + watermark +
