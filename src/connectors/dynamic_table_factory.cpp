@@ -93,6 +93,7 @@ const FactoryRegistry& FactoryRegistry::builtIn() {
     builtIns.add(std::make_unique<FileSystemTableFactory>());
     builtIns.add(std::make_unique<NexmarkTableFactory>());
     builtIns.add(std::make_unique<KafkaTableFactory>());
+    builtIns.add(std::make_unique<KafkaTableFactory>(/*upsert=*/true));
     return builtIns;
   }();
   return registry;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "connectors/source_changelog_mode.h"
 #include "eddy/datastream/source.h"
 #include "eddy/exceptions.h"
 #include "eddy/runtime/stream_operator.h"
@@ -47,6 +48,9 @@ struct ConnectorContext {
   bool streaming = true;
   /// PARTITIONED BY columns (connectors that cannot partition reject them).
   std::vector<std::string> partitionKeys;
+  /// The PRIMARY KEY columns in the key's order; empty without one (Flink's
+  /// Context#getPrimaryKeyIndexes, by name).
+  std::vector<std::string> primaryKey;
 };
 
 /// One partition of a partitioned table: the text of each partition key's value, in
@@ -87,6 +91,9 @@ class DynamicTableSource {
   /// projected row type after applyProjection. The source is shared by the job's subtasks and
   /// outlives this object.
   virtual std::shared_ptr<Source<vector::Chunk>> createSource() const = 0;
+  /// The kinds of rows createSource() produces (insert-only by default). A source that is not
+  /// insert-only cannot be read in BATCH.
+  virtual SourceChangelogMode changelogMode() const { return SourceChangelogMode::kInsertOnly; }
 
   // --- Metadata (Flink's SupportsReadingMetadata): values a source knows about each row besides
   // its physical columns, read into a table's METADATA columns. ---
@@ -237,7 +244,8 @@ class DynamicTableFactory {
 /// The connectors known by identifier (Flink's factory discovery, without a classpath).
 class FactoryRegistry {
  public:
-  /// The built-in connectors: datagen, print, blackhole, filesystem, nexmark, kafka.
+  /// The built-in connectors: datagen, print, blackhole, filesystem, nexmark, kafka,
+  /// upsert-kafka.
   static const FactoryRegistry& builtIn();
 
   FactoryRegistry() = default;

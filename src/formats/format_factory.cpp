@@ -4,6 +4,7 @@
 
 #include "eddy/exceptions.h"
 #include "formats/csv/csv_format_factory.h"
+#include "formats/json/changelog_json_formats.h"
 #include "formats/json/json_format_factory.h"
 
 namespace eddy::formats {
@@ -41,6 +42,10 @@ const FormatFactoryRegistry& FormatFactoryRegistry::builtIn() {
     FormatFactoryRegistry builtIns;
     builtIns.add(std::make_unique<CsvFormatFactory>());
     builtIns.add(std::make_unique<JsonFormatFactory>());
+    for (ChangelogEnvelope envelope :
+         {ChangelogEnvelope::kDebezium, ChangelogEnvelope::kCanal, ChangelogEnvelope::kMaxwell}) {
+      builtIns.add(std::make_unique<ChangelogJsonFormatFactory>(envelope));
+    }
     return builtIns;
   }();
   return registry;

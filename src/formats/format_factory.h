@@ -63,11 +63,13 @@ class RowDeserializer {
   virtual size_t recordLength(std::string_view bytes, bool endOfInput) const = 0;
 
   /// Decodes one record (as delimited by recordLength; a trailing line terminator is ignored)
-  /// and appends its row, kind +I, to `rows` (a chunk of the physical row type). Returns false
-  /// when the record gives no row: a blank line, a comment, or a malformed record skipped
-  /// because of '<format>.ignore-parse-errors'. A malformed record otherwise throws
-  /// ConnectorException "Failed to deserialize CSV row 3 of file '...': column 'score'
-  /// (position 2) expects INT but got 'abc'"; `rows` is unchanged then.
+  /// and appends its row, kind +I, to `rows` (a chunk of the physical row type); a changelog
+  /// format (DecodingFormat::producesChanges) appends the record's rows with their kinds, none
+  /// or several (an update: -U then +U). Returns false when the record gives no row: a blank
+  /// line, a comment, or a malformed record skipped because of '<format>.ignore-parse-errors'.
+  /// A malformed record otherwise throws ConnectorException "Failed to deserialize CSV row 3
+  /// of file '...': column 'score' (position 2) expects INT but got 'abc'"; `rows` is
+  /// unchanged then.
   virtual bool deserialize(std::string_view record, const RecordLocation& location,
                            vector::Chunk& rows) = 0;
 
@@ -87,7 +89,8 @@ class RowSerializer {
  public:
   virtual ~RowSerializer() = default;
   /// Appends row `row` of `chunk` (a chunk of the physical row type) as one record, without a
-  /// line terminator, to `out`. The row kind is not written.
+  /// line terminator, to `out`. The row kind is written by changelog formats only
+  /// (EncodingFormat::consumesChanges); the others take +I rows.
   virtual void serialize(const vector::Chunk& chunk, int64_t row, std::string& out) = 0;
 };
 
@@ -96,6 +99,9 @@ class DecodingFormat {
  public:
   virtual ~DecodingFormat() = default;
   virtual std::unique_ptr<RowDeserializer> createDeserializer() const = 0;
+  /// Whether records decode into rows of any kind (+I/-U/+U/-D: Flink's format changelog mode
+  /// ChangelogMode.all(), the CDC formats) rather than +I rows only.
+  virtual bool producesChanges() const { return false; }
   /// Whether createProjectedDeserializer may be called (projection push-down).
   virtual bool supportsProjection() const { return false; }
   /// A deserializer appending only the physical columns `columns` (in that order; repeats
@@ -115,6 +121,9 @@ class EncodingFormat {
  public:
   virtual ~EncodingFormat() = default;
   virtual std::unique_ptr<RowSerializer> createSerializer() const = 0;
+  /// Whether rows of any kind can be written (the record says the kind: the CDC formats);
+  /// otherwise +I rows only.
+  virtual bool consumesChanges() const { return false; }
 };
 
 /// A format: names itself, declares its options and builds decoding and encoding formats.
@@ -149,7 +158,8 @@ class FormatFactory {
 /// The formats known by identifier.
 class FormatFactoryRegistry {
  public:
-  /// The built-in formats: csv, json.
+  /// The built-in formats: csv, json, and the changelog formats debezium-json, canal-json and
+  /// maxwell-json.
   static const FormatFactoryRegistry& builtIn();
 
   FormatFactoryRegistry() = default;
@@ -157,7 +167,7 @@ class FormatFactoryRegistry {
   void add(std::unique_ptr<FormatFactory> factory);
   /// The factory called `identifier`. Throws ValidationException "Could not find any factory
   /// for identifier 'xml' that implements 'FormatFactory' in the classpath.\n\nAvailable
-  /// factory identifiers are:\n\ncsv\njson".
+  /// factory identifiers are:\n\ncanal-json\ncsv\n...".
   const FormatFactory& factoryFor(const std::string& identifier) const;
   /// The identifiers of all factories, sorted.
   std::vector<std::string> identifiers() const;

@@ -82,11 +82,13 @@ namespace eddy::connector {
 class InitContext {
  public:
   InitContext(int subtaskId, int numberOfParallelSubtasks,
-              std::optional<int64_t> restoredCheckpointId, std::string operatorName)
+              std::optional<int64_t> restoredCheckpointId, std::string operatorName,
+              runtime::ProcessingTimeService* processingTimeService = nullptr)
       : subtaskId_(subtaskId),
         numberOfParallelSubtasks_(numberOfParallelSubtasks),
         restoredCheckpointId_(restoredCheckpointId),
-        operatorName_(std::move(operatorName)) {}
+        operatorName_(std::move(operatorName)),
+        processingTimeService_(processingTimeService) {}
   int getSubtaskId() const { return subtaskId_; }
   int getNumberOfParallelSubtasks() const { return numberOfParallelSubtasks_; }
   /// The checkpoint the subtask's sink state was restored from; nullopt on a fresh start, and
@@ -94,12 +96,19 @@ class InitContext {
   std::optional<int64_t> getRestoredCheckpointId() const { return restoredCheckpointId_; }
   /// The sink operator's name ("Sink: Writer"), for messages.
   const std::string& getOperatorName() const { return operatorName_; }
+  /// The subtask's timers (Flink's WriterInitContext#getProcessingTimeService): a callback
+  /// registered on it runs on the task thread, between the writer's other calls. Null where
+  /// the writer runs outside a job (tests).
+  runtime::ProcessingTimeService* getProcessingTimeService() const {
+    return processingTimeService_;
+  }
 
  private:
   int subtaskId_;
   int numberOfParallelSubtasks_;
   std::optional<int64_t> restoredCheckpointId_;
   std::string operatorName_;
+  runtime::ProcessingTimeService* processingTimeService_;
 };
 using WriterInitContext = InitContext;
 using CommitterInitContext = InitContext;
@@ -533,7 +542,8 @@ class SinkWriterOperator final : public runtime::StreamOperator {
       }
     }
 
-    InitContext init(context.subtaskIndex, context.parallelism, restoredCheckpoint, operatorName_);
+    InitContext init(context.subtaskIndex, context.parallelism, restoredCheckpoint, operatorName_,
+                     context.processingTimeService);
     if constexpr (kCommitting) {
       committer_ = sink_->createCommitter(init);
       if (!committer_) throw InternalError("Sink '" + operatorName_ + "' created no committer");

@@ -285,6 +285,7 @@ void FileSinkOperator::open(runtime::OperatorContext& context) {
   subtaskIndex_ = context.subtaskIndex;
   if (uuid_.empty()) uuid_ = spec_->fileNameUuid;  // initializeState was not called
   serializer_ = spec_->format->createSerializer();
+  changes_ = spec_->format->consumesChanges();
   std::error_code error;
   fs::create_directories(spec_->directory, error);
   if (fs::exists(spec_->directory) && !fs::is_directory(spec_->directory)) {
@@ -342,7 +343,7 @@ FileSinkOperator::PartFile& FileSinkOperator::partFile(const fs::path& relative)
 void FileSinkOperator::processBatch(int, runtime::BatchPtr batch) {
   for (const vector::Chunk& chunk : runtime::typedBatch<vector::Chunk>(*batch).records) {
     const std::vector<RowKind>& kinds = chunk.rowKinds();
-    for (int64_t row = 0; row < chunk.size(); ++row) {
+    for (int64_t row = 0; !changes_ && row < chunk.size(); ++row) {
       if (kinds[row] != RowKind::INSERT) {
         throw TableException(
             fmt::format("The filesystem sink of table '{}' accepts only INSERT rows; got {}",

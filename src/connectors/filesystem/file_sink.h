@@ -250,6 +250,7 @@ class FileSinkOperator final : public runtime::StreamOperator {
 
   std::shared_ptr<const FileSinkSpec> spec_;
   std::unique_ptr<formats::RowSerializer> serializer_;
+  bool changes_ = false;  // the format writes rows of every kind (debezium-json, ..)
   int subtaskIndex_ = 0;
   bool restored_ = false;
   bool finished_ = false;

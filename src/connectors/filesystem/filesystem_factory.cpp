@@ -249,6 +249,16 @@ FileSourceSpec FileSystemTableSource::sourceSpec(bool scan) const {
   return source;
 }
 
+SourceChangelogMode FileSystemTableSource::changelogMode() const {
+  return spec_.formatFactory->createDecodingFormat(spec_.formatContext)->producesChanges()
+             ? SourceChangelogMode::kAll
+             : SourceChangelogMode::kInsertOnly;
+}
+
+bool FileSystemTableSink::acceptsUpdates() const {
+  return spec_.formatFactory->createEncodingFormat(spec_.formatContext)->consumesChanges();
+}
+
 std::shared_ptr<Source<vector::Chunk>> FileSystemTableSource::createSource() const {
   return std::make_shared<FileSource>(sourceSpec(true));
 }

@@ -104,7 +104,11 @@ class FileSystemTableSource final : public DynamicTableSource {
   /// Lookups by key (an eddy extension: Flink's filesystem connector has none): each subtask's
   /// function reads the table's files once, at its first lookup, into memory with a hash index
   /// on the key columns; files changed later are not seen by the running job.
-  bool supportsLookup() const override { return true; }
+  bool supportsLookup() const override {
+    return changelogMode() == SourceChangelogMode::kInsertOnly;
+  }
+  /// The format's changes (debezium-json, canal-json, maxwell-json: every kind), else +I.
+  SourceChangelogMode changelogMode() const override;
   LookupFunctionFactory createLookupFunction(const std::vector<int>& keyColumns) const override;
 
  private:
@@ -119,14 +123,15 @@ class FileSystemTableSource final : public DynamicTableSource {
   std::vector<std::string> metadataKeys_;
 };
 
-/// The sink side of a filesystem table: insert-only.
+/// The sink side of a filesystem table: insert-only but for a changelog format.
 class FileSystemTableSink final : public DynamicTableSink {
  public:
   explicit FileSystemTableSink(FileSystemTableSpec spec) : spec_(std::move(spec)) {}
   /// Operators writing part files; all subtasks of one job share a file name UUID.
   std::shared_ptr<const runtime::OperatorFactory> createSinkOperator() const override;
   std::optional<int> sinkParallelism() const override { return spec_.sinkParallelism; }
-  bool acceptsUpdates() const override { return false; }
+  /// A changelog format writes every kind of row (the record says which); others +I only.
+  bool acceptsUpdates() const override;
   bool supportsOverwrite() const override { return true; }
   /// BATCH only (Flink: "Streaming mode not support overwrite.").
   void applyOverwrite(bool overwrite) override;

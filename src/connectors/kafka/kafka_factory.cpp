@@ -33,6 +33,8 @@ constexpr int64_t kDefaultDiscoveryIntervalMillis = 5 * 60 * 1000;  // Flink's d
 constexpr const char* kDeliveryGuarantee = "sink.delivery-guarantee";
 constexpr const char* kSemantic = "sink.semantic";  // Flink's deprecated name
 constexpr const char* kPartitioner = "sink.partitioner";
+constexpr const char* kBufferFlushMaxRows = "sink.buffer-flush.max-rows";
+constexpr const char* kBufferFlushInterval = "sink.buffer-flush.interval";
 
 /// The value format's identifier and its option prefix: 'format' = 'json' gives "json.",
 /// 'value.format' = 'json' gives "value.json." (Flink's getValueDecodingFormat).
@@ -70,12 +72,15 @@ struct RecordLayout {
   LogicalTypePtr valueRowType;
 };
 
-RecordLayout recordLayoutOf(const ConnectorContext& context) {
+RecordLayout recordLayoutOf(const ConnectorContext& context, bool upsert) {
   TableOptions options(context);
   const std::optional<std::string> keyFormat = options.getString("key.format");
   const std::optional<std::string> keyFieldsText = options.getString("key.fields");
-  const std::vector<std::string> keyFields =
-      keyFieldsText ? common::splitList(*keyFieldsText, ';') : std::vector<std::string>{};
+  // upsert-kafka: the record key is the primary key (Flink's factory sets 'key.fields' to it).
+  const std::vector<std::string> keyFields = upsert ? context.primaryKey
+                                             : keyFieldsText
+                                                 ? common::splitList(*keyFieldsText, ';')
+                                                 : std::vector<std::string>{};
   if (!keyFormat && keyFieldsText) {
     throw ValidationException(
         "The option 'key.fields' can only be declared if a key format is defined using "
@@ -299,9 +304,16 @@ struct ParsedKafkaTable {
   RecordLayout layout;
 };
 
-ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
+ParsedKafkaTable parseKafkaTable(const ConnectorContext& context, bool upsert) {
   TableOptions options(context);
   ParsedKafkaTable table;
+  if (upsert && context.primaryKey.empty()) {
+    throw ValidationException(
+        "'upsert-kafka' tables require to define a PRIMARY KEY constraint. The PRIMARY KEY "
+        "specifies which columns should be read from or write to the Kafka message key. The "
+        "PRIMARY KEY also defines records in the 'upsert-kafka' table should update or delete "
+        "on which keys.");
+  }
   table.topics = topicsOf(options);
   if (options.getString(kTopic) && options.getString(kTopicPattern)) {
     throw ValidationException("Option 'topic' and 'topic-pattern' shouldn't be set together.");
@@ -369,6 +381,11 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
   }
   source.rowType = context.physicalRowType;
   parseScanOptions(options, pattern ? 0 : table.topics.size(), source);
+  if (upsert) {
+    // Flink's upsert-kafka always reads from the earliest record, "to keep data integrity".
+    source.startupMode = KafkaStartupMode::kEarliestOffset;
+    source.upsert = true;
+  }
 
   KafkaSinkSpec& sink = table.sink;
   sink.tableName = context.tableName;
@@ -388,14 +405,51 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context) {
                       kPartitioner, *partitioner, context.tableName));
     }
   }
+  if (upsert) {
+    sink.upsert = true;
+    // Flink's SinkBufferFlushMode: both set above zero buffer, both unset (or zero) do not.
+    const int64_t maxRows =
+        options.getLong(kBufferFlushMaxRows, 0, std::numeric_limits<int32_t>::max()).value_or(0);
+    const int64_t interval = options.getDurationMillis(kBufferFlushInterval).value_or(0);
+    if ((maxRows > 0) != (interval > 0)) {
+      throw ValidationException(fmt::format(
+          "'{}' and '{}' must be set to be greater than zero together to enable sink buffer "
+          "flushing.",
+          kBufferFlushMaxRows, kBufferFlushInterval));
+    }
+    sink.bufferFlushMaxRows = maxRows;
+    sink.bufferFlushIntervalMillis = interval;
+  }
   if (auto parallelism = options.getLong("sink.parallelism", 1, std::numeric_limits<int32_t>::max())) {
     table.sinkParallelism = static_cast<int>(*parallelism);
   }
   table.format = *valueFormatOf(context);
   table.keyFormat = keyFormatOf(context);
-  table.layout = recordLayoutOf(context);
+  table.layout = recordLayoutOf(context, upsert);
   factoryOf(table.format)
       .validate(formatContextOf(context, table.format, table.layout.valueRowType));
+  if (upsert) {
+    // Flink's UpsertKafkaDynamicTableFactory#validateFormat: both formats insert-only.
+    struct Part {
+      const ValueFormat* format;  // null: none
+      const char* what;
+      LogicalTypePtr rowType;
+    };
+    const ValueFormat* keyFormat = table.keyFormat ? &*table.keyFormat : nullptr;
+    for (const Part& part : {Part{keyFormat, "key", table.layout.keyRowType},
+                             Part{&table.format, "value", table.layout.valueRowType}}) {
+      if (!part.format) continue;
+      if (factoryOf(*part.format)
+              .createDecodingFormat(formatContextOf(context, *part.format, part.rowType))
+              ->producesChanges()) {
+        throw ValidationException(fmt::format(
+            "'upsert-kafka' connector doesn't support '{0}' as {1} format, because '{0}' is not "
+            "in insert-only mode.",
+            part.format->identifier, part.what));
+      }
+    }
+  }
+
   if (table.keyFormat) {
     factoryOf(*table.keyFormat)
         .validate(formatContextOf(context, *table.keyFormat, table.layout.keyRowType));
@@ -422,6 +476,13 @@ class KafkaTableSource final : public DynamicTableSource {
   }
   /// Each partition emits through its own split output (see kafka_source.h).
   bool supportsWatermarkPushDown() const override { return true; }
+  /// upsert-kafka: records are upserts by the key, tombstones deletes; a changelog value
+  /// format (debezium-json, ..): the format's changes.
+  SourceChangelogMode changelogMode() const override {
+    if (spec_.upsert) return SourceChangelogMode::kUpsert;
+    return spec_.format->producesChanges() ? SourceChangelogMode::kAll
+                                           : SourceChangelogMode::kInsertOnly;
+  }
 
  private:
   KafkaSourceSpec spec_;
@@ -435,7 +496,10 @@ class KafkaTableSink final : public DynamicTableSink {
     return connector::detail::sinkWriterOperatorFactory(std::make_shared<const KafkaSink>(spec_));
   }
   std::optional<int> sinkParallelism() const override { return parallelism_; }
-  bool acceptsUpdates() const override { return false; }
+  /// upsert-kafka takes +I/+U/-D by the primary key (Flink's ChangelogMode.upsert()); kafka
+  /// with a changelog value format every kind, else +I only (the format's changelog mode).
+  bool acceptsUpdates() const override { return spec_.upsert || spec_.format->consumesChanges(); }
+  bool consumesUpdateBefore() const override { return !spec_.upsert; }
 
  private:
   KafkaSinkSpec spec_;
@@ -444,7 +508,28 @@ class KafkaTableSink final : public DynamicTableSink {
 
 }  // namespace
 
+std::set<std::string> KafkaTableFactory::requiredOptions() const {
+  if (upsert_) return {"properties.bootstrap.servers", "key.format", "value.format"};
+  return {"properties.bootstrap.servers"};
+}
+
 std::set<std::string> KafkaTableFactory::optionalOptions() const {
+  if (upsert_) {
+    // Flink's UpsertKafkaDynamicTableFactory (properties.* are passed through).
+    return {kTopic,
+            kTopicPattern,
+            "key.fields-prefix",
+            "value.fields-include",
+            kBoundedMode,
+            kBoundedSpecificOffsets,
+            kBoundedTimestamp,
+            kDiscoveryInterval,
+            kBufferFlushMaxRows,
+            kBufferFlushInterval,
+            kDeliveryGuarantee,
+            "sink.transactional-id-prefix",
+            "sink.parallelism"};
+  }
   return {kTopic,
           kTopicPattern,
           "properties.group.id",
@@ -504,12 +589,12 @@ void KafkaTableFactory::validateOptions(const ConnectorContext& context) const {
         context.tableName));
   }
   DynamicTableFactory::validateOptions(context);  // unsupported keys
-  parseKafkaTable(context);
+  parseKafkaTable(context, upsert_);
 }
 
 std::unique_ptr<DynamicTableSource> KafkaTableFactory::createDynamicTableSource(
     const ConnectorContext& context) const {
-  ParsedKafkaTable table = parseKafkaTable(context);
+  ParsedKafkaTable table = parseKafkaTable(context, upsert_);
   const bool committed = table.source.startupMode == KafkaStartupMode::kGroupOffsets ||
                          table.source.boundedMode == KafkaBoundedMode::kGroupOffsets;
   if (committed && !table.source.groupId) {
@@ -536,7 +621,7 @@ std::unique_ptr<DynamicTableSource> KafkaTableFactory::createDynamicTableSource(
 
 std::unique_ptr<DynamicTableSink> KafkaTableFactory::createDynamicTableSink(
     const ConnectorContext& context) const {
-  ParsedKafkaTable table = parseKafkaTable(context);
+  ParsedKafkaTable table = parseKafkaTable(context, upsert_);
   if (auto pattern = context.options.find(kTopicPattern); pattern != context.options.end()) {
     throw ValidationException(fmt::format(
         "Flink Kafka sink currently only supports single topic, but got 'topic-pattern': {}.",

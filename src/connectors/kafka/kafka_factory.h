@@ -1,36 +1,26 @@
-// KafkaTableFactory: the 'kafka' connector (Flink's Kafka SQL connector,
-// KafkaDynamicTableFactory), on librdkafka: a table is a Kafka topic whose record values are
-// rows in a format ('format' or 'value.format': csv, json). Options, with Flink's names,
-// defaults and messages (docs/connectors.md "kafka" lists what each does in eddy):
+// KafkaTableFactory: the 'kafka' and 'upsert-kafka' connectors (Flink's Kafka SQL connectors,
+// KafkaDynamicTableFactory and UpsertKafkaDynamicTableFactory), on librdkafka: a table is a
+// Kafka topic whose record values (and, with a key format, keys) are rows in a format (csv,
+// json). docs/connectors.md "kafka" and "upsert-kafka" list every option with what it does in
+// eddy; the options, defaults and messages are Flink's.
 //
-//   properties.bootstrap.servers  required  the brokers
-//   topic                                   the topic; a source may read several ('a;b')
-//   properties.group.id                     the consumer group whose offsets a source commits
-//                                           on checkpoints and starts from (group-offsets)
-//   properties.*                            librdkafka properties, passed through; unknown
-//                                           ones are rejected by name
-//   format / value.format         required  the value format; its options are prefixed with
-//                                           'json.' / 'value.json.'
-//   scan.startup.mode             group-offsets  earliest-offset, latest-offset, group-offsets,
-//                                           timestamp, specific-offsets
-//   scan.startup.specific-offsets / scan.startup.timestamp-millis
-//   scan.bounded.mode             unbounded     unbounded, latest-offset, group-offsets,
-//                                           timestamp, specific-offsets (not unbounded: the
-//                                           source ends, so the table can be read in BATCH)
-//   scan.bounded.specific-offsets / scan.bounded.timestamp-millis
-//   scan.topic-partition-discovery.interval  only 0 / disabled (no discovery yet)
-//   sink.partitioner              default   default, fixed
-//   sink.delivery-guarantee       at-least-once  at-least-once, none
-//   sink.transactional-id-prefix            accepted (exactly-once is not there yet)
-//   sink.parallelism
+// 'kafka': an append-only table. 'properties.bootstrap.servers' and 'format' (or
+// 'value.format') are required; 'topic' (a ';' list) or 'topic-pattern', 'properties.*'
+// (librdkafka's, unknown ones rejected by name), 'key.format' with 'key.fields',
+// 'key.fields-prefix', 'value.fields-include', the scan.startup.* and scan.bounded.* modes,
+// 'scan.topic-partition-discovery.interval', 'sink.partitioner' (default, fixed, round-robin),
+// 'sink.delivery-guarantee' (at-least-once, none), 'sink.parallelism'.
 //
-//   topic-pattern                           a source reads the topics matching it
+// 'upsert-kafka': a table with a PRIMARY KEY whose records are upserts by it: the key is the
+// primary key's columns in 'key.format', the value the row in 'value.format' (both required),
+// a record without a value (a tombstone) deletes its key. A source reads every record from the
+// earliest (Flink's), as +I rows and tombstones as -D (the planner normalizes them per key); a
+// sink writes +I/+U rows as records and -D rows as tombstones, with
+// 'sink.buffer-flush.max-rows' / '.interval' keeping only each key's last row in between.
 //
-// Not supported yet, refused by name: key formats ('key.format', 'key.fields',
-// 'key.fields-prefix', 'value.fields-include' other than ALL), 'sink.partitioner' =
-// 'round-robin' or a class, 'sink.delivery-guarantee' = 'exactly-once', metadata columns.
-// See kafka_source.h and kafka_sink.h for the runtime. Stateless; see dynamic_table_factory.h
-// for the threading contract.
+// Not supported yet, refused by name: 'sink.partitioner' = a class, 'sink.delivery-guarantee'
+// = 'exactly-once', writable metadata. See kafka_source.h and kafka_sink.h for the runtime.
+// Stateless; see dynamic_table_factory.h for the threading contract.
 #pragma once
 
 #include <memory>
@@ -43,8 +33,10 @@ namespace eddy::connectors {
 
 class KafkaTableFactory final : public DynamicTableFactory {
  public:
-  std::string factoryIdentifier() const override { return "kafka"; }
-  std::set<std::string> requiredOptions() const override { return {"properties.bootstrap.servers"}; }
+  /// `upsert`: the 'upsert-kafka' connector.
+  explicit KafkaTableFactory(bool upsert = false) : upsert_(upsert) {}
+  std::string factoryIdentifier() const override { return upsert_ ? "upsert-kafka" : "kafka"; }
+  std::set<std::string> requiredOptions() const override;
   std::set<std::string> optionalOptions() const override;
   /// Also every 'properties.*' option given, and the value format's options with its prefix.
   std::set<std::string> supportedOptionKeys(const ConnectorContext& context) const override;
@@ -55,6 +47,9 @@ class KafkaTableFactory final : public DynamicTableFactory {
       const ConnectorContext& context) const override;
   std::unique_ptr<DynamicTableSink> createDynamicTableSink(
       const ConnectorContext& context) const override;
+
+ private:
+  bool upsert_;
 };
 
 }  // namespace eddy::connectors

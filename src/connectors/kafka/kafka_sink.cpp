@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "connectors/kafka/kafka_client.h"
 #include "eddy/exceptions.h"
@@ -16,9 +17,10 @@ namespace {
 
 class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
  public:
-  KafkaSinkWriter(const KafkaSinkSpec& spec, int subtask)
-      : spec_(spec), serializer_(spec.format->createSerializer()) {
+  KafkaSinkWriter(const KafkaSinkSpec& spec, int subtask, runtime::ProcessingTimeService* timers)
+      : spec_(spec), serializer_(spec.format->createSerializer()), timers_(timers) {
     if (spec.keyFormat) keySerializer_ = spec.keyFormat->createSerializer();
+    changes_ = spec.format->consumesChanges();
     const std::string what =
         fmt::format("the sink of table '{}' (subtask {})", spec.tableName, subtask + 1);
     std::map<std::string, std::string> overrides;
@@ -66,21 +68,31 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
       }
       const vector::Chunk& valueRows = values ? *values : chunk;
       for (int64_t row = 0; row < chunk.size(); ++row) {
-        if (kinds[static_cast<size_t>(row)] != RowKind::INSERT) {
+        const RowKind kind = kinds[static_cast<size_t>(row)];
+        // upsert-kafka: -D (and -U) rows are tombstones of their key (Flink's
+        // DynamicKafkaRecordSerializationSchema in upsert mode).
+        const bool tombstone =
+            spec_.upsert && (kind == RowKind::DELETE || kind == RowKind::UPDATE_BEFORE);
+        if (!spec_.upsert && !changes_ && kind != RowKind::INSERT) {
           throw TableException(fmt::format("The kafka sink of table '{}' accepts only INSERT rows; got {}",
                                            spec_.tableName, chunk.rowAt(row).toString()));
         }
         record_.clear();
-        serializer_->serialize(valueRows, row, record_);
+        if (!tombstone) serializer_->serialize(valueRows, row, record_);
         key_.clear();
         if (keys) keySerializer_->serialize(*keys, row, key_);
-        produce(keys.has_value());
+        if (spec_.bufferFlushMaxRows > 0) {
+          buffer(tombstone);
+        } else {
+          produce(keys.has_value(), tombstone);
+        }
       }
     }
     rd_kafka_poll(client_->get(), 0);  // delivery reports
   }
 
   void flush(bool endOfInput) override {
+    flushBuffer();
     if (spec_.deliveryGuarantee == KafkaDeliveryGuarantee::kNone && !endOfInput) return;
     // Bounded by librdkafka's message.timeout.ms: an undeliverable record is reported failed.
     while (rd_kafka_outq_len(client_->get()) > 0) {
@@ -123,7 +135,42 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     return projected;
   }
 
-  void produce(bool keyed) {
+  /// Keeps the record in key_ and record_ as its key's last one (Flink's ReducingUpsertWriter),
+  /// sending the buffer once it holds 'sink.buffer-flush.max-rows' keys; the first record
+  /// after a flush schedules the next one 'sink.buffer-flush.interval' later.
+  void buffer(bool tombstone) {
+    auto [entry, added] = bufferedIndex_.try_emplace(key_, buffered_.size());
+    if (added) {
+      buffered_.push_back(BufferedRecord{key_, record_, tombstone});
+    } else {
+      BufferedRecord& last = buffered_[entry->second];
+      last.value.swap(record_);
+      last.tombstone = tombstone;
+    }
+    if (static_cast<int64_t>(buffered_.size()) >= spec_.bufferFlushMaxRows) {
+      flushBuffer();
+    } else if (!flushScheduled_ && timers_ != nullptr) {
+      flushScheduled_ = true;
+      timers_->registerTimer(timers_->currentProcessingTime() + spec_.bufferFlushIntervalMillis,
+                             [this](int64_t) {
+                               flushScheduled_ = false;
+                               flushBuffer();
+                             });
+    }
+  }
+
+  /// Sends the buffered records, in the order their keys came first.
+  void flushBuffer() {
+    for (BufferedRecord& entry : buffered_) {
+      key_.swap(entry.key);
+      record_.swap(entry.value);
+      produce(true, entry.tombstone);
+    }
+    buffered_.clear();
+    bufferedIndex_.clear();
+  }
+
+  void produce(bool keyed, bool tombstone = false) {
     int32_t partition = partition_;
     if (!partitions_.empty()) {
       partition = partitions_[next_];
@@ -131,7 +178,8 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     }
     while (true) {
       const int result =
-          rd_kafka_produce(topic_, partition, RD_KAFKA_MSG_F_COPY, record_.data(), record_.size(),
+          rd_kafka_produce(topic_, partition, RD_KAFKA_MSG_F_COPY,
+                           tombstone ? nullptr : record_.data(), tombstone ? 0 : record_.size(),
                            keyed ? key_.data() : nullptr, keyed ? key_.size() : 0, nullptr);
       if (result == 0) return;
       const rd_kafka_resp_err_t error = rd_kafka_last_error();
@@ -145,10 +193,22 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     }
   }
 
+  /// A key's last record in the upsert buffer.
+  struct BufferedRecord {
+    std::string key;
+    std::string value;
+    bool tombstone;
+  };
+
   const KafkaSinkSpec& spec_;
   std::unique_ptr<formats::RowSerializer> serializer_;
+  runtime::ProcessingTimeService* timers_;  // null outside a job: flushes by count only
+  std::vector<BufferedRecord> buffered_;
+  std::unordered_map<std::string, size_t> bufferedIndex_;  // key bytes -> index in buffered_
+  bool flushScheduled_ = false;
   std::unique_ptr<formats::RowSerializer> keySerializer_;  // null without a key format
   bool orderedValue_ = true;  // the value columns are the first ones, in order
+  bool changes_ = false;      // the value format writes rows of every kind (debezium-json, ..)
   std::vector<int32_t> partitions_;                        // 'round-robin': the topic's partitions
   size_t next_ = 0;  // 'round-robin': the index of the next one
   std::string key_;  // reused
@@ -164,7 +224,8 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
 
 std::unique_ptr<connector::SinkWriter<vector::Chunk>> KafkaSink::createWriter(
     connector::WriterInitContext& context) const {
-  return std::make_unique<KafkaSinkWriter>(spec_, context.getSubtaskId());
+  return std::make_unique<KafkaSinkWriter>(spec_, context.getSubtaskId(),
+                                           context.getProcessingTimeService());
 }
 
 }  // namespace eddy::connectors

@@ -13,6 +13,14 @@
 // the subtask's records to the partitions in turn (Flink's: "a Flink partition is distributed
 // to Kafka partitions sticky round-robin"; records go one per partition in turn here).
 //
+// upsert-kafka: the table's rows are changes by its primary key (the record key): +I and +U
+// rows are records with the row as value, -D rows tombstones (the key, no value), as Flink's
+// upsert sink (a -U, which the planner does not send, would be a tombstone too). With
+// 'sink.buffer-flush.max-rows' and '.interval' only each key's last record is kept until the
+// buffer holds max-rows keys, the interval passed since the first record after the last flush
+// (a processing-time timer), a checkpoint or the end of input (Flink's ReducingUpsertWriter);
+// the buffer goes out in the order its keys came first.
+//
 // Delivery ('sink.delivery-guarantee'): 'at-least-once' (Flink's default) flushes before every
 // checkpoint barrier and at the end of input, and fails the checkpoint (so the job) when a
 // record could not be delivered: every row of a completed checkpoint is in Kafka, and rows
@@ -21,8 +29,8 @@
 //
 // Errors: a record librdkafka reports as not delivered fails the job with a ConnectorException
 // naming the table, the topic and librdkafka's error, at the next flush or write (Flink's
-// KafkaWriter#checkAsyncException). A row that is not +I fails it too (the planner lets no
-// updating query into this sink).
+// KafkaWriter#checkAsyncException). For 'kafka', a row that is not +I fails it too (the planner
+// lets no updating query into that sink).
 #pragma once
 
 #include <map>
@@ -57,6 +65,11 @@ struct KafkaSinkSpec {
   /// The physical columns of the record key ('key.fields') and of the record value.
   std::vector<int> keyColumns;
   std::vector<int> valueColumns;
+  /// upsert-kafka: +I/+U rows are records, -D (and -U) rows tombstones of their key.
+  bool upsert = false;
+  /// upsert-kafka's 'sink.buffer-flush.max-rows' and '.interval' (both 0: no buffering).
+  int64_t bufferFlushMaxRows = 0;
+  int64_t bufferFlushIntervalMillis = 0;
 };
 
 /// Writes rows to a Kafka topic. See the file comment. Immutable.

@@ -665,9 +665,26 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
         formats::RecordLocation{keyLocation_, message.offset}, *keyChunk_);
   }
 
-  /// Removes the last row of the value chunk (its key gave no row or could not be decoded).
-  void dropLastValueRow() {
-    const int64_t size = chunk_.size() - 1;
+  /// Appends the -D row of the key just appended to the key chunk to the value chunk: its
+  /// key's columns (where the value has them too), NULL in the others.
+  void appendTombstone() {
+    const int64_t keyRow = keyChunk_->size() - 1;
+    for (size_t v = 0; v < spec_.valueColumns.size(); ++v) {
+      vector::Vector& column = chunk_.mutableColumn(static_cast<int>(v));
+      auto key = std::find(spec_.keyColumns.begin(), spec_.keyColumns.end(), spec_.valueColumns[v]);
+      if (key == spec_.keyColumns.end()) {
+        column.appendNull();
+      } else {
+        column.appendFrom(keyChunk_->column(static_cast<int>(key - spec_.keyColumns.begin())),
+                          keyRow);
+      }
+    }
+    chunk_.mutableRowKinds().push_back(RowKind::DELETE);
+  }
+
+  /// Cuts the value chunk back to its first `size` rows (the rows of a record whose key gave
+  /// no row or could not be decoded).
+  void dropValueRows(int64_t size) {
     for (int c = 0; c < chunk_.columnCount(); ++c) chunk_.mutableColumn(c).resize(size);
     chunk_.mutableRowKinds().resize(static_cast<size_t>(size));
   }
@@ -711,8 +728,17 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
       finish(split);
       return;
     }
-    if (message.payload != nullptr) {  // a record without a value (a tombstone) gives no row
-      // The row number of a Kafka record is its offset.
+    if (message.payload == nullptr) {
+      // A record without a value (a tombstone): for upsert-kafka the delete of its key, else no
+      // row (Flink's DynamicKafkaDeserializationSchema).
+      if (spec_.upsert && appendKey(message)) {
+        appendTombstone();
+        if (outputRowType_) rowMetadata_.push_back(metadataOf(message, topic));
+      }
+    } else {
+      // The row number of a Kafka record is its offset. A changelog format may give several
+      // rows (an update's -U and +U), each with the record's key and metadata.
+      const int64_t before = chunk_.size();
       bool appended = deserializer_->deserialize(
           std::string_view(static_cast<const char*>(message.payload), message.len),
           formats::RecordLocation{location_, message.offset}, chunk_);
@@ -721,15 +747,28 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
         try {
           keyed = appendKey(message);
         } catch (...) {
-          dropLastValueRow();
+          dropValueRows(before);
           throw;
         }
         if (!keyed) {
-          dropLastValueRow();
+          dropValueRows(before);
           appended = false;
         }
+        const int64_t keyRow = keyChunk_->size() - 1;
+        for (int64_t row = before + 1; appended && row < chunk_.size(); ++row) {
+          for (int c = 0; c < keyChunk_->columnCount(); ++c) {
+            vector::Vector& column = keyChunk_->mutableColumn(c);
+            column.appendValue(column.valueAt(keyRow));  // a copy first: the column grows
+          }
+          keyChunk_->mutableRowKinds().push_back(RowKind::INSERT);
+        }
       }
-      if (appended && outputRowType_) rowMetadata_.push_back(metadataOf(message, topic));
+      if (appended && outputRowType_) {
+        rowMetadata_.push_back(metadataOf(message, topic));
+        for (int64_t row = before + 1; row < chunk_.size(); ++row) {
+          rowMetadata_.push_back(rowMetadata_.back());
+        }
+      }
     }
     state.nextOffset = message.offset + 1;
     if (state.finished()) finish(split);

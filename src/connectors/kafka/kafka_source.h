@@ -1,8 +1,9 @@
 // KafkaSource: the source of the kafka connector (Flink's KafkaSource, FLIP-27), reading the
 // records of Kafka topics with librdkafka and decoding each record's value (and, with a key
 // format, its key) with a format's RowDeserializer into chunks of the physical row type, all
-// rows +I. Each partition's rows go out through the partition's own split output, so a
-// watermark strategy (a table's pushed-down WATERMARK) is applied per partition.
+// rows +I (for upsert-kafka, a tombstone is a -D of its key). Each partition's rows go out through
+// the partition's own split output, so a watermark strategy (a table's pushed-down WATERMARK) is
+// applied per partition.
 //
 // Topics: 'topic' (one or a ';' list) or every topic whose name matches 'topic-pattern' when
 // the job starts (internal "__" topics left out). Splits are topic partitions
@@ -96,6 +97,9 @@ struct KafkaSourceSpec {
   LogicalTypePtr rowType;
   /// Metadata keys (of kafkaMetadataTypes) whose values follow the physical columns.
   std::vector<std::string> metadataKeys;
+  /// upsert-kafka: a record without a value (a tombstone) is a -D row of its key (the key's
+  /// columns from the record key, the others NULL) instead of no row.
+  bool upsert = false;
 };
 
 /// The metadata a Kafka table can read, Flink's keys and types: topic, partition, offset,

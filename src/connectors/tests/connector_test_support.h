@@ -68,7 +68,7 @@ inline LogicalTypePtr stringType() { return LogicalType::varchar(LogicalType::kM
 
 inline ConnectorContext tableContext(LogicalTypePtr physicalRowType,
                                      std::map<std::string, std::string> options) {
-  return ConnectorContext{"t", std::move(physicalRowType), std::move(options), true, {}};
+  return ConnectorContext{"t", std::move(physicalRowType), std::move(options), true, {}, {}};
 }
 
 /// The message of the ValidationException `action` throws ("" when it throws none).

@@ -25,21 +25,23 @@ TEST(FactoryRegistryTest, BuiltInConnectorsAreDiscoveredByIdentifier) {
   const FactoryRegistry& registry = FactoryRegistry::builtIn();
   EXPECT_EQ(registry.identifiers(),
             (std::vector<std::string>{"blackhole", "datagen", "filesystem", "kafka", "nexmark",
-                                      "print"}));
+                                      "print", "upsert-kafka"}));
   for (const std::string& identifier : registry.identifiers()) {
     std::map<std::string, std::string> options = {{"connector", identifier}};
     if (identifier == "filesystem") {
       options["path"] = "/tmp/t";
       options["format"] = "csv";
     }
-    if (identifier == "kafka") {
+    if (identifier == "kafka" || identifier == "upsert-kafka") {
       options["properties.bootstrap.servers"] = "localhost:9092";
       options["topic"] = "t";
-      options["format"] = "csv";
+      options[identifier == "kafka" ? "format" : "value.format"] = "csv";
+      if (identifier == "upsert-kafka") options["key.format"] = "csv";
     }
     // The nexmark connector accepts only its own schema.
     auto type = identifier == "nexmark" ? nexmarkPhysicalRowType() : rowType({{"i", intType()}});
     auto context = tableContext(type, options);
+    if (identifier == "upsert-kafka") context.primaryKey = {"i"};
     EXPECT_EQ(registry.factoryFor(context).factoryIdentifier(), identifier);
   }
 }
@@ -48,7 +50,9 @@ TEST(FactoryRegistryTest, MissingConnectorOption) {
   ConnectorContext context{"default_catalog.default_database.orders",
                            rowType({{"i", intType()}}),
                            {{"rows-per-second", "5"}},
-                           true, {}};
+                           true,
+                           {},
+                           {}};
   EXPECT_EQ(factoryForMessage(context),
             "Table options do not contain an option key 'connector' for discovering a connector. "
             "Table: default_catalog.default_database.orders");
@@ -65,7 +69,8 @@ TEST(FactoryRegistryTest, UnknownConnectorListsTheAvailableIdentifiers) {
             "filesystem\n"
             "kafka\n"
             "nexmark\n"
-            "print");
+            "print\n"
+            "upsert-kafka");
 }
 
 TEST(FactoryRegistryTest, UnsupportedDataGenOptionListsTheFieldOptions) {

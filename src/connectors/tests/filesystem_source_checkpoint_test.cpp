@@ -108,7 +108,8 @@ class TestTable {
         rowType(std::move(fields)),
         {{"connector", "filesystem"}, {"path", directory_.path().string()}, {"format", format_}},
         true,
-        partitioned_ ? std::vector<std::string>{"part"} : std::vector<std::string>{}};
+        partitioned_ ? std::vector<std::string>{"part"} : std::vector<std::string>{},
+        {}};
     auto table = FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(context);
     return std::dynamic_pointer_cast<FileSource>(table->createSource());
   }

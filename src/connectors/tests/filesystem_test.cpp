@@ -85,7 +85,9 @@ TEST(FileSystemTest, RequiredOptionsAndFormat) {
             "format\npath");
   EXPECT_EQ(validate({{"connector", "filesystem"}, {"path", "/tmp/x"}, {"format", "xml"}}),
             "Could not find any factory for identifier 'xml' that implements 'FormatFactory' in "
-            "the classpath.\n\nAvailable factory identifiers are:\n\ncsv\njson");
+            "the classpath.\n\nAvailable factory identifiers "
+            "are:\n\ncanal-json\ncsv\ndebezium-json\njson\n"
+            "maxwell-json");
   EXPECT_EQ(validate(csvOptions("/tmp/x")), "");
   EXPECT_EQ(validate(csvOptions("file:///tmp/x")), "");
   EXPECT_EQ(validate(csvOptions("")),
@@ -743,6 +745,44 @@ TEST(FileSystemTest, AStreamingInsertCommitsItsLastRowsAtTheFinalCheckpoint) {
   env->executeSql("INSERT INTO t VALUES (3, 'c'), (4, 'd')").await();
   EXPECT_EQ(rowsOfResult(env->executeSql("SELECT * FROM t"), true),
             (std::vector<std::string>{"+I[3, c]", "+I[4, d]"}));
+}
+
+// A changelog format takes an updating query's changes and gives them back (STREAMING): what a
+// consumer folds them into is the query's result.
+TEST(FileSystemTest, AChangelogFormatHoldsAnUpdatingQuerysChanges) {
+  TemporaryDirectory directory;
+  auto env = environment(/*streaming=*/true, 1);
+  env->executeSql("SET 'execution.checkpointing.interval' = '20 ms'");
+  env->executeSql(
+      "CREATE TABLE counts (name STRING, c BIGINT) WITH ('connector' = 'filesystem', "
+      "'path' = '" +
+      directory.path().string() + "', 'format' = 'debezium-json')");
+  env->executeSql(
+         "INSERT INTO counts SELECT name, COUNT(*) FROM (VALUES ('a'), ('b'), ('a')) "
+         "AS v(name) GROUP BY name")
+      .await();
+  std::map<std::string, int64_t> counts;
+  for (const Row& row : env->executeSql("SELECT name, c FROM counts").collectAll()) {
+    const std::string name = row.getField(0).get<std::string>();
+    if (row.getKind() == RowKind::INSERT || row.getKind() == RowKind::UPDATE_AFTER) {
+      EXPECT_FALSE(counts.contains(name)) << row.toString();
+      counts[name] = row.getField(1).get<int64_t>();
+    } else {
+      EXPECT_EQ(counts.at(name), row.getField(1).get<int64_t>()) << row.toString();
+      counts.erase(name);
+    }
+  }
+  EXPECT_EQ(counts, (std::map<std::string, int64_t>{{"a", 2}, {"b", 1}}));
+  // BATCH reads no changelog (Flink's message).
+  auto batch = environment(/*streaming=*/false, 1);
+  batch->executeSql(
+      "CREATE TABLE counts (name STRING, c BIGINT) WITH ('connector' = "
+      "'filesystem', 'path' = '" +
+      directory.path().string() + "', 'format' = 'debezium-json')");
+  EXPECT_EQ(validationMessage([&] { batch->executeSql("SELECT * FROM counts").collectAll(); }),
+            "Querying a table in batch mode is currently only possible for INSERT-only table "
+            "sources. But the source for table 'default_catalog.default_database.counts' "
+            "produces other changelog messages than just INSERT.");
 }
 
 TEST(FileSystemTest, SqlReadsFilesWrittenByOthersWithFormatOptions) {

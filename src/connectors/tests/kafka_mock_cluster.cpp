@@ -5,7 +5,9 @@
 // Usage: eddy_kafka_mock_cluster [--brokers N] TOPIC:PARTITIONS...
 // Prints the bootstrap servers ("127.0.0.1:port,...") on one line, then serves until its
 // standard input closes (the test that started it ended or died) or it gets SIGTERM/SIGINT.
-// A line "create TOPIC:PARTITIONS" on its standard input creates another topic while it runs.
+// Lines on its standard input change the cluster while it runs: "create TOPIC:PARTITIONS"
+// creates another topic, "down BROKER" makes broker BROKER (1..N, -1: all) close its
+// connections and refuse new ones, as a broker that went away, "up BROKER" brings it back.
 // Exit status 0, or 1 with a message when the cluster cannot be created.
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
@@ -93,6 +95,10 @@ int main(int argc, char** argv) {
         pending.erase(0, end + 1);
         if (line.rfind("create ", 0) == 0) {
           createTopic(cluster, line.substr(7));
+        } else if (line.rfind("down ", 0) == 0) {
+          rd_kafka_mock_broker_set_down(cluster, std::atoi(line.c_str() + 5));
+        } else if (line.rfind("up ", 0) == 0) {
+          rd_kafka_mock_broker_set_up(cluster, std::atoi(line.c_str() + 3));
         } else {
           std::fprintf(stderr, "eddy_kafka_mock_cluster: unknown command '%s'\n", line.c_str());
         }

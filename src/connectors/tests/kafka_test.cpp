@@ -18,6 +18,7 @@
 #include "connectors/kafka/kafka_factory.h"
 #include "connectors/kafka/kafka_source.h"
 #include "connectors/tests/connector_test_support.h"
+#include "connectors/tests/kafka_test_support.h"
 #include "connectors/tests/mock_kafka_cluster.h"
 #include "connectors/tests/source_checkpoint_harness.h"
 #include "eddy/table/table_environment.h"
@@ -27,47 +28,7 @@ namespace {
 
 using testing::MockKafkaCluster;
 using testing::TemporaryDirectory;
-
-/// Runs `command` with the shell; its exit status (-1 when it could not run).
-int run(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/// kcat produces each line of `lines` as one record of `topic`'s `partition`.
-void produce(const MockKafkaCluster& cluster, const std::string& topic, int partition,
-             const std::vector<std::string>& lines) {
-  TemporaryDirectory directory("eddy-kafka-test-");
-  std::string text;
-  for (const std::string& line : lines) text += line + "\n";
-  const std::filesystem::path file = directory.write("records", text);
-  ASSERT_EQ(run("kcat -P -b " + cluster.bootstrap() + " -t " + topic + " -p " +
-                std::to_string(partition) + " < " + file.string()),
-            0)
-      << "kcat could not produce (is Debian's kcat installed? scripts/setup.sh installs it)";
-}
-
-/// kcat reads `topic` from the beginning to its end: "partition:offset value" lines, sorted.
-std::vector<std::string> consume(const MockKafkaCluster& cluster, const std::string& topic) {
-  TemporaryDirectory directory("eddy-kafka-test-");
-  const std::filesystem::path file = directory.path() / "out";
-  EXPECT_EQ(run("kcat -C -b " + cluster.bootstrap() + " -t " + topic +
-                " -o beginning -e -q -f '%p:%o %s\\n' > " + file.string()),
-            0);
-  std::vector<std::string> lines;
-  std::istringstream in(testing::readFile(file));
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
-/// The rows of a query, each as Row::toString, sorted.
-std::vector<std::string> sortedRows(TableResult result) {
-  std::vector<std::string> rows;
-  for (const Row& row : result.collectAll()) rows.push_back(row.toString());
-  std::sort(rows.begin(), rows.end());
-  return rows;
-}
+using namespace testing::kafka;
 
 std::string ordersTable(const std::string& bootstrap, const std::string& extraOptions) {
   return "CREATE TABLE orders (order_id STRING, amount INT) WITH ("
@@ -396,6 +357,36 @@ TEST(KafkaTest, ABrokerThatIsNotThereFailsTheJobInsteadOfHanging) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
 }
 
+// A broker that goes away while a job reads and writes: the job keeps running (librdkafka
+// reconnects, as Flink's Kafka clients retry), and once the broker is back every record is
+// copied, none twice.
+TEST(KafkaTest, ABrokerThatGoesAwayWhileAJobRunsLosesNoRecord) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders:2", "copies:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produce(cluster, "orders", 0, {R"({"order_id":"a","amount":1})"});
+  produce(cluster, "orders", 1, {R"({"order_id":"b","amount":2})"});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inStreamingMode());
+  tableEnv->executeSql(
+      ordersTable(cluster.bootstrap(), ", 'scan.startup.mode' = 'earliest-offset'"));
+  tableEnv->executeSql(
+      "CREATE TABLE copies (order_id STRING, amount INT) WITH ('connector' = 'kafka', "
+      "'topic' = 'copies', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() + "', 'format' = 'csv')");
+  TableResult job =
+      tableEnv->executeSql("INSERT INTO copies SELECT order_id, amount + 100 FROM orders");
+  EXPECT_EQ(awaitRecords(cluster, "copies", 2), (std::vector<std::string>{"a,101", "b,102"}));
+  cluster.setBrokersDown(true);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  cluster.setBrokersDown(false);
+  produce(cluster, "orders", 0, {R"({"order_id":"c","amount":3})"});
+  produce(cluster, "orders", 1, {R"({"order_id":"d","amount":4})"});
+  awaitRecords(cluster, "copies", 4);
+  job.cancel();
+  job.await();
+  EXPECT_EQ(awaitRecords(cluster, "copies", 4),  // all of the topic, after the job
+            (std::vector<std::string>{"a,101", "b,102", "c,103", "d,104"}));
+}
+
 /// Seed 000's two Kafka tables, as the seed writes them but for the bootstrap address.
 std::string seedTables(const std::string& bootstrap) {
   std::string ddl = R"(
@@ -452,22 +443,6 @@ bool waitForCommittedOffset(const std::string& bootstrap, const std::string& gro
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return false;
-}
-
-/// kcat's lines of `topic` once it holds `count` records (at most 60 s), values only, sorted.
-std::vector<std::string> awaitRecords(const MockKafkaCluster& cluster, const std::string& topic,
-                                      size_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  std::vector<std::string> lines;
-  while (std::chrono::steady_clock::now() < deadline) {
-    lines = consume(cluster, topic);
-    if (lines.size() >= count) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  std::vector<std::string> values;
-  for (const std::string& line : lines) values.push_back(line.substr(line.find(' ') + 1));
-  std::sort(values.begin(), values.end());
-  return values;
 }
 
 // ACCEPTANCE C2's Kafka part: seed 000's order and shipment tables read live from Kafka
@@ -798,31 +773,15 @@ std::string kafkaValidationMessage(std::map<std::string, std::string> options, b
   options.emplace("connector", "kafka");
   ConnectorContext context = testing::tableContext(
       testing::rowType({{"order_id", testing::stringType()}}), std::move(options));
-  return testing::validationMessage([&] {
-    KafkaTableFactory factory;
-    factory.validateOptions(context);
-    if (source) {
-      factory.createDynamicTableSource(context);
-    } else {
-      factory.createDynamicTableSink(context);
-    }
-  });
+  return validationMessageOf(KafkaTableFactory(), context, source);
 }
 
 TEST(KafkaTest, OptionsAreValidatedWithFlinksMessages) {
   const std::map<std::string, std::string> base = {
       {"topic", "orders"}, {"properties.bootstrap.servers", "localhost:9092"}, {"format", "json"},
       {"properties.group.id", "g"}};
-  auto with = [&](std::map<std::string, std::string> changes) {
-    std::map<std::string, std::string> options = base;
-    for (auto& [key, value] : changes) {
-      if (value.empty()) {
-        options.erase(key);
-      } else {
-        options[key] = value;
-      }
-    }
-    return options;
+  auto with = [&](const std::map<std::string, std::string>& changes) {
+    return withChanges(base, changes);
   };
   EXPECT_EQ(kafkaValidationMessage(base), "");
   EXPECT_EQ(kafkaValidationMessage(with({{"properties.bootstrap.servers", ""}})),

@@ -80,14 +80,19 @@ class MockKafkaCluster {
   /// Asks the cluster to create topic `name` with `partitions` partitions (it exists a moment
   /// later).
   void createTopic(const std::string& name, int partitions) const {
-    const std::string line = "create " + name + ":" + std::to_string(partitions) + "\n";
+    command("create " + name + ":" + std::to_string(partitions));
+  }
+  /// Makes every broker go away (close its connections, refuse new ones) or come back.
+  void setBrokersDown(bool down) const { command(down ? "down -1" : "up -1"); }
+
+ private:
+  void command(const std::string& text) const {
+    const std::string line = text + "\n";
     if (write(input_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
-      std::fprintf(stderr, "cannot ask the mock Kafka cluster to create topic '%s'\n",
-                   name.c_str());
+      std::fprintf(stderr, "cannot ask the mock Kafka cluster to '%s'\n", text.c_str());
     }
   }
 
- private:
   pid_t pid_ = -1;
   int input_ = -1;
   std::string bootstrap_;

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
 #include "eddy/exceptions.h"
 #include "eddy/row.h"
+#include "formats/json/json_member_reader.h"
 #include "formats/text_value_codec.h"
 #include "vector/vector.h"
 
@@ -107,6 +109,31 @@ simdjson::error_code readScalar(ondemand::value& value, JsonScalar& scalar) {
     }
   }
   return simdjson::INCORRECT_TYPE;
+}
+
+// Copies `text` into `buffer` with the padding simdjson reads past its end.
+void copyPadded(std::string_view text, std::string& buffer) {
+  buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  std::memcpy(buffer.data(), text.data(), text.size());
+  std::memset(buffer.data() + text.size(), 0, simdjson::SIMDJSON_PADDING);
+}
+
+JsonKind kindOf(ondemand::json_type type) {
+  switch (type) {
+    case ondemand::json_type::array:
+      return JsonKind::kArray;
+    case ondemand::json_type::object:
+      return JsonKind::kObject;
+    case ondemand::json_type::number:
+      return JsonKind::kNumber;
+    case ondemand::json_type::string:
+      return JsonKind::kString;
+    case ondemand::json_type::boolean:
+      return JsonKind::kBoolean;
+    case ondemand::json_type::null:
+      return JsonKind::kNull;
+  }
+  return JsonKind::kNull;
 }
 
 // Appends a non-null scalar to a column of a scalar type.
@@ -246,12 +273,6 @@ class JsonRowDeserializer::Decoder {
   }
 
  private:
-  static void copyPadded(std::string_view text, std::string& buffer) {
-    buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
-    std::memcpy(buffer.data(), text.data(), text.size());
-    std::memset(buffer.data() + text.size(), 0, simdjson::SIMDJSON_PADDING);
-  }
-
   std::string describeColumn(int column) const {
     return fmt::format("column '{}' (position {})", rowType_->getFields()[column].name, column);
   }
@@ -438,6 +459,96 @@ bool JsonRowDeserializer::deserialize(std::string_view record, const RecordLocat
   if (!record.empty() && record.back() == '\n') record.remove_suffix(1);
   if (!record.empty() && record.back() == '\r') record.remove_suffix(1);
   return decoder_->deserialize(record, location, rows, malformedRecords_, skippedRecords_);
+}
+
+// ---- JsonMemberReader (json_member_reader.h) ------------------------------------------------
+
+class JsonMemberReader::Parsers {
+ public:
+  ondemand::parser objectParser;
+  ondemand::parser arrayParser;
+  std::string objectBuffer;
+  std::string arrayBuffer;
+};
+
+JsonMemberReader::JsonMemberReader() : parsers_(std::make_unique<Parsers>()) {}
+
+JsonMemberReader::~JsonMemberReader() = default;
+
+namespace {
+
+std::string invalidJsonText(simdjson::error_code error, std::string_view json) {
+  return fmt::format("invalid JSON ({}): {}", simdjson::error_message(error), shownJson(json));
+}
+
+}  // namespace
+
+std::string JsonMemberReader::readObject(std::string_view json,
+                                         const std::vector<std::string>& names,
+                                         std::vector<JsonMember>& members) {
+  members.assign(names.size(), JsonMember{});
+  copyPadded(json, parsers_->objectBuffer);
+  ondemand::document document;
+  if (auto error =
+          parsers_->objectParser
+              .iterate(parsers_->objectBuffer.data(), json.size(), parsers_->objectBuffer.size())
+              .get(document)) {
+    return invalidJsonText(error, json);
+  }
+  ondemand::json_type rootType;
+  if (auto error = document.type().get(rootType)) return invalidJsonText(error, json);
+  if (rootType != ondemand::json_type::object) {
+    return fmt::format("expected a JSON object but got {}: {}", jsonTypeName(rootType),
+                       shownJson(json));
+  }
+  ondemand::object object;
+  if (auto error = document.get_object().get(object)) return invalidJsonText(error, json);
+  for (auto fieldResult : object) {
+    ondemand::field field;
+    if (auto error = std::move(fieldResult).get(field)) return invalidJsonText(error, json);
+    std::string_view key;
+    if (auto error = field.unescaped_key().get(key)) return invalidJsonText(error, json);
+    auto name = std::find(names.begin(), names.end(), key);
+    if (name == names.end()) continue;
+    JsonMember& member = members[static_cast<size_t>(name - names.begin())];
+    if (member.kind != JsonKind::kMissing) continue;
+    JsonScalar scalar;
+    if (auto error = readScalar(field.value(), scalar)) return invalidJsonText(error, json);
+    member = JsonMember{kindOf(scalar.type), scalar.text};
+  }
+  const char* trailing = nullptr;
+  if (document.current_location().get(trailing) == simdjson::SUCCESS) {
+    return fmt::format("invalid JSON (text after the object): {}", shownJson(json));
+  }
+  return "";
+}
+
+std::string JsonMemberReader::readArray(std::string_view json, std::vector<JsonMember>& elements) {
+  elements.clear();
+  copyPadded(json, parsers_->arrayBuffer);
+  ondemand::document document;
+  if (auto error =
+          parsers_->arrayParser
+              .iterate(parsers_->arrayBuffer.data(), json.size(), parsers_->arrayBuffer.size())
+              .get(document)) {
+    return invalidJsonText(error, json);
+  }
+  ondemand::json_type rootType;
+  if (auto error = document.type().get(rootType)) return invalidJsonText(error, json);
+  if (rootType != ondemand::json_type::array) {
+    return fmt::format("expected a JSON array but got {}: {}", jsonTypeName(rootType),
+                       shownJson(json));
+  }
+  ondemand::array array;
+  if (auto error = document.get_array().get(array)) return invalidJsonText(error, json);
+  for (auto elementResult : array) {
+    ondemand::value element;
+    if (auto error = std::move(elementResult).get(element)) return invalidJsonText(error, json);
+    JsonScalar scalar;
+    if (auto error = readScalar(element, scalar)) return invalidJsonText(error, json);
+    elements.push_back(JsonMember{kindOf(scalar.type), scalar.text});
+  }
+  return "";
 }
 
 }  // namespace eddy::formats

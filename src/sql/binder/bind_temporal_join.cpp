@@ -10,6 +10,7 @@
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/unparse.h"
 #include "sql/planner/plan_join.h"
+#include "sql/planner/plan_table_scan.h"
 
 namespace eddy::sql {
 
@@ -142,8 +143,7 @@ Binder::Relation Binder::bindLookupJoin(const JoinReference& join, Relation left
   bool lookup = false;
   std::string connector = "?";
   try {
-    connectors::ConnectorContext context{table->tableName, table->physicalRowType, table->options,
-                                         true, table->partitionKeys};
+    connectors::ConnectorContext context = connectorContextOf(*table);
     const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
     connector = factory.factoryIdentifier();
     lookup = factory.createDynamicTableSource(context)->supportsLookup();

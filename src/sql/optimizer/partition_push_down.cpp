@@ -6,6 +6,7 @@
 #include "expression/expression_evaluator.h"
 #include "sql/optimizer/passes.h"
 #include "sql/optimizer/plan_rewriting.h"
+#include "sql/planner/plan_table_scan.h"
 
 namespace eddy::sql {
 
@@ -46,8 +47,7 @@ LogicalNodePtr prunePartitions(const LogicalNodePtr& node) {
   if (onKeys.empty()) return node;
   std::unique_ptr<connectors::DynamicTableSource> source;
   try {
-    connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options, true,
-                                         scan.partitionKeys};
+    connectors::ConnectorContext context = connectorContextOf(scan);
     source = connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(
         context);
   } catch (const std::exception&) {

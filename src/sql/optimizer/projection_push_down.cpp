@@ -8,6 +8,7 @@
 #include "sql/optimizer/passes.h"
 #include "sql/optimizer/plan_rewriting.h"
 #include "sql/planner/plan_digest.h"
+#include "sql/planner/plan_table_scan.h"
 
 namespace eddy::sql {
 
@@ -91,9 +92,10 @@ BoundPtr replacePaths(const BoundPtr& e, const PrunedNode& pruned) {
 // The table source of `scan` when it supports projection push-down, else null.
 std::unique_ptr<connectors::DynamicTableSource> projectableSource(const LogicalTableScan& scan) {
   if (!scan.metadataKeys.empty()) return nullptr;  // projection paths index physical columns
+  // A changelog's rows are normalized or retracted by whole rows (and keys): read them whole.
+  if (scan.changes != connectors::SourceChangelogMode::kInsertOnly) return nullptr;
   try {
-    connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options, true,
-                                         scan.partitionKeys};
+    connectors::ConnectorContext context = connectorContextOf(scan);
     const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
     auto source = factory.createDynamicTableSource(context);
     if (source->supportsProjection()) return source;

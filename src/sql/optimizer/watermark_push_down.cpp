@@ -1,6 +1,7 @@
 // WatermarkPushDown (passes.h).
 #include "connectors/dynamic_table_factory.h"
 #include "sql/optimizer/passes.h"
+#include "sql/planner/plan_table_scan.h"
 
 namespace eddy::sql {
 
@@ -13,8 +14,7 @@ namespace {
 bool takesWatermark(const LogicalTableScan& scan) {
   if (scan.watermark) return false;
   try {
-    connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options, true,
-                                         scan.partitionKeys};
+    connectors::ConnectorContext context = connectorContextOf(scan);
     return connectors::FactoryRegistry::builtIn()
         .factoryFor(context)
         .createDynamicTableSource(context)

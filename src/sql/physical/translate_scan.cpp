@@ -3,11 +3,13 @@
 // the optimizer pushed into it), and a DataStream scan the upstream DataStream's
 // transformations (copied into the job when they belong to another environment) followed by
 // Flink's SourceConversion into chunks and, for upserts, a ChangelogNormalize.
+#include "common/check.h"
 #include "connectors/dynamic_table_factory.h"
 #include "expression/expression_evaluator.h"
 #include "runtime/operators/chunk_exchange.h"
 #include "runtime/operators/normalize/changelog_normalize_operator.h"
 #include "sql/physical/translation_context.h"
+#include "sql/planner/plan_table_scan.h"
 
 namespace eddy::sql::physical {
 
@@ -22,13 +24,39 @@ DataStream<vector::Chunk> translateValues(const LogicalValues& values,
 
 std::unique_ptr<connectors::DynamicTableSource> tableSourceOf(const LogicalTableScan& table,
                                                               const TranslationSettings& settings) {
-  connectors::ConnectorContext context{table.tableName, table.physicalRowType, table.options,
-                                       settings.streaming, table.partitionKeys};
+  connectors::ConnectorContext context = connectorContextOf(table, settings.streaming);
   return connectors::FactoryRegistry::builtIn().factoryFor(context).createDynamicTableSource(
       context);
 }
 
 namespace {
+
+/// `chunks`, an upsert changelog by the columns `keys` of `rowType`, as a retract changelog
+/// (Flink's ChangelogNormalize, after a HASH exchange on the key).
+DataStream<vector::Chunk> normalized(DataStream<vector::Chunk> chunks, std::vector<int> keys,
+                                     LogicalTypePtr rowType, const TranslationSettings& settings,
+                                     bool generateUpdateBefore = true) {
+  std::string name = "ChangelogNormalize(key=[" + keyNames(rowType, keys) + "])";
+  return withParallelism(
+      hashExchange(chunks, keys, rowType)
+          .transform<vector::Chunk>(
+              std::move(name),
+              std::make_shared<runtime::LambdaOperatorFactory>(
+                  [rowType, keys, generateUpdateBefore] {
+                    return std::make_unique<runtime::operators::ChangelogNormalizeOperator>(
+                        rowType, keys, generateUpdateBefore);
+                  }),
+              true),
+      settings);
+}
+
+/// Flink's message for a changelog source in BATCH (`how`: how the table is read).
+[[noreturn]] void throwChangelogInBatch(const std::string& table, const std::string& how) {
+  throw ValidationException(
+      "Querying a table in batch mode is currently only possible for INSERT-only table "
+      "sources. But the source for table '" +
+      table + "' produces other changelog messages than just INSERT" + how + ".");
+}
 
 /// The watermark of a chunk for a pushed-down watermark (the timestamp assigner of
 /// pushedWatermarkStrategy): the largest non-NULL value of the watermark expression over its
@@ -90,6 +118,9 @@ WatermarkStrategy<vector::Chunk> pushedWatermarkStrategy(const expression::Expre
 DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
                                              StreamExecutionEnvironment& env,
                                              const TranslationSettings& settings) {
+  if (!settings.streaming && scan.changes != connectors::SourceChangelogMode::kInsertOnly) {
+    throwChangelogInBatch(scan.tableName, "");
+  }
   auto tableSource = tableSourceOf(scan, settings);
   if (scan.partitions) tableSource->applyPartitions(*scan.partitions);
   if (scan.projection) tableSource->applyProjection(*scan.projection);
@@ -107,7 +138,7 @@ DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
     watermark = ", watermark=[" + scan.watermark->toString(scan.rowType->getFieldNames()) +
                 "], watermarkEmitStrategy=[on-periodic]";
   }
-  return withParallelism(
+  DataStream<vector::Chunk> chunks = withParallelism(
       env.fromSource(std::move(source),
                      scan.watermark && settings.streaming
                          ? pushedWatermarkStrategy(scan.watermark, settings)
@@ -117,6 +148,12 @@ DataStream<vector::Chunk> translateTableScan(const LogicalTableScan& scan,
                           (scan.partitions ? ", " + scan.describePartitions() : "") + watermark +
                           "]], fields=[" + fieldList(scan.rowType) + "])"),
       settings);
+  if (scan.changes != connectors::SourceChangelogMode::kUpsert) return chunks;
+  // The primary key's columns are the scan's (physical columns come first; ProjectionPushDown
+  // leaves a changelog scan unprojected).
+  EDDY_CHECK(!scan.projection);
+  return normalized(std::move(chunks), scan.primaryKey, scan.rowType, settings,
+                    scan.generateUpdateBefore);
 }
 
 namespace {
@@ -142,12 +179,7 @@ DataStream<vector::Chunk> translateDataStreamScan(const LogicalDataStreamScan& s
                                                   const TranslationSettings& settings) {
   const DataStreamSource& source = *scan.source;
   if (!settings.streaming && source.kinds != DataStreamSource::Kinds::kInsertOnly) {
-    throw ValidationException(
-        "Querying a table in batch mode is currently only possible for INSERT-only table "
-        "sources. But the source for table '" +
-        source.name +
-        "' produces other changelog messages than just INSERT (it was read with "
-        "fromChangelogStream()).");
+    throwChangelogInBatch(source.name, " (it was read with fromChangelogStream())");
   }
   if (!source.unreadableType.empty()) {
     throw ValidationException("The table " + source.name + " reads records of the C++ type " +
@@ -176,19 +208,7 @@ DataStream<vector::Chunk> translateDataStreamScan(const LogicalDataStreamScan& s
   // Chained to the stream's last operator, as Flink's SourceConversion.
   chunks.setParallelism(stream.getParallelism());
   if (source.kinds == DataStreamSource::Kinds::kUpsert) {
-    // Upserts by key become a retract changelog (Flink's ChangelogNormalize).
-    std::vector<int> keys = source.upsertKey;
-    LogicalTypePtr rowType = scan.rowType;
-    chunks = withParallelism(
-        hashExchange(chunks, keys, scan.rowType)
-            .transform<vector::Chunk>(
-                "ChangelogNormalize(key=[" + keyNames(scan.rowType, keys) + "])",
-                std::make_shared<runtime::LambdaOperatorFactory>([rowType, keys] {
-                  return std::make_unique<runtime::operators::ChangelogNormalizeOperator>(rowType,
-                                                                                          keys);
-                }),
-                true),
-        settings);
+    chunks = normalized(std::move(chunks), source.upsertKey, scan.rowType, settings);
   }
   return chunks;
 }

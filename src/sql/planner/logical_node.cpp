@@ -190,6 +190,10 @@ std::string changelogKindsOf(const LogicalNode& node) {
     case LogicalNodeKind::kFilter:
     case LogicalNodeKind::kWatermarkAssigner:
       return changelogKindsOf(*node.inputs[0]);
+    case LogicalNodeKind::kTableScan:
+      // A changelog source: an upsert one's through its ChangelogNormalize.
+      return static_cast<const LogicalTableScan&>(node).generateUpdateBefore ? "[I,UB,UA,D]"
+                                                                             : "[I,UA,D]";
     default:
       return "[I,UB,UA,D]";
   }
@@ -447,6 +451,18 @@ LogicalNodePtr withoutUpdateBefore(const LogicalNodePtr& plan,
                                            rank.rankKind, rank.rankStart, rank.rankEnd,
                                            rank.outputRankNumber, rank.rankName, false);
     }
+    case LogicalNodeKind::kTableScan: {
+      // An upsert table, normalized by its primary key.
+      const auto& scan = static_cast<const LogicalTableScan&>(*plan);
+      if (scan.changes != connectors::SourceChangelogMode::kUpsert) return nullptr;
+      if (key) {
+        std::vector<int> sorted = *key, primaryKey = scan.primaryKey;
+        std::sort(sorted.begin(), sorted.end());
+        std::sort(primaryKey.begin(), primaryKey.end());
+        if (sorted != primaryKey) return nullptr;
+      }
+      return std::make_shared<LogicalTableScan>(scan, false);
+    }
     default:
       return nullptr;
   }
@@ -482,6 +498,11 @@ std::string LogicalValues::describe() const {
 }
 
 namespace {
+ChangelogMode changelogModeOf(connectors::SourceChangelogMode changes) {
+  return changes == connectors::SourceChangelogMode::kInsertOnly ? ChangelogMode::kInsertOnly
+                                                                 : ChangelogMode::kRetract;
+}
+
 LogicalTypePtr withMetadataFields(const LogicalTypePtr& physical, std::vector<RowField> metadata) {
   if (metadata.empty()) return physical;
   std::vector<RowField> fields = physical->getFields();
@@ -493,55 +514,55 @@ LogicalTypePtr withMetadataFields(const LogicalTypePtr& physical, std::vector<Ro
 LogicalTableScan::LogicalTableScan(std::string name, LogicalTypePtr physical,
                                    std::map<std::string, std::string> tableOptions,
                                    std::vector<std::string> partitions,
-                                   std::vector<RowField> metadata,
-                                   std::vector<std::string> keys, std::vector<int> primary)
+                                   std::vector<RowField> metadata, std::vector<std::string> keys,
+                                   std::vector<int> primary,
+                                   connectors::SourceChangelogMode sourceChanges)
     : LogicalNode(LogicalNodeKind::kTableScan, withMetadataFields(physical, std::move(metadata)),
-                  {}, ChangelogMode::kInsertOnly),
+                  {}, changelogModeOf(sourceChanges)),
       tableName(std::move(name)),
       physicalRowType(std::move(physical)),
       options(std::move(tableOptions)),
       partitionKeys(std::move(partitions)),
       primaryKey(std::move(primary)),
+      changes(sourceChanges),
       metadataKeys(std::move(keys)) {}
+
+LogicalTableScan::LogicalTableScan(
+    const LogicalTableScan& table, LogicalTypePtr producedRowType,
+    std::optional<std::vector<std::vector<int>>> paths,
+    std::optional<std::vector<std::vector<std::optional<std::string>>>> read,
+    expression::ExpressionPtr pushed, bool withUpdateBefore)
+    : LogicalNode(LogicalNodeKind::kTableScan, std::move(producedRowType), {}, table.changelogMode),
+      tableName(table.tableName),
+      physicalRowType(table.physicalRowType),
+      options(table.options),
+      partitionKeys(table.partitionKeys),
+      primaryKey(table.primaryKey),
+      changes(table.changes),
+      generateUpdateBefore(withUpdateBefore),
+      projection(std::move(paths)),
+      metadataKeys(table.metadataKeys),
+      partitions(std::move(read)),
+      watermark(std::move(pushed)) {}
 
 LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
                                    std::vector<std::vector<int>> paths,
                                    LogicalTypePtr producedRowType)
-    : LogicalNode(LogicalNodeKind::kTableScan, std::move(producedRowType), {},
-                  ChangelogMode::kInsertOnly),
-      tableName(table.tableName),
-      physicalRowType(table.physicalRowType),
-      options(table.options),
-      partitionKeys(table.partitionKeys),
-      primaryKey(table.primaryKey),
-      projection(std::move(paths)),
-      partitions(table.partitions),
-      watermark(table.watermark) {}
+    : LogicalTableScan(table, std::move(producedRowType), std::move(paths), table.partitions,
+                       table.watermark, table.generateUpdateBefore) {}
 
 LogicalTableScan::LogicalTableScan(const LogicalTableScan& table,
                                    std::vector<std::vector<std::optional<std::string>>> read)
-    : LogicalNode(LogicalNodeKind::kTableScan, table.rowType, {}, ChangelogMode::kInsertOnly),
-      tableName(table.tableName),
-      physicalRowType(table.physicalRowType),
-      options(table.options),
-      partitionKeys(table.partitionKeys),
-      primaryKey(table.primaryKey),
-      projection(table.projection),
-      metadataKeys(table.metadataKeys),
-      partitions(std::move(read)),
-      watermark(table.watermark) {}
+    : LogicalTableScan(table, table.rowType, table.projection, std::move(read), table.watermark,
+                       table.generateUpdateBefore) {}
 
 LogicalTableScan::LogicalTableScan(const LogicalTableScan& table, expression::ExpressionPtr pushed)
-    : LogicalNode(LogicalNodeKind::kTableScan, table.rowType, {}, ChangelogMode::kInsertOnly),
-      tableName(table.tableName),
-      physicalRowType(table.physicalRowType),
-      options(table.options),
-      partitionKeys(table.partitionKeys),
-      primaryKey(table.primaryKey),
-      projection(table.projection),
-      metadataKeys(table.metadataKeys),
-      partitions(table.partitions),
-      watermark(std::move(pushed)) {}
+    : LogicalTableScan(table, table.rowType, table.projection, table.partitions, std::move(pushed),
+                       table.generateUpdateBefore) {}
+
+LogicalTableScan::LogicalTableScan(const LogicalTableScan& table, bool withUpdateBefore)
+    : LogicalTableScan(table, table.rowType, table.projection, table.partitions, table.watermark,
+                       withUpdateBefore) {}
 
 std::string LogicalTableScan::describePartitions() const {
   if (!partitions) return "";

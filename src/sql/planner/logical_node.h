@@ -6,11 +6,12 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "connectors/source_changelog_mode.h"
 #include "eddy/row.h"
 #include "eddy/types/logical_type.h"
 #include "expression/bound_expression.h"
@@ -94,11 +95,12 @@ struct LogicalValues final : LogicalNode {
 struct LogicalTableScan final : LogicalNode {
   /// `metadata`: the METADATA columns the scan appends after the physical columns (their
   /// column names and the connector's metadata types), read by key (`metadataKeys`).
-  LogicalTableScan(std::string tableName, LogicalTypePtr physicalRowType,
-                   std::map<std::string, std::string> options,
-                   std::vector<std::string> partitionKeys = {},
-                   std::vector<RowField> metadata = {}, std::vector<std::string> metadataKeys = {},
-                   std::vector<int> primaryKey = {});
+  LogicalTableScan(
+      std::string tableName, LogicalTypePtr physicalRowType,
+      std::map<std::string, std::string> options, std::vector<std::string> partitionKeys = {},
+      std::vector<RowField> metadata = {}, std::vector<std::string> metadataKeys = {},
+      std::vector<int> primaryKey = {},
+      connectors::SourceChangelogMode changes = connectors::SourceChangelogMode::kInsertOnly);
   /// The same table producing `projection` (paths of field indices into the physical row
   /// type, see DynamicTableSource::applyProjection) as `producedRowType`.
   LogicalTableScan(const LogicalTableScan& table, std::vector<std::vector<int>> projection,
@@ -111,6 +113,9 @@ struct LogicalTableScan final : LogicalNode {
   /// The same table generating the watermark `watermark` (over its output columns) in its
   /// source, per split (watermark push-down).
   LogicalTableScan(const LogicalTableScan& table, expression::ExpressionPtr watermark);
+  /// The same upsert table whose ChangelogNormalize sends updates as +U alone, without the -U
+  /// of the old row (see withoutUpdateBefore).
+  LogicalTableScan(const LogicalTableScan& table, bool generateUpdateBefore);
   std::string describe() const override;
   const std::string tableName;  // catalog.database.table
   const LogicalTypePtr physicalRowType;
@@ -118,6 +123,12 @@ struct LogicalTableScan final : LogicalNode {
   const std::vector<std::string> partitionKeys;
   /// The table's PRIMARY KEY columns (indices into physicalRowType); empty without one.
   const std::vector<int> primaryKey;
+  /// What the source produces. Not insert-only: the scan's changelog is a retract one (an
+  /// upsert source's rows go through a ChangelogNormalize by the primary key).
+  const connectors::SourceChangelogMode changes;
+  /// Whether an upsert table's ChangelogNormalize sends the -U of an updated row (false where
+  /// the consumer takes upserts by the primary key, see withoutUpdateBefore).
+  const bool generateUpdateBefore = true;
   const std::optional<std::vector<std::vector<int>>> projection;
   /// Metadata keys read after the physical columns (Flink's SupportsReadingMetadata); a scan
   /// with metadata is not projected.
@@ -129,6 +140,13 @@ struct LogicalTableScan final : LogicalNode {
   /// Flink's text of the partitions read: `partitions=[{dt=2026-11-30, hm=10:00}, ..]`; empty
   /// when not pruned.
   std::string describePartitions() const;
+
+ private:
+  /// `table` with the given derived parts, the table's own copied (the others delegate here).
+  LogicalTableScan(const LogicalTableScan& table, LogicalTypePtr producedRowType,
+                   std::optional<std::vector<std::vector<int>>> projection,
+                   std::optional<std::vector<std::vector<std::optional<std::string>>>> partitions,
+                   expression::ExpressionPtr watermark, bool generateUpdateBefore);
 };
 
 /// The DataStream<Row> a StreamTableEnvironment reads (fromDataStream, fromChangelogStream):

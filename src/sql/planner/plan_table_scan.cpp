@@ -71,11 +71,36 @@ void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* express
   }
 }
 
+connectors::ConnectorContext connectorContextOf(const LogicalTableScan& scan, bool streaming) {
+  connectors::ConnectorContext context{scan.tableName, scan.physicalRowType, scan.options,
+                                       streaming,      scan.partitionKeys,   {}};
+  for (int column : scan.primaryKey) {
+    context.primaryKey.push_back(
+        scan.physicalRowType->getFields()[static_cast<size_t>(column)].name);
+  }
+  return context;
+}
+
 LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName,
                              MetadataKeys keyCheck,
                              const function::BindingContext& context) {
   LogicalTypePtr physical = physicalRowTypeOf(table, tableName, /*primaryKeyNotNull=*/false);
+  // The connector's source, asked what it reads: its metadata and the kinds of its rows. An
+  // invalid table (null here) fails when the job is built, with its own message.
+  std::unique_ptr<connectors::DynamicTableSource> source;
+  std::string connector = "?";
+  if (keyCheck == MetadataKeys::kCheck) {
+    connectors::ConnectorContext sourceContext{tableName,           physical, table.options, true,
+                                               table.partitionKeys, {}};
+    if (const auto& key = table.schema.getPrimaryKey()) sourceContext.primaryKey = key->columnNames;
+    try {
+      const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(sourceContext);
+      connector = factory.factoryIdentifier();
+      source = factory.createDynamicTableSource(sourceContext);
+    } catch (const std::exception&) {
+    }
+  }
   // METADATA columns: the keys the connector reads after the physical columns, each cast to
   // the declared type (which must be castable from the metadata's type).
   std::vector<RowField> metadataFields;
@@ -92,18 +117,8 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
       declaredMetadataTypes.push_back(declared);
       continue;
     }
-    std::map<std::string, LogicalTypePtr> readable;
-    std::string connector = "?";
-    try {
-      connectors::ConnectorContext context{tableName, physical, table.options, true,
-                                           table.partitionKeys};
-      const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-      connector = factory.factoryIdentifier();
-      readable = factory.createDynamicTableSource(context)->listReadableMetadata();
-    } catch (const ValidationException&) {
-      // An invalid table fails when the job is built, with its own message.
-      continue;
-    }
+    if (!source) continue;  // an invalid table fails when the job is built, with its message
+    const std::map<std::string, LogicalTypePtr> readable = source->listReadableMetadata();
     auto found = readable.find(key);
     if (found == readable.end()) {
       std::string keys;
@@ -132,9 +147,10 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
     }
     if (primaryKey.size() != key->columnNames.size()) primaryKey.clear();
   }
-  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(tableName, physical, table.options,
-                                                           table.partitionKeys, metadataFields,
-                                                           metadataKeys, std::move(primaryKey));
+  LogicalNodePtr scan = std::make_shared<LogicalTableScan>(
+      tableName, physical, table.options, table.partitionKeys, metadataFields, metadataKeys,
+      std::move(primaryKey),
+      source ? source->changelogMode() : connectors::SourceChangelogMode::kInsertOnly);
   bool computed = std::any_of(table.schema.getColumns().begin(), table.schema.getColumns().end(),
                               [](const Schema::Column& column) {
                                 return std::holds_alternative<Schema::ComputedColumn>(column);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "catalog/catalog_manager.h"
+#include "connectors/dynamic_table_factory.h"
 #include "function/function_registry.h"
 #include "sql/planner/logical_node.h"
 
@@ -45,5 +46,9 @@ LogicalNodePtr planTableScan(const catalog::CatalogManager& catalogManager,
                              const catalog::CatalogBaseTable& table, const std::string& tableName,
                              MetadataKeys keyCheck = MetadataKeys::kCheck,
                              const function::BindingContext& context = {});
+
+/// What `scan`'s connector is told about its table (the job's mode: `streaming`).
+connectors::ConnectorContext connectorContextOf(const LogicalTableScan& scan,
+                                                bool streaming = true);
 
 }  // namespace eddy::sql

@@ -7,8 +7,11 @@
 namespace eddy::runtime::operators {
 
 ChangelogNormalizeOperator::ChangelogNormalizeOperator(LogicalTypePtr rowType,
-                                                       std::vector<int> keyColumns)
-    : rowType_(std::move(rowType)), keyColumns_(std::move(keyColumns)) {}
+                                                       std::vector<int> keyColumns,
+                                                       bool generateUpdateBefore)
+    : rowType_(std::move(rowType)),
+      keyColumns_(std::move(keyColumns)),
+      generateUpdateBefore_(generateUpdateBefore) {}
 
 ChangelogNormalizeOperator::~ChangelogNormalizeOperator() = default;
 
@@ -53,7 +56,7 @@ void ChangelogNormalizeOperator::processBatch(int, BatchPtr batch) {
       for (int c = 0; c < arity; ++c) row.push_back(chunk.column(c).valueAt(r));
       if (previous) {
         if (*previous == row) continue;
-        append(*previous, RowKind::UPDATE_BEFORE);
+        if (generateUpdateBefore_) append(*previous, RowKind::UPDATE_BEFORE);
         append(row, RowKind::UPDATE_AFTER);
       } else {
         append(row, RowKind::INSERT);

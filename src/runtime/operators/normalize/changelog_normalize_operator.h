@@ -26,7 +26,10 @@ namespace eddy::runtime::operators {
 
 class ChangelogNormalizeOperator final : public StreamOperator {
  public:
-  ChangelogNormalizeOperator(LogicalTypePtr rowType, std::vector<int> keyColumns);
+  /// `generateUpdateBefore` false: an update is +U alone, without the -U of the stored row
+  /// (for a consumer that takes upserts by the key).
+  ChangelogNormalizeOperator(LogicalTypePtr rowType, std::vector<int> keyColumns,
+                             bool generateUpdateBefore = true);
   ~ChangelogNormalizeOperator() override;
 
   void open(OperatorContext& context) override;
@@ -38,6 +41,7 @@ class ChangelogNormalizeOperator final : public StreamOperator {
 
   LogicalTypePtr rowType_;
   std::vector<int> keyColumns_;
+  bool generateUpdateBefore_;
   HeapKeyedStateBackend* stateBackend_ = nullptr;  // the task's, from the context
   ValueState<std::vector<Value>>* lastRow_ = nullptr;
   std::unique_ptr<vector::Chunk> output_;

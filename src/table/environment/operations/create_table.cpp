@@ -59,8 +59,12 @@ TableResult createTableAsQuery(OperationContext& context, const sql::CreateTable
   {
     connectors::ConnectorContext connector{
         identifier.asSummaryString(),
-        sql::physicalRowTypeOf(table, identifier.asSummaryString()), table.options,
-        context.isStreaming(), table.partitionKeys};
+        sql::physicalRowTypeOf(table, identifier.asSummaryString()),
+        table.options,
+        context.isStreaming(),
+        table.partitionKeys,
+        {}};
+    if (const auto& key = table.schema.getPrimaryKey()) connector.primaryKey = key->columnNames;
     connectors::FactoryRegistry::builtIn().factoryFor(connector).createDynamicTableSink(connector);
   }
   if (create.replace != sql::CreateTableStatement::Replace::kNo) {

@@ -167,8 +167,11 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
   plan = sql::optimize(bound, translation.optimizer);
 
   connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
-                                       target.table->options, translation.streaming,
-                                       target.table->partitionKeys};
+                                       target.table->options,        translation.streaming,
+                                       target.table->partitionKeys,  {}};
+  if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
+    context.primaryKey = primaryKey->columnNames;
+  }
   const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
   std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
   if (insert.overwrite) {
