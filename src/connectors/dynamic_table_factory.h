@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "connectors/source_changelog_mode.h"
@@ -192,6 +193,18 @@ class DynamicTableSink {
   /// the updating aggregate then emits +U alone; with a primary key on the table only when the
   /// updates are upserts by exactly that key.
   virtual bool consumesUpdateBefore() const { return true; }
+  /// The metadata keys the sink can write into what it writes, with their types (Flink's
+  /// SupportsWritingMetadata#listWritableMetadata), in the order their columns follow the
+  /// physical ones; none by default.
+  virtual std::vector<std::pair<std::string, LogicalTypePtr>> listWritableMetadata() const {
+    return {};
+  }
+  /// Makes the sink's operator take the values of `keys` (listed keys, in the listed order)
+  /// after the physical columns of its rows. Called from the planning thread before
+  /// createSinkOperator().
+  virtual void applyWritableMetadata(const std::vector<std::string>& keys) {
+    if (!keys.empty()) throw InternalError("This table sink writes no metadata.");
+  }
   /// Whether the sink can replace the table's data (Flink's SupportsOverwrite): INSERT
   /// OVERWRITE into a sink that cannot fails planning.
   virtual bool supportsOverwrite() const { return false; }

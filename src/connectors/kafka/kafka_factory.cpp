@@ -411,12 +411,6 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context, bool upsert) {
     const int64_t maxRows =
         options.getLong(kBufferFlushMaxRows, 0, std::numeric_limits<int32_t>::max()).value_or(0);
     const int64_t interval = options.getDurationMillis(kBufferFlushInterval).value_or(0);
-    if ((maxRows > 0) != (interval > 0)) {
-      throw ValidationException(fmt::format(
-          "'{}' and '{}' must be set to be greater than zero together to enable sink buffer "
-          "flushing.",
-          kBufferFlushMaxRows, kBufferFlushInterval));
-    }
     sink.bufferFlushMaxRows = maxRows;
     sink.bufferFlushIntervalMillis = interval;
   }
@@ -428,6 +422,16 @@ ParsedKafkaTable parseKafkaTable(const ConnectorContext& context, bool upsert) {
   table.layout = recordLayoutOf(context, upsert);
   factoryOf(table.format)
       .validate(formatContextOf(context, table.format, table.layout.valueRowType));
+  if (!upsert && table.keyFormat &&
+      factoryOf(*table.keyFormat)
+          .createDecodingFormat(formatContextOf(context, *table.keyFormat, table.layout.keyRowType))
+          ->producesChanges()) {
+    // Flink's KafkaDynamicTableFactory#getKeyDecodingFormat.
+    throw ValidationException(fmt::format(
+        "A key format should only deal with INSERT-only records. But {} has a changelog mode of "
+        "[INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE].",
+        table.keyFormat->identifier));
+  }
   if (upsert) {
     // Flink's UpsertKafkaDynamicTableFactory#validateFormat: both formats insert-only.
     struct Part {
@@ -500,6 +504,12 @@ class KafkaTableSink final : public DynamicTableSink {
   /// with a changelog value format every kind, else +I only (the format's changelog mode).
   bool acceptsUpdates() const override { return spec_.upsert || spec_.format->consumesChanges(); }
   bool consumesUpdateBefore() const override { return !spec_.upsert; }
+  std::vector<std::pair<std::string, LogicalTypePtr>> listWritableMetadata() const override {
+    return kafkaWritableMetadata();
+  }
+  void applyWritableMetadata(const std::vector<std::string>& keys) override {
+    spec_.metadataKeys = keys;
+  }
 
  private:
   KafkaSinkSpec spec_;
@@ -523,7 +533,6 @@ std::set<std::string> KafkaTableFactory::optionalOptions() const {
             kBoundedMode,
             kBoundedSpecificOffsets,
             kBoundedTimestamp,
-            kDiscoveryInterval,
             kBufferFlushMaxRows,
             kBufferFlushInterval,
             kDeliveryGuarantee,
@@ -633,6 +642,13 @@ std::unique_ptr<DynamicTableSink> KafkaTableFactory::createDynamicTableSink(
         fmt::join(table.topics, ", ")));
   }
   table.sink.topic = table.topics.front();
+  if ((table.sink.bufferFlushMaxRows > 0) != (table.sink.bufferFlushIntervalMillis > 0)) {
+    // Flink's SinkBufferFlushMode (checked for sinks only).
+    throw ValidationException(fmt::format(
+        "'{}' and '{}' must be set to be greater than zero together to enable sink buffer "
+        "flushing.",
+        kBufferFlushMaxRows, kBufferFlushInterval));
+  }
   const RecordLayout& layout = table.layout;
   table.sink.format =
       factoryOf(table.format)

@@ -1,15 +1,17 @@
 // KafkaTableFactory: the 'kafka' and 'upsert-kafka' connectors (Flink's Kafka SQL connectors,
 // KafkaDynamicTableFactory and UpsertKafkaDynamicTableFactory), on librdkafka: a table is a
 // Kafka topic whose record values (and, with a key format, keys) are rows in a format (csv,
-// json). docs/connectors.md "kafka" and "upsert-kafka" list every option with what it does in
-// eddy; the options, defaults and messages are Flink's.
+// json, or for the values of 'kafka' a changelog format: debezium-json, canal-json,
+// maxwell-json). docs/connectors.md "kafka" and "upsert-kafka" list every option with what it
+// does in eddy; the options, defaults and messages are Flink's.
 //
 // 'kafka': an append-only table. 'properties.bootstrap.servers' and 'format' (or
 // 'value.format') are required; 'topic' (a ';' list) or 'topic-pattern', 'properties.*'
 // (librdkafka's, unknown ones rejected by name), 'key.format' with 'key.fields',
 // 'key.fields-prefix', 'value.fields-include', the scan.startup.* and scan.bounded.* modes,
 // 'scan.topic-partition-discovery.interval', 'sink.partitioner' (default, fixed, round-robin),
-// 'sink.delivery-guarantee' (at-least-once, none), 'sink.parallelism'.
+// 'sink.delivery-guarantee' (at-least-once, none), 'sink.parallelism'. The value format may be
+// a changelog format (the table is then a changelog); the key format may not.
 //
 // 'upsert-kafka': a table with a PRIMARY KEY whose records are upserts by it: the key is the
 // primary key's columns in 'key.format', the value the row in 'value.format' (both required),
@@ -18,8 +20,9 @@
 // sink writes +I/+U rows as records and -D rows as tombstones, with
 // 'sink.buffer-flush.max-rows' / '.interval' keeping only each key's last row in between.
 //
+// A sink writes the persisted METADATA columns 'headers' and 'timestamp' into its records.
 // Not supported yet, refused by name: 'sink.partitioner' = a class, 'sink.delivery-guarantee'
-// = 'exactly-once', writable metadata. See kafka_source.h and kafka_sink.h for the runtime.
+// = 'exactly-once'. See kafka_source.h and kafka_sink.h for the runtime.
 // Stateless; see dynamic_table_factory.h for the threading contract.
 #pragma once
 

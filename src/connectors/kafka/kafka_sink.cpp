@@ -15,6 +15,12 @@ namespace eddy::connectors {
 
 namespace {
 
+/// What a record carries besides its key and value (the sink's metadata columns).
+struct RecordMetadata {
+  int64_t timestamp = 0;  // 0: none, the producer's clock
+  std::vector<std::pair<std::string, std::optional<Bytes>>> headers;
+};
+
 class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
  public:
   KafkaSinkWriter(const KafkaSinkSpec& spec, int subtask, runtime::ProcessingTimeService* timers)
@@ -81,10 +87,11 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
         if (!tombstone) serializer_->serialize(valueRows, row, record_);
         key_.clear();
         if (keys) keySerializer_->serialize(*keys, row, key_);
+        if (!spec_.metadataKeys.empty()) readMetadata(chunk, row);
         if (spec_.bufferFlushMaxRows > 0) {
           buffer(tombstone);
         } else {
-          produce(keys.has_value(), tombstone);
+          produce(keys ? &key_ : nullptr, tombstone ? nullptr : &record_, metadata_);
         }
       }
     }
@@ -103,6 +110,7 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
   }
 
   void close() override {
+    *alive_ = false;  // a pending flush timer does nothing now
     if (topic_ != nullptr) {
       rd_kafka_topic_destroy(topic_);
       topic_ = nullptr;
@@ -135,54 +143,125 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     return projected;
   }
 
+  /// Reads the metadata columns of `row` (after the physical ones) into metadata_.
+  void readMetadata(const vector::Chunk& chunk, int64_t row) {
+    metadata_.timestamp = 0;
+    metadata_.headers.clear();
+    const int first = chunk.columnCount() - static_cast<int>(spec_.metadataKeys.size());
+    for (size_t k = 0; k < spec_.metadataKeys.size(); ++k) {
+      const vector::Vector& column = chunk.column(first + static_cast<int>(k));
+      if (column.isNull(row)) continue;
+      const Value value = column.valueAt(row);
+      if (spec_.metadataKeys[k] == "timestamp") {
+        metadata_.timestamp = value.get<Instant>().toEpochMilli();
+        continue;
+      }
+      for (const auto& [name, bytes] : value.get<ValueMap>()) {  // headers
+        if (name.isNull()) continue;                             // a header needs a name
+        metadata_.headers.emplace_back(
+            name.get<std::string>(),
+            bytes.isNull() ? std::nullopt : std::optional<Bytes>(bytes.get<Bytes>()));
+      }
+    }
+  }
+
   /// Keeps the record in key_ and record_ as its key's last one (Flink's ReducingUpsertWriter),
-  /// sending the buffer once it holds 'sink.buffer-flush.max-rows' keys; the first record
-  /// after a flush schedules the next one 'sink.buffer-flush.interval' later.
+  /// sending the buffer once it holds 'sink.buffer-flush.max-rows' keys or the interval has
+  /// passed since the first record after the last flush (a processing-time timer).
   void buffer(bool tombstone) {
+    if (buffered_.empty() && timers_ != nullptr)
+      firstBufferedAt_ = timers_->currentProcessingTime();
     auto [entry, added] = bufferedIndex_.try_emplace(key_, buffered_.size());
     if (added) {
-      buffered_.push_back(BufferedRecord{key_, record_, tombstone});
+      buffered_.push_back(BufferedRecord{key_, record_, tombstone, metadata_});
     } else {
       BufferedRecord& last = buffered_[entry->second];
       last.value.swap(record_);
       last.tombstone = tombstone;
+      last.metadata = metadata_;
     }
     if (static_cast<int64_t>(buffered_.size()) >= spec_.bufferFlushMaxRows) {
       flushBuffer();
     } else if (!flushScheduled_ && timers_ != nullptr) {
-      flushScheduled_ = true;
-      timers_->registerTimer(timers_->currentProcessingTime() + spec_.bufferFlushIntervalMillis,
-                             [this](int64_t) {
-                               flushScheduled_ = false;
-                               flushBuffer();
-                             });
+      scheduleFlush(firstBufferedAt_ + spec_.bufferFlushIntervalMillis);
     }
   }
 
-  /// Sends the buffered records, in the order their keys came first.
+  /// Flushes the buffer at `time`, or later when it was emptied and filled again since.
+  void scheduleFlush(int64_t time) {
+    flushScheduled_ = true;
+    timers_->registerTimer(time, [this, alive = alive_](int64_t now) {
+      if (!*alive) return;  // the writer closed
+      flushScheduled_ = false;
+      if (buffered_.empty()) return;
+      const int64_t due = firstBufferedAt_ + spec_.bufferFlushIntervalMillis;
+      if (now < due) {
+        scheduleFlush(due);
+      } else {
+        flushBuffer();
+      }
+    });
+  }
+
+  /// Sends the buffered records, in the order their keys came first. A record that cannot be
+  /// sent stays buffered with those after it.
   void flushBuffer() {
-    for (BufferedRecord& entry : buffered_) {
-      key_.swap(entry.key);
-      record_.swap(entry.value);
-      produce(true, entry.tombstone);
+    size_t sent = 0;
+    try {
+      for (; sent < buffered_.size(); ++sent) {
+        const BufferedRecord& entry = buffered_[sent];
+        produce(&entry.key, entry.tombstone ? nullptr : &entry.value, entry.metadata);
+      }
+    } catch (...) {
+      buffered_.erase(buffered_.begin(), buffered_.begin() + static_cast<std::ptrdiff_t>(sent));
+      bufferedIndex_.clear();
+      for (size_t i = 0; i < buffered_.size(); ++i) bufferedIndex_.emplace(buffered_[i].key, i);
+      throw;
     }
     buffered_.clear();
     bufferedIndex_.clear();
   }
 
-  void produce(bool keyed, bool tombstone = false) {
+  /// Sends one record: `key` (null: none), `value` (null: a tombstone) and `metadata`.
+  void produce(const std::string* key, const std::string* value, const RecordMetadata& metadata) {
     int32_t partition = partition_;
     if (!partitions_.empty()) {
       partition = partitions_[next_];
       next_ = (next_ + 1) % partitions_.size();
     }
     while (true) {
-      const int result =
-          rd_kafka_produce(topic_, partition, RD_KAFKA_MSG_F_COPY,
-                           tombstone ? nullptr : record_.data(), tombstone ? 0 : record_.size(),
-                           keyed ? key_.data() : nullptr, keyed ? key_.size() : 0, nullptr);
-      if (result == 0) return;
-      const rd_kafka_resp_err_t error = rd_kafka_last_error();
+      rd_kafka_resp_err_t error = RD_KAFKA_RESP_ERR_NO_ERROR;
+      if (spec_.metadataKeys.empty()) {
+        const int result = rd_kafka_produce(
+            topic_, partition, RD_KAFKA_MSG_F_COPY,
+            value != nullptr ? const_cast<char*>(value->data()) : nullptr,
+            value != nullptr ? value->size() : 0, key != nullptr ? key->data() : nullptr,
+            key != nullptr ? key->size() : 0, nullptr);
+        if (result == 0) return;
+        error = rd_kafka_last_error();
+      } else {
+        // The headers are the producer's once it takes the record, else still ours.
+        rd_kafka_headers_t* headers = nullptr;
+        if (!metadata.headers.empty()) {
+          headers = rd_kafka_headers_new(metadata.headers.size());
+          for (const auto& [name, bytes] : metadata.headers) {
+            rd_kafka_header_add(headers, name.data(), static_cast<ssize_t>(name.size()),
+                                bytes ? bytes->data() : nullptr,
+                                bytes ? static_cast<ssize_t>(bytes->size()) : 0);
+          }
+        }
+        error = rd_kafka_producev(
+            client_->get(), RD_KAFKA_V_RKT(topic_), RD_KAFKA_V_PARTITION(partition),
+            RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+            // (Each argument parenthesized: the macros cast them.)
+            RD_KAFKA_V_VALUE((value != nullptr ? const_cast<char*>(value->data()) : nullptr),
+                             (value != nullptr ? value->size() : 0)),
+            RD_KAFKA_V_KEY((key != nullptr ? key->data() : nullptr),
+                           (key != nullptr ? key->size() : 0)),
+            RD_KAFKA_V_TIMESTAMP(metadata.timestamp), RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_END);
+        if (error == RD_KAFKA_RESP_ERR_NO_ERROR) return;
+        if (headers != nullptr) rd_kafka_headers_destroy(headers);
+      }
       if (error != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
         throw ConnectorException(fmt::format("The sink of table '{}' cannot send to Kafka topic '{}': {}",
                                              spec_.tableName, spec_.topic, rd_kafka_err2str(error)));
@@ -198,6 +277,7 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
     std::string key;
     std::string value;
     bool tombstone;
+    RecordMetadata metadata;
   };
 
   const KafkaSinkSpec& spec_;
@@ -206,6 +286,8 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
   std::vector<BufferedRecord> buffered_;
   std::unordered_map<std::string, size_t> bufferedIndex_;  // key bytes -> index in buffered_
   bool flushScheduled_ = false;
+  int64_t firstBufferedAt_ = 0;  // when the first record entered the empty buffer
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // false once closed
   std::unique_ptr<formats::RowSerializer> keySerializer_;  // null without a key format
   bool orderedValue_ = true;  // the value columns are the first ones, in order
   bool changes_ = false;      // the value format writes rows of every kind (debezium-json, ..)
@@ -217,10 +299,17 @@ class KafkaSinkWriter final : public connector::SinkWriter<vector::Chunk> {
   int32_t partition_ = RD_KAFKA_PARTITION_UA;
   std::string record_;  // reused
   std::string deliveryError_;
+  RecordMetadata metadata_;  // the record's, for produce()
   connector::SinkWriterContext writerContext_;
 };
 
 }  // namespace
+
+std::vector<std::pair<std::string, LogicalTypePtr>> kafkaWritableMetadata() {
+  return {{"headers", LogicalType::map(LogicalType::varchar(LogicalType::kMaxLength),
+                                       LogicalType::varbinary(LogicalType::kMaxLength))},
+          {"timestamp", LogicalType::localZonedTimestamp(3)}};
+}
 
 std::unique_ptr<connector::SinkWriter<vector::Chunk>> KafkaSink::createWriter(
     connector::WriterInitContext& context) const {

@@ -27,6 +27,9 @@
 // after it may be written again after a restore. 'none' flushes only at the end of input.
 // 'exactly-once' (Kafka transactions) is not there yet; the factory refuses it by name.
 //
+// Metadata columns: 'headers' and 'timestamp' (kafkaWritableMetadata), declared as persisted
+// METADATA columns, become each record's headers and timestamp.
+//
 // Errors: a record librdkafka reports as not delivered fails the job with a ConnectorException
 // naming the table, the topic and librdkafka's error, at the next flush or write (Flink's
 // KafkaWriter#checkAsyncException). For 'kafka', a row that is not +I fails it too (the planner
@@ -37,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eddy/connector/sink.h"
@@ -70,7 +74,15 @@ struct KafkaSinkSpec {
   /// upsert-kafka's 'sink.buffer-flush.max-rows' and '.interval' (both 0: no buffering).
   int64_t bufferFlushMaxRows = 0;
   int64_t bufferFlushIntervalMillis = 0;
+  /// The metadata written (keys of kafkaWritableMetadata), whose columns follow the physical
+  /// ones: each record's "headers" and "timestamp".
+  std::vector<std::string> metadataKeys;
 };
+
+/// The metadata a Kafka sink can write, Flink's keys, types and order: headers
+/// (MAP<STRING, BYTES>: a record header per entry, a NULL value a header without one) and
+/// timestamp (TIMESTAMP_LTZ(3): the record's timestamp; NULL lets the producer set it).
+std::vector<std::pair<std::string, LogicalTypePtr>> kafkaWritableMetadata();
 
 /// Writes rows to a Kafka topic. See the file comment. Immutable.
 class KafkaSink final : public connector::Sink<vector::Chunk> {

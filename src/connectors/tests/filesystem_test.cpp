@@ -582,7 +582,13 @@ TEST(FileSystemTest, MetadataColumnsReadEachRowsFile) {
   env->executeSql("CREATE TABLE persisted (id INT, x STRING METADATA FROM 'file.name') WITH ("
                   "'connector' = 'filesystem', 'path' = '" + directory.path().string() +
                   "', 'format' = 'csv')");
+  // An INSERT gives the persisted columns, the metadata one included (Flink's).
   EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO persisted VALUES (1)"); }),
+            "Column types of query result and sink for "
+            "'default_catalog.default_database.persisted' do not match.\nCause: Different number "
+            "of columns.\n\nQuery schema: [EXPR$0: INT NOT NULL]\nSink schema:  [id: INT, x: "
+            "STRING]");
+  EXPECT_EQ(errorOf([&] { env->executeSql("INSERT INTO persisted VALUES (1, 'f')"); }),
             "Invalid metadata key 'file.name' in column 'x' of table "
             "'default_catalog.default_database.persisted'. The connector supports no metadata "
             "keys for writing; declare the column VIRTUAL to read it only.");

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -104,6 +105,68 @@ TEST(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetTimestampAndHe
                                         "+I[c, orders, 0, 0, CreateTime, true, eu, 2]"}))
         << (batch ? "BATCH" : "STREAMING");
   }
+}
+
+// Persisted METADATA columns are written (Flink's SupportsWritingMetadata): each record's
+// headers and timestamp, in the sink's order whatever the declared one, read back by kcat and by
+// the same table.
+TEST(KafkaTest, MetadataColumnsWriteEachRecordsHeadersAndTimestamp) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"events:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  tableEnv->executeSql(
+      "CREATE TABLE events (ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', id STRING, "
+      "hdrs MAP<STRING, BYTES> METADATA FROM 'headers', `offset` BIGINT METADATA VIRTUAL) WITH "
+      "('connector' = 'kafka', 'topic' = 'events', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() +
+      "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = "
+      "'latest-offset')");
+  tableEnv
+      ->executeSql(
+          "INSERT INTO events VALUES (TO_TIMESTAMP_LTZ(1700000000123, 3), 'a', "
+          "MAP['zone', CAST('eu' AS BYTES), 'tier', CAST('gold' AS BYTES)]), "
+          "(CAST(NULL AS TIMESTAMP_LTZ(3)), 'b', MAP['zone', CAST(NULL AS BYTES)])")
+      .await();
+  TemporaryDirectory directory("eddy-kafka-test-");
+  const std::filesystem::path file = directory.path() / "out";
+  ASSERT_EQ(run("kcat -C -b " + cluster.bootstrap() +
+                " -t events -p 0 -o beginning -e -q -f '%T|%h|%s\\n' > " + file.string()),
+            0);
+  std::istringstream lines(testing::readFile(file));
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_EQ(first, R"(1700000000123|zone=eu,tier=gold|{"id":"a"})");
+  // No timestamp: the producer's clock (within the last 10 minutes).
+  const int64_t stamped = std::stoll(second.substr(0, second.find('|')));
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  EXPECT_LT(std::abs(now - stamped), 600'000) << second;
+  EXPECT_EQ(second.substr(second.find('|')), R"(|zone=NULL|{"id":"b"})");  // a header without value
+  EXPECT_EQ(sortedRows(tableEnv->executeSql(
+                "SELECT id, `offset`, ts = TO_TIMESTAMP_LTZ(1700000000123, 3), "
+                "CAST(hdrs['zone'] AS STRING), CARDINALITY(hdrs) FROM events")),
+            (std::vector<std::string>{"+I[a, 0, true, eu, 2]", "+I[b, 1, false, null, 1]"}));
+  // Keys the sink does not write, and types it cannot take (Flink's messages).
+  tableEnv->executeSql(
+      "CREATE TABLE offsets (id STRING, o BIGINT METADATA FROM 'offset') WITH ('connector' = "
+      "'kafka', 'topic' = 'events', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() + "', 'format' = 'json')");
+  EXPECT_EQ(testing::validationMessage(
+                [&] { tableEnv->executeSql("INSERT INTO offsets VALUES ('c', 1)").await(); }),
+            "Invalid metadata key 'offset' in column 'o' of table "
+            "'default_catalog.default_database.offsets'. The connector 'kafka' supports the "
+            "following metadata keys for writing:\nheaders\ntimestamp");
+  tableEnv->executeSql(
+      "CREATE TABLE flags (id STRING, ts BOOLEAN METADATA FROM 'timestamp') WITH ('connector' = "
+      "'kafka', 'topic' = 'events', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() + "', 'format' = 'json')");
+  EXPECT_EQ(testing::validationMessage(
+                [&] { tableEnv->executeSql("INSERT INTO flags VALUES ('c', true)").await(); }),
+            "Invalid data type for metadata column 'ts' of table "
+            "'default_catalog.default_database.flags'. The column cannot be declared as "
+            "'BOOLEAN' because the type must be castable to metadata type 'TIMESTAMP_LTZ(3)'.");
 }
 
 TEST(KafkaTest, ATopicPatternReadsEveryTopicWhoseNameMatches) {
@@ -841,6 +904,10 @@ TEST(KafkaTest, OptionsAreValidatedWithFlinksMessages) {
                                          {"value.fields-include", "EXCEPT_KEY"}})),
             "All fields in 'key.fields' must be prefixed with 'k_' when option 'key.fields-prefix' "
             "is set but field 'order_id' is not prefixed.");
+  EXPECT_EQ(
+      kafkaValidationMessage(with({{"key.format", "debezium-json"}, {"key.fields", "order_id"}})),
+      "A key format should only deal with INSERT-only records. But debezium-json has a "
+      "changelog mode of [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE].");
   EXPECT_EQ(kafkaValidationMessage(with({{"value.fields-include", "SOME"}})),
             "Invalid value 'SOME' for key 'value.fields-include' of table 't': expected 'ALL' or "
             "'EXCEPT_KEY'.");

@@ -39,17 +39,76 @@ LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
   return LogicalType::row(std::move(fields), false);
 }
 
-void checkNoWritableMetadata(const catalog::CatalogBaseTable& table, const std::string& tableName) {
+LogicalTypePtr persistedRowTypeOf(const catalog::CatalogBaseTable& table) {
+  // The physical columns as a sink enforces them (the primary key's NOT NULL).
+  const LogicalTypePtr physical = physicalRowTypeOf(table, /*tableName=*/"");
+  std::vector<RowField> fields;
   for (const Schema::Column& column : table.schema.getColumns()) {
+    if (const auto* physicalColumn = std::get_if<Schema::PhysicalColumn>(&column)) {
+      fields.push_back(
+          physical
+              ->getFields()[static_cast<size_t>(physical->getFieldIndex(physicalColumn->name))]);
+    } else if (const auto* metadata = std::get_if<Schema::MetadataColumn>(&column);
+               metadata && !metadata->isVirtual) {
+      fields.push_back(RowField{metadata->name, logicalTypeOf(metadata->type), std::nullopt});
+    }
+  }
+  return LogicalType::row(std::move(fields), false);
+}
+
+WritableMetadata writableMetadataOf(const catalog::CatalogBaseTable& table,
+                                    const std::string& tableName, const std::string& connector,
+                                    const connectors::DynamicTableSink& sink) {
+  const std::vector<std::pair<std::string, LogicalTypePtr>> writable = sink.listWritableMetadata();
+  WritableMetadata layout;
+  struct Declared {
+    int position;  // among the persisted columns
+    const Schema::MetadataColumn* column;
+  };
+  std::map<std::string, Declared> declared;  // by key
+  int position = 0;
+  for (const Schema::Column& column : table.schema.getColumns()) {
+    if (std::holds_alternative<Schema::PhysicalColumn>(column)) {
+      layout.persistedColumns.push_back(position++);
+      continue;
+    }
     const auto* metadata = std::get_if<Schema::MetadataColumn>(&column);
-    if (metadata && !metadata->isVirtual) {
+    if (!metadata || metadata->isVirtual) continue;
+    const std::string key = metadata->metadataKey.value_or(metadata->name);
+    if (writable.empty()) {
       throw ValidationException(
-          "Invalid metadata key '" + metadata->metadataKey.value_or(metadata->name) +
-          "' in column '" + metadata->name + "' of table '" + tableName +
+          "Invalid metadata key '" + key + "' in column '" + metadata->name + "' of table '" +
+          tableName +
           "'. The connector supports no metadata keys for writing; declare the column VIRTUAL "
           "to read it only.");
     }
+    auto found = std::find_if(writable.begin(), writable.end(),
+                              [&key](const auto& entry) { return entry.first == key; });
+    if (found == writable.end()) {
+      std::string keys;
+      for (const auto& [name, type] : writable) keys += "\n" + name;
+      throw ValidationException("Invalid metadata key '" + key + "' in column '" + metadata->name +
+                                "' of table '" + tableName + "'. The connector '" + connector +
+                                "' supports the following metadata keys for writing:" + keys);
+    }
+    const LogicalTypePtr type = logicalTypeOf(metadata->type);
+    if (!function::isCastSupported(*type, *found->second)) {
+      throw ValidationException("Invalid data type for metadata column '" + metadata->name +
+                                "' of table '" + tableName +
+                                "'. The column cannot be declared as '" + type->asSummaryString() +
+                                "' because the type must be castable to metadata type '" +
+                                found->second->asSummaryString() + "'.");
+    }
+    declared.emplace(key, Declared{position++, metadata});
   }
+  for (const auto& [key, type] : writable) {  // the sink's order
+    auto column = declared.find(key);
+    if (column == declared.end()) continue;
+    layout.persistedColumns.push_back(column->second.position);
+    layout.keys.push_back(key);
+    layout.types.push_back(type);
+  }
+  return layout;
 }
 
 void checkWatermarkTypes(const LogicalType& timeType, const LogicalType* expressionType) {

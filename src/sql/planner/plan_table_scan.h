@@ -30,9 +30,29 @@ LogicalTypePtr logicalTypeOf(const Schema::ColumnType& type);
 LogicalTypePtr physicalRowTypeOf(const catalog::CatalogBaseTable& table,
                                  const std::string& tableName,
                                  bool primaryKeyNotNull = true);
-/// An INSERT into `table`: throws ValidationException naming a persisted (not VIRTUAL)
-/// METADATA column, as no connector writes metadata yet.
-void checkNoWritableMetadata(const catalog::CatalogBaseTable& table, const std::string& tableName);
+/// ROW<...> of a catalog table's persisted columns: the physical ones and the METADATA ones not
+/// declared VIRTUAL, in declared order with their declared types (the row an INSERT's query
+/// gives, Flink's persisted columns).
+LogicalTypePtr persistedRowTypeOf(const catalog::CatalogBaseTable& table);
+
+/// The columns a sink consumes, in terms of the persisted ones: the physical columns in order,
+/// then the persisted METADATA columns in the order of the sink's listWritableMetadata()
+/// (Flink's DynamicSinkUtils).
+struct WritableMetadata {
+  /// Per consumed column, its position among the persisted columns.
+  std::vector<int> persistedColumns;
+  /// The metadata keys written, in consumed order, with the sink's types for them.
+  std::vector<std::string> keys;
+  std::vector<LogicalTypePtr> types;
+};
+/// The WritableMetadata of an INSERT into `table` through `sink` (of the connector
+/// `connector`). Throws ValidationException in Flink's words for a key the sink does not write
+/// ("Invalid metadata key 'offset' in column 'o' of table '..'. The connector 'kafka' supports
+/// the following metadata keys for writing:\nheaders\ntimestamp") and a declared type that
+/// cannot be cast to the key's type.
+WritableMetadata writableMetadataOf(const catalog::CatalogBaseTable& table,
+                                    const std::string& tableName, const std::string& connector,
+                                    const connectors::DynamicTableSink& sink);
 
 /// How planTableScan types a METADATA column: by what the connector reads under its key (a
 /// key the connector does not offer fails), or by its declared type alone (CREATE/ALTER TABLE

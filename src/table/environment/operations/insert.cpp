@@ -112,17 +112,49 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
                               "' is not allowed; insert into a table");
   }
   sql::LogicalNodePtr plan = insert.plan;
-  sql::checkNoWritableMetadata(*target.table, identifier.asSummaryString());
-  LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
-  const auto& queryFields = plan->rowType->getFields();
-  const auto& sinkFields = sinkType->getFields();
-  if (queryFields.size() != sinkFields.size()) {
+  // The query gives the persisted columns (physical and written metadata), in declared order.
+  LogicalTypePtr sinkType = sql::persistedRowTypeOf(*target.table);
+  if (plan->rowType->getFieldCount() != sinkType->getFieldCount()) {
     throw ValidationException(
         "Column types of query result and sink for '" + identifier.asSummaryString() +
         "' do not match.\nCause: Different number of columns.\n\n"
         "Query schema: " +
         describeColumns(*plan->rowType) + "\nSink schema:  " + describeColumns(*sinkType));
   }
+  connectors::ConnectorContext context{
+      identifier.asSummaryString(),
+      sql::physicalRowTypeOf(*target.table, identifier.asSummaryString()),
+      target.table->options,
+      translation.streaming,
+      target.table->partitionKeys,
+      {}};
+  if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
+    context.primaryKey = primaryKey->columnNames;
+  }
+  const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
+  std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
+  // The sink consumes the physical columns, then the metadata ones in its own order (Flink's
+  // SupportsWritingMetadata): the query's columns reordered so, each cast to its declared type
+  // below and a metadata column then to the key's type.
+  const sql::WritableMetadata metadata = sql::writableMetadataOf(
+      *target.table, identifier.asSummaryString(), factory.factoryIdentifier(), *sink);
+  if (!metadata.keys.empty()) {
+    std::vector<expression::ExpressionPtr> columns;
+    std::vector<RowField> fields;
+    for (int persisted : metadata.persistedColumns) {
+      columns.push_back(expression::column(persisted, plan->rowType->getFields()[persisted].type));
+      fields.push_back(sinkType->getFields()[static_cast<size_t>(persisted)]);
+    }
+    std::vector<std::string> names;
+    for (const RowField& field : plan->rowType->getFields()) names.push_back(field.name);
+    std::vector<std::string> reordered;
+    for (int persisted : metadata.persistedColumns) reordered.push_back(names[persisted]);
+    plan = std::make_shared<sql::LogicalProject>(plan, std::move(columns), std::move(reordered));
+    sinkType = LogicalType::row(std::move(fields), false);
+    sink->applyWritableMetadata(metadata.keys);
+  }
+  const auto& queryFields = plan->rowType->getFields();
+  const auto& sinkFields = sinkType->getFields();
   // Implicit casts to the sink's column types (an impossible cast names the columns).
   std::vector<expression::ExpressionPtr> casts;
   std::vector<std::string> names;
@@ -160,20 +192,19 @@ AddedSink addInsertSink(catalog::CatalogManager& catalogs, StreamExecutionEnviro
     }
     names.push_back(sinkFields[i].name);
   }
+  // The metadata columns (the last ones) cast from their declared types to the keys' types.
+  const size_t firstMetadata = sinkFields.size() - metadata.keys.size();
+  for (size_t k = 0; k < metadata.keys.size(); ++k) {
+    casts[firstMetadata + k] =
+        expression::castIfNeeded(casts[firstMetadata + k], metadata.types[k],
+                                 function::BindingContext{translation.sessionTimeZone});
+  }
   const sql::LogicalNodePtr bound =
       std::make_shared<sql::LogicalProject>(plan, std::move(casts), std::move(names));
   // What the sink consumes (its changelog, the -U it gets, the upsert materializer) is decided
   // on the optimized plan (as Flink infers changelog modes after its logical rewrites).
   plan = sql::optimize(bound, translation.optimizer);
 
-  connectors::ConnectorContext context{identifier.asSummaryString(), sinkType,
-                                       target.table->options,        translation.streaming,
-                                       target.table->partitionKeys,  {}};
-  if (const auto& primaryKey = target.table->schema.getPrimaryKey()) {
-    context.primaryKey = primaryKey->columnNames;
-  }
-  const auto& factory = connectors::FactoryRegistry::builtIn().factoryFor(context);
-  std::unique_ptr<connectors::DynamicTableSink> sink = factory.createDynamicTableSink(context);
   if (insert.overwrite) {
     if (!sink->supportsOverwrite()) {
       throw ValidationException(
@@ -283,7 +314,7 @@ table::InsertPlan table::TableEnvironmentImpl::planInsert(const sql::InsertState
   // the query's columns go to the listed columns, in that order, or else to the columns that
   // are not static, in table order; the table's other columns get NULL (Calcite's rules and
   // messages).
-  LogicalTypePtr sinkType = sql::physicalRowTypeOf(*target.table, identifier.asSummaryString());
+  LogicalTypePtr sinkType = sql::persistedRowTypeOf(*target.table);
   const auto& sinkFields = sinkType->getFields();
   std::vector<expression::ExpressionPtr> staticValues(sinkFields.size());
   const std::vector<std::string>& keys = target.table->partitionKeys;
