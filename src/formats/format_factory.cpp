@@ -6,6 +6,7 @@
 #include "formats/csv/csv_format_factory.h"
 #include "formats/json/changelog_json_formats.h"
 #include "formats/json/json_format_factory.h"
+#include "formats/raw/raw_format_factory.h"
 
 namespace eddy::formats {
 
@@ -42,6 +43,7 @@ const FormatFactoryRegistry& FormatFactoryRegistry::builtIn() {
     FormatFactoryRegistry builtIns;
     builtIns.add(std::make_unique<CsvFormatFactory>());
     builtIns.add(std::make_unique<JsonFormatFactory>());
+    builtIns.add(std::make_unique<RawFormatFactory>());
     for (ChangelogEnvelope envelope :
          {ChangelogEnvelope::kDebezium, ChangelogEnvelope::kCanal, ChangelogEnvelope::kMaxwell}) {
       builtIns.add(std::make_unique<ChangelogJsonFormatFactory>(envelope));

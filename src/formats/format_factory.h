@@ -49,6 +49,9 @@ struct RecordLocation {
   std::string_view source;
   /// The 1-based line of `source` on which the record starts.
   int64_t row = 0;
+  /// The record is a whole message (a Kafka record's value or key), not a line of a file: a
+  /// format that takes bytes as they are (raw) keeps a trailing line terminator then.
+  bool wholeMessage = false;
 };
 
 /// Turns records (a CSV line, a JSON object) into rows of the physical row type. One instance
@@ -72,6 +75,13 @@ class RowDeserializer {
   /// unchanged then.
   virtual bool deserialize(std::string_view record, const RecordLocation& location,
                            vector::Chunk& rows) = 0;
+  /// A message without a value (a Kafka tombstone): no row (the default; Flink's text formats
+  /// give none), or raw's row with NULL.
+  virtual bool deserializeNull(const RecordLocation& location, vector::Chunk& rows) {
+    (void)location;
+    (void)rows;
+    return false;
+  }
 
   /// Records with parse errors that were tolerated because of '<format>.ignore-parse-errors':
   /// skipped records plus records whose bad fields were set to null.
@@ -158,8 +168,8 @@ class FormatFactory {
 /// The formats known by identifier.
 class FormatFactoryRegistry {
  public:
-  /// The built-in formats: csv, json, and the changelog formats debezium-json, canal-json and
-  /// maxwell-json.
+  /// The built-in formats: csv, json, raw, and the changelog formats debezium-json, canal-json
+  /// and maxwell-json.
   static const FormatFactoryRegistry& builtIn();
 
   FormatFactoryRegistry() = default;

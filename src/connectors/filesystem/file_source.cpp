@@ -163,7 +163,7 @@ class FileReader final : public connector::SourceReader<vector::Chunk, FileSourc
         continue;
       }
       std::string_view record = available.substr(0, length);
-      formats::RecordLocation location{description_, line_};
+      formats::RecordLocation location{description_, line_, /*wholeMessage=*/false};
       deserializer_->deserialize(record, location, chunk);
       line_ += std::count(record.begin(), record.end(), '\n');
       position_ += length;

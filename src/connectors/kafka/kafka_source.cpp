@@ -662,7 +662,7 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
     if (message.key == nullptr) return false;
     return keyDeserializer_->deserialize(
         std::string_view(static_cast<const char*>(message.key), message.key_len),
-        formats::RecordLocation{keyLocation_, message.offset}, *keyChunk_);
+        formats::RecordLocation{keyLocation_, message.offset, /*wholeMessage=*/true}, *keyChunk_);
   }
 
   /// Appends the -D row of the key just appended to the key chunk to the value chunk: its
@@ -728,20 +728,25 @@ class KafkaSourceReader final : public connector::SourceReader<vector::Chunk, Ka
       finish(split);
       return;
     }
-    if (message.payload == nullptr) {
-      // A record without a value (a tombstone): for upsert-kafka the delete of its key, else no
-      // row (Flink's DynamicKafkaDeserializationSchema).
-      if (spec_.upsert && appendKey(message)) {
+    if (message.payload == nullptr && spec_.upsert) {
+      // A record without a value (a tombstone): for upsert-kafka the delete of its key.
+      if (appendKey(message)) {
         appendTombstone();
         if (outputRowType_) rowMetadata_.push_back(metadataOf(message, topic));
       }
     } else {
       // The row number of a Kafka record is its offset. A changelog format may give several
-      // rows (an update's -U and +U), each with the record's key and metadata.
+      // rows (an update's -U and +U), each with the record's key and metadata; a record
+      // without a value gives what the format makes of none (Flink's
+      // DynamicKafkaDeserializationSchema: no row, raw's NULL row).
       const int64_t before = chunk_.size();
-      bool appended = deserializer_->deserialize(
-          std::string_view(static_cast<const char*>(message.payload), message.len),
-          formats::RecordLocation{location_, message.offset}, chunk_);
+      const formats::RecordLocation location{location_, message.offset, /*wholeMessage=*/true};
+      bool appended =
+          message.payload == nullptr
+              ? deserializer_->deserializeNull(location, chunk_)
+              : deserializer_->deserialize(
+                    std::string_view(static_cast<const char*>(message.payload), message.len),
+                    location, chunk_);
       if (appended && keyDeserializer_) {
         bool keyed = false;
         try {

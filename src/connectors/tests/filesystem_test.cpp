@@ -87,7 +87,7 @@ TEST(FileSystemTest, RequiredOptionsAndFormat) {
             "Could not find any factory for identifier 'xml' that implements 'FormatFactory' in "
             "the classpath.\n\nAvailable factory identifiers "
             "are:\n\ncanal-json\ncsv\ndebezium-json\njson\n"
-            "maxwell-json");
+            "maxwell-json\nraw");
   EXPECT_EQ(validate(csvOptions("/tmp/x")), "");
   EXPECT_EQ(validate(csvOptions("file:///tmp/x")), "");
   EXPECT_EQ(validate(csvOptions("")),

@@ -169,6 +169,28 @@ TEST(KafkaTest, MetadataColumnsWriteEachRecordsHeadersAndTimestamp) {
             "'BOOLEAN' because the type must be castable to metadata type 'TIMESTAMP_LTZ(3)'.");
 }
 
+// The raw format: a record's key and value are the bytes of one column each; a record without
+// a value is a row with NULL (Flink's).
+TEST(KafkaTest, RawKeysAndValuesAreTheRecordsBytes) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"lines:1", "shouted:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  produceKeyed(cluster, "lines", 0, {{"k1", "hello, \"world\""}, {"k2", std::nullopt}});
+  auto tableEnv = TableEnvironment::create(EnvironmentSettings::inBatchMode());
+  for (const char* table : {"lines", "shouted"}) {
+    tableEnv->executeSql(fmt::format(
+        "CREATE TABLE {0} (k STRING, v STRING) WITH ('connector' = 'kafka', 'topic' = '{0}', "
+        "'properties.bootstrap.servers' = '{1}', 'key.format' = 'raw', 'key.fields' = 'k', "
+        "'value.format' = 'raw', 'value.fields-include' = 'EXCEPT_KEY', 'scan.startup.mode' = "
+        "'earliest-offset', 'scan.bounded.mode' = 'latest-offset')",
+        table, cluster.bootstrap()));
+  }
+  EXPECT_EQ(sortedRows(tableEnv->executeSql("SELECT * FROM lines")),
+            (std::vector<std::string>{"+I[k1, hello, \"world\"]", "+I[k2, null]"}));
+  tableEnv->executeSql("INSERT INTO shouted SELECT k, UPPER(v) FROM lines WHERE v IS NOT NULL")
+      .await();
+  EXPECT_EQ(consumeKeyed(cluster, "shouted"), std::vector<std::string>{"k1=HELLO, \"WORLD\""});
+}
+
 TEST(KafkaTest, ATopicPatternReadsEveryTopicWhoseNameMatches) {
   MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"orders-eu:1", "orders-us:2", "other:1"});
   ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";

@@ -185,7 +185,8 @@ class ChangelogJsonDeserializer final : public RowDeserializer {
                  JsonRowDeserializer& decoder) {
     partSource_ = fmt::format("{} (the \"{}\" row of its {} message)", location_->source, part,
                               envelopeName(options_.envelope));
-    if (!decoder.deserialize(object, RecordLocation{partSource_, location_->row}, rows)) {
+    if (!decoder.deserialize(
+            object, RecordLocation{partSource_, location_->row, location_->wholeMessage}, rows)) {
       return false;
     }
     rows.mutableRowKinds().back() = kind;

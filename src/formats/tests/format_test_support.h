@@ -52,7 +52,7 @@ inline Decoded decode(const FormatContext& context, std::string_view text) {
     EXPECT_GT(length, 0u);
     if (length == 0) break;
     std::string_view record = text.substr(0, length);
-    deserializer->deserialize(record, RecordLocation{"file 'f'", line}, chunk);
+    deserializer->deserialize(record, RecordLocation{"file 'f'", line, false}, chunk);
     for (char c : record) line += c == '\n' ? 1 : 0;
     text.remove_prefix(length);
   }
