@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -189,6 +190,47 @@ TEST(UpsertKafkaTest, TheSinkBufferKeepsEachKeysLastRow) {
   job.cancel();
   job.await();
   EXPECT_EQ(live, expected);
+}
+
+// Flink's versioned table from Kafka: an upsert-kafka table with a watermark is the versioned
+// side of an event-time temporal join; each order joins the rate valid at its time.
+TEST(UpsertKafkaTest, AnUpsertTableIsAVersionedTableForTemporalJoins) {
+  MockKafkaCluster cluster(EDDY_KAFKA_MOCK_CLUSTER, {"rates:1", "orders:1"});
+  ASSERT_FALSE(cluster.bootstrap().empty()) << "the mock Kafka cluster did not start";
+  auto rate = [](const std::string& currency, int value, const std::string& time) {
+    return std::pair<std::string, std::optional<std::string>>{
+        R"({"currency":")" + currency + R"("})",
+        fmt::format(R"({{"currency":"{}","rate":{},"currency_time":"2024-01-01 {}"}})", currency,
+                    value, time)};
+  };
+  produceKeyed(cluster, "rates", 0,
+               {rate("US Dollar", 102, "09:00:00"), rate("Euro", 114, "10:00:00"),
+                rate("Euro", 116, "10:45:00")});
+  produceKeyed(cluster, "orders", 0,
+               {{"o1", R"({"amount":2,"currency":"Euro","order_time":"2024-01-01 10:15:00"})"},
+                {"o2", R"({"amount":1,"currency":"US Dollar","order_time":"2024-01-01 10:30:00"})"},
+                {"o3", R"({"amount":3,"currency":"Euro","order_time":"2024-01-01 10:52:00"})"}});
+  auto tableEnv = streamingEnvironment();
+  tableEnv->executeSql(
+      "CREATE TABLE currency_rates (currency STRING, rate INT, currency_time TIMESTAMP(3), "
+      "WATERMARK FOR currency_time AS currency_time, PRIMARY KEY (currency) NOT ENFORCED) WITH ("
+      "'connector' = 'upsert-kafka', 'topic' = 'rates', 'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() +
+      "', 'key.format' = 'json', 'value.format' = 'json', 'scan.bounded.mode' = 'latest-offset')");
+  tableEnv->executeSql(
+      "CREATE TABLE orders (amount INT, currency STRING, order_time TIMESTAMP(3), WATERMARK FOR "
+      "order_time AS order_time) WITH ('connector' = 'kafka', 'topic' = 'orders', "
+      "'properties.bootstrap.servers' = '" +
+      cluster.bootstrap() +
+      "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = "
+      "'latest-offset')");
+  std::vector<std::string> rows = changelog(tableEnv->executeSql(
+      "SELECT o.order_time, o.currency, o.amount * r.rate FROM orders AS o JOIN currency_rates "
+      "FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency"));
+  std::sort(rows.begin(), rows.end());
+  EXPECT_EQ(rows, (std::vector<std::string>{"+I[2024-01-01T10:15, Euro, 228]",
+                                            "+I[2024-01-01T10:30, US Dollar, 102]",
+                                            "+I[2024-01-01T10:52, Euro, 348]"}));
 }
 
 TEST(KafkaChangelogFormatTest, DebeziumRecordsAreReadAsTheirChangelog) {
