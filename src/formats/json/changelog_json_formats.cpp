@@ -193,8 +193,9 @@ class ChangelogJsonDeserializer final : public RowDeserializer {
     return true;
   }
 
-  /// The JSON text of object member `index` (named `name`); fails when it is not an object.
-  std::string objectMember(size_t index, const char* name, const char* requirement = nullptr) {
+  /// The JSON text of object member `index` (named `name`), a view into the reader's buffer
+  /// valid until the next readMembers; fails when the member is not an object.
+  std::string_view objectMember(size_t index, const char* name, const char* requirement = nullptr) {
     const JsonMember& member = members_[index];
     if (member.kind != JsonKind::kObject) {
       if (requirement != nullptr &&
@@ -208,7 +209,7 @@ class ChangelogJsonDeserializer final : public RowDeserializer {
       corrupt(fmt::format("\"{}\" is {}", name,
                           member.kind == JsonKind::kMissing ? "missing" : "not an object"));
     }
-    return std::string(member.text);
+    return member.text;
   }
 
   bool decode(vector::Chunk& rows) {
@@ -227,7 +228,7 @@ class ChangelogJsonDeserializer final : public RowDeserializer {
     std::string_view envelope = record_;
     if (options_.schemaInclude) {
       readMembers(record_, {"payload"});
-      payload_ = objectMember(0, "payload");
+      payload_ = std::string(objectMember(0, "payload"));  // read again below
       envelope = payload_;
     }
     readMembers(envelope, {"before", "after", "op"});
@@ -236,8 +237,8 @@ class ChangelogJsonDeserializer final : public RowDeserializer {
       return appendRow(objectMember(1, "after"), "after", RowKind::INSERT, rows, rows_);
     }
     if (op == "u") {
-      const std::string before = objectMember(0, "before", "UPDATE");
-      const std::string after = objectMember(1, "after");
+      const std::string_view before = objectMember(0, "before", "UPDATE");
+      const std::string_view after = objectMember(1, "after");
       return appendRow(before, "before", RowKind::UPDATE_BEFORE, rows, rows_) &&
              appendRow(after, "after", RowKind::UPDATE_AFTER, rows, rows_);
     }
@@ -327,7 +328,7 @@ class ChangelogJsonDeserializer final : public RowDeserializer {
     if (type == "delete")
       return appendRow(objectMember(0, "data"), "data", RowKind::DELETE, rows, rows_);
     if (type != "update") unknown("type", type);
-    const std::string data = objectMember(0, "data");
+    const std::string_view data = objectMember(0, "data");
     if (members_[1].kind != JsonKind::kObject) objectMember(1, "old");  // fails: Flink's too
     // The -U row: the members "old" has (the changed columns' old values), then the others of
     // "data" (the first of repeated members counts).
